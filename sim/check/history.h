@@ -1,0 +1,179 @@
+// The history: what happened in one run, as facts stamped with true time.
+//
+// Models record facts; they never judge. Checkers (checkers.h) are pure
+// functions of a History and can be fed hand-written ones. Client requests
+// follow Jepsen's shape: invoked, then ok, fail, or info — outcome unknown, as
+// for a SET whose reply never came: the key may or may not be on the node.
+//
+// Facts appear in the order the engine produced them, which is true-time order
+// with ties broken by event sequence; checkers rely on that order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sim/core/time.h"
+#include "sim/redis/wire.h"
+#include "sim/resource/wire.h"
+
+namespace locksim {
+
+using ProcessId = std::uint32_t;
+using SessionId = std::uint32_t;
+inline constexpr ProcessId kNoProcess = UINT32_MAX;
+
+enum class ProcessKind : std::uint8_t { client, redis_node, resource, other };
+enum class ClockKind : std::uint8_t { wall, monotonic };
+const char* clock_kind_name(ClockKind k);
+
+// Points in a client's life that faults can be triggered by ("c1 acquired").
+enum class Phase : std::uint8_t {
+  started,         // the workload began
+  acquire_sent,    // the lock request(s) left the client
+  setnx_ok,        // SETNX-then-EXPIRE: SETNX succeeded, EXPIRE not yet sent
+  acquired,        // the client believes it holds the lock
+  acquire_failed,  // one attempt failed
+  read,            // a resource read completed
+  wrote,
+  marked,
+  added,
+  incremented_size,
+  decremented,
+  worked,          // a local work step ended
+  called,          // an external call returned
+  checked,         // a validity check passed
+  lost_lock,       // a validity check found the lease over
+  released,        // release sent
+  done,            // the workload finished
+};
+const char* phase_name(Phase p);
+bool parse_phase(const std::string& text, Phase& out);
+
+enum class RequestKind : std::uint8_t { acquire, release, extend, fencing_token };
+enum class Outcome : std::uint8_t { ok, fail, info };
+enum class BeliefEnd : std::uint8_t { released, validity_check, crashed };
+enum class KeyGone : std::uint8_t { deleted, expired, overwritten, lost_in_crash };
+enum class AppKind : std::uint8_t { none, counter, register_value, collection, stock };
+enum class FaultKind : std::uint8_t { pause, resume, crash, restart, clock_jump, clock_drift, partition, heal };
+const char* request_kind_name(RequestKind k);
+const char* outcome_name(Outcome o);
+const char* belief_end_name(BeliefEnd b);
+const char* key_gone_name(KeyGone k);
+const char* app_kind_name(AppKind k);
+const char* fault_kind_name(FaultKind k);
+
+struct RequestInvoked {
+  ProcessId client;
+  std::uint64_t op;  // unique per client
+  RequestKind kind;
+};
+struct RequestCompleted {
+  ProcessId client;
+  std::uint64_t op;
+  RequestKind kind;
+  Outcome outcome;
+};
+// The workload starts wanting the lock / stops trying without it.
+struct LockWanted {
+  ProcessId client;
+};
+struct LockGaveUp {
+  ProcessId client;
+};
+// A session: one successful acquisition as the client sees it.
+struct LockGranted {
+  SessionId session;
+  ProcessId client;
+  std::uint64_t value;          // the random value the client set
+  std::int64_t fencing_token;   // resource::kNoToken when there is none
+  Duration validity;            // as promised, measured on the client's clock
+  ClockKind clock;              // which clock of the client measures it
+  LocalTime lease_end_local;    // the client's clock reading at which the lease ends
+  TrueTime promised_end = kTrueNever;  // filled by the world when the run ends
+};
+struct BeliefEnded {
+  SessionId session;
+  ProcessId client;
+  BeliefEnd reason;
+};
+struct LockReleased {
+  SessionId session;
+  ProcessId client;
+};
+// A node's keyspace now maps |key| to |value| (a lock token) / no longer does.
+struct KeyHeld {
+  ProcessId node;
+  redis::KeyId key;
+  std::uint64_t value;
+};
+struct KeyDropped {
+  ProcessId node;
+  redis::KeyId key;
+  std::uint64_t value;
+  KeyGone reason;
+};
+struct ResourceOp {
+  SessionId session;
+  ProcessId client;
+  resource::Op op;
+  bool accepted;
+  resource::Reject reject;
+  std::int64_t fencing_token;
+};
+// The application's state after an accepted op, and once more when the run
+// ends (quiescent = true: no session is between two steps by design).
+struct AppState {
+  AppKind kind;
+  std::int64_t counter;     // counter value / register writes
+  std::int64_t increments;  // accepted increments (what the counter should be)
+  std::int64_t elements;    // collection: elements added
+  std::int64_t size;        // collection: its size field
+  std::int64_t stock;
+  bool quiescent;
+};
+struct FaultApplied {
+  FaultKind kind;
+  ProcessId target;       // kNoProcess for partitions
+  std::int64_t amount;    // ns for pause/jump; ppm for drift; partition id
+  std::uint32_t mode;     // partition: 0 drop, 1 hold
+};
+struct PhaseReached {
+  ProcessId process;
+  Phase phase;
+};
+struct RunEnded {};
+
+using FactBody = std::variant<RequestInvoked, RequestCompleted, LockWanted, LockGaveUp, LockGranted, BeliefEnded,
+                              LockReleased, KeyHeld, KeyDropped, ResourceOp, AppState, FaultApplied, PhaseReached,
+                              RunEnded>;
+
+struct Fact {
+  TrueTime at;
+  FactBody body;
+};
+
+struct ProcessInfo {
+  std::string name;
+  ProcessKind kind;
+};
+
+// What the checkers need to know about the deployment.
+struct ServiceLayout {
+  std::vector<ProcessId> nodes;  // the lock service's nodes
+  std::uint32_t quorum = 1;      // how many must hold a value for it to be the holder
+  redis::KeyId lock_key = 0;
+};
+
+struct History {
+  std::vector<ProcessInfo> processes;
+  std::vector<std::string> key_names;
+  ServiceLayout service;
+  AppKind app = AppKind::none;
+  std::vector<Fact> facts;
+
+  const std::string& name_of(ProcessId p) const;
+};
+
+}  // namespace locksim

@@ -1,0 +1,58 @@
+#include "sim/core/engine.h"
+
+#include "sim/core/check.h"
+
+namespace locksim {
+
+void Engine::schedule(TrueTime at, std::uint32_t target, std::uint32_t kind, std::uint64_t arg0, std::uint64_t arg1) {
+  LOCKSIM_CHECK(at >= true_now_, "event scheduled in the past");
+  queue_.push(Event{at, queue_.next_seq(), target, kind, arg0, arg1});
+}
+
+TimerId Engine::schedule_timer(TrueTime at, std::uint32_t target, std::uint64_t tag) {
+  std::uint32_t slot;
+  if (!free_timer_slots_.empty()) {
+    slot = free_timer_slots_.back();
+    free_timer_slots_.pop_back();
+  } else {
+    slot = static_cast<std::uint32_t>(timers_.size());
+    timers_.push_back({});
+  }
+  TimerSlot& s = timers_[slot];
+  s.armed = true;
+  // The generation travels in the event's seq-independent arg1 high half so a
+  // stale event for a reused slot is recognised.
+  schedule(at, target, kTimerKind, tag, (static_cast<std::uint64_t>(s.generation) << 32) | slot);
+  return TimerId{slot, s.generation};
+}
+
+void Engine::cancel(TimerId id) {
+  if (!pending(id)) return;
+  TimerSlot& s = timers_[id.slot];
+  s.armed = false;
+  ++s.generation;
+  free_timer_slots_.push_back(id.slot);
+}
+
+bool Engine::pending(TimerId id) const {
+  return id.valid() && id.slot < timers_.size() && timers_[id.slot].armed && timers_[id.slot].generation == id.generation;
+}
+
+void Engine::run_until(TrueTime until) {
+  stopped_ = false;
+  while (!stopped_ && !queue_.empty() && queue_.top().at <= until) {
+    Event ev = queue_.pop();
+    true_now_ = ev.at;
+    if (ev.kind == kTimerKind) {
+      const TimerId id{static_cast<std::uint32_t>(ev.arg1 & 0xffffffffu), static_cast<std::uint32_t>(ev.arg1 >> 32)};
+      if (!pending(id)) continue;  // cancelled: O(1) skip
+      cancel(id);                  // fired timers free their slot
+      ev.arg1 = id.slot;
+    }
+    ++dispatched_;
+    dispatcher_.dispatch(ev);
+  }
+  if (!stopped_ && until > true_now_) true_now_ = until;
+}
+
+}  // namespace locksim

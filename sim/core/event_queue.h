@@ -1,0 +1,55 @@
+// The event queue: a binary min-heap ordered by (time, insertion sequence).
+//
+// Equal times pop in insertion order, so two events scheduled for the same
+// instant run in the order the simulation created them, never in an order
+// chosen by the heap's layout. That one rule is most of what makes a run
+// reproducible.
+//
+// Invariants:
+//  1. heap_[0] is the smallest (at, seq) pair; the heap property holds for all i.
+//  2. seq is unique and strictly increasing in push order.
+// The vector keeps its capacity after pops, so a warmed-up queue allocates
+// nothing per event.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/time.h"
+
+namespace locksim {
+
+// What an event carries: the engine does not interpret it beyond |kind|; the
+// owner of the simulation (the world) gives the arguments their meaning.
+struct Event {
+  TrueTime at;
+  std::uint64_t seq = 0;
+  std::uint32_t target = 0;  // process index, or an owner-defined channel
+  std::uint32_t kind = 0;    // owner-defined
+  std::uint64_t arg0 = 0;
+  std::uint64_t arg1 = 0;
+};
+
+class EventQueue {
+ public:
+  void reserve(std::size_t n) { heap_.reserve(n); }
+  bool empty() const { return heap_.empty(); }
+  std::size_t size() const { return heap_.size(); }
+  const Event& top() const { return heap_.front(); }
+
+  // REQUIRES: ev.seq was taken from next_seq() (the engine does this).
+  void push(const Event& ev);
+  Event pop();
+  std::uint64_t next_seq() { return seq_++; }
+  void clear() {
+    heap_.clear();
+    seq_ = 0;
+  }
+
+ private:
+  static bool before(const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
+  std::vector<Event> heap_;
+  std::uint64_t seq_ = 0;
+};
+
+}  // namespace locksim

@@ -1,0 +1,48 @@
+#include "sim/core/time.h"
+
+#include <cstdlib>
+
+namespace locksim {
+
+namespace {
+
+// Writes |ns| in |unit_ns| units with up to |max_decimals| digits, trimming
+// trailing zeros; returns false when it would not be exact.
+bool format_exact(std::int64_t ns, std::int64_t unit_ns, int max_decimals, const char* suffix, std::string& out) {
+  std::int64_t whole = ns / unit_ns;
+  std::int64_t rest = ns % unit_ns;
+  std::string decimals;
+  std::int64_t scale = unit_ns;
+  for (int i = 0; i < max_decimals && rest != 0; ++i) {
+    scale /= 10;
+    if (scale == 0) return false;
+    decimals.push_back(static_cast<char>('0' + rest / scale));
+    rest %= scale;
+  }
+  if (rest != 0) return false;
+  out = std::to_string(whole);
+  if (!decimals.empty()) out += "." + decimals;
+  out += suffix;
+  return true;
+}
+
+}  // namespace
+
+std::string format_duration(Duration d) {
+  std::int64_t ns = d.count();
+  if (ns == 0) return "0s";
+  if (ns == std::numeric_limits<std::int64_t>::max()) return "never";
+  std::string sign = ns < 0 ? "-" : "";
+  std::uint64_t mag = ns < 0 ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
+  auto abs_ns = static_cast<std::int64_t>(mag);
+  std::string out;
+  // Prefer the largest unit that shows the value exactly with at most three
+  // decimals: 10.002s, 250ms, 1.5us.
+  if (abs_ns >= 1'000'000'000 && format_exact(abs_ns, 1'000'000'000, 3, "s", out)) return sign + out;
+  if (abs_ns >= 1'000'000 && format_exact(abs_ns, 1'000'000, 3, "ms", out)) return sign + out;
+  if (abs_ns >= 1'000 && format_exact(abs_ns, 1'000, 3, "us", out)) return sign + out;
+  if (abs_ns >= 1'000'000'000 && format_exact(abs_ns, 1'000'000'000, 9, "s", out)) return sign + out;
+  return sign + std::to_string(abs_ns) + "ns";
+}
+
+}  // namespace locksim

@@ -1,0 +1,64 @@
+#include "sim/redis/wire.h"
+
+#include <cstdio>
+
+namespace locksim::redis {
+
+std::string Value::to_string() const {
+  if (kind == Kind::integer) return std::to_string(as_integer());
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(bits));
+  return buf;
+}
+
+const char* error_text(Error e) {
+  switch (e) {
+    case Error::none: return "";
+    case Error::syntax: return "ERR syntax error";
+    case Error::invalid_set_expire: return "ERR invalid expire time in 'set' command";
+    case Error::not_integer: return "ERR value is not an integer or out of range";
+    case Error::overflow: return "ERR increment or decrement would overflow";
+    case Error::read_only: return "READONLY You can't write against a read only replica.";
+    case Error::no_replicas: return "NOREPLICAS Not enough good replicas to write.";
+  }
+  return "ERR unknown";
+}
+
+std::string Reply::to_string() const {
+  switch (kind) {
+    case Kind::ok: return "+OK";
+    case Kind::nil: return "(nil)";
+    case Kind::integer: return ":" + std::to_string(integer);
+    case Kind::bulk: return "$" + bulk.to_string();
+    case Kind::error: return std::string("-") + error_text(error);
+  }
+  return "?";
+}
+
+std::string describe(const Request& r, const std::string& key_name) {
+  auto expire_suffix = [&]() -> std::string {
+    switch (r.expire_unit) {
+      case ExpireUnit::ms: return " PX " + std::to_string(r.expire_amount);
+      case ExpireUnit::s: return " EX " + std::to_string(r.expire_amount);
+      case ExpireUnit::none: return "";
+    }
+    return "";
+  };
+  switch (r.command) {
+    case Command::set:
+      return "SET " + key_name + " " + r.value.to_string() + (r.nx ? " NX" : "") + (r.xx ? " XX" : "") + expire_suffix();
+    case Command::setnx: return "SETNX " + key_name + " " + r.value.to_string();
+    case Command::get: return "GET " + key_name;
+    case Command::del: return "DEL " + key_name;
+    case Command::pexpire: return "PEXPIRE " + key_name + " " + std::to_string(r.expire_amount);
+    case Command::expire: return "EXPIRE " + key_name + " " + std::to_string(r.expire_amount);
+    case Command::pttl: return "PTTL " + key_name;
+    case Command::incr: return "INCR " + key_name;
+    case Command::eval:
+      if (r.script == Script::compare_and_delete) return "EVAL compare-and-delete " + key_name + " " + r.value.to_string();
+      return "EVAL compare-and-pexpire " + key_name + " " + r.value.to_string() + " " + std::to_string(r.expire_amount);
+  }
+  return "?";
+}
+
+}  // namespace locksim::redis

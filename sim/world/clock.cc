@@ -1,0 +1,114 @@
+#include "sim/world/clock.h"
+
+#include <algorithm>
+
+#include "sim/core/check.h"
+
+namespace locksim {
+
+namespace {
+
+constexpr std::int64_t kMillion = 1'000'000;
+
+std::int64_t ceil_div(__int128 num, __int128 den) {
+  __int128 q = num / den;
+  if ((num % den != 0) && ((num > 0) == (den > 0))) ++q;
+  return static_cast<std::int64_t>(q);
+}
+
+}  // namespace
+
+Clock::Clock(Duration offset, std::int64_t drift_ppm) : offset_(offset) {
+  LOCKSIM_CHECK(drift_ppm > -kMillion, "a clock must move forward");
+  segments_.push_back({kTrueStart, LocalTime{Duration{0}}, drift_ppm});
+}
+
+LocalTime Clock::advance(const Segment& s, TrueTime t) {
+  const __int128 dt = (t - s.start).count();
+  const __int128 local = dt * (kMillion + s.drift_ppm) / kMillion;
+  return s.monotonic_start + Duration{static_cast<std::int64_t>(local)};
+}
+
+TrueTime Clock::solve(const Segment& s, LocalTime target) {
+  if (target <= s.monotonic_start) return s.start;
+  const __int128 need = (target - s.monotonic_start).count();
+  // Smallest dt with floor(dt * rate / 1e6) >= need: dt = ceil(need * 1e6 / rate).
+  const std::int64_t dt = ceil_div(need * kMillion, kMillion + s.drift_ppm);
+  return s.start + Duration{dt};
+}
+
+const Clock::Segment& Clock::segment_at(TrueTime t) const {
+  auto it = std::upper_bound(segments_.begin(), segments_.end(), t,
+                             [](TrueTime value, const Segment& s) { return value < s.start; });
+  return it == segments_.begin() ? segments_.front() : *(it - 1);
+}
+
+Duration Clock::wall_offset_at(TrueTime t) const {
+  Duration total = offset_;
+  for (const Jump& j : jumps_) {
+    if (j.at > t) break;
+    total += j.by;
+  }
+  return total;
+}
+
+LocalTime Clock::monotonic(TrueTime t) const {
+  // The monotonic epoch is arbitrary; starting it at the wall's initial
+  // reading keeps traces easy to read.
+  return advance(segment_at(t), t) + offset_;
+}
+
+LocalTime Clock::wall(TrueTime t) const { return advance(segment_at(t), t) + wall_offset_at(t); }
+
+std::int64_t Clock::drift_ppm(TrueTime t) const { return segment_at(t).drift_ppm; }
+
+void Clock::set_drift(TrueTime at, std::int64_t drift_ppm) {
+  LOCKSIM_CHECK(drift_ppm > -kMillion, "a clock must move forward");
+  LOCKSIM_CHECK(at >= segments_.back().start, "clock changes must be applied in order");
+  const LocalTime m = advance(segments_.back(), at);
+  if (at == segments_.back().start) {
+    segments_.back().drift_ppm = drift_ppm;
+  } else {
+    segments_.push_back({at, m, drift_ppm});
+  }
+}
+
+void Clock::jump_wall(TrueTime at, Duration by) {
+  LOCKSIM_CHECK(jumps_.empty() || at >= jumps_.back().at, "clock changes must be applied in order");
+  jumps_.push_back({at, by});
+}
+
+TrueTime Clock::when_reads(ClockKind kind, LocalTime target, TrueTime from) const {
+  // Walk the pieces from |from| on. On each piece both readings are increasing
+  // lines; the wall clock may step at jump instants (up or down), which is why
+  // this is a walk and not a single inversion.
+  std::vector<TrueTime> cuts;
+  for (const Segment& s : segments_)
+    if (s.start > from) cuts.push_back(s.start);
+  if (kind == ClockKind::wall)
+    for (const Jump& j : jumps_)
+      if (j.at > from) cuts.push_back(j.at);
+  std::sort(cuts.begin(), cuts.end());
+  cuts.push_back(kTrueNever);
+
+  TrueTime piece_start = from;
+  for (TrueTime cut : cuts) {
+    if (cut <= piece_start) continue;
+    const Segment& s = segment_at(piece_start);
+    const Duration shift = kind == ClockKind::wall ? wall_offset_at(piece_start) : offset_;
+    // Reading on this piece = advance(s, t) + shift.
+    TrueTime t = solve(s, target - shift);
+    if (t < piece_start) t = piece_start;
+    if (t < cut) return t;
+    piece_start = cut;
+  }
+  return kTrueNever;
+}
+
+Duration Clock::true_span(Duration local, TrueTime from) const {
+  if (local <= Duration{0}) return Duration{0};
+  const TrueTime at = when_reads(ClockKind::monotonic, monotonic(from) + local, from);
+  return at - from;
+}
+
+}  // namespace locksim

@@ -1,0 +1,73 @@
+// A process's clocks: a mapping from true time to what the process reads.
+//
+// Why a machine's time cannot be trusted (and so why models never see true
+// time): its oscillator runs fast or slow by tens to hundreds of ppm, NTP or
+// an operator can step the wall clock forward or back at any moment, and only
+// the monotonic clock is promised never to go backwards — it still drifts.
+// Redis expires keys by the wall clock (db.c keyIsExpired) while its event
+// loop timers use the steady clock (ae.c); Kleppmann's and antirez's argument
+// is about exactly this difference.
+//
+// Model: piecewise linear in true time. Each segment starts at a true instant
+// with a monotonic reading and a rate (1e6 + drift_ppm) / 1e6; a drift change
+// starts a new segment (a slew is a temporary drift change). The wall clock is
+// the monotonic reading plus the initial offset plus every jump applied so far.
+//
+//   monotonic(t) = m_k + (t - s_k) * (1e6 + ppm_k) / 1e6   for s_k <= t < s_{k+1}
+//   wall(t)      = monotonic(t) + offset + sum of jumps at or before t
+//
+// Integer arithmetic throughout (128-bit intermediates), so the same history
+// maps to the same readings on every machine.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/check/history.h"
+#include "sim/core/time.h"
+
+namespace locksim {
+
+class Clock {
+ public:
+  // A clock that reads true time + offset and runs at 1e6 + drift_ppm ticks per million.
+  explicit Clock(Duration offset = Duration{0}, std::int64_t drift_ppm = 0);
+
+  LocalTime monotonic(TrueTime t) const;
+  LocalTime wall(TrueTime t) const;
+  LocalTime read(ClockKind kind, TrueTime t) const { return kind == ClockKind::wall ? wall(t) : monotonic(t); }
+
+  // REQUIRES: at is not before the latest change already applied.
+  void set_drift(TrueTime at, std::int64_t drift_ppm);
+  void jump_wall(TrueTime at, Duration by);
+  std::int64_t drift_ppm(TrueTime t) const;
+
+  // The first true instant >= from at which this clock reads >= target, given
+  // every change applied so far (the future is assumed unchanged).
+  TrueTime when_reads(ClockKind kind, LocalTime target, TrueTime from) const;
+  // How long in true time until the monotonic clock has advanced by |local|,
+  // starting at |from|.
+  Duration true_span(Duration local, TrueTime from) const;
+
+ private:
+  struct Segment {
+    TrueTime start;
+    LocalTime monotonic_start;
+    std::int64_t drift_ppm;
+  };
+  struct Jump {
+    TrueTime at;
+    Duration by;
+  };
+  const Segment& segment_at(TrueTime t) const;
+  Duration wall_offset_at(TrueTime t) const;
+  static LocalTime advance(const Segment& s, TrueTime t);
+  // First t in [s.start, +inf) at which the segment's line reaches |target|.
+  static TrueTime solve(const Segment& s, LocalTime target);
+
+  Duration offset_;
+  std::vector<Segment> segments_;  // sorted by start; never empty
+  std::vector<Jump> jumps_;        // sorted by at
+};
+
+}  // namespace locksim

@@ -1,0 +1,53 @@
+// Faults as data: what the world can do to a process, a clock or the network.
+// The scenario's fault schedule turns each `[fault.NAME]` table into one of
+// these and says when it fires (at a true time, or when a process reaches a
+// phase). Protocol code never tests for faults; it only lives through them.
+#pragma once
+
+#include <cstdint>
+#include <variant>
+#include <vector>
+
+#include "sim/check/history.h"
+#include "sim/core/time.h"
+#include "sim/world/network.h"
+
+namespace locksim {
+
+namespace fault {
+// Stop-the-world pause (GC, VM migration, SIGSTOP): deliveries and timers
+// wait and run in order when it resumes; its clocks keep running.
+struct Pause {
+  ProcessId target;
+  Duration length;
+};
+// Crash: volatile state is gone, deliveries are dropped; restarts after
+// |down_for| when it is set (negative = stays down).
+struct Crash {
+  ProcessId target;
+  Duration down_for{-1};
+};
+struct Restart {
+  ProcessId target;
+};
+// The wall clock steps by |by| (NTP step, operator); monotonic is untouched.
+struct ClockJump {
+  ProcessId target;
+  Duration by;
+};
+// From now on the clock runs at 1e6 + drift_ppm ticks per million.
+struct ClockDrift {
+  ProcessId target;
+  std::int64_t drift_ppm;
+};
+struct Partition {
+  std::vector<std::vector<ProcessId>> groups;
+  PartitionMode mode = PartitionMode::drop;
+  Duration heal_after{-1};  // negative = until the run ends
+};
+}  // namespace fault
+
+using FaultAction = std::variant<fault::Pause, fault::Crash, fault::Restart, fault::ClockJump, fault::ClockDrift,
+                                 fault::Partition>;
+
+}  // namespace locksim

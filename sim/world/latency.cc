@@ -1,0 +1,163 @@
+#include "sim/world/latency.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <vector>
+
+namespace locksim {
+
+Duration Latency::sample(Rng& rng) const {
+  switch (kind) {
+    case Kind::constant: return a;
+    case Kind::uniform: return rng.between(a, b);
+    case Kind::exponential: return rng.exponential(a);
+    case Kind::lognormal: return rng.lognormal(a, shape);
+    case Kind::pareto: return rng.pareto(a, shape);
+  }
+  return a;
+}
+
+std::string Latency::describe() const {
+  auto shape_text = [this] {
+    std::string s = std::to_string(shape);
+    while (s.size() > 1 && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+  };
+  switch (kind) {
+    case Kind::constant: return format_duration(a);
+    case Kind::uniform: return "uniform(" + format_duration(a) + ", " + format_duration(b) + ")";
+    case Kind::exponential: return "exponential(" + format_duration(a) + ")";
+    case Kind::lognormal: return "lognormal(" + format_duration(a) + ", " + shape_text() + ")";
+    case Kind::pareto: return "pareto(" + format_duration(a) + ", " + shape_text() + ")";
+  }
+  return "?";
+}
+
+std::optional<Duration> parse_duration(const std::string& raw) {
+  std::string text;
+  for (char c : raw)
+    if (!std::isspace(static_cast<unsigned char>(c))) text.push_back(c);
+  if (text == "0") return Duration{0};
+  std::size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
+  std::int64_t whole = 0;
+  std::int64_t frac = 0;
+  std::int64_t frac_scale = 1;
+  std::size_t digits = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    whole = whole * 10 + (text[i++] - '0');
+    if (++digits > 15) return std::nullopt;
+  }
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    std::size_t frac_digits = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      if (++frac_digits > 9) return std::nullopt;
+      frac = frac * 10 + (text[i++] - '0');
+      frac_scale *= 10;
+    }
+    if (frac_digits == 0) return std::nullopt;
+  }
+  if (digits == 0) return std::nullopt;
+  const std::string unit = text.substr(i);
+  std::int64_t unit_ns;
+  if (unit == "ns") unit_ns = 1;
+  else if (unit == "us") unit_ns = 1'000;
+  else if (unit == "ms") unit_ns = 1'000'000;
+  else if (unit == "s") unit_ns = 1'000'000'000;
+  else if (unit == "min" || unit == "m") unit_ns = 60'000'000'000;
+  else if (unit == "h") unit_ns = 3'600'000'000'000;
+  else return std::nullopt;
+  const __int128 ns = static_cast<__int128>(whole) * unit_ns + static_cast<__int128>(frac) * unit_ns / frac_scale;
+  if (static_cast<__int128>(frac) * unit_ns % frac_scale != 0) return std::nullopt;  // below 1 ns
+  if (ns > static_cast<__int128>(INT64_MAX)) return std::nullopt;
+  const auto value = static_cast<std::int64_t>(ns);
+  return Duration{negative ? -value : value};
+}
+
+std::optional<Latency> parse_latency(const std::string& raw, std::string& error) {
+  std::string text;
+  for (char c : raw)
+    if (!std::isspace(static_cast<unsigned char>(c))) text.push_back(c);
+  const auto open = text.find('(');
+  if (open == std::string::npos) {
+    auto d = parse_duration(text);
+    if (!d || *d < Duration{0}) {
+      error = "expected a duration such as \"1ms\" or a distribution such as \"uniform(1ms, 5ms)\", got \"" + raw + "\"";
+      return std::nullopt;
+    }
+    return Latency::constant(*d);
+  }
+  if (text.back() != ')') {
+    error = "missing ')' in latency \"" + raw + "\"";
+    return std::nullopt;
+  }
+  const std::string name = text.substr(0, open);
+  std::vector<std::string> args;
+  std::string current;
+  for (std::size_t i = open + 1; i + 1 < text.size(); ++i) {
+    if (text[i] == ',') {
+      args.push_back(current);
+      current.clear();
+    } else {
+      current.push_back(text[i]);
+    }
+  }
+  args.push_back(current);
+
+  auto duration_arg = [&](std::size_t idx, Duration& out) {
+    auto d = parse_duration(args[idx]);
+    if (!d || *d < Duration{0}) {
+      error = "\"" + args[idx] + "\" is not a duration (use units: ns, us, ms, s) in \"" + raw + "\"";
+      return false;
+    }
+    out = *d;
+    return true;
+  };
+  auto number_arg = [&](std::size_t idx, double& out) {
+    char* end = nullptr;
+    out = std::strtod(args[idx].c_str(), &end);
+    if (args[idx].empty() || *end != '\0' || !(out > 0)) {
+      error = "\"" + args[idx] + "\" is not a positive number in \"" + raw + "\"";
+      return false;
+    }
+    return true;
+  };
+  auto arity = [&](std::size_t n, const char* usage) {
+    if (args.size() != n) {
+      error = std::string("expected ") + usage + ", got \"" + raw + "\"";
+      return false;
+    }
+    return true;
+  };
+
+  Latency l;
+  if (name == "constant") {
+    l.kind = Latency::Kind::constant;
+    if (!arity(1, "constant(VALUE)") || !duration_arg(0, l.a)) return std::nullopt;
+  } else if (name == "uniform") {
+    l.kind = Latency::Kind::uniform;
+    if (!arity(2, "uniform(LOW, HIGH)") || !duration_arg(0, l.a) || !duration_arg(1, l.b)) return std::nullopt;
+    if (l.b < l.a) {
+      error = "uniform(LOW, HIGH) needs LOW <= HIGH in \"" + raw + "\"";
+      return std::nullopt;
+    }
+  } else if (name == "exponential" || name == "exp") {
+    l.kind = Latency::Kind::exponential;
+    if (!arity(1, "exponential(MEAN)") || !duration_arg(0, l.a)) return std::nullopt;
+  } else if (name == "lognormal") {
+    l.kind = Latency::Kind::lognormal;
+    if (!arity(2, "lognormal(MEDIAN, SIGMA)") || !duration_arg(0, l.a) || !number_arg(1, l.shape)) return std::nullopt;
+  } else if (name == "pareto") {
+    l.kind = Latency::Kind::pareto;
+    if (!arity(2, "pareto(SCALE, ALPHA)") || !duration_arg(0, l.a) || !number_arg(1, l.shape)) return std::nullopt;
+  } else {
+    error = "unknown latency distribution \"" + name + "\" (constant, uniform, exponential, lognormal, pareto)";
+    return std::nullopt;
+  }
+  return l;
+}
+
+}  // namespace locksim

@@ -1,0 +1,33 @@
+// Link latency distributions: constant, uniform, exponential, lognormal and
+// pareto, written in scenario files as "1ms", "uniform(1ms, 5ms)",
+// "exponential(2ms)", "lognormal(2ms, 0.5)" (median, sigma) and
+// "pareto(1ms, 1.5)" (scale, shape). Heavy tails matter: Kleppmann's GitHub
+// example is a packet delayed ~90 s.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "sim/core/rng.h"
+#include "sim/core/time.h"
+
+namespace locksim {
+
+struct Latency {
+  enum class Kind : std::uint8_t { constant, uniform, exponential, lognormal, pareto };
+  Kind kind = Kind::constant;
+  Duration a{0};       // constant value, uniform low, exponential mean, lognormal median, pareto scale
+  Duration b{0};       // uniform high
+  double shape = 0.0;  // lognormal sigma, pareto alpha
+
+  static Latency constant(Duration d) { return {Kind::constant, d, Duration{0}, 0.0}; }
+  Duration sample(Rng& rng) const;
+  std::string describe() const;
+};
+
+// Parses a latency spec; on failure returns nullopt and sets |error|.
+std::optional<Latency> parse_latency(const std::string& text, std::string& error);
+// Parses "10s", "250ms", "40us", "5ns", "1.5s", "-3s", "0"; nullopt on failure.
+std::optional<Duration> parse_duration(const std::string& text);
+
+}  // namespace locksim

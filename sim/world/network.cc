@@ -1,0 +1,71 @@
+#include "sim/world/network.h"
+
+#include <algorithm>
+
+#include "sim/core/check.h"
+
+namespace locksim {
+
+Network::Network(std::vector<std::string> process_names, LinkSpec default_link, std::uint64_t run_seed)
+    : names_(std::move(process_names)), run_seed_(run_seed) {
+  links_.resize(names_.size() * names_.size());
+  for (auto& l : links_) l.spec = default_link;
+}
+
+void Network::set_link(ProcessId from, ProcessId to, const LinkSpec& spec) { state(from, to).spec = spec; }
+
+const LinkSpec& Network::link(ProcessId from, ProcessId to) const { return state(from, to).spec; }
+
+std::optional<TrueTime> Network::schedule(ProcessId from, ProcessId to, TrueTime true_now) {
+  LinkState& l = state(from, to);
+  // Streams are derived on a link's first use only: no string work per message.
+  auto component = [&] { return names_[from] + "->" + names_[to]; };
+  if (l.spec.loss_ppm > 0) {
+    if (!l.loss_rng) l.loss_rng = Rng::derive(run_seed_, component(), "loss");
+    if (l.loss_rng->chance_ppm(l.spec.loss_ppm)) return std::nullopt;
+  }
+  Duration latency = l.spec.latency.a;
+  if (l.spec.latency.kind != Latency::Kind::constant) {
+    if (!l.latency_rng) l.latency_rng = Rng::derive(run_seed_, component(), "latency");
+    latency = l.spec.latency.sample(*l.latency_rng);
+  }
+  const TrueTime arrival = std::max(true_now + latency, l.last_delivery);
+  l.last_delivery = arrival;
+  return arrival;
+}
+
+std::uint32_t Network::partition(std::vector<std::vector<ProcessId>> groups, PartitionMode mode) {
+  Partition p{std::vector<std::int32_t>(names_.size(), -1), mode, true};
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (ProcessId pid : groups[g]) {
+      LOCKSIM_CHECK(pid < names_.size(), "partition names an unknown process");
+      p.group_of[pid] = static_cast<std::int32_t>(g);
+    }
+  partitions_.push_back(std::move(p));
+  return static_cast<std::uint32_t>(partitions_.size() - 1);
+}
+
+void Network::heal(std::uint32_t id) {
+  if (id < partitions_.size()) partitions_[id].active = false;
+}
+
+Network::Verdict Network::judge(ProcessId from, ProcessId to, std::uint32_t* holding_partition) const {
+  // Drop wins over hold when two partitions cut the same pair: the message is
+  // gone either way, and holding it would resurrect it at the other's heal.
+  Verdict verdict = Verdict::deliver;
+  for (std::uint32_t id = 0; id < partitions_.size(); ++id) {
+    const Partition& p = partitions_[id];
+    if (!p.active) continue;
+    const std::int32_t a = p.group_of[from];
+    const std::int32_t b = p.group_of[to];
+    if (a < 0 || b < 0 || a == b) continue;
+    if (p.mode == PartitionMode::drop) return Verdict::drop;
+    if (verdict == Verdict::deliver) {
+      verdict = Verdict::hold;
+      if (holding_partition) *holding_partition = id;
+    }
+  }
+  return verdict;
+}
+
+}  // namespace locksim

@@ -1,0 +1,75 @@
+// The network between processes.
+//
+// Each directed link (from, to) has a latency distribution and a loss rate.
+// Links are FIFO, as a TCP connection is: a message never overtakes an earlier
+// one on the same link, so its delivery time is max(now + latency, last
+// delivery on that link). Partitions cut every pair of processes that sit in
+// different groups of the partition (processes in no group are not affected);
+// a partition either drops what crosses it or *holds* it until it heals — the
+// late packet of Kleppmann's second example. A partition is judged when a
+// message arrives, so one that starts while a message is in flight catches it.
+//
+// Every link draws from its own streams (latency, loss), derived from the run
+// seed and the link's endpoint names.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/check/history.h"
+#include "sim/core/rng.h"
+#include "sim/world/latency.h"
+
+namespace locksim {
+
+struct LinkSpec {
+  Latency latency = Latency::constant(std::chrono::milliseconds(1));
+  std::int64_t loss_ppm = 0;
+};
+
+enum class PartitionMode : std::uint8_t { drop, hold };
+
+class Network {
+ public:
+  enum class Verdict : std::uint8_t { deliver, drop, hold };
+
+  Network(std::vector<std::string> process_names, LinkSpec default_link, std::uint64_t run_seed);
+
+  void set_link(ProcessId from, ProcessId to, const LinkSpec& spec);
+  const LinkSpec& link(ProcessId from, ProcessId to) const;
+
+  // When a message sent now arrives, or nullopt when the link loses it.
+  std::optional<TrueTime> schedule(ProcessId from, ProcessId to, TrueTime true_now);
+
+  // Returns the partition's id (also its index; ids are never reused).
+  std::uint32_t partition(std::vector<std::vector<ProcessId>> groups, PartitionMode mode);
+  void heal(std::uint32_t id);
+  bool active(std::uint32_t id) const { return id < partitions_.size() && partitions_[id].active; }
+  // What happens to a message arriving now on from -> to, and, for hold, which
+  // partition holds it.
+  Verdict judge(ProcessId from, ProcessId to, std::uint32_t* holding_partition = nullptr) const;
+
+ private:
+  struct LinkState {
+    LinkSpec spec;
+    TrueTime last_delivery{};
+    std::optional<Rng> latency_rng;
+    std::optional<Rng> loss_rng;
+  };
+  struct Partition {
+    std::vector<std::int32_t> group_of;  // per process; -1 = not in the partition
+    PartitionMode mode;
+    bool active;
+  };
+  LinkState& state(ProcessId from, ProcessId to) { return links_[from * names_.size() + to]; }
+  const LinkState& state(ProcessId from, ProcessId to) const { return links_[from * names_.size() + to]; }
+
+  std::vector<std::string> names_;
+  std::uint64_t run_seed_;
+  std::vector<LinkState> links_;  // n x n
+  std::vector<Partition> partitions_;
+};
+
+}  // namespace locksim

@@ -1,0 +1,75 @@
+// A simulated process: a client, a Redis node, the resource.
+//
+// The public methods below are the narrow doorway between a model and the
+// world (LevelDB's Env idea): a model reads only its own clocks, sends
+// messages, sets timers on its own monotonic clock or alarms on either of its
+// clocks, draws from its own random stream, records facts and reports phases.
+// It never sees true time.
+//
+// The world drives the lifecycle: on_start once; on_message / on_timer while
+// running; while paused nothing runs (deliveries and timers wait, in order);
+// on_crash when it crashes (volatile state must go), on_restart when it comes
+// back; on_clock_adjusted after a jump or drift change so alarms can be re-armed.
+//
+// REQUIRES of models: record facts *before* reporting the phase they lead to.
+// A phase can trigger a fault at once; once paused, the rest of the handler's
+// sends wait for the resume, and once crashed they are lost.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/check/history.h"
+#include "sim/core/engine.h"
+#include "sim/core/rng.h"
+#include "sim/core/time.h"
+#include "sim/world/message.h"
+
+namespace locksim {
+
+class World;
+
+class Process {
+ public:
+  explicit Process(std::string name) : name_(std::move(name)) {}
+  virtual ~Process() = default;
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+
+  const std::string& name() const { return name_; }
+  ProcessId id() const { return id_; }
+
+  // --- lifecycle, called by the world ---
+  virtual void on_start() {}
+  virtual void on_message(const Message& message) = 0;
+  virtual void on_timer(std::uint64_t /*tag*/) {}
+  virtual void on_crash() {}
+  virtual void on_restart() {}
+  virtual void on_clock_adjusted() {}
+  // The run is over: record any final state (the resource's quiescent state).
+  virtual void on_run_end() {}
+
+  // --- the doorway ---
+  LocalTime wall_now() const;
+  LocalTime monotonic_now() const;
+  LocalTime clock_now(ClockKind kind) const { return kind == ClockKind::wall ? wall_now() : monotonic_now(); }
+  void send(ProcessId to, const Payload& payload);
+  // Fires when this process's monotonic clock has advanced by |local_delay|.
+  TimerId set_timer(Duration local_delay, std::uint64_t tag);
+  // Fires when this process's |kind| clock first reads >= |deadline|. A clock
+  // fault may move that instant: re-arm in on_clock_adjusted.
+  TimerId set_alarm(ClockKind kind, LocalTime deadline, std::uint64_t tag);
+  void cancel_timer(TimerId id);
+  Rng& rng();
+  void record(const FactBody& fact);
+  void reach(Phase phase);
+  const std::string& name_of(ProcessId other) const;
+
+ private:
+  friend class World;
+  World* world_ = nullptr;
+  ProcessId id_ = kNoProcess;
+  std::string name_;
+};
+
+}  // namespace locksim

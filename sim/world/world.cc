@@ -1,0 +1,346 @@
+#include "sim/world/world.h"
+
+#include <algorithm>
+
+#include "sim/core/check.h"
+#include "sim/world/trace_format.h"
+
+namespace locksim {
+
+// ---------------------------------------------------------------- Process
+
+LocalTime Process::wall_now() const { return world_->slots_[id_].clock.wall(world_->true_now()); }
+LocalTime Process::monotonic_now() const { return world_->slots_[id_].clock.monotonic(world_->true_now()); }
+
+void Process::send(ProcessId to, const Payload& payload) {
+  World& w = *world_;
+  const ProcessState st = w.slots_[id_].state;
+  if (st == ProcessState::crashed) return;
+  const std::uint32_t slot = w.store(Message{id_, to, payload});
+  if (st == ProcessState::paused) {
+    // Frozen mid-handler: the send happens when the process thaws.
+    w.slots_[id_].pending.push_back(Event{w.true_now(), 0, id_, World::kOutgoing, slot, 0});
+    return;
+  }
+  w.transmit(slot);
+}
+
+TimerId Process::set_timer(Duration local_delay, std::uint64_t tag) {
+  World& w = *world_;
+  const TrueTime at = w.true_now() + w.slots_[id_].clock.true_span(local_delay, w.true_now());
+  const TimerId id = w.engine_.schedule_timer(at, id_, tag);
+  if (w.timer_incarnation_.size() <= id.slot) w.timer_incarnation_.resize(id.slot + 1);
+  w.timer_incarnation_[id.slot] = w.slots_[id_].incarnation;
+  return id;
+}
+
+TimerId Process::set_alarm(ClockKind kind, LocalTime deadline, std::uint64_t tag) {
+  World& w = *world_;
+  TrueTime at = w.slots_[id_].clock.when_reads(kind, deadline, w.true_now());
+  if (at == kTrueNever) at = kTrueNever - Duration{1};  // never fires within a run
+  const TimerId id = w.engine_.schedule_timer(at, id_, tag);
+  if (w.timer_incarnation_.size() <= id.slot) w.timer_incarnation_.resize(id.slot + 1);
+  w.timer_incarnation_[id.slot] = w.slots_[id_].incarnation;
+  return id;
+}
+
+void Process::cancel_timer(TimerId id) { world_->engine_.cancel(id); }
+Rng& Process::rng() { return world_->slots_[id_].rng; }
+
+void Process::record(const FactBody& fact) {
+  if (world_->slots_[id_].state == ProcessState::crashed) return;
+  world_->record_fact(fact);
+}
+
+void Process::reach(Phase phase) {
+  if (world_->slots_[id_].state == ProcessState::crashed) return;
+  world_->phase_reached(id_, phase);
+}
+
+const std::string& Process::name_of(ProcessId other) const { return world_->history_.name_of(other); }
+
+// ---------------------------------------------------------------- World
+
+World::World(std::uint64_t seed, TraceSink& trace) : seed_(seed), trace_(trace), engine_(*this) {}
+World::~World() = default;
+
+ProcessId World::add(std::unique_ptr<Process> process, ProcessKind kind, Clock clock) {
+  LOCKSIM_CHECK(!network_, "processes are added before the run starts");
+  const auto id = static_cast<ProcessId>(slots_.size());
+  process->world_ = this;
+  process->id_ = id;
+  history_.processes.push_back({process->name(), kind});
+  Slot slot;
+  slot.rng = Rng::derive(seed_, process->name(), "model");
+  slot.model = std::move(process);
+  slot.clock = clock;
+  slot.kind = kind;
+  slots_.push_back(std::move(slot));
+  return id;
+}
+
+ProcessId World::find(const std::string& name) const {
+  for (ProcessId p = 0; p < slots_.size(); ++p)
+    if (slots_[p].model->name() == name) return p;
+  return kNoProcess;
+}
+
+redis::KeyId World::intern_key(const std::string& key) {
+  auto& names = history_.key_names;
+  auto it = std::find(names.begin(), names.end(), key);
+  if (it != names.end()) return static_cast<redis::KeyId>(it - names.begin());
+  names.push_back(key);
+  return static_cast<redis::KeyId>(names.size() - 1);
+}
+
+void World::set_link(ProcessId from, ProcessId to, const LinkSpec& spec) { link_overrides_.emplace_back(from, to, spec); }
+
+void World::schedule_fault(TrueTime at, FaultAction action) { schedule_control(at, Control{std::move(action)}); }
+
+void World::on_phase(ProcessId process, Phase phase, Duration delay, FaultAction action, int occurrence) {
+  triggers_.push_back(PhaseTrigger{process, phase, delay, std::move(action), occurrence});
+}
+
+void World::schedule_control(TrueTime at, Control control) {
+  controls_.push_back(std::move(control));
+  engine_.schedule(at, 0, kControl, controls_.size() - 1);
+}
+
+void World::run(TrueTime until) {
+  LOCKSIM_CHECK(!network_, "a World runs once");
+  std::vector<std::string> names;
+  for (const auto& p : history_.processes) names.push_back(p.name);
+  network_ = std::make_unique<Network>(names, default_link_, seed_);
+  for (const auto& [from, to, spec] : link_overrides_) network_->set_link(from, to, spec);
+  for (ProcessId p = 0; p < slots_.size(); ++p) engine_.schedule(kTrueStart, p, kStart);
+  if (trace_.enabled()) trace_.line(run_header_json(seed_, history_));
+  engine_.run_until(until);
+  finish();
+}
+
+std::uint32_t World::store(const Message& m) {
+  if (!free_messages_.empty()) {
+    const std::uint32_t slot = free_messages_.back();
+    free_messages_.pop_back();
+    messages_[slot] = m;
+    return slot;
+  }
+  messages_.push_back(m);
+  return static_cast<std::uint32_t>(messages_.size() - 1);
+}
+
+void World::transmit(std::uint32_t message_slot) {
+  const Message m = messages_[message_slot];
+  const auto arrival = network_->schedule(m.from, m.to, true_now());
+  if (!arrival) {
+    trace_message("lost", m);
+    free_messages_.push_back(message_slot);
+    return;
+  }
+  trace_message("send", m);
+  engine_.schedule(*arrival, m.to, kDeliver, message_slot);
+}
+
+void World::dispatch(const Event& ev) {
+  switch (ev.kind) {
+    case Engine::kTimerKind: {
+      Slot& s = slots_[ev.target];
+      if (ev.arg1 >= timer_incarnation_.size() || timer_incarnation_[ev.arg1] != s.incarnation) return;
+      if (s.state == ProcessState::crashed) return;
+      if (s.state == ProcessState::paused) {
+        s.pending.push_back(Event{ev.at, 0, ev.target, kDeferredTimer, ev.arg0, s.incarnation});
+        return;
+      }
+      s.model->on_timer(ev.arg0);
+      return;
+    }
+    case kDeferredTimer: {
+      Slot& s = slots_[ev.target];
+      if (s.incarnation != ev.arg1 || s.state == ProcessState::crashed) return;
+      if (s.state == ProcessState::paused) {
+        s.pending.push_back(ev);
+        return;
+      }
+      s.model->on_timer(ev.arg0);
+      return;
+    }
+    case kDeliver: deliver(ev); return;
+    case kOutgoing: {
+      Slot& s = slots_[ev.target];
+      if (s.state == ProcessState::crashed) {
+        free_messages_.push_back(static_cast<std::uint32_t>(ev.arg0));
+        return;
+      }
+      if (s.state == ProcessState::paused) {
+        s.pending.push_back(ev);
+        return;
+      }
+      transmit(static_cast<std::uint32_t>(ev.arg0));
+      return;
+    }
+    case kControl: run_control(controls_[ev.arg0]); return;
+    case kStart: {
+      Slot& s = slots_[ev.target];
+      if (s.state == ProcessState::running) s.model->on_start();
+      return;
+    }
+    default: LOCKSIM_CHECK(false, "unknown event kind");
+  }
+}
+
+void World::deliver(const Event& ev) {
+  const auto slot = static_cast<std::uint32_t>(ev.arg0);
+  const Message m = messages_[slot];  // copied: the handler may grow the slab
+  std::uint32_t holder = 0;
+  switch (network_->judge(m.from, m.to, &holder)) {
+    case Network::Verdict::drop:
+      trace_message("partition-drop", m);
+      free_messages_.push_back(slot);
+      return;
+    case Network::Verdict::hold:
+      trace_message("partition-hold", m);
+      if (held_.size() <= holder) held_.resize(holder + 1);
+      held_[holder].push_back(slot);
+      return;
+    case Network::Verdict::deliver: break;
+  }
+  Slot& s = slots_[m.to];
+  if (s.state == ProcessState::crashed) {
+    trace_message("drop-crashed", m);
+    free_messages_.push_back(slot);
+    return;
+  }
+  if (s.state == ProcessState::paused) {
+    s.pending.push_back(ev);
+    return;
+  }
+  free_messages_.push_back(slot);
+  trace_message("deliver", m);
+  s.model->on_message(m);
+}
+
+void World::run_control(const Control& control) {
+  if (const auto* action = std::get_if<FaultAction>(&control)) {
+    apply(*action);
+  } else if (const auto* r = std::get_if<Resume>(&control)) {
+    resume(r->target);
+  } else if (const auto* h = std::get_if<Heal>(&control)) {
+    if (!network_->active(h->partition)) return;
+    network_->heal(h->partition);
+    record_fact(FaultApplied{FaultKind::heal, kNoProcess, h->partition, 0});
+    if (h->partition < held_.size()) {
+      // Held messages arrive now, in the order they were held.
+      for (std::uint32_t slot : held_[h->partition]) engine_.schedule(true_now(), messages_[slot].to, kDeliver, slot);
+      held_[h->partition].clear();
+    }
+  }
+}
+
+void World::apply(const FaultAction& action) {
+  const TrueTime now = true_now();
+  std::visit(
+      [&](const auto& f) {
+        using F = std::decay_t<decltype(f)>;
+        if constexpr (std::is_same_v<F, fault::Pause>) {
+          Slot& s = slots_[f.target];
+          if (s.state == ProcessState::crashed) return;
+          const TrueTime until = now + f.length;
+          record_fact(FaultApplied{FaultKind::pause, f.target, f.length.count(), 0});
+          if (s.state == ProcessState::paused && s.paused_until >= until) return;
+          s.state = ProcessState::paused;
+          s.paused_until = until;
+          schedule_control(until, Resume{f.target});
+        } else if constexpr (std::is_same_v<F, fault::Crash>) {
+          Slot& s = slots_[f.target];
+          if (s.state == ProcessState::crashed) return;
+          record_fact(FaultApplied{FaultKind::crash, f.target, f.down_for.count(), 0});
+          s.model->on_crash();
+          s.state = ProcessState::crashed;
+          ++s.incarnation;  // every timer of the old life is now stale
+          for (const Event& e : s.pending)
+            if (e.kind == kDeliver || e.kind == kOutgoing) free_messages_.push_back(static_cast<std::uint32_t>(e.arg0));
+          s.pending.clear();
+          if (f.down_for >= Duration{0}) schedule_control(now + f.down_for, Control{FaultAction{fault::Restart{f.target}}});
+        } else if constexpr (std::is_same_v<F, fault::Restart>) {
+          restart(f.target);
+        } else if constexpr (std::is_same_v<F, fault::ClockJump>) {
+          slots_[f.target].clock.jump_wall(now, f.by);
+          record_fact(FaultApplied{FaultKind::clock_jump, f.target, f.by.count(), 0});
+          clock_changed(f.target);
+        } else if constexpr (std::is_same_v<F, fault::ClockDrift>) {
+          slots_[f.target].clock.set_drift(now, f.drift_ppm);
+          record_fact(FaultApplied{FaultKind::clock_drift, f.target, f.drift_ppm, 0});
+          clock_changed(f.target);
+        } else if constexpr (std::is_same_v<F, fault::Partition>) {
+          const std::uint32_t id = network_->partition(f.groups, f.mode);
+          record_fact(FaultApplied{FaultKind::partition, kNoProcess, id, f.mode == PartitionMode::hold ? 1u : 0u});
+          if (f.heal_after >= Duration{0}) schedule_control(now + f.heal_after, Heal{id});
+        }
+      },
+      action);
+}
+
+void World::resume(ProcessId p) {
+  Slot& s = slots_[p];
+  if (s.state != ProcessState::paused || true_now() < s.paused_until) return;
+  s.state = ProcessState::running;
+  record_fact(FaultApplied{FaultKind::resume, p, 0, 0});
+  // Everything that waited runs now, in the order it arrived; re-queued so a
+  // handler that pauses again leaves the rest waiting.
+  std::vector<Event> waiting;
+  waiting.swap(s.pending);
+  for (const Event& e : waiting) engine_.schedule(true_now(), p, e.kind, e.arg0, e.arg1);
+}
+
+void World::restart(ProcessId p) {
+  Slot& s = slots_[p];
+  if (s.state != ProcessState::crashed) return;
+  s.state = ProcessState::running;
+  record_fact(FaultApplied{FaultKind::restart, p, 0, 0});
+  s.model->on_restart();
+}
+
+void World::clock_changed(ProcessId p) {
+  if (slots_[p].state != ProcessState::crashed) slots_[p].model->on_clock_adjusted();
+}
+
+void World::phase_reached(ProcessId p, Phase phase) {
+  record_fact(PhaseReached{p, phase});
+  for (PhaseTrigger& t : triggers_) {
+    if (t.process != p || t.phase != phase) continue;
+    if (++t.seen != t.occurrence) continue;
+    if (t.delay <= Duration{0}) {
+      apply(t.action);
+    } else {
+      schedule_control(true_now() + t.delay, Control{t.action});
+    }
+  }
+}
+
+void World::record_fact(const FactBody& fact) {
+  history_.facts.push_back(Fact{true_now(), fact});
+  if (trace_.enabled()) trace_.line(fact_json(history_.facts.back(), history_));
+}
+
+void World::trace_message(const char* what, const Message& m) {
+  if (trace_.enabled()) trace_.line(message_json(true_now(), what, m, history_));
+}
+
+void World::finish() {
+  if (finished_) return;
+  finished_ = true;
+  for (ProcessId p = 0; p < slots_.size(); ++p)
+    if (slots_[p].state != ProcessState::crashed) slots_[p].model->on_run_end();
+  record_fact(RunEnded{});
+  // The promised window of each grant ends when the client's own clock
+  // reaches the lease end — a true instant only the world can compute, now
+  // that every clock fault of the run is known.
+  for (Fact& f : history_.facts) {
+    if (auto* g = std::get_if<LockGranted>(&f.body)) {
+      g->promised_end = slots_[g->client].clock.when_reads(g->clock, g->lease_end_local, f.at);
+      if (trace_.enabled()) trace_.line(promise_json(f, history_));
+    }
+  }
+}
+
+}  // namespace locksim

@@ -1,0 +1,120 @@
+// The world: processes, their clocks, the network and the fault schedule on
+// top of the engine. It is the only place where true time meets the models:
+// it turns a model's local deadlines into true instants, stamps every recorded
+// fact with true time and writes the trace.
+//
+// Lifecycle of one run:  add processes -> configure links and faults ->
+// run() -> history(). A World is used for exactly one run.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/check/history.h"
+#include "sim/core/engine.h"
+#include "sim/core/rng.h"
+#include "sim/core/trace.h"
+#include "sim/world/clock.h"
+#include "sim/world/fault.h"
+#include "sim/world/message.h"
+#include "sim/world/network.h"
+#include "sim/world/process.h"
+
+namespace locksim {
+
+enum class ProcessState : std::uint8_t { running, paused, crashed };
+
+class World final : private Dispatcher {
+ public:
+  World(std::uint64_t seed, TraceSink& trace);
+  ~World() override;
+
+  // --- set-up, before run() ---
+  ProcessId add(std::unique_ptr<Process> process, ProcessKind kind, Clock clock = Clock{});
+  ProcessId find(const std::string& name) const;  // kNoProcess when absent
+  redis::KeyId intern_key(const std::string& key);
+  void set_default_link(const LinkSpec& spec) { default_link_ = spec; }
+  void set_link(ProcessId from, ProcessId to, const LinkSpec& spec);
+  void set_service(const ServiceLayout& layout) { history_.service = layout; }
+  void set_app(AppKind app) { history_.app = app; }
+  void schedule_fault(TrueTime at, FaultAction action);
+  // Fires |action| |delay| after the |occurrence|-th time |process| reaches |phase|.
+  void on_phase(ProcessId process, Phase phase, Duration delay, FaultAction action, int occurrence = 1);
+
+  // --- running ---
+  void run(TrueTime until);
+  TrueTime true_now() const { return engine_.true_now(); }
+  std::uint64_t seed() const { return seed_; }
+  const History& history() const { return history_; }
+  History take_history() { return std::move(history_); }
+  std::uint64_t events_dispatched() const { return engine_.events_dispatched(); }
+
+  // --- fault verbs (also usable directly by tests) ---
+  void apply(const FaultAction& action);
+  ProcessState state(ProcessId p) const { return slots_[p].state; }
+  const Clock& clock(ProcessId p) const { return slots_[p].clock; }
+  Process& process(ProcessId p) { return *slots_[p].model; }
+  std::size_t process_count() const { return slots_.size(); }
+
+ private:
+  friend class Process;
+  enum EventKind : std::uint32_t { kDeliver = 1, kControl, kDeferredTimer, kOutgoing, kStart };
+  struct Slot {
+    std::unique_ptr<Process> model;
+    Clock clock;
+    ProcessKind kind;
+    ProcessState state = ProcessState::running;
+    std::uint32_t incarnation = 0;
+    TrueTime paused_until{};
+    std::vector<Event> pending;  // what waits for the end of a pause, in order
+    Rng rng{0};
+  };
+  struct Resume {
+    ProcessId target;
+  };
+  struct Heal {
+    std::uint32_t partition;
+  };
+  using Control = std::variant<FaultAction, Resume, Heal>;
+  struct PhaseTrigger {
+    ProcessId process;
+    Phase phase;
+    Duration delay;
+    FaultAction action;
+    int occurrence;
+    int seen = 0;
+  };
+
+  void dispatch(const Event& ev) override;
+  void deliver(const Event& ev);
+  void transmit(std::uint32_t message_slot);
+  void run_control(const Control& control);
+  void schedule_control(TrueTime at, Control control);
+  void resume(ProcessId p);
+  void restart(ProcessId p);
+  void clock_changed(ProcessId p);
+  void phase_reached(ProcessId p, Phase phase);
+  void record_fact(const FactBody& fact);
+  std::uint32_t store(const Message& m);
+  void trace_message(const char* what, const Message& m);
+  void finish();
+
+  std::uint64_t seed_;
+  TraceSink& trace_;
+  Engine engine_;
+  std::vector<Slot> slots_;
+  std::unique_ptr<Network> network_;
+  LinkSpec default_link_;
+  std::vector<std::tuple<ProcessId, ProcessId, LinkSpec>> link_overrides_;
+  std::vector<Message> messages_;
+  std::vector<std::uint32_t> free_messages_;
+  std::vector<Control> controls_;
+  std::vector<PhaseTrigger> triggers_;
+  std::vector<std::vector<std::uint32_t>> held_;  // per partition: held message slots, in order
+  std::vector<std::uint32_t> timer_incarnation_;  // per engine timer slot
+  History history_;
+  bool finished_ = false;
+};
+
+}  // namespace locksim
