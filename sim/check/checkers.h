@@ -1,0 +1,51 @@
+// The safety checkers: pure functions of a History, one per property of
+// ARCHITECTURE.md with SCENARIOS.md's precise definitions. Each returns holds
+// or violated, how many violations it counted, and the first witness (who,
+// when, which session or token) in words a design review can read.
+//
+// A checker reads only recorded facts — never a model's internals — so it can
+// be tested on hand-written histories and trusted on any model.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "sim/check/history.h"
+#include "sim/check/property.h"
+
+namespace locksim {
+
+struct Witness {
+  TrueTime at;       // the true instant the property first broke
+  std::string text;  // e.g. "c2 (session 2) granted at 11.001s while c1's session 1 ..."
+};
+
+struct Verdict {
+  Property property = Property::grant_exclusive;
+  bool violated = false;
+  std::int64_t count = 0;  // how many violations (see each checker for what one is)
+  std::optional<Witness> witness;  // the first violation, when violated
+};
+
+using Verdicts = std::array<Verdict, kPropertyCount>;
+
+// P1: a grant to Y while X's grant is inside its promised window (true time,
+// ended early only by X's release) — one violation per such grant.
+Verdict check_grant_exclusive(const History& h);
+// P2: two sessions believed at the same true instant — one per overlapping pair.
+Verdict check_belief_exclusive(const History& h);
+// P3: accepted ops of session X resume after another session's accepted op
+// (X, Y, X) — one per resumption.
+Verdict check_resource_exclusive(const History& h);
+// P4: an accepted op whose session is not the service holder at that instant
+// — one per such op.
+Verdict check_resource_current(const History& h);
+// P5: the application invariant — stock < 0 after an op, or, at a quiescent
+// point, counter != accepted increments or collection size != elements.
+Verdict check_invariant(const History& h);
+
+Verdicts check_all(const History& h);
+
+}  // namespace locksim

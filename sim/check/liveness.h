@@ -1,0 +1,30 @@
+// Liveness is measured, not judged: how often and how fast clients got the
+// lock, and how long the lock sat on the service held by nobody who believed
+// in it (SETNX then a crash before EXPIRE: stuck for the rest of the run).
+#pragma once
+
+#include <cstdint>
+
+#include "sim/check/history.h"
+
+namespace locksim {
+
+struct Liveness {
+  std::int64_t acquire_attempts = 0;  // acquire requests invoked (each try counts)
+  std::int64_t acquire_ok = 0;
+  std::int64_t acquire_failed = 0;
+  std::int64_t acquire_info = 0;      // outcome unknown (timed out)
+  std::int64_t sessions = 0;          // successful acquisitions
+  std::int64_t gave_up = 0;           // cycles that ended without the lock
+  Duration mean_acquire_latency{0};   // from wanting the lock to the grant
+  Duration max_acquire_latency{0};
+  // Longest interval in which the service holder (per ServiceLayout) was a
+  // value no believing session owned, until it went or the run ended.
+  Duration longest_stuck{0};
+  Duration unheld_time{0};            // total time with no service holder
+  Duration run_length{0};
+};
+
+Liveness measure_liveness(const History& h);
+
+}  // namespace locksim

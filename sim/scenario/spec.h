@@ -1,0 +1,168 @@
+// ScenarioSpec: one fully resolved, validated scenario (one variant of one
+// file, with any --set overrides applied). The parser (parse.h) produces it
+// from TOML; the builder (build.h) turns it into a World. Everything here is a
+// plain value with defaults that match real deployments.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/check/history.h"
+#include "sim/check/property.h"
+#include "sim/core/time.h"
+#include "sim/redis/config.h"
+#include "sim/world/latency.h"
+#include "sim/world/network.h"
+
+namespace locksim {
+
+using namespace std::chrono_literals;
+
+// Where a value came from, for error messages and witnesses.
+struct SourcePos {
+  std::string file;  // the scenario file, or "--set"
+  int line = 0;
+};
+
+enum class LockProtocol : std::uint8_t { single_node };
+enum class AcquireStyle : std::uint8_t { set_nx_px, setnx_then_expire };
+enum class ReleaseStyle : std::uint8_t { compare_and_delete, del };
+enum class FencingStyle : std::uint8_t { none, incr };
+enum class WritePolicy : std::uint8_t { none, fencing, unique_token_cas };
+
+struct LockSpec {
+  LockProtocol protocol = LockProtocol::single_node;
+  std::string key = "lock";
+  Duration ttl = 10s;
+  AcquireStyle acquire = AcquireStyle::set_nx_px;
+  ReleaseStyle release = ReleaseStyle::compare_and_delete;
+  FencingStyle fencing = FencingStyle::none;
+  std::string fencing_key = "fence";
+  Duration request_timeout = 1s;      // a request with no reply by then is *info*
+  ClockKind clock = ClockKind::monotonic;  // the client's clock for validity
+  // validity = ttl - elapsed - (ttl * drift_factor_ppm / 1e6 + drift_fixed)
+  std::int64_t drift_factor_ppm = 0;
+  Duration drift_fixed = 0ms;
+};
+
+struct RedisSpec {
+  std::vector<std::string> nodes{"r1"};
+  redis::NodeConfig node;  // expiry clock, persistence, fsync interval
+};
+
+struct ResourceSpec {
+  std::string name = "resource";
+  WritePolicy policy = WritePolicy::none;
+  AppKind app = AppKind::counter;
+  std::int64_t initial_stock = 1;
+};
+
+enum class StepKind : std::uint8_t {
+  work,                 // local computation for a duration (own clock)
+  call,                 // an external call that takes a (random) latency
+  check,                // validity check on the client's clock; stop if the lease is over
+  read,
+  write,
+  mark,
+  add,
+  increment_size,
+  decrement,            // stock: if the last read saw stock > 0, write read - 1
+  check_and_decrement,  // stock: atomic at the resource
+};
+const char* step_name(StepKind k);
+
+struct Step {
+  StepKind kind = StepKind::read;
+  Latency duration = Latency::constant(0ns);  // work, call
+};
+
+struct ClientSpec {
+  std::string name;
+  Duration start = 0s;
+  std::vector<Step> steps;
+  int iterations = 1;          // acquire -> steps -> release cycles
+  int attempts = 0;            // acquire attempts per cycle; 0 = until the run ends
+  Latency retry_delay = Latency::constant(100ms);
+  Duration think = 0s;         // between cycles
+  bool release = true;         // release after the steps
+  SourcePos pos;
+};
+
+struct ClockSpec {
+  Duration offset = 0s;
+  std::int64_t drift_ppm = 0;
+};
+
+struct LinkOverride {
+  std::string name;
+  std::string from;
+  std::string to;
+  LinkSpec spec;
+  bool both_ways = true;
+  SourcePos pos;
+};
+
+struct NetworkSpec {
+  LinkSpec default_link;
+  std::vector<LinkOverride> links;
+};
+
+enum class FaultSpecKind : std::uint8_t { pause, crash, restart, clock_jump, clock_drift, partition };
+
+struct TriggerSpec {
+  bool at_phase = false;
+  Duration at_time = 0s;  // when !at_phase
+  std::string process;    // when at_phase: "c1" of "c1 acquired"
+  Phase phase = Phase::started;
+  Duration delay = 0s;    // `after`: fire this long after the trigger
+  int occurrence = 1;     // the n-th time the phase is reached
+};
+
+struct FaultSpec {
+  std::string name;
+  FaultSpecKind kind = FaultSpecKind::pause;
+  TriggerSpec trigger;
+  std::string target;                         // pause, crash, restart, clock faults
+  Latency length = Latency::constant(0ns);    // pause
+  Duration restart_after = -1ns;              // crash; negative = stays down
+  Duration by = 0s;                           // clock-jump (signed)
+  std::int64_t drift_ppm = 0;                 // clock-drift
+  std::vector<std::vector<std::string>> groups;  // partition
+  PartitionMode mode = PartitionMode::drop;   // partition
+  Duration heal_after = -1ns;                 // partition; negative = never
+  SourcePos pos;
+};
+
+struct Expectation {
+  // Per property: nullopt = not stated; true = violated; false = holds.
+  std::array<std::optional<bool>, kPropertyCount> violated{};
+  std::optional<Duration> longest_stuck_at_least;
+  std::optional<Duration> longest_stuck_at_most;
+  std::optional<std::int64_t> sessions_at_least;
+  std::optional<std::int64_t> sessions_at_most;
+};
+
+struct ScenarioSpec {
+  std::string file;
+  std::string name;
+  std::string title;
+  std::string story;
+  std::string variant = "base";
+  std::string variant_description;
+  Duration run_for = 60s;
+  std::uint64_t seed = 1;
+  LockSpec lock;
+  RedisSpec redis;
+  ResourceSpec resource;
+  std::vector<ClientSpec> clients;
+  std::map<std::string, ClockSpec> clocks;  // by process name
+  NetworkSpec network;
+  std::vector<FaultSpec> faults;
+  Expectation expect;
+};
+
+}  // namespace locksim
