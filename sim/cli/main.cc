@@ -1,1 +1,46 @@
-int main() { return 0; }
+// locksim: a deterministic fault-injection simulator for distributed-lock safety.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "sim/cli/commands.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: locksim COMMAND [options]
+
+Replays lock stories (scenario files) under faults and judges five safety
+properties: grant-exclusive, belief-exclusive, resource-exclusive,
+resource-current and invariant.
+
+commands:
+  run FILE [--variant NAME]... [--seed N] [--set KEY=VALUE]... [--trace FILE] [--json]
+                        run a scenario's variants and print their verdicts
+  validate FILE...      check scenario files without running them
+  list [DIR]            the scenario catalogue with one-line stories
+
+'locksim COMMAND --help' describes each command.
+exit codes: 0 verdicts match [expect], 1 a verdict does not, 2 bad input.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace locksim::cli;
+  const std::string program = argc > 0 ? argv[0] : "locksim";
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return kExitBadInput;
+  }
+  const std::string command = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return kExitOk;
+  }
+  if (command == "run") return run_command(program, args);
+  if (command == "validate") return validate_command(program, args);
+  if (command == "list") return list_command(program, args);
+  std::cerr << "locksim: unknown command '" << command << "'\n\n" << kUsage;
+  return kExitBadInput;
+}

@@ -21,6 +21,7 @@ const char* reject_name(Reject r) {
     case Reject::stale_token: return "stale-token";
     case Reject::mark_mismatch: return "mark-mismatch";
     case Reject::out_of_stock: return "out-of-stock";
+    case Reject::missing_token: return "missing-token";
   }
   return "?";
 }

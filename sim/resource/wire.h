@@ -24,6 +24,7 @@ enum class Reject : std::uint8_t {
   stale_token,     // fencing: token below the highest seen
   mark_mismatch,   // unique-token CAS: the resource is marked by another session
   out_of_stock,    // check-and-decrement found stock <= 0
+  missing_token,   // fencing: the request carried no token at all
 };
 const char* reject_name(Reject r);
 

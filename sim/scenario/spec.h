@@ -14,7 +14,10 @@
 #include "sim/check/history.h"
 #include "sim/check/property.h"
 #include "sim/core/time.h"
+#include "sim/lock/styles.h"
 #include "sim/redis/config.h"
+#include "sim/resource/policy.h"
+#include "sim/workload/step.h"
 #include "sim/world/latency.h"
 #include "sim/world/network.h"
 
@@ -29,10 +32,6 @@ struct SourcePos {
 };
 
 enum class LockProtocol : std::uint8_t { single_node };
-enum class AcquireStyle : std::uint8_t { set_nx_px, setnx_then_expire };
-enum class ReleaseStyle : std::uint8_t { compare_and_delete, del };
-enum class FencingStyle : std::uint8_t { none, incr };
-enum class WritePolicy : std::uint8_t { none, fencing, unique_token_cas };
 
 struct LockSpec {
   LockProtocol protocol = LockProtocol::single_node;
@@ -59,25 +58,6 @@ struct ResourceSpec {
   WritePolicy policy = WritePolicy::none;
   AppKind app = AppKind::counter;
   std::int64_t initial_stock = 1;
-};
-
-enum class StepKind : std::uint8_t {
-  work,                 // local computation for a duration (own clock)
-  call,                 // an external call that takes a (random) latency
-  check,                // validity check on the client's clock; stop if the lease is over
-  read,
-  write,
-  mark,
-  add,
-  increment_size,
-  decrement,            // stock: if the last read saw stock > 0, write read - 1
-  check_and_decrement,  // stock: atomic at the resource
-};
-const char* step_name(StepKind k);
-
-struct Step {
-  StepKind kind = StepKind::read;
-  Latency duration = Latency::constant(0ns);  // work, call
 };
 
 struct ClientSpec {

@@ -64,6 +64,9 @@ class Process {
   void record(const FactBody& fact);
   void reach(Phase phase);
   const std::string& name_of(ProcessId other) const;
+  // A fresh id for a lock session; ids count up across the whole run so that
+  // witnesses can say "session 2".
+  SessionId new_session_id();
 
  private:
   friend class World;

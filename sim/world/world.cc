@@ -58,6 +58,7 @@ void Process::reach(Phase phase) {
 }
 
 const std::string& Process::name_of(ProcessId other) const { return world_->history_.name_of(other); }
+SessionId Process::new_session_id() { return world_->next_session_++; }
 
 // ---------------------------------------------------------------- World
 

@@ -114,6 +114,7 @@ class World final : private Dispatcher {
   std::vector<std::vector<std::uint32_t>> held_;  // per partition: held message slots, in order
   std::vector<std::uint32_t> timer_incarnation_;  // per engine timer slot
   History history_;
+  SessionId next_session_ = 1;
   bool finished_ = false;
 };
 

@@ -1,0 +1,19 @@
+// The locksim subcommands. Each takes the arguments after its own name and
+// returns the process exit code: 0 everything matched, 1 a verdict disagreed
+// with [expect], 2 bad input (the message names file, line and key).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace locksim::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitMismatch = 1;
+inline constexpr int kExitBadInput = 2;
+
+int run_command(const std::string& program, const std::vector<std::string>& args);
+int validate_command(const std::string& program, const std::vector<std::string>& args);
+int list_command(const std::string& program, const std::vector<std::string>& args);
+
+}  // namespace locksim::cli

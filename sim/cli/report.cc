@@ -1,0 +1,111 @@
+#include "sim/cli/report.h"
+
+#include <cstdio>
+
+#include "sim/core/trace.h"
+
+namespace locksim::cli {
+
+namespace {
+
+std::string pad(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string expected_text(const Expectation& e, Property p) {
+  const auto& want = e.violated[static_cast<std::size_t>(p)];
+  if (!want) return "-";
+  return *want ? "violated" : "holds";
+}
+
+std::string percent(std::int64_t part, std::int64_t whole) {
+  if (whole == 0) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+  return buf;
+}
+
+std::string ns(Duration d) { return std::to_string(d.count()); }
+
+}  // namespace
+
+void print_table(std::ostream& out, const VariantOutcome& v) {
+  const RunResult& r = v.result;
+  out << "variant " << v.spec.variant;
+  if (!v.spec.variant_description.empty()) out << ": " << v.spec.variant_description;
+  out << "\n";
+  out << "  " << pad("property", 24) << pad("verdict", 10) << pad("expected", 10) << pad("count", 7) << "first witness\n";
+  for (Property p : kAllProperties) {
+    const Verdict& verdict = r.verdicts[static_cast<std::size_t>(p)];
+    const std::string expected = expected_text(v.spec.expect, p);
+    const std::string status = verdict.violated ? "VIOLATED" : "holds";
+    const bool disagrees = expected != "-" && (expected == "violated") != verdict.violated;
+    std::string line = "  " + pad(std::string(property_id(p)) + " " + property_name(p), 24) + pad(status, 10) +
+                       pad(expected, 10) + pad(std::to_string(verdict.count), 7);
+    if (verdict.witness) line += "at " + format_time(verdict.witness->at) + ": " + verdict.witness->text;
+    if (disagrees) line += "   <-- expected " + expected;
+    out << line << "\n";
+  }
+  const Liveness& l = r.liveness;
+  out << "  liveness: " << l.sessions << " sessions from " << l.acquire_attempts << " acquire attempts ("
+      << percent(l.acquire_ok, l.acquire_attempts) << " ok, " << l.acquire_info << " unknown), acquire latency mean "
+      << format_duration(l.mean_acquire_latency) << " max " << format_duration(l.max_acquire_latency)
+      << ", longest stuck " << format_duration(l.longest_stuck) << ", unheld " << format_duration(l.unheld_time)
+      << " of " << format_duration(l.run_length) << "\n";
+  for (const Mismatch& m : r.mismatches)
+    out << "  MISMATCH " << m.what << ": expected " << m.expected << ", got " << m.actual << "\n";
+  out << (r.matches() ? "  matches [expect]\n" : "  DOES NOT MATCH [expect]\n");
+}
+
+void print_json(std::ostream& out, const std::string& scenario, const std::string& file, std::uint64_t seed,
+                const std::vector<VariantOutcome>& variants) {
+  out << "{\"scenario\":" << json_quote(scenario) << ",\"file\":" << json_quote(file) << ",\"seed\":" << seed
+      << ",\"variants\":[";
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const VariantOutcome& v = variants[i];
+    const RunResult& r = v.result;
+    if (i) out << ",";
+    out << "{\"name\":" << json_quote(v.spec.variant) << ",\"description\":" << json_quote(v.spec.variant_description)
+        << ",\"seed\":" << r.seed << ",\"verdicts\":{";
+    for (Property p : kAllProperties) {
+      const Verdict& verdict = r.verdicts[static_cast<std::size_t>(p)];
+      if (p != Property::grant_exclusive) out << ",";
+      out << json_quote(property_name(p)) << ":{\"id\":\"" << property_id(p) << "\",\"status\":\""
+          << (verdict.violated ? "violated" : "holds") << "\",\"count\":" << verdict.count << ",\"witness\":";
+      if (verdict.witness) {
+        out << "{\"at_ns\":" << verdict.witness->at.time_since_epoch().count()
+            << ",\"at\":" << json_quote(format_time(verdict.witness->at)) << ",\"text\":" << json_quote(verdict.witness->text)
+            << "}";
+      } else {
+        out << "null";
+      }
+      out << "}";
+    }
+    out << "},\"expected\":{";
+    bool first = true;
+    for (Property p : kAllProperties) {
+      const std::string e = expected_text(v.spec.expect, p);
+      if (e == "-") continue;
+      out << (first ? "" : ",") << json_quote(property_name(p)) << ":\"" << e << "\"";
+      first = false;
+    }
+    out << "},\"matches\":" << (r.matches() ? "true" : "false") << ",\"mismatches\":[";
+    for (std::size_t m = 0; m < r.mismatches.size(); ++m) {
+      out << (m ? "," : "") << "{\"what\":" << json_quote(r.mismatches[m].what)
+          << ",\"expected\":" << json_quote(r.mismatches[m].expected) << ",\"actual\":" << json_quote(r.mismatches[m].actual)
+          << "}";
+    }
+    const Liveness& l = r.liveness;
+    out << "],\"liveness\":{\"acquire_attempts\":" << l.acquire_attempts << ",\"acquire_ok\":" << l.acquire_ok
+        << ",\"acquire_failed\":" << l.acquire_failed << ",\"acquire_info\":" << l.acquire_info
+        << ",\"sessions\":" << l.sessions << ",\"gave_up\":" << l.gave_up
+        << ",\"mean_acquire_latency_ns\":" << ns(l.mean_acquire_latency)
+        << ",\"max_acquire_latency_ns\":" << ns(l.max_acquire_latency) << ",\"longest_stuck_ns\":" << ns(l.longest_stuck)
+        << ",\"unheld_ns\":" << ns(l.unheld_time) << ",\"run_length_ns\":" << ns(l.run_length) << "},\"events\":" << r.events
+        << "}";
+  }
+  out << "]}\n";
+}
+
+}  // namespace locksim::cli

@@ -1,0 +1,23 @@
+// How `locksim run` shows results: a verdict table per variant for people,
+// one JSON object for programs (analysis/, the report, CI).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/scenario/run.h"
+#include "sim/scenario/spec.h"
+
+namespace locksim::cli {
+
+struct VariantOutcome {
+  ScenarioSpec spec;  // the resolved variant
+  RunResult result;
+};
+
+void print_table(std::ostream& out, const VariantOutcome& v);
+void print_json(std::ostream& out, const std::string& scenario, const std::string& file, std::uint64_t seed,
+                const std::vector<VariantOutcome>& variants);
+
+}  // namespace locksim::cli

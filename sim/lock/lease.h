@@ -1,0 +1,56 @@
+// What a lock client hands to the code it protects, and how it tells that
+// code what happened. A protocol (single-node, later Redlock, ...) implements
+// LockClient; the workload drives it through acquire() and release() and hears
+// back through LockListener. A lease is *believed*: the client measured its
+// validity on its own clock, and nothing stops a paused client from believing
+// in a lease the service has long forgotten.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/check/history.h"
+#include "sim/core/time.h"
+#include "sim/redis/wire.h"
+
+namespace locksim {
+
+class Process;
+
+struct Lease {
+  SessionId session = 0;
+  std::uint64_t value = 0;                // the random value this session set
+  std::int64_t fencing_token = resource::kNoToken;
+  ClockKind clock = ClockKind::monotonic;  // the clock that measures validity
+  LocalTime end_local{};                  // that clock's reading at which the lease ends
+};
+
+class LockListener {
+ public:
+  virtual ~LockListener() = default;
+  virtual void on_acquired(const Lease& lease) = 0;
+  // One attempt failed (refused, timed out, or granted too late to be valid).
+  virtual void on_acquire_failed() = 0;
+};
+
+class LockClient {
+ public:
+  virtual ~LockClient() = default;
+  // One attempt; the answer comes through the listener. REQUIRES: idle.
+  virtual void acquire() = 0;
+  // Gives the lease up: the client stops believing at once and sends the
+  // release. REQUIRES: held.
+  virtual void release() = 0;
+  // The workload's validity check found the lease over: stop believing
+  // without touching the service (a release may still follow).
+  virtual void lose() = 0;
+  // Is the lease still valid by the client's own clock?
+  virtual bool lease_valid() const = 0;
+  virtual bool held() const = 0;
+  virtual const Lease& lease() const = 0;
+  virtual void on_reply(const redis::Reply& reply) = 0;
+  virtual void on_timer(std::uint64_t tag) = 0;
+  // The process crashed: forget everything (the world records the crash).
+  virtual void on_crash() = 0;
+};
+
+}  // namespace locksim

@@ -1,0 +1,79 @@
+// The single-node Redis lock, as the distlock page describes it and as the
+// unsafe variants people deploy get it wrong.
+//
+//   acquire: T1 = clock; SET key <random> NX PX ttl   (or SETNX, then EXPIRE)
+//            [fencing: INCR counter -> token]
+//            validity = ttl - (T2 - T1) - drift; the lease ends at T1 + ttl - drift
+//   release: EVAL compare-and-delete  (or plain DEL)
+//
+// Each request has a timeout; a request that times out completes as *info*
+// (Jepsen's "unknown"): the SET may well have landed, leaving a key nobody
+// believes in until it expires. Late replies to abandoned requests are ignored.
+// The client measures elapsed time and the lease with the clock the scenario
+// names (monotonic by default).
+#pragma once
+
+#include <cstdint>
+
+#include "sim/lock/lease.h"
+#include "sim/lock/styles.h"
+#include "sim/lock/validity.h"
+#include "sim/world/process.h"
+
+namespace locksim {
+
+struct SingleNodeLockConfig {
+  ProcessId node = kNoProcess;
+  redis::KeyId key = 0;
+  redis::KeyId fencing_key = 0;
+  AcquireStyle acquire = AcquireStyle::set_nx_px;
+  ReleaseStyle release = ReleaseStyle::compare_and_delete;
+  FencingStyle fencing = FencingStyle::none;
+  ValidityRule validity;
+  Duration request_timeout = std::chrono::seconds(1);
+  ClockKind clock = ClockKind::monotonic;
+};
+
+class SingleNodeLock final : public LockClient {
+ public:
+  // |self| is the client process the lock runs in; timer tags it sets are
+  // |tag_base| + small numbers, so the process can route them back.
+  SingleNodeLock(Process& self, LockListener& listener, SingleNodeLockConfig config, std::uint64_t tag_base);
+
+  void acquire() override;
+  void release() override;
+  void lose() override;
+  bool lease_valid() const override;
+  bool held() const override { return state_ == State::held; }
+  const Lease& lease() const override { return lease_; }
+  void on_reply(const redis::Reply& reply) override;
+  void on_timer(std::uint64_t tag) override;
+  void on_crash() override;
+
+ private:
+  enum class State : std::uint8_t { idle, awaiting_set, awaiting_setnx, awaiting_expire, awaiting_token, held };
+
+  void send_request(redis::Request request, State next);
+  void grant(std::int64_t fencing_token);
+  void fail_attempt(Outcome outcome);
+  void complete(RequestKind kind, std::uint64_t op, Outcome outcome);
+  redis::Request request(redis::Command command) const;
+
+  Process& self_;
+  LockListener& listener_;
+  SingleNodeLockConfig config_;
+  std::uint64_t tag_base_;
+
+  State state_ = State::idle;
+  std::uint64_t next_request_id_ = 1;
+  std::uint64_t awaited_request_ = 0;  // the reply the current state waits for
+  std::uint64_t release_request_ = 0;  // the last release sent, until its reply
+  bool believing_ = false;             // between grant and release / lost lease
+  std::uint64_t acquire_op_ = 0;       // history op id of the current attempt
+  TimerId timeout_;
+  LocalTime attempt_start_{};          // T1 on the lease clock
+  std::uint64_t attempt_value_ = 0;
+  Lease lease_;
+};
+
+}  // namespace locksim

@@ -1,0 +1,122 @@
+#include "sim/scenario/build.h"
+
+#include "sim/core/check.h"
+#include "sim/lock/single_node_lock.h"
+#include "sim/redis/redis_node.h"
+#include "sim/resource/resource.h"
+#include "sim/workload/client_process.h"
+
+namespace locksim {
+
+namespace {
+
+Clock clock_for(const ScenarioSpec& spec, const std::string& name) {
+  const auto it = spec.clocks.find(name);
+  if (it == spec.clocks.end()) return Clock{};
+  return Clock{it->second.offset, it->second.drift_ppm};
+}
+
+ProcessId must_find(const World& world, const std::string& name) {
+  const ProcessId id = world.find(name);
+  LOCKSIM_CHECK(id != kNoProcess, "the parser let an unknown process name through");
+  return id;
+}
+
+FaultAction action_for(const FaultSpec& f, const World& world, std::uint64_t seed) {
+  switch (f.kind) {
+    case FaultSpecKind::pause: {
+      // A pause length may be a distribution: each run draws its own from a
+      // stream named after the fault, so other draws are not disturbed.
+      Rng rng = Rng::derive(seed, "fault " + f.name, "length");
+      return fault::Pause{must_find(world, f.target), f.length.sample(rng)};
+    }
+    case FaultSpecKind::crash: return fault::Crash{must_find(world, f.target), f.restart_after};
+    case FaultSpecKind::restart: return fault::Restart{must_find(world, f.target)};
+    case FaultSpecKind::clock_jump: return fault::ClockJump{must_find(world, f.target), f.by};
+    case FaultSpecKind::clock_drift: return fault::ClockDrift{must_find(world, f.target), f.drift_ppm};
+    case FaultSpecKind::partition: {
+      fault::Partition p;
+      for (const auto& group : f.groups) {
+        std::vector<ProcessId> ids;
+        for (const auto& name : group) ids.push_back(must_find(world, name));
+        p.groups.push_back(std::move(ids));
+      }
+      p.mode = f.mode;
+      p.heal_after = f.heal_after;
+      return p;
+    }
+  }
+  LOCKSIM_CHECK(false, "unknown fault kind");
+  return fault::Restart{};
+}
+
+}  // namespace
+
+std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace) {
+  auto world = std::make_unique<World>(seed, trace);
+  World& w = *world;
+
+  ServiceLayout service;
+  for (const auto& name : spec.redis.nodes) {
+    service.nodes.push_back(w.add(std::make_unique<redis::RedisNode>(name, spec.redis.node), ProcessKind::redis_node,
+                                  clock_for(spec, name)));
+  }
+  const ProcessId resource =
+      w.add(std::make_unique<Resource>(spec.resource.name,
+                                       ResourceConfig{spec.resource.policy, spec.resource.app, spec.resource.initial_stock}),
+            ProcessKind::resource, clock_for(spec, spec.resource.name));
+
+  service.lock_key = w.intern_key(spec.lock.key);
+  service.quorum = 1;
+  SingleNodeLockConfig lock;
+  lock.node = service.nodes.front();
+  lock.key = service.lock_key;
+  lock.fencing_key = w.intern_key(spec.lock.fencing_key);
+  lock.acquire = spec.lock.acquire;
+  lock.release = spec.lock.release;
+  lock.fencing = spec.lock.fencing;
+  lock.validity = ValidityRule{spec.lock.ttl, spec.lock.drift_factor_ppm, spec.lock.drift_fixed};
+  lock.request_timeout = spec.lock.request_timeout;
+  lock.clock = spec.lock.clock;
+  w.set_service(service);
+  w.set_app(spec.resource.app);
+
+  for (const ClientSpec& c : spec.clients) {
+    WorkloadConfig wl;
+    wl.start = c.start;
+    wl.steps = c.steps;
+    wl.iterations = c.iterations;
+    wl.attempts = c.attempts;
+    wl.retry_delay = c.retry_delay;
+    wl.think = c.think;
+    wl.release = c.release;
+    wl.resource = resource;
+    wl.send_marks = spec.resource.policy == WritePolicy::unique_token_cas;
+    wl.op_timeout = spec.lock.request_timeout;
+    auto make_lock = [&lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+      return std::make_unique<SingleNodeLock>(self, listener, lock, tag_base);
+    };
+    w.add(std::make_unique<ClientProcess>(c.name, std::move(wl), make_lock), ProcessKind::client, clock_for(spec, c.name));
+  }
+
+  w.set_default_link(spec.network.default_link);
+  for (const LinkOverride& l : spec.network.links) {
+    const ProcessId from = must_find(w, l.from);
+    const ProcessId to = must_find(w, l.to);
+    w.set_link(from, to, l.spec);
+    if (l.both_ways) w.set_link(to, from, l.spec);
+  }
+
+  for (const FaultSpec& f : spec.faults) {
+    FaultAction action = action_for(f, w, seed);
+    if (f.trigger.at_phase) {
+      w.on_phase(must_find(w, f.trigger.process), f.trigger.phase, f.trigger.delay, std::move(action),
+                 f.trigger.occurrence);
+    } else {
+      w.schedule_fault(TrueTime{f.trigger.at_time + f.trigger.delay}, std::move(action));
+    }
+  }
+  return world;
+}
+
+}  // namespace locksim

@@ -1,0 +1,42 @@
+#include "sim/scenario/run.h"
+
+#include "sim/scenario/build.h"
+
+namespace locksim {
+
+RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace) {
+  auto world = build_world(spec, seed, trace);
+  world->run(TrueTime{spec.run_for});
+  RunResult result;
+  result.seed = seed;
+  result.events = world->events_dispatched();
+  result.history = world->take_history();
+  result.verdicts = check_all(result.history);
+  result.liveness = measure_liveness(result.history);
+  result.mismatches = compare_with_expectation(spec.expect, result.verdicts, result.liveness);
+  return result;
+}
+
+std::vector<Mismatch> compare_with_expectation(const Expectation& expect, const Verdicts& verdicts,
+                                               const Liveness& liveness) {
+  std::vector<Mismatch> out;
+  auto status = [](bool violated) { return std::string(violated ? "violated" : "holds"); };
+  for (Property p : kAllProperties) {
+    const auto& want = expect.violated[static_cast<std::size_t>(p)];
+    const bool got = verdicts[static_cast<std::size_t>(p)].violated;
+    if (want && *want != got) out.push_back({property_name(p), status(*want), status(got)});
+  }
+  if (expect.longest_stuck_at_least && liveness.longest_stuck < *expect.longest_stuck_at_least)
+    out.push_back({"longest-stuck", ">= " + format_duration(*expect.longest_stuck_at_least),
+                   format_duration(liveness.longest_stuck)});
+  if (expect.longest_stuck_at_most && liveness.longest_stuck > *expect.longest_stuck_at_most)
+    out.push_back({"longest-stuck", "<= " + format_duration(*expect.longest_stuck_at_most),
+                   format_duration(liveness.longest_stuck)});
+  if (expect.sessions_at_least && liveness.sessions < *expect.sessions_at_least)
+    out.push_back({"sessions", ">= " + std::to_string(*expect.sessions_at_least), std::to_string(liveness.sessions)});
+  if (expect.sessions_at_most && liveness.sessions > *expect.sessions_at_most)
+    out.push_back({"sessions", "<= " + std::to_string(*expect.sessions_at_most), std::to_string(liveness.sessions)});
+  return out;
+}
+
+}  // namespace locksim

@@ -1,0 +1,39 @@
+// One run of one scenario variant with one seed: build, run, check, and
+// compare with what the scenario expects.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/check/checkers.h"
+#include "sim/check/history.h"
+#include "sim/check/liveness.h"
+#include "sim/core/trace.h"
+#include "sim/scenario/spec.h"
+
+namespace locksim {
+
+// One way a run disagreed with [expect].
+struct Mismatch {
+  std::string what;      // "belief-exclusive", "longest-stuck"
+  std::string expected;  // "holds", ">= 50s"
+  std::string actual;    // "violated", "10s"
+};
+
+struct RunResult {
+  std::uint64_t seed = 0;
+  History history;
+  Verdicts verdicts;
+  Liveness liveness;
+  std::vector<Mismatch> mismatches;
+  std::uint64_t events = 0;
+  bool matches() const { return mismatches.empty(); }
+};
+
+RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace);
+
+std::vector<Mismatch> compare_with_expectation(const Expectation& expect, const Verdicts& verdicts,
+                                               const Liveness& liveness);
+
+}  // namespace locksim

@@ -1,0 +1,31 @@
+// The steps of a critical section, as a scenario file writes them:
+//   "read", "write", "mark", "add", "increment-size", "decrement",
+//   "check-and-decrement", "check", "work 2s", "call lognormal(200ms, 0.5)".
+#pragma once
+
+#include <cstdint>
+
+#include "sim/world/latency.h"
+
+namespace locksim {
+
+enum class StepKind : std::uint8_t {
+  work,                 // local computation for a duration (own clock)
+  call,                 // an external call that takes a (random) latency
+  check,                // validity check on the client's clock; stop if the lease is over
+  read,
+  write,
+  mark,
+  add,
+  increment_size,
+  decrement,            // stock: if the last read saw stock > 0, DECR it
+  check_and_decrement,  // stock: atomic at the resource
+};
+const char* step_name(StepKind k);
+
+struct Step {
+  StepKind kind = StepKind::read;
+  Latency duration = Latency::constant(Duration{0});  // work, call
+};
+
+}  // namespace locksim

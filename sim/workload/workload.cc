@@ -1,0 +1,165 @@
+#include "sim/workload/workload.h"
+
+#include "sim/core/check.h"
+
+namespace locksim {
+
+namespace {
+
+enum Tag : std::uint64_t { kBegin = 0, kRetry, kStep, kStepDone, kOpTimeout };
+
+Phase phase_after(resource::Op op) {
+  switch (op) {
+    case resource::Op::read: return Phase::read;
+    case resource::Op::write: return Phase::wrote;
+    case resource::Op::mark: return Phase::marked;
+    case resource::Op::add: return Phase::added;
+    case resource::Op::increment_size: return Phase::incremented_size;
+    case resource::Op::decrement:
+    case resource::Op::check_and_decrement: return Phase::decremented;
+  }
+  return Phase::done;
+}
+
+}  // namespace
+
+Workload::Workload(Process& self, WorkloadConfig config, std::uint64_t tag_base)
+    : self_(self), config_(std::move(config)), tag_base_(tag_base) {}
+
+void Workload::start() {
+  active_ = true;
+  self_.reach(Phase::started);
+  self_.set_timer(config_.start, tag_base_ + kBegin);
+}
+
+void Workload::begin_cycle() {
+  attempt_ = 0;
+  self_.record(LockWanted{self_.id()});
+  try_acquire();
+}
+
+void Workload::try_acquire() {
+  ++attempt_;
+  lock_->acquire();
+}
+
+void Workload::on_acquire_failed() {
+  if (!active_) return;
+  self_.reach(Phase::acquire_failed);
+  if (config_.attempts == 0 || attempt_ < config_.attempts) {
+    self_.set_timer(config_.retry_delay.sample(self_.rng()), tag_base_ + kRetry);
+    return;
+  }
+  self_.record(LockGaveUp{self_.id()});
+  end_cycle();
+}
+
+void Workload::on_acquired(const Lease& lease) {
+  if (!active_) return;
+  lease_ = lease;
+  step_ = 0;
+  self_.reach(Phase::acquired);
+  self_.set_timer(Duration{0}, tag_base_ + kStep);
+}
+
+void Workload::run_step() {
+  if (step_ >= config_.steps.size()) return finish_session();
+  const Step& step = config_.steps[step_];
+  switch (step.kind) {
+    case StepKind::work:
+    case StepKind::call: self_.set_timer(step.duration.sample(self_.rng()), tag_base_ + kStepDone); return;
+    case StepKind::check:
+      if (lock_->lease_valid()) {
+        self_.reach(Phase::checked);
+        return advance();
+      }
+      lock_->lose();
+      self_.reach(Phase::lost_lock);
+      return finish_session();
+    case StepKind::read: return send_op(resource::Op::read, 0);
+    case StepKind::write: return send_op(resource::Op::write, last_read_ + 1);
+    case StepKind::mark:
+      if (config_.send_marks) return send_op(resource::Op::mark, 0);
+      self_.reach(Phase::marked);
+      return advance();
+    case StepKind::add: return send_op(resource::Op::add, 0);
+    case StepKind::increment_size: return send_op(resource::Op::increment_size, 0);
+    case StepKind::decrement:
+      // GET-compare-DECR: the compare happens here, on a value that may be stale.
+      if (last_read_ <= 0) return advance();
+      return send_op(resource::Op::decrement, last_read_);
+    case StepKind::check_and_decrement: return send_op(resource::Op::check_and_decrement, 0);
+  }
+}
+
+void Workload::send_op(resource::Op op, std::int64_t argument) {
+  resource::Request r;
+  r.request_id = next_request_id_++;
+  r.session = lease_.session;
+  r.op = op;
+  r.fencing_token = lease_.fencing_token;
+  r.lock_value = lease_.value;
+  r.argument = argument;
+  awaited_op_ = r.request_id;
+  awaited_kind_ = op;
+  op_timeout_ = self_.set_timer(config_.op_timeout, tag_base_ + kOpTimeout);
+  self_.send(config_.resource, r);
+}
+
+void Workload::on_reply(const resource::Reply& reply) {
+  if (!active_ || reply.request_id != awaited_op_) return;
+  awaited_op_ = 0;
+  self_.cancel_timer(op_timeout_);
+  if (awaited_kind_ == resource::Op::read) last_read_ = reply.value;
+  self_.reach(phase_after(awaited_kind_));
+  if (!reply.accepted) return finish_session();
+  advance();
+}
+
+void Workload::advance() {
+  ++step_;
+  self_.set_timer(Duration{0}, tag_base_ + kStep);
+}
+
+void Workload::finish_session() {
+  if (config_.release) {
+    lock_->release();
+    self_.reach(Phase::released);
+  }
+  end_cycle();
+}
+
+void Workload::end_cycle() {
+  if (++cycle_ < config_.iterations) {
+    self_.set_timer(config_.think, tag_base_ + kBegin);
+    return;
+  }
+  active_ = false;
+  self_.reach(Phase::done);
+}
+
+void Workload::on_timer(std::uint64_t tag) {
+  if (!active_) return;
+  switch (tag - tag_base_) {
+    case kBegin: return begin_cycle();
+    case kRetry: return try_acquire();
+    case kStep: return run_step();
+    case kStepDone: {
+      const StepKind kind = config_.steps[step_].kind;
+      self_.reach(kind == StepKind::work ? Phase::worked : Phase::called);
+      return advance();
+    }
+    case kOpTimeout:
+      if (awaited_op_ == 0) return;
+      awaited_op_ = 0;
+      return finish_session();
+    default: LOCKSIM_CHECK(false, "unknown workload timer");
+  }
+}
+
+void Workload::on_crash() {
+  active_ = false;
+  awaited_op_ = 0;
+}
+
+}  // namespace locksim
