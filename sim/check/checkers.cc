@@ -1,0 +1,229 @@
+// The five checkers. Each is one pass (or two) over the facts; the precise
+// rules are those of SCENARIOS.md, "Definitions the verdicts rely on":
+//  P1 grant-exclusive    Y's grant at tY is a violation when another session X
+//                        has tX <= tY < X.promised_end and no LockReleased at
+//                        or before tY. Equal instants: a grant exactly at X's
+//                        promised end, or at X's release, is fine.
+//  P2 belief-exclusive   beliefs [grant, end) of two sessions overlap for a
+//                        positive length; one violation per pair.
+//  P3 resource-exclusive in the sequence of accepted ops, a session resumes
+//                        after another session's op (X, Y, X); Y then a stale
+//                        X is P4's business, not P3's.
+//  P4 resource-current   an accepted op whose session's value is not the
+//                        service holder (holder.h) at that instant.
+//  P5 invariant          from AppState facts, per application kind.
+#include "sim/check/checkers.h"
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "sim/check/holder.h"
+#include "sim/check/sessions.h"
+
+namespace locksim {
+
+namespace {
+
+Verdict verdict_for(Property p) {
+  Verdict v;
+  v.property = p;
+  return v;
+}
+
+void record(Verdict& v, TrueTime at, const std::string& text) {
+  ++v.count;
+  if (!v.violated) {
+    v.violated = true;
+    v.witness = Witness{at, text};
+  }
+}
+
+std::string belief_end_text(const History& h, const SessionInfo& s) {
+  const std::string when = format_time(s.belief_end);
+  switch (s.belief_stop) {
+    case BeliefStop::released: return "until it released at " + when;
+    case BeliefStop::validity_check: return "until a validity check ended it at " + when;
+    case BeliefStop::crashed:
+    case BeliefStop::client_crash: return "until " + h.name_of(s.client) + " crashed at " + when;
+    case BeliefStop::run_end: return "until the run ended at " + when;
+  }
+  return "until " + when;
+}
+
+std::string plural(std::int64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 || n == -1 ? one : many);
+}
+
+}  // namespace
+
+Verdict check_grant_exclusive(const History& h) {
+  Verdict v = verdict_for(Property::grant_exclusive);
+  const SessionTable table(h);
+  const auto& s = table.sessions();
+  // |open|: sessions granted at or before the current grant whose window may
+  // still be open. Grant times only grow, so a closed window stays closed.
+  std::vector<std::size_t> open;
+  std::size_t next = 0;
+  for (std::size_t y = 0; y < s.size(); ++y) {
+    const TrueTime t_y = s[y].granted;
+    while (next < s.size() && s[next].granted <= t_y) open.push_back(next++);
+    std::erase_if(open, [&](std::size_t x) { return s[x].promised_end <= t_y || s[x].released <= t_y; });
+    for (std::size_t x : open) {
+      if (x == y) continue;
+      const std::string promised = s[x].promised_end == kTrueNever
+                                       ? "was promised beyond the end of the run"
+                                       : "was promised until " + format_time(s[x].promised_end);
+      record(v, t_y,
+             session_label(h, s[y].client, s[y].session) + " granted at " + format_time(t_y) + " while " +
+                 session_possessive(h, s[x].client, s[x].session) + ", granted at " + format_time(s[x].granted) +
+                 ", " + promised + " and not released");
+      break;  // one violation per grant
+    }
+  }
+  return v;
+}
+
+Verdict check_belief_exclusive(const History& h) {
+  Verdict v = verdict_for(Property::belief_exclusive);
+  const SessionTable table(h);
+  const auto& s = table.sessions();
+  // |active|: earlier beliefs still running at the current start.
+  std::vector<std::size_t> active;
+  for (std::size_t y = 0; y < s.size(); ++y) {
+    const TrueTime start = s[y].granted;
+    if (s[y].belief_end <= start) continue;  // never believed for a positive time
+    std::erase_if(active, [&](std::size_t x) { return s[x].belief_end <= start; });
+    for (std::size_t x : active) {
+      record(v, start,
+             session_label(h, s[y].client, s[y].session) + " began believing it held the lock at " +
+                 format_time(start) + " while " + session_label(h, s[x].client, s[x].session) +
+                 " had believed so since " + format_time(s[x].granted) + " and went on " + belief_end_text(h, s[x]));
+    }
+    active.push_back(y);
+  }
+  return v;
+}
+
+Verdict check_resource_exclusive(const History& h) {
+  Verdict v = verdict_for(Property::resource_exclusive);
+  struct Accepted {
+    SessionId session;
+    ProcessId client;
+    resource::Op op;
+    TrueTime at;
+  };
+  std::map<SessionId, Accepted> last_of;  // each session's latest accepted op
+  std::optional<Accepted> last;           // the latest accepted op of anyone
+  for (const Fact& f : h.facts) {
+    const auto* op = std::get_if<ResourceOp>(&f.body);
+    if (op == nullptr || !op->accepted) continue;
+    const Accepted now{op->session, op->client, op->op, f.at};
+    auto own = last_of.find(op->session);
+    // The previous accepted op is another session's, and this session had an
+    // op accepted before that: X, Y, X.
+    if (last && last->session != op->session && own != last_of.end()) {
+      record(v, f.at,
+             session_label(h, op->client, op->session) + " " + resource::op_name(op->op) + " accepted at " +
+                 format_time(f.at) + " resumed session " + std::to_string(op->session) + " (its " +
+                 resource::op_name(own->second.op) + " was accepted at " + format_time(own->second.at) +
+                 ") after " + session_possessive(h, last->client, last->session) + " " +
+                 resource::op_name(last->op) + " was accepted at " + format_time(last->at));
+    }
+    last_of.insert_or_assign(op->session, now);
+    last = now;
+  }
+  return v;
+}
+
+Verdict check_resource_current(const History& h) {
+  Verdict v = verdict_for(Property::resource_current);
+  const SessionTable table(h);
+  ServiceHolder service(h.service);
+  for (const Fact& f : h.facts) {
+    service.apply(f);
+    const auto* op = std::get_if<ResourceOp>(&f.body);
+    if (op == nullptr || !op->accepted) continue;
+    const SessionInfo* own = table.find(op->session);
+    const std::optional<std::uint64_t> holder = service.holder();
+    if (own != nullptr && holder && *holder == own->value) continue;
+    std::string text = session_label(h, op->client, op->session) + " " + resource::op_name(op->op) +
+                       " accepted at " + format_time(f.at);
+    if (own == nullptr) text += " (a session never granted)";
+    if (!holder) {
+      text += " while no one held the lock";
+    } else if (const SessionInfo* s = table.owner_of(*holder, f.at)) {
+      text += " while the service holder was " + session_possessive(h, s->client, s->session);
+    } else {
+      text += " while the service holder was value " + value_hex(*holder) + ", granted to no session";
+    }
+    record(v, f.at, text);
+  }
+  return v;
+}
+
+Verdict check_invariant(const History& h) {
+  Verdict v = verdict_for(Property::invariant);
+  std::optional<std::int64_t> initial_stock;  // known when recorded before any op
+  bool any_op = false;
+  std::int64_t decrements = 0;
+  for (const Fact& f : h.facts) {
+    if (const auto* op = std::get_if<ResourceOp>(&f.body)) {
+      if (!op->accepted) continue;
+      any_op = true;
+      if (op->op == resource::Op::decrement || op->op == resource::Op::check_and_decrement) ++decrements;
+      continue;
+    }
+    const auto* app = std::get_if<AppState>(&f.body);
+    if (app == nullptr) continue;
+    const std::string at = format_time(f.at);
+    switch (app->kind) {
+      case AppKind::stock: {
+        if (!any_op && !initial_stock) initial_stock = app->stock;
+        if (app->stock >= 0) break;
+        std::string context = initial_stock ? "started at " + std::to_string(*initial_stock) + ", " : "";
+        context += plural(decrements, "decrement", "decrements") + " accepted";
+        record(v, f.at,
+               "stock is " + std::to_string(app->stock) + " at " + at + " (" + context + "): oversold by " +
+                   std::to_string(-app->stock));
+        break;
+      }
+      case AppKind::counter: {
+        if (!app->quiescent || app->counter == app->increments) break;
+        const std::int64_t lost = app->increments - app->counter;
+        record(v, f.at,
+               "counter is " + std::to_string(app->counter) + " at " + at + " after " +
+                   plural(app->increments, "accepted increment", "accepted increments") + ": " +
+                   (lost > 0 ? plural(lost, "update", "updates") + " lost"
+                             : plural(-lost, "increment", "increments") + " too many"));
+        break;
+      }
+      case AppKind::collection: {
+        if (!app->quiescent || app->size == app->elements) break;
+        record(v, f.at,
+               "collection size is " + std::to_string(app->size) + " at " + at + " but it holds " +
+                   plural(app->elements, "element", "elements"));
+        break;
+      }
+      case AppKind::register_value:
+      case AppKind::none: break;
+    }
+  }
+  return v;
+}
+
+Verdicts check_all(const History& h) {
+  Verdicts out;
+  for (std::size_t i = 0; i < kPropertyCount; ++i) {
+    switch (kAllProperties[i]) {
+      case Property::grant_exclusive: out[i] = check_grant_exclusive(h); break;
+      case Property::belief_exclusive: out[i] = check_belief_exclusive(h); break;
+      case Property::resource_exclusive: out[i] = check_resource_exclusive(h); break;
+      case Property::resource_current: out[i] = check_resource_current(h); break;
+      case Property::invariant: out[i] = check_invariant(h); break;
+    }
+  }
+  return out;
+}
+
+}  // namespace locksim

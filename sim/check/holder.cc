@@ -1,0 +1,61 @@
+#include "sim/check/holder.h"
+
+#include <algorithm>
+
+namespace locksim {
+
+ServiceHolder::ServiceHolder(const ServiceLayout& layout)
+    : key_(layout.lock_key), quorum_(std::max<std::uint32_t>(layout.quorum, 1)) {
+  for (ProcessId node : layout.nodes) nodes_.push_back(NodeState{node, std::nullopt, 0});
+}
+
+ServiceHolder::NodeState* ServiceHolder::state_of(ProcessId node) {
+  for (NodeState& s : nodes_)
+    if (s.node == node) return &s;
+  return nullptr;
+}
+
+bool ServiceHolder::apply(const Fact& f) {
+  ++seq_;
+  if (const auto* held = std::get_if<KeyHeld>(&f.body)) {
+    if (held->key != key_) return false;
+    NodeState* s = state_of(held->node);
+    if (s == nullptr) return false;
+    s->value = held->value;
+    s->written_seq = seq_;
+    return true;
+  }
+  if (const auto* dropped = std::get_if<KeyDropped>(&f.body)) {
+    if (dropped->key != key_) return false;
+    NodeState* s = state_of(dropped->node);
+    if (s == nullptr) return false;
+    // An overwrite may be recorded as the new KeyHeld first and the old value's
+    // KeyDropped second: only drop what the node still holds.
+    if (s->value == dropped->value) s->value.reset();
+    return true;
+  }
+  return false;
+}
+
+std::optional<std::uint64_t> ServiceHolder::holder() const {
+  std::optional<std::uint64_t> best;
+  std::uint64_t best_seq = 0;
+  for (const NodeState& s : nodes_) {
+    if (!s.value) continue;
+    std::uint32_t count = 0;
+    std::uint64_t latest = 0;
+    for (const NodeState& o : nodes_) {
+      if (o.value == s.value) {
+        ++count;
+        latest = std::max(latest, o.written_seq);
+      }
+    }
+    if (count >= quorum_ && (!best || latest > best_seq)) {
+      best = s.value;
+      best_seq = latest;
+    }
+  }
+  return best;
+}
+
+}  // namespace locksim

@@ -1,0 +1,98 @@
+// Liveness metrics, one pass over the facts.
+//
+// Counts come straight from the request and lock facts. The two durations
+// that describe the lock service over time (unheld_time, longest_stuck) come
+// from a sweep: between two consecutive fact instants nothing changes — every
+// change of the service holder is a KeyHeld/KeyDropped fact and every change
+// of belief is a grant, a BeliefEnded, a crash or RunEnded — so the state
+// after the last fact at an instant holds until the next instant.
+//
+// "Stuck" (liveness.h): the service holds a value, and no session with that
+// value believes it holds the lock. A value whose grant is still to come is
+// not stuck: the node has answered and the reply is on its way, which is an
+// acquisition in flight, not a dead lock. So SETNX-then-crash (no grant ever)
+// is stuck until the key goes — with no EXPIRE, for the rest of the run — and
+// SET NX PX then a client crash is stuck until the TTL runs out. A stuck
+// interval ends when the holder changes (another value or none) or the run
+// ends; two stuck values back to back are two intervals.
+#include "sim/check/liveness.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "sim/check/holder.h"
+#include "sim/check/sessions.h"
+
+namespace locksim {
+
+Liveness measure_liveness(const History& h) {
+  Liveness out;
+  const SessionTable table(h);
+  const TrueTime run_end = table.run_end();
+  out.run_length = run_end - kTrueStart;
+
+  // Counts and acquire latency.
+  std::map<ProcessId, TrueTime> last_wanted;
+  Duration latency_sum{0};
+  std::int64_t latency_count = 0;
+  for (const Fact& f : h.facts) {
+    if (const auto* inv = std::get_if<RequestInvoked>(&f.body)) {
+      if (inv->kind == RequestKind::acquire) ++out.acquire_attempts;
+    } else if (const auto* done = std::get_if<RequestCompleted>(&f.body)) {
+      if (done->kind != RequestKind::acquire) continue;
+      switch (done->outcome) {
+        case Outcome::ok: ++out.acquire_ok; break;
+        case Outcome::fail: ++out.acquire_failed; break;
+        case Outcome::info: ++out.acquire_info; break;
+      }
+    } else if (const auto* want = std::get_if<LockWanted>(&f.body)) {
+      last_wanted.insert_or_assign(want->client, f.at);
+    } else if (std::holds_alternative<LockGaveUp>(f.body)) {
+      ++out.gave_up;
+    } else if (const auto* g = std::get_if<LockGranted>(&f.body)) {
+      ++out.sessions;
+      auto it = last_wanted.find(g->client);
+      if (it == last_wanted.end()) continue;  // a grant nobody asked for has no latency
+      const Duration latency = f.at - it->second;
+      latency_sum += latency;
+      out.max_acquire_latency = std::max(out.max_acquire_latency, latency);
+      ++latency_count;
+    }
+  }
+  if (latency_count > 0) out.mean_acquire_latency = latency_sum / latency_count;
+
+  // The service over time.
+  ServiceHolder service(h.service);
+  std::optional<std::uint64_t> holder;
+  bool stuck_open = false;        // a stuck run is in progress ...
+  std::uint64_t stuck_value = 0;  // ... with this value held
+  TrueTime stuck_since = kTrueStart;
+  TrueTime cursor = kTrueStart;
+  // Accounts for [cursor, until) with the state as of |cursor|.
+  auto advance = [&](TrueTime until) {
+    if (until <= cursor) return;
+    const bool stuck = holder && !table.value_live(*holder, cursor);
+    if (!holder) out.unheld_time += until - cursor;
+    if (!stuck) {
+      stuck_open = false;
+    } else {
+      if (!stuck_open || stuck_value != *holder) {
+        stuck_open = true;
+        stuck_value = *holder;
+        stuck_since = cursor;
+      }
+      out.longest_stuck = std::max(out.longest_stuck, until - stuck_since);
+    }
+    cursor = until;
+  };
+  for (const Fact& f : h.facts) {
+    if (f.at >= run_end) break;
+    advance(f.at);
+    if (service.apply(f)) holder = service.holder();
+  }
+  advance(run_end);
+  return out;
+}
+
+}  // namespace locksim

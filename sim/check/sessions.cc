@@ -1,0 +1,122 @@
+#include "sim/check/sessions.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "sim/core/check.h"
+
+namespace locksim {
+
+namespace {
+
+BeliefStop stop_of(BeliefEnd reason) {
+  switch (reason) {
+    case BeliefEnd::released: return BeliefStop::released;
+    case BeliefEnd::validity_check: return BeliefStop::validity_check;
+    case BeliefEnd::crashed: return BeliefStop::crashed;
+  }
+  return BeliefStop::crashed;
+}
+
+}  // namespace
+
+SessionTable::SessionTable(const History& h) {
+  std::vector<bool> believing;  // per session: belief not yet ended
+  bool run_ended = false;
+  TrueTime last_at = kTrueStart;
+  for (const Fact& f : h.facts) {
+    LOCKSIM_CHECK(f.at >= last_at, "history facts are not in true-time order");
+    last_at = f.at;
+    if (std::holds_alternative<RunEnded>(f.body)) {
+      if (!run_ended) run_end_ = f.at;
+      run_ended = true;
+      continue;
+    }
+    if (const auto* g = std::get_if<LockGranted>(&f.body)) {
+      LOCKSIM_CHECK(!by_session_.contains(g->session), "two LockGranted facts name the same session");
+      SessionInfo s;
+      s.session = g->session;
+      s.client = g->client;
+      s.value = g->value;
+      s.fencing_token = g->fencing_token;
+      s.granted = f.at;
+      s.promised_end = g->promised_end;
+      by_session_.emplace(g->session, sessions_.size());
+      by_value_[g->value].push_back(sessions_.size());
+      sessions_.push_back(s);
+      // A grant recorded after the run ended never believes for a positive time.
+      believing.push_back(!run_ended);
+      if (run_ended) {
+        sessions_.back().belief_end = f.at;
+        sessions_.back().belief_stop = BeliefStop::run_end;
+      }
+      continue;
+    }
+    if (run_ended) continue;
+    if (const auto* e = std::get_if<BeliefEnded>(&f.body)) {
+      auto it = by_session_.find(e->session);
+      if (it != by_session_.end() && believing[it->second]) {
+        believing[it->second] = false;
+        sessions_[it->second].belief_end = f.at;
+        sessions_[it->second].belief_stop = stop_of(e->reason);
+      }
+    } else if (const auto* r = std::get_if<LockReleased>(&f.body)) {
+      auto it = by_session_.find(r->session);
+      if (it != by_session_.end() && sessions_[it->second].released == kTrueNever) sessions_[it->second].released = f.at;
+    } else if (const auto* fault = std::get_if<FaultApplied>(&f.body)) {
+      if (fault->kind != FaultKind::crash || fault->target == kNoProcess) continue;
+      for (std::size_t i = 0; i < sessions_.size(); ++i) {
+        if (believing[i] && sessions_[i].client == fault->target) {
+          believing[i] = false;
+          sessions_[i].belief_end = f.at;
+          sessions_[i].belief_stop = BeliefStop::client_crash;
+        }
+      }
+    }
+  }
+  if (!run_ended) run_end_ = last_at;
+  for (std::size_t i = 0; i < sessions_.size(); ++i) {
+    if (believing[i]) {
+      sessions_[i].belief_end = run_end_;
+      sessions_[i].belief_stop = BeliefStop::run_end;
+    }
+  }
+}
+
+const SessionInfo* SessionTable::find(SessionId session) const {
+  auto it = by_session_.find(session);
+  return it == by_session_.end() ? nullptr : &sessions_[it->second];
+}
+
+const SessionInfo* SessionTable::owner_of(std::uint64_t value, TrueTime t) const {
+  auto it = by_value_.find(value);
+  if (it == by_value_.end()) return nullptr;
+  const SessionInfo* best = &sessions_[it->second.front()];
+  for (std::size_t i : it->second)
+    if (sessions_[i].granted <= t) best = &sessions_[i];
+  return best;
+}
+
+bool SessionTable::value_live(std::uint64_t value, TrueTime t) const {
+  auto it = by_value_.find(value);
+  if (it == by_value_.end()) return false;
+  for (std::size_t i : it->second)
+    if (sessions_[i].granted > t || believes(sessions_[i], t)) return true;
+  return false;
+}
+
+std::string session_label(const History& h, ProcessId client, SessionId session) {
+  return h.name_of(client) + " (session " + std::to_string(session) + ")";
+}
+
+std::string session_possessive(const History& h, ProcessId client, SessionId session) {
+  return h.name_of(client) + "'s session " + std::to_string(session);
+}
+
+std::string value_hex(std::uint64_t value) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, value);
+  return buf;
+}
+
+}  // namespace locksim

@@ -1,0 +1,91 @@
+// Sessions as the checkers see them: one row per LockGranted fact, with the
+// true instants that the safety definitions of SCENARIOS.md talk about.
+//
+// A session's *belief* runs from its grant until the first of: its
+// BeliefEnded fact (release, a validity check that found the lease over, or
+// the model reporting a crash), a crash fault applied to its client, or the
+// end of the run. Nothing else ends it — in particular a pause does not: a
+// paused client that never re-checks believes on, which is the whole point of
+// Kleppmann's GC-pause example.
+//
+// A session's *promised window* (P1) is [granted, promised_end); the world
+// fills promised_end from the client's own clock, so this file only reads it.
+// Only a LockReleased fact closes the window early.
+//
+// Lock values name sessions: a node's KeyHeld fact carries the value the
+// client set, and usually comes *before* the client's grant (the node answers,
+// then the reply travels). So values are mapped to sessions over the whole
+// history, never only from facts seen so far.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/check/history.h"
+
+namespace locksim {
+
+// Why a session stopped believing it held the lock.
+enum class BeliefStop : std::uint8_t {
+  released,        // BeliefEnded{released}
+  validity_check,  // BeliefEnded{validity_check}
+  crashed,         // BeliefEnded{crashed}
+  client_crash,    // FaultApplied{crash} on the session's client
+  run_end,         // still believing when the run ended
+};
+
+struct SessionInfo {
+  SessionId session = 0;
+  ProcessId client = kNoProcess;
+  std::uint64_t value = 0;
+  std::int64_t fencing_token = 0;
+  TrueTime granted;
+  TrueTime promised_end = kTrueNever;
+  TrueTime released = kTrueNever;  // the first LockReleased, if any
+  TrueTime belief_end = kTrueNever;
+  BeliefStop belief_stop = BeliefStop::run_end;
+};
+
+// Invariants:
+//  1. sessions() is in grant order, which is true-time order (facts are).
+//  2. granted <= belief_end <= run_end() for every session.
+//  3. Session ids are unique (asserted: a duplicate is a model bug).
+class SessionTable {
+ public:
+  explicit SessionTable(const History& h);
+
+  const std::vector<SessionInfo>& sessions() const { return sessions_; }
+  // nullptr when no LockGranted named |session|.
+  const SessionInfo* find(SessionId session) const;
+  // The session a lock value names at true time |t|: values are random per
+  // session, so this is normally the only one; should a value repeat, the
+  // latest session granted at or before |t|, else the earliest granted later.
+  // nullptr when no session was ever granted with |value|.
+  const SessionInfo* owner_of(std::uint64_t value, TrueTime t) const;
+  // Whether some session with |value| believes at |t|, or is yet to be
+  // granted after |t| (its acquisition is in flight: the node has answered,
+  // the client has not heard yet).
+  bool value_live(std::uint64_t value, TrueTime t) const;
+  // The time of RunEnded; without one, the time of the last fact.
+  TrueTime run_end() const { return run_end_; }
+
+  static bool believes(const SessionInfo& s, TrueTime t) { return s.granted <= t && t < s.belief_end; }
+
+ private:
+  std::vector<SessionInfo> sessions_;
+  std::map<SessionId, std::size_t> by_session_;
+  std::map<std::uint64_t, std::vector<std::size_t>> by_value_;  // grant order
+  TrueTime run_end_ = kTrueStart;
+};
+
+// "c3 (session 3)".
+std::string session_label(const History& h, ProcessId client, SessionId session);
+// "c2's session 2".
+std::string session_possessive(const History& h, ProcessId client, SessionId session);
+// A lock value as GET would print a token: 16 hex digits.
+std::string value_hex(std::uint64_t value);
+
+}  // namespace locksim

@@ -1,0 +1,144 @@
+// A Redis 7 node: the commands a lock needs, key expiry by the node's own
+// clock, and what survives a crash.
+//
+// Why this model exists: a Redis lock is only as safe as the instant its key
+// vanishes, and that instant is decided by one machine's clock, not by the
+// client's and not by true time. Real Redis decides it like this, and so do we:
+//
+//  - Expiry (db.c keyIsExpired): a key's expire time is an absolute
+//    millisecond reading of the server's wall clock; a key is expired when
+//    `now > when`, with `now` a millisecond snapshot taken once per command
+//    (once per script: issue #1525, "time is blocked to when the Lua script
+//    started"). So a key lives through its whole deadline millisecond, a
+//    wall-clock jump forward expires keys early and a jump back keeps them
+//    longer. NodeConfig::expiry_clock can switch to the monotonic clock
+//    (antirez's proposed fix); then jumps do not bite, drift still does.
+//  - Relative expiries become absolute at once (t_string.c
+//    getExpireMillisecondsOrReply, expire.c expireGenericCommand):
+//    deadline = floor_to_ms(snapshot) + amount_ms. That absolute form is what
+//    the AOF stores (Redis 7 rewrites SET PX / PEXPIRE to PXAT / PEXPIREAT),
+//    so a key reloaded after a restart whose deadline has passed is gone.
+//  - Lazy expiry on every access (db.c expireIfNeeded) plus active expiry
+//    (expire.c activeExpireCycle). Real active expiry samples keys every
+//    100 ms; we model it as instantaneous — an alarm at the first instant the
+//    expiry clock reads deadline + 1 ms — so a key's KeyDropped(expired) fact
+//    lands exactly when the key stops being visible to any client.
+//  - Command replies and error texts follow t_string.c (SET, SETNX, GET,
+//    INCR), db.c (DEL) and expire.c (EXPIRE, PEXPIRE, PTTL), including
+//    "EXPIRE with a non-positive amount deletes the key and returns 1"
+//    (checkAlreadyExpired; propagated as DEL, so we record it as `deleted`).
+//  - Persistence (aof.c, appendfsync): `none` restarts empty; `aof_always`
+//    fsyncs every write before the reply, so a restart sees exactly the
+//    keyspace at crash time; `aof_everysec` fsyncs once per
+//    NodeConfig::fsync_every on the node's monotonic clock (ae.c timers use
+//    the steady clock). We model a *machine* crash (power loss, kernel
+//    panic): writes since the last fsync are lost. A `kill -9` of the process
+//    alone would keep them in the page cache — not modelled.
+//
+// Facts: only lock values (Value::Kind::token) are reported: KeyHeld when a
+// token becomes a key's value, KeyDropped when it stops being one (deleted,
+// expired, overwritten, lost_in_crash). Facts are recorded before the reply.
+//
+// Left out: replication, replicas and failover (a replica does not expire keys
+// on its own); data types other than strings; SET's GET/KEEPTTL/EXAT/PXAT,
+// EXPIRE's NX/XX/GT/LT, PEXPIREAT, PERSIST, TTL; eviction (maxmemory);
+// everysec's postponed fsync when the previous one is slow (up to 2 s of
+// loss); AOF rewrite; byte-level values (a token whose 16 hex digits happen to
+// be decimal would be INCR-able in Redis; here INCR on a token always fails).
+// A monotonic expiry clock keeps running across a restart in the model; a real
+// CLOCK_MONOTONIC restarts at boot, which is one more reason Redis does not
+// use it for persisted deadlines.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "sim/redis/config.h"
+#include "sim/redis/wire.h"
+#include "sim/world/process.h"
+
+namespace locksim::redis {
+
+// One key's record.
+struct Entry {
+  Value value;
+  // Absolute deadline in whole milliseconds of the node's expiry clock; the key
+  // is visible while floor_to_ms(clock) <= expire_at_ms. None = no TTL.
+  std::optional<std::int64_t> expire_at_ms;
+};
+
+// Ordered, so every walk over the keyspace (active expiry, crash, restart)
+// records facts in the same order on every machine.
+using Keyspace = std::map<KeyId, Entry>;
+
+class RedisNode final : public Process {
+ public:
+  RedisNode(std::string name, NodeConfig config);
+
+  // Runs one command as if it arrived now, exactly as on_message does, and
+  // returns the reply (carrying request.request_id) without sending it.
+  // REQUIRES: the node has been added to a World and is not crashed.
+  Reply execute(const Request& request);
+
+  // Invariants of the live keyspace, after every handler:
+  //  1. the expiry alarm is armed for the smallest expire_at_ms, if any, so an
+  //     expired entry is removed at the true instant it expires (or at resume
+  //     when the node is paused then);
+  //  2. no command ever sees an expired entry (lookup expires it first).
+  const Keyspace& keyspace() const { return keyspace_; }
+  const NodeConfig& config() const { return config_; }
+
+  void on_start() override;
+  void on_message(const Message& message) override;
+  void on_timer(std::uint64_t tag) override;
+  void on_crash() override;
+  void on_restart() override;
+  void on_clock_adjusted() override;
+
+ private:
+  enum TimerTag : std::uint64_t { kExpiryAlarm = 1, kFsync = 2 };
+
+  // The command's clock snapshot: whole milliseconds of the expiry clock.
+  std::int64_t expiry_now_ms() const;
+
+  // --- commands; each takes the command's one clock snapshot ---
+  Reply set(const Request& r, std::int64_t now_ms);
+  Reply setnx(const Request& r, std::int64_t now_ms);
+  Reply get(const Request& r, std::int64_t now_ms);
+  Reply del(const Request& r, std::int64_t now_ms);
+  Reply expire(KeyId key, ExpireUnit unit, std::int64_t amount, std::int64_t now_ms);
+  Reply pttl(const Request& r, std::int64_t now_ms);
+  Reply incr(const Request& r, std::int64_t now_ms);
+  Reply eval(const Request& r, std::int64_t now_ms);
+
+  // --- keyspace primitives: the only code that changes keyspace_ ---
+  // The live entry for |key|, lazily expiring it first; end() when absent.
+  Keyspace::iterator lookup(KeyId key, std::int64_t now_ms);
+  // SET semantics: replaces value and TTL, recording the token facts.
+  void store(KeyId key, Value value, std::optional<std::int64_t> expire_at_ms);
+  void drop(Keyspace::iterator it, KeyGone reason);
+  // Active expiry: drops every key expired at |now_ms|.
+  void expire_due(std::int64_t now_ms);
+
+  // --- timers ---
+  // Points the expiry alarm at the earliest deadline; |force| re-arms even if
+  // that deadline is unchanged (the clock moved, or the alarm just fired).
+  void arm_expiry_alarm(bool force);
+  void fsync();
+
+  NodeConfig config_;
+  Keyspace keyspace_;
+  // What a restart reloads. aof_everysec: the last fsynced keyspace.
+  // aof_always: taken at crash time (every write was durable before its
+  // reply, and a command runs atomically with its reply, so the disk always
+  // equals the keyspace). none: stays empty.
+  Keyspace durable_;
+  bool dirty_ = false;  // keyspace_ changed since the last fsync
+  TimerId expiry_alarm_;
+  std::optional<std::int64_t> alarm_at_ms_;  // deadline the armed alarm serves
+  TimerId fsync_timer_;
+};
+
+}  // namespace locksim::redis

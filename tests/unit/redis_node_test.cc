@@ -1,0 +1,454 @@
+// The Redis node model: replies as Redis 7 gives them, expiry by the node's
+// own clock to the millisecond, active expiry with no access, and what each
+// persistence mode keeps across a crash. Command tests call execute() on a node
+// in a World at time zero; timing tests drive it through a real World with a
+// scripted client over zero-latency links, so true times in the expectations
+// are exactly the times the node acts.
+#include "sim/redis/redis_node.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sim/world/world.h"
+
+namespace locksim::redis {
+namespace {
+
+using namespace std::chrono_literals;
+
+// --- requests, written the way redis-cli reads ---
+
+Value tok(std::uint64_t t) { return Value::token(t); }
+
+Request request(Command command, KeyId key, Value value = {}) {
+  Request r;
+  r.command = command;
+  r.key = key;
+  r.value = value;
+  return r;
+}
+
+// SET key value [NX|XX] [PX ms|EX s], options as in redis-cli: "NX PX 10000".
+Request set(KeyId key, Value value, const std::string& options = "") {
+  Request r = request(Command::set, key, value);
+  std::istringstream words(options);
+  std::string word;
+  while (words >> word) {
+    if (word == "NX") r.nx = true;
+    if (word == "XX") r.xx = true;
+    if (word == "PX" || word == "EX") {
+      r.expire_unit = word == "PX" ? ExpireUnit::ms : ExpireUnit::s;
+      words >> r.expire_amount;
+    }
+  }
+  return r;
+}
+Request setnx(KeyId key, Value value) { return request(Command::setnx, key, value); }
+Request get(KeyId key) { return request(Command::get, key); }
+Request del(KeyId key) { return request(Command::del, key); }
+Request pttl(KeyId key) { return request(Command::pttl, key); }
+Request incr(KeyId key) { return request(Command::incr, key); }
+Request with_amount(Request r, std::int64_t amount) {
+  r.expire_amount = amount;
+  return r;
+}
+Request pexpire(KeyId key, std::int64_t ms) { return with_amount(request(Command::pexpire, key), ms); }
+Request expire(KeyId key, std::int64_t s) { return with_amount(request(Command::expire, key), s); }
+Request compare_and_delete(KeyId key, Value value) {
+  Request r = request(Command::eval, key, value);
+  r.script = Script::compare_and_delete;
+  return r;
+}
+Request compare_and_pexpire(KeyId key, Value value, std::int64_t ms) {
+  Request r = with_amount(request(Command::eval, key, value), ms);
+  r.script = Script::compare_and_pexpire;
+  return r;
+}
+
+std::string err(Error e) { return std::string("-") + error_text(e); }
+std::string bulk(Value v) { return "$" + v.to_string(); }
+
+// --- a client that sends requests at given times and keeps the replies ---
+
+class ScriptedClient final : public Process {
+ public:
+  ScriptedClient(std::string name, ProcessId node) : Process(std::move(name)), node_(node) {}
+
+  // Sends |request| when the client's clock (true time: it has no faults) has
+  // advanced by |when|; returns the request id to look the reply up by.
+  std::uint64_t at(Duration when, Request request) {
+    request.request_id = steps_.size() + 1;
+    steps_.push_back({when, request});
+    replies_.emplace_back();
+    return request.request_id;
+  }
+  std::string reply(std::uint64_t request_id) const {
+    const auto& r = replies_.at(request_id - 1);
+    return r ? r->to_string() : "(no reply)";
+  }
+
+  void on_start() override {
+    for (std::size_t i = 0; i < steps_.size(); ++i) set_timer(steps_[i].when, i);
+  }
+  void on_timer(std::uint64_t tag) override { send(node_, steps_[tag].request); }
+  void on_message(const Message& message) override {
+    const Reply& r = std::get<Reply>(message.payload);
+    replies_.at(r.request_id - 1) = r;
+  }
+
+ private:
+  struct Step {
+    Duration when;
+    Request request;
+  };
+  ProcessId node_;
+  std::vector<Step> steps_;
+  std::vector<std::optional<Reply>> replies_;
+};
+
+// One node "r1" and one client "c1" on zero-latency links.
+struct Bench {
+  explicit Bench(NodeConfig config = {}, Clock node_clock = Clock{}) : world(7, trace) {
+    world.set_default_link(LinkSpec{Latency::constant(Duration{0}), 0});
+    node = world.add(std::make_unique<RedisNode>("r1", config), ProcessKind::redis_node, node_clock);
+    const ProcessId c = world.add(std::make_unique<ScriptedClient>("c1", node), ProcessKind::client);
+    client = &static_cast<ScriptedClient&>(world.process(c));
+    lock = world.intern_key("lock");
+  }
+  RedisNode& redis() { return static_cast<RedisNode&>(world.process(node)); }
+  std::string run_now(const Request& r) { return redis().execute(r).to_string(); }
+  void fault_at(Duration when, FaultAction action) { world.schedule_fault(TrueTime{when}, std::move(action)); }
+
+  // The node's key facts as "<true time> held|dropped <key> <value> [reason]".
+  std::vector<std::string> key_facts() const {
+    std::vector<std::string> out;
+    const History& h = world.history();
+    for (const Fact& f : h.facts) {
+      if (const auto* held = std::get_if<KeyHeld>(&f.body)) {
+        out.push_back(format_time(f.at) + " held " + h.key_names[held->key] + " " + std::to_string(held->value));
+      } else if (const auto* dropped = std::get_if<KeyDropped>(&f.body)) {
+        out.push_back(format_time(f.at) + " dropped " + h.key_names[dropped->key] + " " +
+                      std::to_string(dropped->value) + " " + key_gone_name(dropped->reason));
+      }
+    }
+    return out;
+  }
+
+  StringTrace trace;
+  World world;
+  ProcessId node = kNoProcess;
+  ScriptedClient* client = nullptr;
+  KeyId lock = 0;
+};
+
+using Facts = std::vector<std::string>;
+
+// ---------------------------------------------------------------- commands
+
+TEST(RedisCommands, SetOptionsRepliesAndErrors) {
+  // SET answers +OK / (nil) / Redis 7's error texts for every NX/XX/PX/EX combination we model.
+  Bench b;
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1), "NX XX")), err(Error::syntax));
+  EXPECT_EQ(err(Error::syntax), "-ERR syntax error");
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1), "PX 0")), err(Error::invalid_set_expire));
+  EXPECT_EQ(err(Error::invalid_set_expire), "-ERR invalid expire time in 'set' command");
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1), "EX -5")), err(Error::invalid_set_expire));
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1), "NX EX 9223372036854775807")), err(Error::invalid_set_expire));
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1), "XX PX 100")), "(nil)");
+  EXPECT_EQ(b.run_now(get(b.lock)), "(nil)") << "errors and failed conditions write nothing";
+
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1), "NX PX 10000")), "+OK");
+  EXPECT_EQ(b.run_now(set(b.lock, tok(2), "NX PX 10000")), "(nil)");
+  EXPECT_EQ(b.run_now(get(b.lock)), bulk(tok(1)));
+  EXPECT_EQ(b.run_now(set(b.lock, tok(2), "XX EX 5")), "+OK");
+  EXPECT_EQ(b.run_now(get(b.lock)), bulk(tok(2)));
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":5000");
+  EXPECT_EQ(b.run_now(set(b.lock, tok(3))), "+OK");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":-1") << "SET without an expire option clears the TTL";
+}
+
+TEST(RedisCommands, SetnxGetDelReplies) {
+  // SETNX answers :1/:0, GET the bulk value or (nil), DEL the number of keys removed.
+  Bench b;
+  Request with_id = get(b.lock);
+  with_id.request_id = 42;
+  EXPECT_EQ(b.redis().execute(with_id).request_id, 42u) << "a reply carries its request's id";
+  EXPECT_EQ(b.run_now(get(b.lock)), "(nil)");
+  EXPECT_EQ(b.run_now(setnx(b.lock, tok(0xab))), ":1");
+  EXPECT_EQ(b.run_now(setnx(b.lock, tok(0xcd))), ":0");
+  EXPECT_EQ(b.run_now(get(b.lock)), "$00000000000000ab");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":-1") << "SETNX sets no TTL";
+  EXPECT_EQ(b.run_now(del(b.lock)), ":1");
+  EXPECT_EQ(b.run_now(del(b.lock)), ":0");
+  EXPECT_EQ(b.run_now(get(b.lock)), "(nil)");
+}
+
+TEST(RedisCommands, PttlReportsMissingPersistentAndRemaining) {
+  // PTTL is -2 for a missing key, -1 for one without TTL, else the remaining milliseconds.
+  Bench b;
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":-2");
+  b.run_now(set(b.lock, tok(1)));
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":-1");
+  b.run_now(set(b.lock, tok(1), "PX 1500"));
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":1500");
+  b.run_now(set(b.lock, tok(1), "EX 10"));
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":10000");
+}
+
+TEST(RedisCommands, ExpireAndPexpireSetDeleteOrMiss) {
+  // (P)EXPIRE answer :0 on a missing key, :1 otherwise; a non-positive amount deletes the key (Redis 7).
+  Bench b;
+  EXPECT_EQ(b.run_now(pexpire(b.lock, 100)), ":0");
+  EXPECT_EQ(b.run_now(expire(b.lock, 1)), ":0");
+  b.run_now(set(b.lock, tok(1)));
+  EXPECT_EQ(b.run_now(pexpire(b.lock, 2500)), ":1");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":2500");
+  EXPECT_EQ(b.run_now(expire(b.lock, 7)), ":1");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":7000");
+  EXPECT_EQ(b.run_now(pexpire(b.lock, 0)), ":1");
+  EXPECT_EQ(b.run_now(get(b.lock)), "(nil)");
+  b.run_now(set(b.lock, tok(2)));
+  EXPECT_EQ(b.run_now(expire(b.lock, -1)), ":1");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":-2");
+  // Overflowing amounts: Redis says "invalid expire time in 'expire' command";
+  // the wire has no such error, so the node answers "out of range".
+  b.run_now(set(b.lock, tok(3)));
+  EXPECT_EQ(b.run_now(expire(b.lock, std::numeric_limits<std::int64_t>::max())), err(Error::not_integer));
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":-1");
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "0s dropped lock 1 deleted", "0s held lock 2",
+                                  "0s dropped lock 2 deleted", "0s held lock 3"}));
+}
+
+TEST(RedisCommands, IncrCountsAndRefusesTokensAndOverflow) {
+  // INCR starts a missing key at 1, keeps the TTL, and errors on a token or at INT64_MAX.
+  Bench b;
+  const KeyId counter = b.world.intern_key("counter");
+  EXPECT_EQ(b.run_now(incr(counter)), ":1");
+  EXPECT_EQ(b.run_now(incr(counter)), ":2");
+  EXPECT_EQ(b.run_now(get(counter)), "$2");
+  EXPECT_EQ(b.run_now(pttl(counter)), ":-1");
+
+  b.run_now(set(b.lock, tok(9)));
+  EXPECT_EQ(b.run_now(incr(b.lock)), err(Error::not_integer));
+  EXPECT_EQ(err(Error::not_integer), "-ERR value is not an integer or out of range");
+  EXPECT_EQ(b.run_now(get(b.lock)), bulk(tok(9)));
+
+  b.run_now(set(counter, Value::integer(5), "PX 1000"));
+  EXPECT_EQ(b.run_now(incr(counter)), ":6");
+  EXPECT_EQ(b.run_now(pttl(counter)), ":1000") << "INCR keeps the TTL";
+
+  b.run_now(set(counter, Value::integer(std::numeric_limits<std::int64_t>::max())));
+  EXPECT_EQ(b.run_now(incr(counter)), err(Error::overflow));
+  EXPECT_EQ(err(Error::overflow), "-ERR increment or decrement would overflow");
+  EXPECT_EQ(b.run_now(get(counter)), "$9223372036854775807");
+}
+
+TEST(RedisCommands, CompareAndDeleteRemovesOnlyTheCallersValue) {
+  // The release script deletes the key only when it still holds the caller's value.
+  Bench b;
+  EXPECT_EQ(b.run_now(compare_and_delete(b.lock, tok(1))), ":0");
+  b.run_now(set(b.lock, tok(1), "PX 10000"));
+  EXPECT_EQ(b.run_now(compare_and_delete(b.lock, tok(2))), ":0");
+  EXPECT_EQ(b.run_now(get(b.lock)), bulk(tok(1)));
+  EXPECT_EQ(b.run_now(compare_and_delete(b.lock, tok(1))), ":1");
+  EXPECT_EQ(b.run_now(get(b.lock)), "(nil)");
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "0s dropped lock 1 deleted"}));
+}
+
+TEST(RedisCommands, CompareAndPexpireExtendsOnlyTheCallersValue) {
+  // The extend script resets the TTL only for the caller's value; a non-positive TTL deletes.
+  Bench b;
+  EXPECT_EQ(b.run_now(compare_and_pexpire(b.lock, tok(1), 5000)), ":0");
+  b.run_now(set(b.lock, tok(1), "PX 1000"));
+  EXPECT_EQ(b.run_now(compare_and_pexpire(b.lock, tok(2), 5000)), ":0");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":1000");
+  EXPECT_EQ(b.run_now(compare_and_pexpire(b.lock, tok(1), 5000)), ":1");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":5000");
+  EXPECT_EQ(b.run_now(compare_and_pexpire(b.lock, tok(1), 0)), ":1");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":-2");
+}
+
+TEST(RedisFacts, OverwriteRecordsTheDropBeforeTheNewHolder) {
+  // Facts follow lock values only: a changed token is dropped (overwritten) before the new one is held.
+  Bench b;
+  const KeyId counter = b.world.intern_key("counter");
+  b.run_now(set(b.lock, tok(1), "NX PX 1000"));
+  b.run_now(set(b.lock, tok(1), "PX 2000"));  // same value: nothing new to report
+  b.run_now(set(b.lock, tok(2)));
+  b.run_now(set(b.lock, Value::integer(7)));
+  b.run_now(set(b.lock, tok(3)));
+  b.run_now(incr(counter));
+  b.run_now(del(counter));
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "0s dropped lock 1 overwritten", "0s held lock 2",
+                                  "0s dropped lock 2 overwritten", "0s held lock 3"}));
+}
+
+// ---------------------------------------------------------------- expiry
+
+TEST(RedisExpiry, KeyLivesThroughItsWholeDeadlineMillisecond) {
+  // SET PX 100 at 0 is visible up to 100.999999ms and gone at 101ms, as keyIsExpired's `now > when`.
+  Bench b;
+  b.client->at(0ms, set(b.lock, tok(1), "NX PX 100"));
+  const auto at_100ms = b.client->at(100ms, get(b.lock));
+  const auto ttl_100_5ms = b.client->at(100500us, pttl(b.lock));
+  const auto last_ns = b.client->at(101ms - 1ns, get(b.lock));
+  const auto at_101ms = b.client->at(101ms, get(b.lock));
+  b.world.run(TrueTime{1s});
+  EXPECT_EQ(b.client->reply(at_100ms), bulk(tok(1)));
+  EXPECT_EQ(b.client->reply(ttl_100_5ms), ":0");
+  EXPECT_EQ(b.client->reply(last_ns), bulk(tok(1)));
+  EXPECT_EQ(b.client->reply(at_101ms), "(nil)");
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "101ms dropped lock 1 expired"}));
+}
+
+TEST(RedisExpiry, DeadlineCountsFromTheFlooredMillisecond) {
+  // A SET at 0.7ms with PX 100 gets deadline floor(0.7ms)+100ms, so it lives 100.3ms, not 100ms.
+  Bench b;
+  b.client->at(700us, set(b.lock, tok(1), "PX 100"));
+  b.world.run(TrueTime{1s});
+  EXPECT_EQ(b.key_facts(), (Facts{"700us held lock 1", "101ms dropped lock 1 expired"}));
+}
+
+TEST(RedisExpiry, ActiveExpiryDropsTheKeyWithNoAccess) {
+  // Nobody touches the key after SET: it is still dropped the instant the node's clock passes the deadline.
+  // The node's clock reads 5.25ms ahead: deadline 5+250 = 255ms, first expired reading 256ms = true 250.75ms.
+  Bench b(NodeConfig{}, Clock{5250us});
+  b.client->at(0ms, set(b.lock, tok(1), "PX 250"));
+  b.world.run(TrueTime{10s});
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "250.75ms dropped lock 1 expired"}));
+  EXPECT_TRUE(b.redis().keyspace().empty());
+}
+
+TEST(RedisExpiry, PausedNodeExpiresKeysWhenItResumes) {
+  // A stopped process runs no active expiry: the key is dropped at the resume, not at its deadline.
+  Bench b;
+  b.client->at(0ms, set(b.lock, tok(1), "PX 100"));
+  b.fault_at(50ms, fault::Pause{b.node, 200ms});
+  b.world.run(TrueTime{1s});
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "250ms dropped lock 1 expired"}));
+}
+
+// ---------------------------------------------------------------- clocks
+
+TEST(RedisClock, WallJumpForwardExpiresTheKeyEarly) {
+  // Redis 7 judges expiry by the wall clock: a +20s step at 1s kills a 10s key at once.
+  Bench b;
+  b.client->at(0ms, set(b.lock, tok(1), "NX PX 10000"));
+  const auto after = b.client->at(2s, get(b.lock));
+  b.fault_at(1s, fault::ClockJump{b.node, 20s});
+  b.world.run(TrueTime{30s});
+  EXPECT_EQ(b.client->reply(after), "(nil)");
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "1s dropped lock 1 expired"}));
+}
+
+TEST(RedisClock, MonotonicExpiryClockIgnoresTheWallJump) {
+  // With expiry_clock = monotonic (antirez's fix) the same +20s wall step leaves the key its full 10s.
+  Bench b(NodeConfig{.expiry_clock = ClockKind::monotonic});
+  b.client->at(0ms, set(b.lock, tok(1), "NX PX 10000"));
+  const auto after = b.client->at(2s, get(b.lock));
+  b.fault_at(1s, fault::ClockJump{b.node, 20s});
+  b.world.run(TrueTime{30s});
+  EXPECT_EQ(b.client->reply(after), bulk(tok(1)));
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "10.001s dropped lock 1 expired"}));
+}
+
+TEST(RedisClock, WallJumpBackKeepsTheKeyLonger) {
+  // A -5s wall step at 1s makes a 10s key live 15s of true time.
+  Bench b;
+  b.client->at(0ms, set(b.lock, tok(1), "PX 10000"));
+  b.fault_at(1s, fault::ClockJump{b.node, -5s});
+  b.world.run(TrueTime{30s});
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "15.001s dropped lock 1 expired"}));
+}
+
+TEST(RedisClock, DriftChangeMovesTheExpiryInstant) {
+  // After a -10% drift change at 1s the clock needs 9.001s/0.9 of true time to reach the 10.001s reading.
+  Bench b;
+  b.client->at(0ms, set(b.lock, tok(1), "PX 10000"));
+  b.fault_at(1s, fault::ClockDrift{b.node, -100'000});
+  b.world.run(TrueTime{30s});
+  // 1s + 9.001s / 0.9 = 11.001111111...s, rounded up to the nanosecond.
+  const TrueTime expired_at{11'001'111'112ns};
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", format_time(expired_at) + " dropped lock 1 expired"}));
+}
+
+// ---------------------------------------------------------------- persistence
+
+TEST(RedisPersistence, NoneRestartsEmpty) {
+  // Without persistence a crash loses the lock key for good, and a crashed node answers nothing.
+  Bench b(NodeConfig{.persistence = Persistence::none});
+  b.client->at(0ms, set(b.lock, tok(1), "NX PX 60000"));
+  const auto while_down = b.client->at(1500ms, get(b.lock));
+  const auto after = b.client->at(3s, get(b.lock));
+  b.fault_at(1s, fault::Crash{b.node, 1s});
+  b.world.run(TrueTime{5s});
+  EXPECT_EQ(b.client->reply(while_down), "(no reply)");
+  EXPECT_EQ(b.client->reply(after), "(nil)");
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "1s dropped lock 1 lost-in-crash"}));
+}
+
+TEST(RedisPersistence, AofAlwaysRestoresTheKeyWithItsAbsoluteDeadline) {
+  // appendfsync always: a write acknowledged 100ms before the crash is back after restart, and expires on time.
+  Bench b(NodeConfig{.persistence = Persistence::aof_always});
+  b.client->at(0ms, set(b.lock, tok(1), "NX PX 5000"));
+  const auto value = b.client->at(2s, get(b.lock));
+  const auto ttl = b.client->at(2s, pttl(b.lock));
+  b.fault_at(100ms, fault::Crash{b.node, 1s});
+  b.world.run(TrueTime{10s});
+  EXPECT_EQ(b.client->reply(value), bulk(tok(1)));
+  EXPECT_EQ(b.client->reply(ttl), ":3000") << "the deadline is absolute: downtime counts against the TTL";
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "100ms dropped lock 1 lost-in-crash", "1.1s held lock 1",
+                                  "5.001s dropped lock 1 expired"}));
+}
+
+TEST(RedisPersistence, AofEverysecKeepsOnlyWhatWasFsynced) {
+  // appendfsync everysec: a write 2.45s before the crash survives, one 50ms before it is lost.
+  Bench b(NodeConfig{.persistence = Persistence::aof_everysec});
+  const KeyId other = b.world.intern_key("other");
+  b.client->at(500ms, set(b.lock, tok(1), "PX 60000"));
+  b.client->at(2900ms, set(other, tok(2), "PX 60000"));
+  const auto old_write = b.client->at(3500ms, get(b.lock));
+  const auto recent_write = b.client->at(3500ms, get(other));
+  b.fault_at(2950ms, fault::Crash{b.node, 50ms});
+  b.world.run(TrueTime{5s});
+  EXPECT_EQ(b.client->reply(old_write), bulk(tok(1)));
+  EXPECT_EQ(b.client->reply(recent_write), "(nil)");
+  EXPECT_EQ(b.key_facts(), (Facts{"500ms held lock 1", "2.9s held other 2", "2.95s dropped lock 1 lost-in-crash",
+                                  "2.95s dropped other 2 lost-in-crash", "3s held lock 1"}));
+}
+
+TEST(RedisPersistence, AofEverysecBringsBackAReleasedLock) {
+  // A release not yet fsynced is undone by a crash: the lock key comes back held after the restart.
+  Bench b(NodeConfig{.persistence = Persistence::aof_everysec});
+  b.client->at(500ms, set(b.lock, tok(1), "NX PX 60000"));
+  const auto release = b.client->at(2500ms, compare_and_delete(b.lock, tok(1)));
+  const auto after = b.client->at(3500ms, get(b.lock));
+  b.fault_at(2900ms, fault::Crash{b.node, 100ms});
+  b.world.run(TrueTime{5s});
+  EXPECT_EQ(b.client->reply(release), ":1");
+  EXPECT_EQ(b.client->reply(after), bulk(tok(1)));
+  EXPECT_EQ(b.key_facts(), (Facts{"500ms held lock 1", "2.5s dropped lock 1 deleted", "3s held lock 1"}));
+}
+
+TEST(RedisPersistence, RestartDropsKeysThatExpiredWhileDown) {
+  // A key whose absolute deadline passed during the downtime is not reloaded, and no fact repeats its loss.
+  Bench b(NodeConfig{.persistence = Persistence::aof_always});
+  b.client->at(0ms, set(b.lock, tok(1), "PX 2000"));
+  const auto after = b.client->at(4s, get(b.lock));
+  b.fault_at(500ms, fault::Crash{b.node, 3s});
+  b.world.run(TrueTime{10s});
+  EXPECT_EQ(b.client->reply(after), "(nil)");
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "500ms dropped lock 1 lost-in-crash"}));
+  EXPECT_TRUE(b.redis().keyspace().empty());
+}
+
+}  // namespace
+}  // namespace locksim::redis
