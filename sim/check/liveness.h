@@ -19,7 +19,10 @@ struct Liveness {
   Duration mean_acquire_latency{0};   // from wanting the lock to the grant
   Duration max_acquire_latency{0};
   // Longest interval in which the service holder (per ServiceLayout) was a
-  // value no believing session owned, until it went or the run ended.
+  // value no believing session owned, until it went or the run ended. An
+  // acquisition in flight (key set, reply not yet at the client) is not
+  // stuck; a release in flight (belief over, DEL not yet at the node) is, so
+  // healthy runs show about one network hop here.
   Duration longest_stuck{0};
   Duration unheld_time{0};            // total time with no service holder
   Duration run_length{0};

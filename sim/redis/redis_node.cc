@@ -174,9 +174,8 @@ Reply RedisNode::del(const Request& r, std::int64_t now_ms) {
 Reply RedisNode::expire(KeyId key, ExpireUnit unit, std::int64_t amount, std::int64_t now_ms) {
   // expire.c expireGenericCommand: overflow is checked before the key.
   const auto expire_at_ms = absolute_deadline_ms(now_ms, amount, unit);
-  // Redis says "ERR invalid expire time in '(p)expire' command"; the wire has
-  // no such error yet, and "out of range" is the nearest true statement.
-  if (!expire_at_ms) return error(Error::not_integer);
+  // Redis names the command in this error: "... in 'pexpire' command".
+  if (!expire_at_ms) return error(unit == ExpireUnit::s ? Error::invalid_expire : Error::invalid_pexpire);
   const auto it = lookup(key, now_ms);
   if (it == keyspace_.end()) return integer(0);
   if (*expire_at_ms <= now_ms) {

@@ -18,6 +18,8 @@ const char* error_text(Error e) {
     case Error::invalid_set_expire: return "ERR invalid expire time in 'set' command";
     case Error::not_integer: return "ERR value is not an integer or out of range";
     case Error::overflow: return "ERR increment or decrement would overflow";
+    case Error::invalid_expire: return "ERR invalid expire time in 'expire' command";
+    case Error::invalid_pexpire: return "ERR invalid expire time in 'pexpire' command";
     case Error::read_only: return "READONLY You can't write against a read only replica.";
     case Error::no_replicas: return "NOREPLICAS Not enough good replicas to write.";
   }

@@ -61,6 +61,8 @@ enum class Error : std::uint8_t {
   invalid_set_expire,  // ERR invalid expire time in 'set' command
   not_integer,         // ERR value is not an integer or out of range
   overflow,            // ERR increment or decrement would overflow
+  invalid_expire,      // ERR invalid expire time in 'expire' command
+  invalid_pexpire,     // ERR invalid expire time in 'pexpire' command
   read_only,           // READONLY You can't write against a read only replica.
   no_replicas,         // NOREPLICAS Not enough good replicas to write.
 };

@@ -218,10 +218,10 @@ TEST(RedisCommands, ExpireAndPexpireSetDeleteOrMiss) {
   b.run_now(set(b.lock, tok(2)));
   EXPECT_EQ(b.run_now(expire(b.lock, -1)), ":1");
   EXPECT_EQ(b.run_now(pttl(b.lock)), ":-2");
-  // Overflowing amounts: Redis says "invalid expire time in 'expire' command";
-  // the wire has no such error, so the node answers "out of range".
+  // Overflowing amounts: Redis answers "invalid expire time in 'expire' command".
   b.run_now(set(b.lock, tok(3)));
-  EXPECT_EQ(b.run_now(expire(b.lock, std::numeric_limits<std::int64_t>::max())), err(Error::not_integer));
+  EXPECT_EQ(b.run_now(expire(b.lock, std::numeric_limits<std::int64_t>::max())), err(Error::invalid_expire));
+  EXPECT_EQ(err(Error::invalid_expire), "-ERR invalid expire time in 'expire' command");
   EXPECT_EQ(b.run_now(pttl(b.lock)), ":-1");
   EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "0s dropped lock 1 deleted", "0s held lock 2",
                                   "0s dropped lock 2 deleted", "0s held lock 3"}));

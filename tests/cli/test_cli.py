@@ -1,0 +1,168 @@
+"""The locksim command line as a user meets it: run, validate, list, exit codes, JSON, traces."""
+import json
+import pathlib
+
+import pytest
+
+CATALOGUE = [
+    "single-node-gc-pause",
+    "fencing-newer-holder-not-yet-written",
+    "fencing-multistep-collection",
+    "setnx-then-expire-crash",
+    "del-without-owner-check",
+    "no-faults-single-node",
+]
+PROPERTIES = ["grant-exclusive", "belief-exclusive", "resource-exclusive", "resource-current", "invariant"]
+
+
+@pytest.mark.parametrize("name", CATALOGUE)
+def test_catalogue_scenario_matches_expectations(locksim, name):
+    """Each headline scenario runs from the README's command and matches its [expect] (exit 0)."""
+    result = locksim("run", f"scenarios/{name}.toml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("seed "), "every run prints its seed first"
+    assert "DOES NOT MATCH" not in result.stdout
+
+
+def test_json_output_has_the_documented_shape(locksim):
+    """--json prints one object with scenario, seed and per-variant verdicts, expectations and liveness."""
+    result = locksim("run", "scenarios/single-node-gc-pause.toml", "--json")
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["scenario"] == "single-node-gc-pause"
+    assert doc["seed"] == 1
+    names = [v["name"] for v in doc["variants"]]
+    assert names == ["base", "fenced"]
+    base = doc["variants"][0]
+    assert set(base["verdicts"]) == set(PROPERTIES)
+    p2 = base["verdicts"]["belief-exclusive"]
+    assert p2["status"] == "violated" and p2["count"] >= 1
+    assert "c1" in p2["witness"]["text"] and p2["witness"]["at_ns"] > 0
+    assert base["verdicts"]["grant-exclusive"] == {"id": "P1", "status": "holds", "count": 0, "witness": None}
+    assert base["expected"]["invariant"] == "violated"
+    assert base["matches"] is True
+    assert base["liveness"]["sessions"] == 2
+    fenced = doc["variants"][1]
+    assert fenced["verdicts"]["resource-current"]["status"] == "holds"
+
+
+def test_variant_and_seed_select_what_runs(locksim):
+    """--variant runs only the named variant and --seed replaces the scenario's seed."""
+    result = locksim("run", "scenarios/single-node-gc-pause.toml", "--variant", "fenced", "--seed", "42", "--json")
+    doc = json.loads(result.stdout)
+    assert [v["name"] for v in doc["variants"]] == ["fenced"]
+    assert doc["seed"] == 42 and doc["variants"][0]["seed"] == 42
+
+
+def test_mismatch_exits_1_and_prints_the_reproducing_command(locksim):
+    """A verdict that disagrees with [expect] gives exit 1, a marked row and the exact command to reproduce it."""
+    result = locksim("run", "scenarios/single-node-gc-pause.toml", "--variant", "base", "--seed", "9",
+                     "--set", "resource.policy=fencing", "--set", "lock.fencing=incr")
+    assert result.returncode == 1
+    assert "<-- expected violated" in result.stdout
+    assert "DOES NOT MATCH [expect]" in result.stdout
+    repro = [line for line in result.stdout.splitlines() if line.startswith("reproduce: ")]
+    assert len(repro) == 1
+    assert "--variant base --seed 9 --set resource.policy=fencing --set lock.fencing=incr" in repro[0]
+
+
+def test_set_override_changes_the_story(locksim):
+    """--set reaches any key: a pause shorter than the TTL removes every violation of the GC story."""
+    result = locksim("run", "scenarios/single-node-gc-pause.toml", "--variant", "base", "--json",
+                     "--set", "fault.c1-gc-pause.length=2s")
+    doc = json.loads(result.stdout)
+    verdicts = doc["variants"][0]["verdicts"]
+    assert all(v["status"] == "holds" for v in verdicts.values())
+    assert result.returncode == 1  # the base expects violations
+
+
+def test_trace_is_byte_identical_across_runs(locksim, tmp_path):
+    """Two runs with the same scenario and seed write byte-identical traces."""
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for path in (a, b):
+        result = locksim("run", "scenarios/no-faults-single-node.toml", "--seed", "11", "--trace", path)
+        assert result.returncode == 0
+    assert a.read_bytes() == b.read_bytes()
+    lines = a.read_text().splitlines()
+    assert json.loads(lines[0])["type"] == "run"
+    assert any(json.loads(line)["type"] == "grant" for line in lines)
+
+
+def test_trace_per_variant_gets_the_variant_name(locksim, tmp_path):
+    """With several variants one --trace becomes one file per variant."""
+    result = locksim("run", "scenarios/single-node-gc-pause.toml", "--trace", tmp_path / "t.jsonl")
+    assert result.returncode == 0
+    assert (tmp_path / "t.base.jsonl").exists() and (tmp_path / "t.fenced.jsonl").exists()
+
+
+BAD_INPUTS = [
+    ("bad-syntax.toml", "bad-syntax.toml:"),
+    ("bad-unknown-key.toml", "unknown key"),
+    ("bad-unit.toml", "bad-unit.toml:"),
+    ("bad-unknown-process.toml", "bad-unknown-process.toml:"),
+    ("bad-type.toml", "bad-type.toml:"),
+]
+
+
+@pytest.mark.parametrize("fixture,fragment", BAD_INPUTS)
+def test_bad_scenario_files_exit_2_with_file_and_line(locksim, root, fixture, fragment):
+    """Broken scenario files give exit 2 and one message naming file, line and key, for run and validate."""
+    path = root / "tests" / "data" / fixture
+    assert path.exists(), f"missing fixture {path}"
+    for command in ("run", "validate"):
+        result = locksim(command, path)
+        assert result.returncode == 2, (command, result.stdout, result.stderr)
+        assert fragment in result.stderr
+        assert "internal error" not in result.stderr
+        message = result.stderr.strip().splitlines()[0]
+        assert f"{fixture}:" in message and ":" in message.split(f"{fixture}:", 1)[1]
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["run", "scenarios/single-node-gc-pause.toml", "--variant", "nope"], "nope"),
+    (["run", "scenarios/single-node-gc-pause.toml", "--set", "lock.tll=5s"], "lock.tll"),
+    (["run", "scenarios/single-node-gc-pause.toml", "--set", "lock.ttl=5 parsecs"], "lock.ttl"),
+    (["run", "scenarios/single-node-gc-pause.toml", "--set", "novalue"], "--set"),
+    (["run", "scenarios/does-not-exist.toml"], "does-not-exist.toml"),
+    (["run", "scenarios/single-node-gc-pause.toml", "--bogus"], "bogus"),
+    (["run"], "scenario file"),
+    (["frobnicate"], "unknown command"),
+])
+def test_bad_command_lines_exit_2(locksim, args, fragment):
+    """Unknown variants, bad overrides, missing files and unknown options are input errors (exit 2)."""
+    result = locksim(*args)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert fragment in result.stderr
+
+
+def test_validate_reports_every_variant(locksim):
+    """validate names each good file with its variants and exits 0."""
+    files = [f"scenarios/{name}.toml" for name in CATALOGUE]
+    result = locksim("validate", *files)
+    assert result.returncode == 0, result.stderr
+    assert "single-node-gc-pause: base, fenced" in result.stdout
+    assert result.stdout.count("ok  ") == len(CATALOGUE)
+
+
+def test_list_shows_the_catalogue(locksim):
+    """list prints every catalogue scenario with its one-line story and variants."""
+    result = locksim("list")
+    assert result.returncode == 0, result.stderr
+    for name in CATALOGUE:
+        assert name in result.stdout
+    assert "variants: base, fenced" in result.stdout
+
+
+@pytest.mark.parametrize("command", ["run", "validate", "list"])
+def test_help_for_each_command(locksim, command):
+    """--help on each command explains it and exits 0."""
+    result = locksim(command, "--help")
+    assert result.returncode == 0
+    assert f"locksim {command}" in result.stdout
+
+
+def test_top_level_help(locksim):
+    """locksim --help lists the commands and the exit codes."""
+    result = locksim("--help")
+    assert result.returncode == 0
+    assert "run FILE" in result.stdout and "exit codes" in result.stdout
