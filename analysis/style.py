@@ -1,0 +1,79 @@
+"""The look shared by every locksim plot: colours and figure defaults.
+
+Colours are the Okabe-Ito palette (Okabe & Ito, "Color Universal Design",
+2008), distinguishable with the common colour-vision deficiencies and in
+greyscale print. Roles are fixed so that every plot reads the same way:
+clients take the palette in order (vermillion is never a client: it means
+"something went wrong" — a violation, a rejected operation), faults are black
+or grey, and text that explains rather than shows is grey.
+
+Figure defaults are applied through ``context()``, a ``matplotlib.rc_context``,
+so importing this module never changes a notebook's global settings. SVG keeps
+text as text (``svg.fonttype = none``): labels stay searchable and small.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+import matplotlib.colors
+
+OKABE_ITO = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+}
+
+# Clients in order of appearance. Yellow comes last: thin on white.
+CLIENT_COLOURS = [OKABE_ITO[c] for c in ("blue", "orange", "bluish_green", "reddish_purple", "sky_blue", "yellow")]
+
+VIOLATION = OKABE_ITO["vermillion"]  # violations and rejected operations
+FAULT = OKABE_ITO["black"]  # crash / restart / clock markers
+PAUSE = "#D9D9D9"  # a paused process (stop-the-world)
+DOWN = "#B4B4B4"  # a crashed process, hatched
+PARTITION = "#BDBDBD"
+NOTE = "#555555"  # explanatory text
+LANE_SHADE = "#F4F4F4"  # alternate lane background
+GRID = "#E3E3E3"
+
+RC = {
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "axes.titlesize": 12,
+    "axes.labelsize": 9,
+    "axes.edgecolor": "#808080",
+    "axes.linewidth": 0.8,
+    "xtick.color": "#404040",
+    "ytick.color": "#202020",
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 10,
+    "legend.fontsize": 8,
+    "legend.frameon": False,
+    "hatch.linewidth": 0.8,
+    "savefig.dpi": 150,
+    "savefig.facecolor": "white",
+    "figure.facecolor": "white",
+    "svg.fonttype": "none",
+}
+
+
+def client_colour(index: int) -> str:
+    """The colour of the index-th client (cycles after six)."""
+    return CLIENT_COLOURS[index % len(CLIENT_COLOURS)]
+
+
+def text_on(colour: str) -> str:
+    """Black or white, whichever reads better on a fill of colour (relative luminance, WCAG)."""
+    r, g, b = matplotlib.colors.to_rgb(colour)
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    luminance = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    return "black" if luminance > 0.18 else "white"
+
+
+def context():
+    """``with style.context(): ...`` — locksim's figure defaults, for drawing and saving."""
+    return matplotlib.rc_context(RC)

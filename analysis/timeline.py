@@ -1,0 +1,819 @@
+"""The timeline of one run: who believed it held the lock, who really held it, when.
+
+A lock is unsafe when three clocks disagree: the client's belief ("I hold
+it"), the lock service's state ("a quorum of nodes holds your value") and what
+the protected resource actually accepted. A design reviewer sees a violation
+the moment those are drawn on one true-time axis — Kleppmann's GC pause is a
+client bar that runs on through a grey pause long after the node's bar has
+ended, with another client's bar and a late write inside it.
+
+So the picture has one swimlane per client, per Redis node and for the
+resource, x = true time in seconds:
+
+- client lane: a solid bar from grant to the end of belief (its release, a
+  validity check that found the lease over, a crash, or the end of the run),
+  labelled with its session and fencing token; a hatched outline for the
+  promised window (grant until the client's own clock says the validity is
+  over — ended early by a release, as property P1 reads it); grey pauses;
+  crashes (X), restarts, clock faults, and a tick per acquire attempt.
+- node lane: a bar for each stretch in which the node holds a lock value,
+  coloured by the client whose value it is (matched to the grant, or to the
+  client that sent SET with it when that attempt never became a grant), with
+  the reason it went (expired, deleted, overwritten, lost-in-crash).
+- resource lane: each operation as a dot in its client's colour, filled if
+  accepted, hollow with a red edge if rejected.
+- a network lane, only when there are partitions or dropped messages.
+
+With ``--verdicts`` (the simulator's ``--json`` output) each violated
+property gets a red vertical line at its first witness, labelled P1..P5, and
+the witness texts are printed under the plot. Without it nothing is judged
+here: the timeline shows facts, the checkers decide.
+
+Everything drawn is derived by small pure functions (``belief_intervals``,
+``hold_intervals``, ``pause_intervals``...) that tests check without plotting.
+Very short spans are widened to a sliver so they stay visible; zoom with
+``--from/--to`` to see their true width.
+
+CLI::
+
+    /usr/bin/python3 analysis/timeline.py TRACE.jsonl --out timeline.png [--out timeline.svg]
+        [--verdicts run.json [--variant base]] [--title TEXT] [--from 0 --to 30]
+
+Exit status: 0 drawn; 2 bad input (missing or malformed file, bad option).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Sequence
+
+if __package__ in (None, ""):  # run as a script: make `analysis` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from matplotlib.figure import Figure  # noqa: E402  (no pyplot: no global state, Agg by default)
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch, Rectangle  # noqa: E402
+from matplotlib.ticker import AutoMinorLocator  # noqa: E402
+
+from analysis import style  # noqa: E402
+from analysis.trace import (  # noqa: E402
+    BeliefEnd, Fault, Grant, Invoke, KeyDropped, KeyHeld, Message, Op, App, Promise, PropertyVerdict, Release,
+    Trace, TraceError, GiveUp, load, load_verdicts)
+
+NS_PER_S = 1_000_000_000
+OUTPUT_SUFFIXES = (".png", ".svg")
+
+# --- what is drawn: pure functions of the trace ------------------------------
+
+
+@dataclass(frozen=True)
+class Belief:
+    """One session as its client saw it."""
+
+    session: int
+    client: str
+    value: str
+    token: int  # -1: no fencing token
+    start_ns: int  # the grant
+    end_ns: int
+    end_reason: str  # released | validity-check | crashed | run-end
+    promised_end_ns: Optional[int]  # the client's clock reaches the validity; None: never
+    window_end_ns: Optional[int]  # the promised window as P1 reads it: cut short by a release; None: never ends
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A stretch of time in which a node's key maps to one lock value."""
+
+    node: str
+    key: str
+    value: str
+    start_ns: int
+    end_ns: int
+    reason: Optional[str]  # why it went; None: still held when the run ended
+    client: Optional[str]  # whose value: the grant's client, else the client that sent SET with it
+    session: Optional[int]  # the session it belongs to, if that acquisition became a grant
+
+
+@dataclass(frozen=True)
+class Span:
+    """A process paused, down, or a network partition: [start_ns, end_ns)."""
+
+    what: str  # the process, or "partition <id>"
+    start_ns: int
+    end_ns: int
+    note: str = ""  # e.g. "no restart" / "drop"
+
+
+def belief_intervals(trace: Trace) -> list[Belief]:
+    """Each grant's belief: until its belief-end, release or a crash of its client, else the run's end."""
+    ended: dict[int, BeliefEnd] = {}
+    released: dict[int, int] = {}
+    for r in trace.of(BeliefEnd, Release):
+        if isinstance(r, BeliefEnd):
+            ended.setdefault(r.session, r)
+        else:
+            released.setdefault(r.session, r.t)
+    promised = {p.session: p.promised_end for p in trace.of(Promise)}
+    crashes: dict[str, list[int]] = {}
+    for f in trace.of(Fault):
+        if f.fault == "crash" and f.target is not None:
+            crashes.setdefault(f.target, []).append(f.t)
+    run_end = trace.end_ns
+    beliefs = []
+    for g in trace.of(Grant):
+        # (time, rank, reason): at equal times the recorded belief-end names the reason.
+        candidates = []
+        if g.session in ended:
+            candidates.append((ended[g.session].t, 0, ended[g.session].reason))
+        if g.session in released:
+            candidates.append((released[g.session], 1, "released"))
+        crash = next((t for t in crashes.get(g.client, []) if t >= g.t), None)
+        if crash is not None:
+            candidates.append((crash, 2, "crashed"))
+        end_ns, _, reason = min(candidates) if candidates else (run_end, 3, "run-end")
+        promised_end = promised.get(g.session)
+        window_end = promised_end
+        if g.session in released:
+            window_end = released[g.session] if window_end is None else min(window_end, released[g.session])
+        beliefs.append(Belief(session=g.session, client=g.client, value=g.value, token=g.token, start_ns=g.t,
+                              end_ns=end_ns, end_reason=reason, promised_end_ns=promised_end,
+                              window_end_ns=window_end))
+    return beliefs
+
+
+def value_owners(trace: Trace) -> dict[str, tuple[str, Optional[int]]]:
+    """Lock value -> (client, session): from grants, else from the client whose SET carried it."""
+    owners: dict[str, tuple[str, Optional[int]]] = {}
+    clients = set(trace.clients)
+    held = {h.value for h in trace.of(KeyHeld)}
+    for m in trace.of(Message):
+        if m.type != "send" or m.sender not in clients:
+            continue
+        for word in m.msg.split():
+            if word in held and word not in owners:
+                owners[word] = (m.sender, None)
+    for g in trace.of(Grant):
+        owners[g.value] = (g.client, g.session)
+    return owners
+
+
+def hold_intervals(trace: Trace) -> list[Hold]:
+    """Each (node, key, value) stretch from key-held to key-dropped (or the run's end).
+
+    A key-held for a value the key already maps to (a renewal) continues the
+    stretch; one for a different value ends the old stretch as "overwritten"
+    if no key-dropped said so already.
+    """
+    owners = value_owners(trace)
+    open_: dict[tuple[str, str], tuple[int, str]] = {}
+    holds: list[Hold] = []
+
+    def close(node: str, key: str, end_ns: int, reason: Optional[str]) -> None:
+        start, value = open_.pop((node, key))
+        client, session = owners.get(value, (None, None))
+        holds.append(Hold(node, key, value, start, end_ns, reason, client, session))
+
+    for r in trace.of(KeyHeld, KeyDropped):
+        k = (r.node, r.key)
+        if isinstance(r, KeyHeld):
+            if k in open_:
+                if open_[k][1] == r.value:
+                    continue
+                close(r.node, r.key, r.t, "overwritten")
+            open_[k] = (r.t, r.value)
+        elif k in open_:
+            close(r.node, r.key, r.t, r.reason)
+    run_end = trace.end_ns
+    for node, key in list(open_):
+        close(node, key, run_end, None)
+    holds.sort(key=lambda h: (h.node, h.start_ns))
+    return holds
+
+
+def pause_intervals(trace: Trace) -> list[Span]:
+    """Each process's pauses: from the pause until its resume (or a crash), else until pause + amount.
+
+    A pause that arrives while the process is already paused extends the
+    planned end; the recorded resume is what ends it.
+    """
+    open_: dict[str, list[int]] = {}
+    spans: list[Span] = []
+    for f in trace.of(Fault):
+        if f.target is None:
+            continue
+        if f.fault == "pause":
+            if f.target in open_:
+                open_[f.target][1] = max(open_[f.target][1], f.t + f.amount)
+            else:
+                open_[f.target] = [f.t, f.t + f.amount]
+        elif f.fault in ("resume", "crash") and f.target in open_:
+            start, _ = open_.pop(f.target)
+            spans.append(Span(f.target, start, f.t, "" if f.fault == "resume" else "ended by crash"))
+    run_end = trace.end_ns
+    for target, (start, planned) in open_.items():
+        spans.append(Span(target, start, min(planned, run_end), "no resume recorded"))
+    spans.sort(key=lambda s: (s.what, s.start_ns))
+    return spans
+
+
+def down_intervals(trace: Trace) -> list[Span]:
+    """Each process's crashed stretches: from the crash until its restart, else the run's end."""
+    open_: dict[str, int] = {}
+    spans: list[Span] = []
+    for f in trace.of(Fault):
+        if f.target is None:
+            continue
+        if f.fault == "crash" and f.target not in open_:
+            open_[f.target] = f.t
+        elif f.fault == "restart" and f.target in open_:
+            spans.append(Span(f.target, open_.pop(f.target), f.t))
+    for target, start in open_.items():
+        spans.append(Span(target, start, trace.end_ns, "no restart"))
+    spans.sort(key=lambda s: (s.what, s.start_ns))
+    return spans
+
+
+def partition_intervals(trace: Trace) -> list[Span]:
+    """Each network partition (by id) from its start to its heal, else the run's end."""
+    open_: dict[int, tuple[int, str]] = {}
+    spans: list[Span] = []
+    for f in trace.of(Fault):
+        if f.fault == "partition":
+            open_[f.amount] = (f.t, f.mode or "drop")
+        elif f.fault == "heal" and f.amount in open_:
+            start, mode = open_.pop(f.amount)
+            spans.append(Span(f"partition {f.amount}", start, f.t, mode))
+    for pid, (start, mode) in open_.items():
+        spans.append(Span(f"partition {pid}", start, trace.end_ns, mode))
+    spans.sort(key=lambda s: s.start_ns)
+    return spans
+
+
+def ops_with_state(trace: Trace) -> list[tuple[Op, Optional[App]]]:
+    """Each resource op with the application state recorded right after it (accepted ops only)."""
+    out: list[tuple[Op, Optional[App]]] = []
+    for r in trace.of(Op, App):
+        if isinstance(r, Op):
+            out.append((r, None))
+        elif out and out[-1][1] is None and out[-1][0].accepted and out[-1][0].t == r.t:
+            out[-1] = (out[-1][0], r)
+    return out
+
+
+# --- formatting ----------------------------------------------------------------
+
+
+def seconds(ns: float) -> float:
+    return ns / NS_PER_S
+
+
+def fmt_duration(ns: int, signed: bool = False) -> str:
+    """15000000000 -> "15 s", 250000000 -> "250 ms"; signed adds "+"."""
+    sign = "-" if ns < 0 else ("+" if signed else "")
+    a = abs(ns)
+    for unit, scale in (("s", NS_PER_S), ("ms", 1_000_000), ("µs", 1_000)):
+        if a >= scale:
+            return f"{sign}{a / scale:.3f}".rstrip("0").rstrip(".") + f" {unit}"
+    return f"{sign}{a} ns"
+
+
+def fmt_time(ns: int) -> str:
+    """A true instant: "11.001 s"."""
+    return f"{ns / NS_PER_S:.6f}".rstrip("0").rstrip(".") + " s"
+
+
+def fmt_drift(ppm: int) -> str:
+    percent = ppm / 10_000
+    pct = f"{percent:+.3f}".rstrip("0").rstrip(".")
+    return f"drift {ppm:+d} ppm ({pct} %)"
+
+
+def app_note(app: Optional[App]) -> str:
+    """What the application looks like after an op, in the app's own terms."""
+    if app is None:
+        return ""
+    if app.app == "counter":
+        return f"= {app.counter}"
+    if app.app == "collection":
+        return f"size {app.size}/{app.elements}"
+    if app.app == "stock":
+        return f"stock {app.stock}"
+    return ""
+
+
+def final_app_note(trace: Trace) -> str:
+    """The application's state when the run ended (its last quiescent "app" line)."""
+    apps = [a for a in trace.of(App) if a.quiescent]
+    if not apps:
+        return ""
+    a = apps[-1]
+    if a.app == "counter":
+        return f"counter {a.counter} after {a.increments} accepted increments"
+    if a.app == "register":
+        return f"{a.counter} writes"
+    if a.app == "collection":
+        return f"size {a.size}, {a.elements} elements"
+    if a.app == "stock":
+        return f"stock {a.stock}"
+    return ""
+
+
+# --- drawing ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lane:
+    name: str
+    group: str  # client | redis | resource | other | network
+    y: float
+
+
+# Vertical layout inside a lane of height 1 centred on y.
+BELIEF_H = 0.26
+WINDOW_H = 0.48
+HOLD_H = 0.36
+SHADE_H = 0.92
+REASON_BOX = dict(facecolor="white", edgecolor="none", pad=0.2, alpha=0.75)
+# Label rows: (offset from the lane's centre, vertical alignment).
+ROW_TOP = (0.29, "bottom")
+ROW_MID = (0.0, "center")
+ROW_LOW = (-0.37, "center")
+MIN_WIDTH_FRACTION = 0.004  # of the window: narrower spans are widened to stay visible
+
+LANE_INCH = 0.68
+FIG_WIDTH = 12.5
+LEFT_INCH, RIGHT_INCH = 1.45, 2.55  # the left margin grows with long lane names
+TOP_INCH, BOTTOM_INCH = 1.0, 0.55
+WITNESS_LINE_INCH = 0.19
+
+
+def _lanes(trace: Trace, has_network: bool) -> list[Lane]:
+    names: list[tuple[str, str]] = [(c, "client") for c in trace.clients]
+    names += [(n, "redis") for n in trace.nodes]
+    fault_targets = {f.target for f in trace.of(Fault) if f.target}
+    names += [(p.name, "other") for p in trace.run.processes if p.kind == "other" and p.name in fault_targets]
+    # Op lines do not name their resource: one lane holds them all.
+    resources = trace.resources or (["resource"] if trace.of(Op) else [])
+    names += [(r, "resource") for r in resources[:1]]
+    if has_network:
+        names.append(("network", "network"))
+    n = len(names)
+    return [Lane(name, group, float(n - 1 - i)) for i, (name, group) in enumerate(names)]
+
+
+class _Painter:
+    """Draws one trace onto one axes; remembers what the legend must explain.
+
+    Labels sit on fixed rows of their lane (above the bars, on the bar line,
+    below) and never overlap: one that would collide with an earlier label on
+    every row it may use is left out — the colour still says whose it is.
+    """
+
+    def __init__(self, fig: Figure, ax, trace: Trace, lanes: list[Lane], x0: float, x1: float, axes_w_in: float):
+        self.fig, self.ax, self.trace = fig, ax, trace
+        self.lane = {l.name: l for l in lanes}
+        self.x0, self.x1 = x0, x1
+        self.span = x1 - x0
+        self.colour = {c: style.client_colour(i) for i, c in enumerate(trace.clients)}
+        self.used: set[str] = set()
+        self.seconds_per_inch = self.span / axes_w_in
+        self.taken: dict[tuple[str, float], list[tuple[float, float]]] = {}
+        self.crashes = {(f.target, f.t) for f in trace.of(Fault) if f.fault == "crash"}
+
+    def colour_of(self, client: Optional[str]) -> str:
+        if client is None:
+            return style.NOTE
+        if client not in self.colour:  # a client missing from the header
+            self.colour[client] = style.client_colour(len(self.colour))
+        return self.colour[client]
+
+    def char_w(self, fontsize: float = 7) -> float:
+        """The width of an average character of DejaVu Sans at fontsize, in seconds of the x axis."""
+        return 0.6 * fontsize / 72 * self.seconds_per_inch
+
+    def visible(self, a: float, b: float) -> bool:
+        return b >= self.x0 and a <= self.x1
+
+    def widened(self, a: float, b: float) -> tuple[float, float]:
+        return a, max(b, a + MIN_WIDTH_FRACTION * self.span)
+
+    def rect(self, a: float, b: float, y: float, h: float, **kw) -> None:
+        a, b = self.widened(a, b)
+        self.ax.add_patch(Rectangle((a, y - h / 2), b - a, h, **kw))
+
+    def after(self, process: str, start_s: float, end_ns: int) -> float:
+        """Where text following a span starts: after it as drawn (widened), clear of a crash marker at its end."""
+        gap = 1.9 if (process, end_ns) in self.crashes else 0.5
+        return self.widened(start_s, seconds(end_ns))[1] + gap * self.char_w()
+
+    def label(self, lane: Lane, rows: Sequence[tuple[float, str]], x: float, s: str, ha: str = "left",
+              fontsize: float = 7, **kw) -> bool:
+        """Writes s at x on the first of rows ((dy, va) pairs) where it overlaps no earlier label."""
+        width = (len(s) + 0.6) * self.char_w(fontsize)
+        left = {"left": x, "center": x - width / 2, "right": x - width}[ha]
+        if left < self.x0:  # keep the start of a label on screen
+            x, left = x + (self.x0 - left), self.x0
+        if left > self.x1:
+            return False
+        for dy, va in rows:
+            key = (lane.name, round(dy, 3))
+            spans = self.taken.setdefault(key, [])
+            if any(left < b and a < left + width for a, b in spans):
+                continue
+            spans.append((left, left + width))
+            kw.setdefault("color", style.NOTE)
+            self.ax.text(x, lane.y + dy, s, ha=ha, va=va, fontsize=fontsize, clip_on=True, zorder=6, **kw)
+            return True
+        return False
+
+    # lanes ---------------------------------------------------------------------
+
+    def backgrounds(self, lanes: list[Lane]) -> None:
+        for i, l in enumerate(lanes):
+            if i % 2 == 0:
+                self.ax.axhspan(l.y - 0.5, l.y + 0.5, color=style.LANE_SHADE, zorder=0, lw=0)
+        for upper, lower in zip(lanes, lanes[1:]):
+            if upper.group != lower.group:
+                self.ax.axhline(lower.y + 0.5, color="#A0A0A0", lw=0.8, zorder=1)
+
+    def shades(self) -> None:
+        for kind, spans in (("pause", pause_intervals(self.trace)), ("down", down_intervals(self.trace))):
+            for s in spans:
+                lane = self.lane.get(s.what)
+                start, end = seconds(s.start_ns), seconds(s.end_ns)
+                if lane is None or not self.visible(start, end):
+                    continue
+                self.used.add(kind)
+                if kind == "pause":
+                    self.rect(start, end, lane.y, SHADE_H, facecolor=style.PAUSE, lw=0, zorder=1)
+                    note = f"paused {fmt_duration(s.end_ns - s.start_ns)}"
+                else:
+                    self.rect(start, end, lane.y, SHADE_H, facecolor="white", edgecolor=style.DOWN, hatch="x", lw=0,
+                              zorder=1)
+                    note = f"down {fmt_duration(s.end_ns - s.start_ns)}" + (" (no restart)" if s.note else "")
+                mid = (max(start, self.x0) + min(end, self.x1)) / 2
+                self.label(lane, [ROW_LOW], mid, note, ha="center", style="italic", color="#303030",
+                           bbox=dict(facecolor=style.PAUSE if kind == "pause" else "white", edgecolor="none", pad=0.4))
+
+    def beliefs(self) -> None:
+        for b in belief_intervals(self.trace):
+            lane = self.lane.get(b.client)
+            if lane is None:
+                continue
+            colour = self.colour_of(b.client)
+            start, end = seconds(b.start_ns), seconds(b.end_ns)
+            window_end = seconds(b.window_end_ns) if b.window_end_ns is not None else max(self.x1, end)
+            if self.visible(start, window_end):
+                self.used.add("window")
+                self.rect(start, window_end, lane.y, WINDOW_H, facecolor="none", edgecolor=colour, hatch="////",
+                          lw=0.9, alpha=0.8, zorder=2)
+            if not self.visible(start, end):
+                continue
+            self.used.add("belief")
+            self.rect(start, end, lane.y, BELIEF_H, facecolor=colour, edgecolor="black", lw=0.5, zorder=3)
+            label = f"session {b.session}" + (f" · token {b.token}" if b.token >= 0 else "")
+            self.label(lane, [ROW_TOP], start, label, color="black", fontsize=7.5)
+            if b.end_reason == "run-end":
+                self.label(lane, [ROW_MID], min(end, self.x1) - 0.5 * self.char_w(), "believes to the end ▸",
+                           ha="right", fontsize=6.5, color=style.text_on(colour), fontweight="bold")
+            elif end <= self.x1:
+                self.label(lane, [ROW_MID, ROW_TOP, ROW_LOW], self.after(b.client, start, b.end_ns), b.end_reason,
+                           fontsize=6.5, bbox=REASON_BOX)
+
+    def attempts(self) -> None:
+        for r in self.trace.of(Invoke, GiveUp):
+            lane = self.lane.get(r.client)
+            if lane is None or not self.x0 <= seconds(r.t) <= self.x1:
+                continue
+            if isinstance(r, Invoke) and r.kind == "acquire":
+                self.used.add("attempt")
+                self.ax.plot([seconds(r.t)], [lane.y + ROW_LOW[0]], marker="|", ms=7, mew=1.4,
+                             color=self.colour_of(r.client), zorder=4)
+            elif isinstance(r, GiveUp):
+                self.label(lane, [ROW_LOW], seconds(r.t) + 0.8 * self.char_w(), "gave up", fontsize=6.5)
+
+    def holds(self) -> None:
+        for h in hold_intervals(self.trace):
+            lane = self.lane.get(h.node)
+            start, end = seconds(h.start_ns), seconds(h.end_ns)
+            if lane is None or not self.visible(start, end):
+                continue
+            self.used.add("hold")
+            colour = self.colour_of(h.client)
+            granted = h.session is not None
+            if not granted:
+                self.used.add("ungranted")
+            self.rect(start, end, lane.y, HOLD_H, facecolor=colour if granted else "white", edgecolor=colour,
+                      hatch=None if granted else "....", lw=0.8, alpha=0.9 if granted else 1.0, zorder=3)
+            who = h.client or f"value {h.value[:6]}…"
+            label = f"{who} · session {h.session}" if granted else f"{who} (no grant)"
+            if len(self.trace.run.keys) > 1:
+                label += f" · {h.key}"
+            self.label(lane, [ROW_TOP], start, label, color="black")
+            if h.reason is not None and end <= self.x1:
+                self.label(lane, [ROW_MID, ROW_TOP, ROW_LOW], self.after(h.node, start, h.end_ns), h.reason,
+                           fontsize=6.5, bbox=REASON_BOX)
+
+    def fault_marks(self) -> None:
+        for f in self.trace.of(Fault):
+            lane = self.lane.get(f.target) if f.target else None
+            x = seconds(f.t)
+            if lane is None or not self.x0 <= x <= self.x1:
+                continue
+            if f.fault in ("crash", "restart"):  # keep the bar line's labels clear of the marker
+                half = 0.8 * self.char_w()
+                self.taken.setdefault((lane.name, ROW_MID[0]), []).append((x - half, x + half))
+            if f.fault == "crash":
+                self.used.add("crash")
+                self.ax.plot([x], [lane.y], marker="X", ms=9, color=style.FAULT, mec="white", mew=0.8, zorder=7)
+            elif f.fault == "restart":
+                self.used.add("restart")
+                self.ax.plot([x], [lane.y], marker=">", ms=7, color=style.FAULT, mec="white", mew=0.8, zorder=7)
+            elif f.fault in ("clock-jump", "clock-drift"):
+                self.used.add("clock")
+                note = f"wall clock {fmt_duration(f.amount, signed=True)}" if f.fault == "clock-jump" \
+                    else fmt_drift(f.amount)
+                self.ax.plot([x], [lane.y + ROW_LOW[0]], marker="D", ms=5, color=style.FAULT, zorder=7)
+                self.label(lane, [ROW_LOW], x + 1.0 * self.char_w(), note, color="black",
+                           bbox=dict(facecolor="white", edgecolor="none", pad=0.3, alpha=0.85))
+
+    def ops(self) -> None:
+        lane = next((l for l in self.lane.values() if l.group == "resource"), None)
+        if lane is None:
+            return
+        rows = [(0.16, "bottom"), (-0.16, "top"), (0.31, "bottom"), (-0.31, "top")]
+        for op, app in ops_with_state(self.trace):
+            x = seconds(op.t)
+            if not self.x0 <= x <= self.x1:
+                continue
+            colour = self.colour_of(op.client)
+            if op.accepted:
+                self.used.add("accepted")
+                self.ax.plot([x], [lane.y], marker="o", ms=7.5, color=colour, mec="black", mew=0.6, zorder=5)
+                label = op.op + (f" {app_note(app)}" if app_note(app) else "")
+            else:
+                self.used.add("rejected")
+                self.ax.plot([x], [lane.y], marker="o", ms=7.5, mfc="white", mec=style.VIOLATION, mew=1.8, zorder=5)
+                label = f"{op.op} ✗ {op.reject}"
+            self.label(lane, rows, x, label, ha="center", color="black" if op.accepted else style.VIOLATION)
+
+    def network(self) -> None:
+        lane = self.lane.get("network")
+        if lane is None:
+            return
+        bar_dy, bar_h = 0.1, 0.34
+        for s in partition_intervals(self.trace):
+            start, end = seconds(s.start_ns), seconds(s.end_ns)
+            if not self.visible(start, end):
+                continue
+            self.used.add("partition")
+            self.rect(start, end, lane.y + bar_dy, bar_h, facecolor=style.PARTITION, edgecolor="#707070", lw=0.6,
+                      zorder=2)
+            text = f"{s.what} ({s.note})"
+            fits = (len(text) + 1.5) * self.char_w() < min(end, self.x1) - max(start, self.x0)
+            rows = [(bar_dy, "center")] if fits else [(0.29, "bottom"), (bar_dy - 0.19, "top")]
+            self.label(lane, rows, max(start, self.x0) + 0.5 * self.char_w(), text, color="black")
+        for m in self.trace.of(Message):
+            if m.type not in ("lost", "partition-drop", "drop-crashed", "partition-hold"):
+                continue
+            x = seconds(m.t)
+            if not self.x0 <= x <= self.x1:
+                continue
+            held = m.type == "partition-hold"
+            self.used.add("held" if held else "dropped")
+            self.ax.plot([x], [lane.y - 0.3], marker="s" if held else "x", ms=4.5, mew=1.1,
+                         color=style.NOTE if held else style.VIOLATION, mfc="none" if held else None, zorder=5)
+
+    def violations(self, verdicts: list[PropertyVerdict]) -> None:
+        hits = sorted((v for v in verdicts if v.violated and v.witness_ns is not None), key=lambda v: v.witness_ns)
+        groups: list[list[PropertyVerdict]] = []
+        for v in hits:
+            x = seconds(v.witness_ns)
+            if not self.x0 <= x <= self.x1:
+                continue
+            self.used.add("violation")
+            # Behind the bars and markers (which stay readable), above the lane shading.
+            self.ax.axvline(x, color=style.VIOLATION, lw=1.4, alpha=0.9, zorder=2.5)
+            if groups and x - seconds(groups[-1][-1].witness_ns) < 4 * self.char_w(8.5):
+                groups[-1].append(v)
+            else:
+                groups.append([v])
+        for g in groups:
+            x = seconds(g[0].witness_ns)
+            self.ax.text(x, 1.004, " ".join(v.id for v in g), transform=self.ax.get_xaxis_transform(), ha="center",
+                         va="bottom", color=style.VIOLATION, fontsize=8.5, fontweight="bold", clip_on=False)
+
+    def legend(self, bbox_x: float) -> None:
+        grey = "#6E6E6E"
+        handles: list = [Patch(facecolor=self.colour[c], edgecolor="black", lw=0.5, label=c) for c in self.colour]
+        entries = [
+            ("belief", Patch(facecolor=grey, edgecolor="black", lw=0.5, label="client believes it holds the lock")),
+            ("window", Patch(facecolor="none", edgecolor=grey, hatch="////", label="promised validity window")),
+            ("hold", Patch(facecolor=grey, alpha=0.9, label="node holds that client's value")),
+            ("ungranted", Patch(facecolor="white", edgecolor=grey, hatch="....",
+                                label="… from an attempt that failed")),
+            ("attempt", Line2D([], [], marker="|", ms=7, mew=1.4, ls="none", color=grey, label="acquire attempt")),
+            ("pause", Patch(facecolor=style.PAUSE, label="paused")),
+            ("down", Patch(facecolor="white", edgecolor=style.DOWN, hatch="xx", lw=0, label="crashed (down)")),
+            ("crash", Line2D([], [], marker="X", ms=8, ls="none", color=style.FAULT, label="crash")),
+            ("restart", Line2D([], [], marker=">", ms=7, ls="none", color=style.FAULT, label="restart")),
+            ("clock", Line2D([], [], marker="D", ms=5, ls="none", color=style.FAULT, label="clock jump / drift")),
+            ("accepted", Line2D([], [], marker="o", ms=7, ls="none", color=grey, mec="black", mew=0.6,
+                                label="op accepted")),
+            ("rejected", Line2D([], [], marker="o", ms=7, ls="none", mfc="white", mec=style.VIOLATION, mew=1.8,
+                                label="op rejected")),
+            ("partition", Patch(facecolor=style.PARTITION, edgecolor="#707070", lw=0.6, label="network partition")),
+            ("dropped", Line2D([], [], marker="x", ms=5, mew=1.1, ls="none", color=style.VIOLATION,
+                               label="message dropped")),
+            ("held", Line2D([], [], marker="s", ms=4.5, ls="none", mfc="none", color=style.NOTE,
+                            label="message held")),
+            ("violation", Line2D([], [], color=style.VIOLATION, lw=1.4, label="violation (first witness)")),
+        ]
+        handles += [h for key, h in entries if key in self.used]
+        top = 1 - TOP_INCH / self.fig.get_figheight()
+        self.fig.legend(handles=handles, loc="upper left", bbox_to_anchor=(bbox_x, top), handlelength=1.8,
+                        handleheight=1.0, borderaxespad=0.0, labelspacing=0.45)
+
+
+def _witness_lines(verdicts: list[PropertyVerdict], variant: str, x0: float, x1: float,
+                   wrap: int = 180) -> list[tuple[str, str]]:
+    """(text, colour) lines for under the plot: a summary, then each violation's first witness."""
+    violated = [v for v in verdicts if v.violated]
+    holds = [v for v in verdicts if not v.violated]
+    summary = f"Verdicts ({variant}): "
+    summary += ("violated " + ", ".join(f"{v.id} {v.name}" for v in violated)) if violated else "nothing violated"
+    if holds:
+        summary += "   ·   " + "; ".join(f"{v.id} {v.name}: {v.status}" for v in holds)
+    lines = [(summary, "black")]
+    for v in violated:
+        head = f"{v.id} {v.name} ({v.count} violation{'s' if v.count != 1 else ''})"
+        if v.witness_ns is not None:
+            head += f" — first at {fmt_time(v.witness_ns)}"
+            if not x0 <= seconds(v.witness_ns) <= x1:
+                head += " (outside the window shown)"
+        text = f"{head}: {v.witness_text}" if v.witness_text else head
+        wrapped = textwrap.wrap(text, wrap, subsequent_indent="      ") or [text]
+        lines += [(w, style.VIOLATION) for w in wrapped]
+    return lines
+
+
+def default_title(trace: Trace, variant: Optional[str]) -> str:
+    stem = Path(trace.source).stem if trace.source else "locksim run"
+    return f"{stem} · {variant}" if variant else stem
+
+
+def subtitle(trace: Trace) -> str:
+    run = trace.run
+    n_nodes = len(trace.nodes)
+    parts = [f"seed {run.seed}", f"{len(trace.clients)} client{'s' if len(trace.clients) != 1 else ''}",
+             f"{n_nodes} Redis node{'s' if n_nodes != 1 else ''} (quorum {run.quorum})"]
+    if run.app != "none":
+        final = final_app_note(trace)
+        parts.append(f"app: {run.app}" + (f", at the end {final}" if final else ""))
+    parts.append(f"run ends at {fmt_time(trace.end_ns)}")
+    return " · ".join(parts) + "   —   x: true time"
+
+
+def draw(trace: Trace, verdicts: Optional[list[PropertyVerdict]] = None, variant: Optional[str] = None,
+         title: Optional[str] = None, window: tuple[Optional[float], Optional[float]] = (None, None)) -> Figure:
+    """The timeline figure of one run. ``window`` is (from, to) in seconds; None = the whole run.
+
+    Call inside ``style.context()`` (``render`` does) so the figure gets locksim's defaults.
+    """
+    end_s = seconds(trace.end_ns)
+    x0 = 0.0 if window[0] is None else float(window[0])
+    x1 = (end_s if end_s > x0 else x0 + 1.0) if window[1] is None else float(window[1])
+    if x1 <= x0:
+        raise ValueError(f"empty time window: from {x0} s to {x1} s")
+    has_network = bool(partition_intervals(trace)) or any(
+        m.type in ("lost", "partition-drop", "drop-crashed", "partition-hold") for m in trace.of(Message))
+    lanes = _lanes(trace, has_network)
+    name_in = max((len(l.name) for l in lanes), default=1) * 10 * 0.6 / 72  # lane names are 10 pt
+    left_in = max(LEFT_INCH, name_in + 0.75)
+    axes_w_in = FIG_WIDTH - left_in - RIGHT_INCH
+    wrap = int((FIG_WIDTH - left_in - 0.3) / (7.5 * 0.52 / 72))  # characters of 7.5-pt text that fit
+    witness = _witness_lines(verdicts, variant or "verdicts", x0, x1, wrap) if verdicts is not None else []
+
+    axes_h = max(len(lanes), 1) * LANE_INCH
+    bottom = BOTTOM_INCH + (len(witness) * WITNESS_LINE_INCH + 0.25 if witness else 0.0)
+    height = TOP_INCH + axes_h + bottom
+    fig = Figure(figsize=(FIG_WIDTH, height))
+    ax = fig.add_axes([left_in / FIG_WIDTH, bottom / height, axes_w_in / FIG_WIDTH, axes_h / height])
+    pad = 0.012 * (x1 - x0)
+    ax.set_xlim(x0 - pad, x1 + pad)
+    ax.set_ylim(-0.5, max(len(lanes), 1) - 0.5)
+    ax.set_yticks([l.y for l in lanes], [l.name for l in lanes])
+    ax.tick_params(axis="y", length=0, pad=6)
+    ax.set_xlabel("true time (s)")
+    ax.ticklabel_format(axis="x", style="plain", useOffset=False)
+    ax.xaxis.set_minor_locator(AutoMinorLocator())
+    ax.grid(axis="x", color=style.GRID, lw=0.6, zorder=0)
+    ax.set_axisbelow(True)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+
+    p = _Painter(fig, ax, trace, lanes, x0, x1, axes_w_in)
+    p.backgrounds(lanes)
+    if end_s < x1:
+        ax.axvspan(end_s, x1 + pad, color="#EDEDED", zorder=1, lw=0)
+        ax.text(end_s, 1.004, "run end", transform=ax.get_xaxis_transform(), fontsize=7, color=style.NOTE,
+                ha="left", va="bottom")
+    p.shades()
+    p.fault_marks()
+    p.beliefs()
+    p.attempts()
+    p.holds()
+    p.ops()
+    p.network()
+    if verdicts is not None:
+        p.violations(verdicts)
+
+    # Group labels to the left of the lane names.
+    gx = -(name_in + 0.22) / axes_w_in
+    group_names = {"client": "clients", "redis": f"Redis nodes\nquorum {trace.run.quorum}", "resource": "",
+                   "other": "other", "network": ""}
+    for group, label in group_names.items():
+        ys = [l.y for l in lanes if l.group == group]
+        if ys and label:
+            ax.text(gx, (sum(ys) / len(ys) + 0.5) / len(lanes), label, transform=ax.transAxes, rotation=90,
+                    ha="center", va="center", fontsize=8, color=style.NOTE, linespacing=1.1)
+
+    top = 1 - 0.14 / height
+    fig.text(left_in / FIG_WIDTH, top, title or default_title(trace, variant), fontsize=13, fontweight="bold",
+             va="top", ha="left")
+    fig.text(left_in / FIG_WIDTH, top - 0.30 / height, subtitle(trace), fontsize=8.5, color=style.NOTE, va="top",
+             ha="left")
+    p.legend((FIG_WIDTH - RIGHT_INCH + 0.2) / FIG_WIDTH)
+    y = (bottom - BOTTOM_INCH - 0.1) / height
+    for text, colour in witness:
+        fig.text(left_in / FIG_WIDTH, y, text, fontsize=7.5, color=colour, va="top", ha="left")
+        y -= WITNESS_LINE_INCH / height
+    return fig
+
+
+def render(trace: Trace, outs: Sequence[str | Path], **kw) -> list[Path]:
+    """Draws ``trace`` (see ``draw`` for options) and writes each of ``outs`` (.png / .svg)."""
+    paths = [Path(o) for o in outs]
+    for path in paths:
+        if path.suffix.lower() not in OUTPUT_SUFFIXES:
+            raise ValueError(f"{path}: unsupported output type (use {' or '.join(OUTPUT_SUFFIXES)})")
+    with style.context():
+        fig = draw(trace, **kw)
+        for path in paths:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # "tight" trims unused margin and keeps a legend taller than few lanes whole.
+            fig.savefig(path, format=path.suffix.lower().lstrip("."), bbox_inches="tight", pad_inches=0.15)
+    return paths
+
+
+# --- command line ----------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="timeline", description="Draw the timeline of one locksim run from its trace (JSON Lines).")
+    p.add_argument("trace", help="the run's trace (JSON Lines, sim/world/trace_format.cc)")
+    p.add_argument("--out", action="append", required=True, metavar="FILE",
+                   help="output file, .png or .svg; repeat for several")
+    p.add_argument("--verdicts", metavar="FILE",
+                   help="the run's verdicts (the simulator's --json output): marks violations")
+    p.add_argument("--variant", metavar="NAME", help="which variant of the verdicts file (needed if it has several)")
+    p.add_argument("--title", help="title (default: the trace's name and the variant)")
+    p.add_argument("--from", dest="t_from", type=float, metavar="S", help="window start, seconds of true time")
+    p.add_argument("--to", dest="t_to", type=float, metavar="S", help="window end, seconds of true time")
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.variant and not args.verdicts:
+            raise ValueError("--variant needs --verdicts")
+        for out in args.out:
+            if Path(out).suffix.lower() not in OUTPUT_SUFFIXES:
+                raise ValueError(f"{out}: unsupported output type (use .png or .svg)")
+        if args.t_from is not None and args.t_to is not None and args.t_to <= args.t_from:
+            raise ValueError(f"--to ({args.t_to}) must be after --from ({args.t_from})")
+        trace = load(args.trace)
+        verdicts, variant = None, args.variant
+        if args.verdicts:
+            variant, verdicts = load_verdicts(args.verdicts, args.variant)
+        render(trace, args.out, verdicts=verdicts, variant=variant, title=args.title,
+               window=(args.t_from, args.t_to))
+    except (TraceError, ValueError, OSError) as e:
+        print(f"timeline: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,376 @@
+"""Tests for analysis/trace.py (the loader) and analysis/timeline.py (the picture and its CLI).
+
+What is drawn is computed by pure functions, tested here on the hand-made
+traces without plotting; the drawing is tested through the files it writes
+(PNG, SVG with text kept as text) and the lines it puts on the axes.
+"""
+
+from __future__ import annotations
+
+import json
+import matplotlib.image
+import pytest
+
+from analysis import style, timeline
+from analysis.trace import (
+    App, BeliefEnd, Complete, End, Fault, GiveUp, Grant, Invoke, KeyDropped, KeyHeld, Message, Op, PhaseReached,
+    Promise, Release, TraceError, Unknown, Want, load, load_verdicts, parse_lines)
+
+S = 1_000_000_000
+MS = 1_000_000
+
+
+def header(processes, nodes, quorum=1, app="none") -> str:
+    return json.dumps({"t": 0, "type": "run", "seed": "1",
+                       "processes": [{"name": n, "kind": k} for n, k in processes],
+                       "keys": ["lock"], "service_nodes": nodes, "quorum": quorum, "app": app})
+
+
+def line(t: int, type_: str, **fields) -> str:
+    return json.dumps({"t": t, "type": type_, **fields})
+
+
+ONE_NODE = [("c1", "client"), ("c2", "client"), ("r1", "redis"), ("db", "resource")]
+
+
+def grant(t, session, client, value, token=-1):
+    return line(t, "grant", session=session, client=client, value=value, token=token, validity_ns=10 * S,
+                clock="monotonic")
+
+
+# --- the loader -----------------------------------------------------------------
+
+
+def test_loader_parses_every_line_type(every_path):
+    """Every line type the simulator writes becomes its typed record, with its fields."""
+    trace = load(every_path)
+    kinds = {type(r) for r in trace.records}
+    assert kinds == {Message, Invoke, Complete, Want, GiveUp, Grant, BeliefEnd, Release, KeyHeld, KeyDropped, Op, App,
+                     Fault, PhaseReached, End, Promise}
+    assert {m.type for m in trace.of(Message)} == {"send", "deliver", "lost", "partition-drop", "partition-hold",
+                                                   "drop-crashed"}
+    assert {f.fault for f in trace.of(Fault)} == {"pause", "resume", "crash", "restart", "clock-jump", "clock-drift",
+                                                  "partition", "heal"}
+    g = trace.of(Grant)[0]
+    assert (g.t, g.session, g.client, g.value, g.token, g.validity_ns, g.clock) == (
+        MS, 1, "c1", "11aa22bb33cc44dd", 33, 4_899 * MS, "wall")
+    rejected = [o for o in trace.of(Op) if not o.accepted]
+    assert [(o.client, o.op, o.reject, o.token) for o in rejected] == [
+        ("c3", "check-and-decrement", "out-of-stock", 34), ("c1", "decrement", "stale-token", 33)]
+    partition = next(f for f in trace.of(Fault) if f.fault == "partition")
+    assert (partition.target, partition.amount, partition.mode) == (None, 0, "hold")
+    sent = next(m for m in trace.of(Message) if m.type == "lost")
+    assert (sent.sender, sent.receiver, sent.msg) == ("c1", "r3", "SET lock 11aa22bb33cc44dd NX PX 5000")
+    assert trace.of(App)[-1].quiescent is True and trace.of(App)[-1].stock == 0
+    assert set(trace.frames()) == {"send", "deliver", "lost", "partition-drop", "partition-hold", "drop-crashed",
+                                   "invoke", "complete", "want", "give-up", "grant", "belief-end", "release",
+                                   "key-held", "key-dropped", "op", "app", "fault", "phase", "end", "promise"}
+
+
+def test_loader_reads_the_header_and_tables(gc_path):
+    """The run header names clients, nodes and resource; frames are tables with one row per line."""
+    trace = load(gc_path)
+    assert trace.run.seed == "7" and trace.run.quorum == 1 and trace.run.app == "counter"
+    assert (trace.clients, trace.nodes, trace.resources) == (["c1", "c2"], ["r1"], ["resource"])
+    assert trace.end_ns == 25 * S
+    grants = trace.frame("grant")
+    assert list(grants["client"]) == ["c1", "c2"] and list(grants["t"]) == [MS, 11 * S + MS]
+    promises = trace.frame(Promise)
+    assert list(promises["promised_end"]) == [10 * S, 21 * S]
+    assert len(trace.frame("send")) == len([m for m in trace.of(Message) if m.type == "send"])
+
+
+def test_promise_of_minus_one_means_never():
+    """A promise line with promised_end -1 (the clock never gets there) loads as None."""
+    trace = parse_lines([header(ONE_NODE, ["r1"]), grant(0, 1, "c1", "aa"), line(5 * S, "end"),
+                         line(0, "promise", session=1, client="c1", promised_end=-1)])
+    assert trace.of(Promise)[0].promised_end is None
+    assert timeline.belief_intervals(trace)[0].window_end_ns is None
+
+
+def test_unknown_line_types_are_kept_not_rejected():
+    """A line type this reader does not know (a newer simulator) is kept as Unknown."""
+    trace = parse_lines([header(ONE_NODE, ["r1"]), line(7, "sentinel-vote", node="s1")])
+    assert trace.records == [Unknown(7, "sentinel-vote", {})]
+    assert trace.records[0].fields["node"] == "s1"
+
+
+@pytest.mark.parametrize("lines, message", [
+    ([], "<t>: not a locksim trace (empty)"),
+    (["hello world"], "<t>:1: not a locksim trace (not JSON"),
+    (['{"t":0,"type":"send","from":"c1","to":"r1","msg":"x"}'], "<t>:1: not a locksim trace (the first line"),
+    (["[1, 2]"], "<t>:1: not a locksim trace (a line is not"),
+])
+def test_loader_rejects_what_is_not_a_trace(lines, message):
+    """Empty input, non-JSON, or a first line that is no "run" header is refused with source:line."""
+    with pytest.raises(TraceError) as err:
+        parse_lines(lines, source="<t>")
+    assert str(err.value).startswith(message)
+
+
+def test_loader_names_the_line_of_a_malformed_record():
+    """A known line type with a missing or mistyped field is reported as source:line and key."""
+    with pytest.raises(TraceError, match=r'^<t>:3: "grant" line lacks "token"$'):
+        parse_lines([header(ONE_NODE, ["r1"]), line(0, "want", client="c1"),
+                     line(1, "grant", session=1, client="c1", value="aa", validity_ns=1, clock="wall")], source="<t>")
+    with pytest.raises(TraceError, match=r'^<t>:2: "op" field "accepted" should be bool'):
+        parse_lines([header(ONE_NODE, ["r1"]), line(1, "op", session=1, client="c1", op="write", accepted=1,
+                                                    reject="none", token=-1)], source="<t>")
+
+
+def test_load_reports_a_missing_file(tmp_path):
+    """load() turns a missing file into a TraceError naming it."""
+    with pytest.raises(TraceError, match="nope.jsonl: cannot read"):
+        load(tmp_path / "nope.jsonl")
+
+
+def test_load_verdicts_picks_the_variant(gc_verdicts):
+    """Verdicts come from the named variant, in P1..P5 order; several variants need --variant."""
+    name, verdicts = load_verdicts(gc_verdicts, "base")
+    assert name == "base"
+    assert [(v.id, v.violated) for v in verdicts] == [("P1", False), ("P2", True), ("P3", True), ("P4", True),
+                                                      ("P5", True)]
+    assert verdicts[1].witness_ns == 11 * S + MS and "c2 (session 2)" in verdicts[1].witness_text
+    assert [v.violated for v in load_verdicts(gc_verdicts, "fenced")[1]] == [False, True, False, False, False]
+    with pytest.raises(TraceError, match="holds 2 variants"):
+        load_verdicts(gc_verdicts)
+    with pytest.raises(TraceError, match="no variant 'nope'"):
+        load_verdicts(gc_verdicts, "nope")
+
+
+# --- what is drawn, without drawing -----------------------------------------------
+
+
+def test_belief_intervals_in_the_gc_pause(gc_path):
+    """c1 believes from its grant through the whole pause to its release; the promise ends at 10 s."""
+    beliefs = timeline.belief_intervals(load(gc_path))
+    c1, c2 = beliefs
+    assert (c1.client, c1.session, c1.start_ns, c1.end_ns, c1.end_reason) == ("c1", 1, MS, 15 * S + 3 * MS,
+                                                                              "released")
+    assert (c1.promised_end_ns, c1.window_end_ns) == (10 * S, 10 * S)
+    assert (c2.client, c2.session, c2.start_ns, c2.end_ns, c2.end_reason) == ("c2", 2, 11 * S + MS,
+                                                                              11 * S + 3 * MS, "released")
+    # c2's lease would run to 21 s, but its release at 11.003 s ends the promised window (as P1 reads it).
+    assert (c2.promised_end_ns, c2.window_end_ns) == (21 * S, 11 * S + 3 * MS)
+    # The picture's point: c1 still believes when c2 is granted.
+    assert c1.start_ns < c2.start_ns < c1.end_ns
+
+
+def test_belief_ends_at_a_crash_or_the_run_end():
+    """Without a belief-end, a crash of the client ends its belief; with neither, the run's end does."""
+    trace = parse_lines([
+        header(ONE_NODE, ["r1"]),
+        grant(1 * S, 1, "c1", "aa"),
+        line(3 * S, "fault", fault="crash", target="c1", amount=-1),
+        grant(4 * S, 2, "c2", "bb", token=7),
+        line(9 * S, "end"),
+    ])
+    b1, b2 = timeline.belief_intervals(trace)
+    assert (b1.end_ns, b1.end_reason) == (3 * S, "crashed")
+    assert (b2.end_ns, b2.end_reason, b2.token) == (9 * S, "run-end", 7)
+    assert b2.promised_end_ns is None  # no promise line at all
+
+
+def test_recorded_belief_end_reason_wins_at_equal_times():
+    """When release and belief-end share an instant, the belief-end's reason is reported."""
+    trace = parse_lines([
+        header(ONE_NODE, ["r1"]), grant(0, 1, "c1", "aa"),
+        line(2 * S, "release", session=1, client="c1"),
+        line(2 * S, "belief-end", session=1, client="c1", reason="validity-check"),
+        line(3 * S, "end"),
+    ])
+    assert timeline.belief_intervals(trace)[0].end_reason == "validity-check"
+
+
+def test_hold_intervals_in_the_gc_pause(gc_path):
+    """r1 holds c1's value until it expires at 10.0005 s, then c2's until c2 deletes it."""
+    holds = timeline.hold_intervals(load(gc_path))
+    assert [(h.node, h.client, h.session, h.start_ns, h.end_ns, h.reason) for h in holds] == [
+        ("r1", "c1", 1, MS // 2, 10 * S + MS // 2, "expired"),
+        ("r1", "c2", 2, 11 * S + MS // 2, 11 * S + 7 * MS // 2, "deleted"),
+    ]
+
+
+def test_hold_intervals_on_five_nodes(redlock_path):
+    """After C's clock jump, C drops c1's value and takes c2's: each node's stretches and owners."""
+    holds = timeline.hold_intervals(load(redlock_path))
+    by_node = {}
+    for h in holds:
+        by_node.setdefault(h.node, []).append((h.client, h.start_ns, h.end_ns, h.reason))
+    assert by_node == {
+        "A": [("c1", MS // 2, 4 * S + 3 * MS // 2, "deleted")],
+        "B": [("c1", MS // 2, 4 * S + 3 * MS // 2, "deleted")],
+        "C": [("c1", MS // 2, 1100 * MS, "expired"), ("c2", 2 * S + MS // 2, 5 * S + MS // 2, "deleted")],
+        "D": [("c2", 2 * S + MS // 2, 5 * S + MS // 2, "deleted")],
+        "E": [("c2", 2 * S + MS // 2, 5 * S + MS // 2, "deleted")],
+    }
+
+
+def test_hold_intervals_renewal_overwrite_and_ungranted_values():
+    """A renewal continues a stretch, a new value ends it as overwritten, an ungranted value is traced to its SET."""
+    trace = parse_lines([
+        header(ONE_NODE, ["r1"]),
+        line(0, "send", **{"from": "c1", "to": "r1", "msg": "SET lock aa NX PX 10000"}),
+        line(1, "key-held", node="r1", key="lock", value="aa"),
+        grant(2, 1, "c1", "aa"),
+        line(5 * S, "key-held", node="r1", key="lock", value="aa"),  # renewed: same stretch
+        line(6 * S, "send", **{"from": "c2", "to": "r1", "msg": "SET lock bb PX 10000"}),
+        line(6 * S + 1, "key-held", node="r1", key="lock", value="bb"),
+        line(8 * S, "key-dropped", node="r1", key="nope", value="zz", reason="deleted"),  # nothing open: ignored
+        line(9 * S, "end"),
+    ])
+    holds = timeline.hold_intervals(trace)
+    assert [(h.value, h.start_ns, h.end_ns, h.reason, h.client, h.session) for h in holds] == [
+        ("aa", 1, 6 * S + 1, "overwritten", "c1", 1),
+        ("bb", 6 * S + 1, 9 * S, None, "c2", None),
+    ]
+
+
+def test_pause_intervals(gc_path, every_path):
+    """Pauses run to their resume; a pause inside a pause does not split it; a crash or the plan ends one."""
+    assert timeline.pause_intervals(load(gc_path)) == [timeline.Span("c1", 2 * MS, 15 * S + 2 * MS)]
+    assert [(s.what, s.start_ns, s.end_ns) for s in timeline.pause_intervals(load(every_path))] == [
+        ("c1", 100 * MS, 1100 * MS)]
+    trace = parse_lines([
+        header(ONE_NODE, ["r1"]),
+        line(1 * S, "fault", fault="pause", target="c1", amount=2 * S),
+        line(1 * S, "fault", fault="pause", target="c2", amount=5 * S),
+        line(2 * S, "fault", fault="crash", target="c2", amount=-1),
+        line(9 * S, "end"),
+    ])
+    assert [(s.what, s.start_ns, s.end_ns, s.note) for s in timeline.pause_intervals(trace)] == [
+        ("c1", 1 * S, 3 * S, "no resume recorded"), ("c2", 1 * S, 2 * S, "ended by crash")]
+
+
+def test_down_and_partition_intervals(every_path):
+    """Crashes last until their restart (or the run's end); partitions until their heal."""
+    trace = load(every_path)
+    assert [(s.what, s.start_ns, s.end_ns, s.note) for s in timeline.down_intervals(trace)] == [
+        ("c3", 6 * S, 10 * S, "no restart"), ("r2", 1 * S, 1500 * MS, "")]
+    assert [(s.what, s.start_ns, s.end_ns, s.note) for s in timeline.partition_intervals(trace)] == [
+        ("partition 0", 2 * S, 2500 * MS, "hold"), ("partition 1", 2800 * MS, 3200 * MS, "drop")]
+
+
+def test_ops_carry_the_application_state(gc_path):
+    """Each accepted op is paired with the app state recorded right after it: the lost update shows."""
+    pairs = timeline.ops_with_state(load(gc_path))
+    assert [(op.client, op.op, app.counter if app else None) for op, app in pairs] == [
+        ("c1", "read", None), ("c2", "read", None), ("c2", "write", 1), ("c1", "write", 1)]
+    assert pairs[-1][1].increments == 2
+
+
+def test_formatting():
+    """Durations, instants and drifts read the way a reviewer says them."""
+    assert timeline.fmt_duration(15 * S) == "15 s"
+    assert timeline.fmt_duration(250 * MS) == "250 ms"
+    assert timeline.fmt_duration(1500 * MS, signed=True) == "+1.5 s"
+    assert timeline.fmt_duration(-40_000) == "-40 µs"
+    assert timeline.fmt_time(11 * S + MS) == "11.001 s"
+    assert timeline.fmt_drift(20_000) == "drift +20000 ppm (+2 %)"
+
+
+def test_palette_is_okabe_ito():
+    """Clients take Okabe-Ito colours; vermillion is kept for violations, never a client."""
+    assert set(style.CLIENT_COLOURS) <= set(style.OKABE_ITO.values())
+    assert style.VIOLATION == style.OKABE_ITO["vermillion"] not in style.CLIENT_COLOURS
+
+
+# --- the picture ---------------------------------------------------------------------
+
+
+def _violation_xs(fig) -> list[float]:
+    ax = fig.axes[0]
+    return sorted(l.get_xdata()[0] for l in ax.lines if l.get_color() == style.VIOLATION and len(l.get_xdata()) == 2)
+
+
+def test_verdict_lines_are_drawn_at_first_witnesses(gc_path, gc_verdicts):
+    """With verdicts, each violated property gets a red line at its first witness; without, none."""
+    trace = load(gc_path)
+    variant, verdicts = load_verdicts(gc_verdicts, "base")
+    with style.context():
+        judged = timeline.draw(trace, verdicts=verdicts, variant=variant)
+        plain = timeline.draw(trace)
+    assert _violation_xs(judged) == pytest.approx([11.001, 15.0025, 15.0025, 25.0])
+    assert _violation_xs(plain) == []
+    texts = [t.get_text() for t in judged.axes[0].texts]
+    assert "P2" in texts and "P3 P4" in texts and "P5" in texts and "P1" not in " ".join(texts)
+
+
+def test_lanes_for_clients_nodes_and_resource(redlock_path):
+    """Five nodes get five lanes between the clients and the resource, then the network."""
+    with style.context():
+        fig = timeline.draw(load(redlock_path))
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    ys = list(fig.axes[0].get_yticks())
+    assert labels == ["c1", "c2", "A", "B", "C", "D", "E", "resource", "network"]
+    assert ys == sorted(ys, reverse=True)  # in that order from the top down
+
+
+def test_window_sets_the_x_range(gc_path):
+    """--from/--to choose the seconds shown (with a small margin)."""
+    with style.context():
+        fig = timeline.draw(load(gc_path), window=(10.0, 12.0))
+    lo, hi = fig.axes[0].get_xlim()
+    assert 9.9 < lo < 10.0 and 12.0 < hi < 12.1
+    with pytest.raises(ValueError):
+        timeline.draw(load(gc_path), window=(3.0, 2.0))
+
+
+def test_cli_writes_png_and_svg(gc_path, tmp_path, run_cli):
+    """One run writes every --out: a real, non-blank PNG and an SVG whose text names every lane."""
+    png, svg = tmp_path / "timeline.png", tmp_path / "sub" / "timeline.svg"
+    result = run_cli(gc_path, "--out", png, "--out", svg)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 30_000
+    pixels = matplotlib.image.imread(png)
+    assert pixels.shape[1] > 1500 and pixels.shape[0] > 600 and pixels[..., :3].std() > 0.05
+    text = svg.read_text(encoding="utf-8")
+    assert svg.stat().st_size > 10_000
+    for lane in ("c1", "c2", "r1", "resource"):
+        assert f">{lane}</text>" in text, lane
+    assert "single_node_gc_pause" in text and "session 1" in text and "paused 15 s" in text
+
+
+def test_cli_marks_violations_from_a_verdicts_file(gc_path, gc_verdicts, tmp_path, run_cli):
+    """--verdicts/--variant put the property ids and witness texts into the picture."""
+    svg = tmp_path / "t.svg"
+    result = run_cli(gc_path, "--out", svg, "--verdicts", gc_verdicts, "--variant", "base", "--title", "GC pause")
+    assert result.returncode == 0, result.stderr
+    text = svg.read_text(encoding="utf-8")
+    assert ">GC pause</text>" in text and ">P2</text>" in text and ">P3 P4</text>" in text
+    assert "c2 (session 2) granted at 11.001s" in text
+    fenced = tmp_path / "fenced.svg"
+    assert run_cli(gc_path, "--out", fenced, "--verdicts", gc_verdicts, "--variant", "fenced").returncode == 0
+    text = fenced.read_text(encoding="utf-8")
+    assert ">P2</text>" in text and ">P3 P4</text>" not in text
+
+
+def test_cli_draws_five_nodes(redlock_path, tmp_path, run_cli):
+    """The five-node story draws, with a lane label for every node."""
+    svg = tmp_path / "redlock.svg"
+    result = run_cli(redlock_path, "--out", svg, "--from", "0", "--to", "6")
+    assert result.returncode == 0, result.stderr
+    text = svg.read_text(encoding="utf-8")
+    for lane in ("A", "B", "C", "D", "E", "network"):
+        assert f">{lane}</text>" in text, lane
+    assert "wall clock +15 s" in text
+
+
+@pytest.mark.parametrize("make_args, message", [
+    (lambda d, gc, v: [d / "missing.jsonl", "--out", d / "x.png"], "missing.jsonl: cannot read"),
+    (lambda d, gc, v: [v, "--out", d / "x.png"], "not a locksim trace"),
+    (lambda d, gc, v: [gc, "--out", d / "x.pdf"], "unsupported output type"),
+    (lambda d, gc, v: [gc, "--out", d / "x.png", "--verdicts", v], "choose one with --variant"),
+    (lambda d, gc, v: [gc, "--out", d / "x.png", "--verdicts", v, "--variant", "nope"], "no variant 'nope'"),
+    (lambda d, gc, v: [gc, "--out", d / "x.png", "--from", "5", "--to", "1"], "must be after --from"),
+    (lambda d, gc, v: [gc], "--out"),
+])
+def test_cli_bad_input_exits_2_with_one_line(make_args, message, gc_path, gc_verdicts, tmp_path, run_cli):
+    """Missing or malformed input and bad options: exit 2, one line on stderr, no output file."""
+    result = run_cli(*make_args(tmp_path, gc_path, gc_verdicts))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("timeline: ")
+    assert message in result.stderr
+    assert not (tmp_path / "x.png").exists() and not (tmp_path / "x.pdf").exists()
