@@ -79,30 +79,29 @@ void Clock::jump_wall(TrueTime at, Duration by) {
 }
 
 TrueTime Clock::when_reads(ClockKind kind, LocalTime target, TrueTime from) const {
-  // Walk the pieces from |from| on. On each piece both readings are increasing
-  // lines; the wall clock may step at jump instants (up or down), which is why
-  // this is a walk and not a single inversion.
-  std::vector<TrueTime> cuts;
-  for (const Segment& s : segments_)
-    if (s.start > from) cuts.push_back(s.start);
-  if (kind == ClockKind::wall)
-    for (const Jump& j : jumps_)
-      if (j.at > from) cuts.push_back(j.at);
-  std::sort(cuts.begin(), cuts.end());
-  cuts.push_back(kTrueNever);
-
+  // Walk the pieces from |from| on. On each piece the reading is an
+  // increasing line; the wall clock may step at jump instants (up or down),
+  // which is why this is a walk and not a single inversion. No allocation:
+  // the next cut is the earlier of the next segment start and the next jump.
+  auto next_segment = std::upper_bound(segments_.begin(), segments_.end(), from,
+                                       [](TrueTime value, const Segment& s) { return value < s.start; });
+  auto next_jump = std::upper_bound(jumps_.begin(), jumps_.end(), from,
+                                    [](TrueTime value, const Jump& j) { return value < j.at; });
   TrueTime piece_start = from;
-  for (TrueTime cut : cuts) {
-    if (cut <= piece_start) continue;
+  for (;;) {
+    TrueTime cut = next_segment == segments_.end() ? kTrueNever : next_segment->start;
+    if (kind == ClockKind::wall && next_jump != jumps_.end() && next_jump->at < cut) cut = next_jump->at;
     const Segment& s = segment_at(piece_start);
     const Duration shift = kind == ClockKind::wall ? wall_offset_at(piece_start) : offset_;
     // Reading on this piece = advance(s, t) + shift.
     TrueTime t = solve(s, target - shift);
     if (t < piece_start) t = piece_start;
     if (t < cut) return t;
+    if (cut == kTrueNever) return kTrueNever;
     piece_start = cut;
+    while (next_segment != segments_.end() && next_segment->start <= piece_start) ++next_segment;
+    while (next_jump != jumps_.end() && next_jump->at <= piece_start) ++next_jump;
   }
-  return kTrueNever;
 }
 
 Duration Clock::true_span(Duration local, TrueTime from) const {

@@ -1,0 +1,847 @@
+// Scenario file -> ScenarioSpec. Three passes over a merged document tree
+// (doc.h): merge (base, then the variant, then each --set), schema (every key
+// known, anywhere), then meaning (types, units, ranges, cross-references).
+// The schema pass runs first so that a misspelt key is reported as such and
+// not as whatever the missing key's default then breaks. scenarios/FORMAT.md
+// is the user's reference for everything read here; keep the two in step.
+#include "sim/scenario/parse.h"
+
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/scenario/doc.h"
+#include "sim/scenario/reader.h"
+
+namespace locksim {
+
+using scenario::DocNode;
+using scenario::in_quotes;
+using scenario::join_key;
+using scenario::join_list;
+using scenario::Reader;
+using scenario::Sign;
+
+struct ScenarioFile::Impl {
+  struct Variant {
+    std::string name;
+    std::string description;
+    DocNode doc;  // the variant's keys, paths as written ("variant.fenced.lock.fencing")
+  };
+  std::string path;
+  std::shared_ptr<const toml::table> toml;  // owns every value the trees point into
+  DocNode base;                             // the document without [variant]
+  std::vector<Variant> variants;            // in file order
+
+  const Variant* find_variant(const std::string& name) const {
+    for (const Variant& v : variants)
+      if (v.name == name) return &v;
+    return nullptr;
+  }
+};
+
+namespace {
+
+constexpr const char* kSetFile = "--set";
+
+// ---- Names as written in scenario files -------------------------------------
+
+constexpr std::pair<LockProtocol, std::string_view> kProtocols[] = {{LockProtocol::single_node, "single-node"}};
+constexpr std::pair<AcquireStyle, std::string_view> kAcquireStyles[] = {
+    {AcquireStyle::set_nx_px, "set-nx-px"}, {AcquireStyle::setnx_then_expire, "setnx-then-expire"}};
+constexpr std::pair<ReleaseStyle, std::string_view> kReleaseStyles[] = {
+    {ReleaseStyle::compare_and_delete, "compare-and-delete"}, {ReleaseStyle::del, "del"}};
+constexpr std::pair<FencingStyle, std::string_view> kFencingStyles[] = {{FencingStyle::none, "none"},
+                                                                        {FencingStyle::incr, "incr"}};
+constexpr std::pair<ClockKind, std::string_view> kClientClocks[] = {{ClockKind::monotonic, "monotonic"},
+                                                                    {ClockKind::wall, "wall"}};
+constexpr std::pair<ClockKind, std::string_view> kExpiryClocks[] = {{ClockKind::wall, "wall"},
+                                                                    {ClockKind::monotonic, "monotonic"}};
+constexpr std::pair<redis::Persistence, std::string_view> kPersistence[] = {
+    {redis::Persistence::none, "none"},
+    {redis::Persistence::aof_everysec, "aof-everysec"},
+    {redis::Persistence::aof_always, "aof-always"}};
+constexpr std::pair<WritePolicy, std::string_view> kWritePolicies[] = {
+    {WritePolicy::none, "none"},
+    {WritePolicy::fencing, "fencing"},
+    {WritePolicy::unique_token_cas, "unique-token-cas"}};
+constexpr std::pair<AppKind, std::string_view> kAppKinds[] = {{AppKind::counter, "counter"},
+                                                              {AppKind::register_value, "register"},
+                                                              {AppKind::collection, "collection"},
+                                                              {AppKind::stock, "stock"},
+                                                              {AppKind::none, "none"}};
+constexpr std::pair<FaultSpecKind, std::string_view> kFaultKinds[] = {{FaultSpecKind::pause, "pause"},
+                                                                      {FaultSpecKind::crash, "crash"},
+                                                                      {FaultSpecKind::restart, "restart"},
+                                                                      {FaultSpecKind::clock_jump, "clock-jump"},
+                                                                      {FaultSpecKind::clock_drift, "clock-drift"},
+                                                                      {FaultSpecKind::partition, "partition"}};
+constexpr std::pair<PartitionMode, std::string_view> kPartitionModes[] = {{PartitionMode::drop, "drop"},
+                                                                          {PartitionMode::hold, "hold"}};
+constexpr std::pair<bool, std::string_view> kVerdicts[] = {{false, "holds"}, {true, "violated"}};
+
+constexpr StepKind kStepKinds[] = {StepKind::read,
+                                   StepKind::write,
+                                   StepKind::mark,
+                                   StepKind::add,
+                                   StepKind::increment_size,
+                                   StepKind::decrement,
+                                   StepKind::check_and_decrement,
+                                   StepKind::check,
+                                   StepKind::work,
+                                   StepKind::call};
+
+std::string_view fault_kind_text(FaultSpecKind kind) {
+  for (const auto& [k, name] : kFaultKinds)
+    if (k == kind) return name;
+  return "?";
+}
+
+// ---- The schema: which keys each table takes ---------------------------------
+
+using Keys = std::vector<std::string>;
+
+const Keys kTopKeys{"scenario", "lock", "redis", "resource", "client", "clock", "network", "link", "fault", "expect"};
+const Keys kScenarioKeys{"name", "title", "story", "run_for", "seed"};
+const Keys kLockKeys{"protocol",        "key",   "ttl",          "acquire",    "release", "fencing", "fencing_key",
+                     "request_timeout", "clock", "drift_factor", "drift_fixed"};
+const Keys kRedisKeys{"nodes", "expiry_clock", "persistence", "fsync_every"};
+const Keys kResourceKeys{"name", "policy", "app", "initial_stock"};
+const Keys kClientKeys{"start", "steps", "iterations", "attempts", "retry_delay", "think", "release"};
+const Keys kClockKeys{"offset", "drift"};
+const Keys kNetworkKeys{"latency", "loss"};
+const Keys kLinkKeys{"from", "to", "latency", "loss", "both_ways"};
+const Keys kFaultCommonKeys{"kind", "at", "after", "occurrence"};
+const Keys kFaultKeys{"kind",          "at", "after", "occurrence", "target", "length",
+                      "restart_after", "by", "drift", "groups",     "mode",   "heal_after"};
+
+Keys fault_kind_keys(FaultSpecKind kind) {
+  switch (kind) {
+    case FaultSpecKind::pause: return {"target", "length"};
+    case FaultSpecKind::crash: return {"target", "restart_after"};
+    case FaultSpecKind::restart: return {"target"};
+    case FaultSpecKind::clock_jump: return {"target", "by"};
+    case FaultSpecKind::clock_drift: return {"target", "drift"};
+    case FaultSpecKind::partition: return {"groups", "mode", "heal_after"};
+  }
+  return {};
+}
+
+Keys expect_keys() {
+  Keys keys;
+  for (Property p : kAllProperties) keys.emplace_back(property_name(p));
+  for (const char* k : {"longest-stuck-at-least", "longest-stuck-at-most", "sessions-at-least", "sessions-at-most"})
+    keys.emplace_back(k);
+  return keys;
+}
+
+bool contains(const Keys& keys, std::string_view key) {
+  for (const std::string& k : keys)
+    if (k == key) return true;
+  return false;
+}
+
+void check_schema(Reader& r, const DocNode& root) {
+  r.check_keys(root, kTopKeys, "a scenario");
+  struct Section {
+    std::string_view name;
+    const Keys* keys;
+    bool named;  // [client.NAME] and the like
+  };
+  static const Keys kExpectKeys = expect_keys();
+  const Section sections[] = {{"scenario", &kScenarioKeys, false}, {"lock", &kLockKeys, false},
+                              {"redis", &kRedisKeys, false},       {"resource", &kResourceKeys, false},
+                              {"client", &kClientKeys, true},      {"clock", &kClockKeys, true},
+                              {"network", &kNetworkKeys, false},   {"link", &kLinkKeys, true},
+                              {"fault", &kFaultKeys, true},        {"expect", &kExpectKeys, false}};
+  for (const DocNode& node : root.members) {
+    for (const Section& s : sections) {
+      if (node.key != s.name) continue;
+      const DocNode* table = r.table(root, s.name);
+      if (table == nullptr) break;
+      const std::string label = "[" + std::string(s.name) + (s.named ? ".NAME]" : "]");
+      if (!s.named) {
+        r.check_keys(*table, *s.keys, label);
+        break;
+      }
+      r.all_tables(*table, "[" + std::string(s.name) + ".NAME]");
+      for (const DocNode& item : table->members)
+        if (item.table) r.check_keys(item, *s.keys, label);
+      break;
+    }
+  }
+}
+
+// ---- Meaning ----------------------------------------------------------------
+
+std::string trim(std::string_view text) {
+  std::size_t b = 0, e = text.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
+  return std::string(text.substr(b, e - b));
+}
+
+// A latency written by hand ("2s", "lognormal(200ms, 0.5)"), with the unit
+// rules in the error when a plain value is not a duration.
+std::optional<Latency> latency_from_text(const std::string& text, std::string& error) {
+  std::optional<Latency> l = parse_latency(text, error);
+  if (!l && text.find('(') == std::string::npos) scenario::duration_from_text(text, Sign::non_negative, error);
+  return l;
+}
+
+bool valid_process_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') return false;
+  return true;
+}
+
+class SpecBuilder {
+ public:
+  SpecBuilder(Reader& r, const DocNode& root, const std::string& file) : r_(r), root_(root), file_(file) {}
+
+  ScenarioSpec build() {
+    check_schema(r_, root_);
+    if (r_.failed()) return spec_;
+    read_scenario();
+    read_lock();
+    read_redis();
+    read_resource();
+    read_clients();
+    register_processes();
+    read_clocks();
+    read_network();
+    read_links();
+    read_faults();
+    read_expect();
+    return spec_;
+  }
+
+ private:
+  struct Process {
+    std::string name;
+    std::string_view kind;  // "client", "redis node", "resource"
+  };
+
+  // The section |key| of the root, or an empty table standing in for it.
+  const DocNode& section(std::string_view key) {
+    if (const DocNode* node = root_.find(key); node != nullptr && node->table) return *node;
+    DocNode& empty = placeholders_.emplace_back();
+    empty.key = std::string(key);
+    empty.path = std::string(key);
+    empty.pos = {file_, 0};
+    empty.table = true;
+    return empty;
+  }
+
+  void read_scenario() {
+    const DocNode& s = section("scenario");
+    if (const DocNode* name = r_.require(s, "name");
+        name != nullptr && r_.string(s, "name", spec_.name) && spec_.name.empty())
+      r_.fail(*name, "must not be empty");
+    r_.string(s, "title", spec_.title);
+    r_.string(s, "story", spec_.story);
+    r_.duration(s, "run_for", Sign::positive, spec_.run_for);
+    std::int64_t seed = 0;
+    if (r_.integer(s, "seed", std::int64_t{0}, INT64_MAX, seed)) spec_.seed = static_cast<std::uint64_t>(seed);
+  }
+
+  void read_lock() {
+    const DocNode& l = section("lock");
+    LockSpec& lock = spec_.lock;
+    r_.choice(l, "protocol", kProtocols, lock.protocol);
+    if (r_.string(l, "key", lock.key) && lock.key.empty()) r_.fail(*l.find("key"), "must not be empty");
+    r_.duration(l, "ttl", Sign::positive, lock.ttl);
+    r_.choice(l, "acquire", kAcquireStyles, lock.acquire);
+    r_.choice(l, "release", kReleaseStyles, lock.release);
+    r_.choice(l, "fencing", kFencingStyles, lock.fencing);
+    if (r_.string(l, "fencing_key", lock.fencing_key) && lock.fencing_key.empty())
+      r_.fail(*l.find("fencing_key"), "must not be empty");
+    r_.duration(l, "request_timeout", Sign::positive, lock.request_timeout);
+    r_.choice(l, "clock", kClientClocks, lock.clock);
+    r_.fraction_ppm(l, "drift_factor", lock.drift_factor_ppm);
+    r_.duration(l, "drift_fixed", Sign::non_negative, lock.drift_fixed);
+  }
+
+  void read_redis() {
+    const DocNode& rs = section("redis");
+    std::vector<std::pair<std::string, SourcePos>> nodes;
+    if (r_.strings(rs, "nodes", nodes)) {
+      const DocNode& node = *rs.find("nodes");
+      if (nodes.empty()) r_.fail(node, "needs at least one node name");
+      spec_.redis.nodes.clear();
+      redis_node_pos_.clear();
+      for (const auto& [name, pos] : nodes) {
+        if (!valid_process_name(name)) r_.fail(pos, node.path, bad_name_message(name));
+        for (const std::string& earlier : spec_.redis.nodes)
+          if (earlier == name) r_.fail(pos, node.path, "node " + in_quotes(name) + " is listed twice");
+        spec_.redis.nodes.push_back(name);
+        redis_node_pos_.push_back(pos);
+      }
+    }
+    r_.choice(rs, "expiry_clock", kExpiryClocks, spec_.redis.node.expiry_clock);
+    r_.choice(rs, "persistence", kPersistence, spec_.redis.node.persistence);
+    r_.duration(rs, "fsync_every", Sign::positive, spec_.redis.node.fsync_every);
+  }
+
+  void read_resource() {
+    const DocNode& rs = section("resource");
+    if (r_.string(rs, "name", spec_.resource.name) && !valid_process_name(spec_.resource.name))
+      r_.fail(*rs.find("name"), bad_name_message(spec_.resource.name));
+    r_.choice(rs, "policy", kWritePolicies, spec_.resource.policy);
+    r_.choice(rs, "app", kAppKinds, spec_.resource.app);
+    r_.integer(rs, "initial_stock", std::int64_t{0}, INT64_MAX, spec_.resource.initial_stock);
+  }
+
+  void read_clients() {
+    const DocNode& clients = section("client");
+    for (const DocNode& c : clients.members) {
+      if (!c.table) continue;  // reported by the schema pass
+      ClientSpec client;
+      client.name = c.key;
+      client.pos = c.pos;
+      if (!valid_process_name(c.key)) r_.fail(c, bad_name_message(c.key));
+      r_.duration(c, "start", Sign::non_negative, client.start);
+      std::vector<std::pair<std::string, SourcePos>> steps;
+      if (r_.strings(c, "steps", steps)) {
+        for (const auto& [text, pos] : steps) {
+          if (auto step = read_step(text, pos, c.find("steps")->path)) client.steps.push_back(*step);
+        }
+      }
+      r_.integer(c, "iterations", 1, INT_MAX, client.iterations);
+      r_.integer(c, "attempts", 0, INT_MAX, client.attempts);
+      r_.latency(c, "retry_delay", client.retry_delay);
+      r_.duration(c, "think", Sign::non_negative, client.think);
+      r_.boolean(c, "release", client.release);
+      spec_.clients.push_back(std::move(client));
+    }
+    if (spec_.clients.empty())
+      r_.fail(clients.pos, "client", "at least one client is required, such as [client.c1] with steps = [\"write\"]");
+  }
+
+  std::optional<Step> read_step(const std::string& raw, const SourcePos& pos, const std::string& key) {
+    const std::string text = trim(raw);
+    std::size_t space = 0;
+    while (space < text.size() && !std::isspace(static_cast<unsigned char>(text[space]))) ++space;
+    const std::string verb = text.substr(0, space);
+    const std::string arg = trim(std::string_view(text).substr(space));
+    std::vector<std::string> names;
+    for (StepKind k : kStepKinds) names.emplace_back(step_name(k));
+    for (StepKind k : kStepKinds) {
+      if (verb != step_name(k)) continue;
+      Step step{k, Latency::constant(Duration{0})};
+      const bool timed = k == StepKind::work || k == StepKind::call;
+      if (timed && arg.empty()) {
+        r_.fail(pos, key,
+                "step " + in_quotes(verb) + " needs a duration or latency, such as \"" + verb + " 2s\" or \"" + verb +
+                    " lognormal(200ms, 0.5)\"");
+        return std::nullopt;
+      }
+      if (!timed && !arg.empty()) {
+        r_.fail(pos, key, "step " + in_quotes(verb) + " takes no argument, got " + in_quotes(raw));
+        return std::nullopt;
+      }
+      if (timed) {
+        std::string error;
+        std::optional<Latency> l = latency_from_text(arg, error);
+        if (!l) {
+          r_.fail(pos, key, "in step " + in_quotes(raw) + ": " + error);
+          return std::nullopt;
+        }
+        step.duration = *l;
+      }
+      return step;
+    }
+    r_.fail(pos, key,
+            "unknown step " + in_quotes(verb) + scenario::did_you_mean(verb, names) +
+                "; steps are: " + join_list(names) + " (work and call take a duration, such as \"work 2s\")");
+    return std::nullopt;
+  }
+
+  static std::string bad_name_message(const std::string& name) {
+    return "bad process name " + in_quotes(name) + ": use letters, digits, '-' and '_'";
+  }
+
+  // Process names are unique across redis nodes, the resource and clients.
+  void register_processes() {
+    const DocNode& redis = section("redis");
+    const DocNode* nodes = redis.find("nodes");
+    for (std::size_t i = 0; i < spec_.redis.nodes.size(); ++i) {
+      add_process(spec_.redis.nodes[i], "redis node", i < redis_node_pos_.size() ? redis_node_pos_[i] : redis.pos,
+                  nodes != nullptr ? nodes->path : "redis.nodes");
+    }
+    const DocNode& resource = section("resource");
+    const DocNode* resource_name = resource.find("name");
+    add_process(spec_.resource.name, "resource", resource_name ? resource_name->pos : resource.pos,
+                resource_name ? resource_name->path : "resource.name");
+    for (const ClientSpec& c : spec_.clients) add_process(c.name, "client", c.pos, "client." + c.name);
+  }
+
+  void add_process(const std::string& name, std::string_view kind, const SourcePos& pos, const std::string& key) {
+    for (const Process& p : processes_) {
+      if (p.name == name) {
+        r_.fail(pos, key,
+                "name " + in_quotes(name) + " is already taken by the " + std::string(p.kind) +
+                    "; process names must be unique across clients, redis nodes and the resource");
+        return;
+      }
+    }
+    processes_.push_back({name, kind});
+  }
+
+  std::vector<std::string> process_names(bool clients_only = false) const {
+    std::vector<std::string> names;
+    for (const Process& p : processes_)
+      if (!clients_only || p.kind == "client") names.push_back(p.name);
+    return names;
+  }
+
+  // True when |name| is a known process; fails otherwise.
+  bool known_process(const std::string& name, const SourcePos& pos, const std::string& key) {
+    for (const Process& p : processes_)
+      if (p.name == name) return true;
+    const std::vector<std::string> names = process_names();
+    r_.fail(pos, key,
+            "unknown process " + in_quotes(name) + scenario::did_you_mean(name, names) +
+                "; processes: " + join_list(names));
+    return false;
+  }
+
+  // A string-valued key naming a process.
+  bool process_key(const DocNode& table, std::string_view key, std::string& out) {
+    const DocNode* node = table.find(key);
+    std::string name;
+    if (node == nullptr || !r_.string_value(*node, "a process name such as \"c1\"", name)) return false;
+    if (!known_process(name, node->pos, node->path)) return false;
+    out = name;
+    return true;
+  }
+
+  void read_clocks() {
+    for (const DocNode& c : section("clock").members) {
+      if (!c.table || !known_process(c.key, c.pos, c.path)) continue;
+      ClockSpec clock;
+      r_.duration(c, "offset", Sign::any, clock.offset);
+      read_drift(c, "drift", clock.drift_ppm);
+      spec_.clocks[c.key] = clock;
+    }
+  }
+
+  bool read_drift(const DocNode& table, std::string_view key, std::int64_t& out) {
+    return r_.ppm(table, key, -999'999, 1'000'000'000,
+                  "drift must be above -1000000ppm (-100%: the clock would stop) and at most 1000000000ppm", out);
+  }
+
+  bool read_loss(const DocNode& table, std::string_view key, std::int64_t& out) {
+    return r_.ppm(table, key, 0, 1'000'000, "loss must be between 0% and 100%", out);
+  }
+
+  void read_network() {
+    const DocNode& n = section("network");
+    r_.latency(n, "latency", spec_.network.default_link.latency);
+    read_loss(n, "loss", spec_.network.default_link.loss_ppm);
+  }
+
+  void read_links() {
+    for (const DocNode& l : section("link").members) {
+      if (!l.table) continue;
+      LinkOverride link;
+      link.name = l.key;
+      link.pos = l.pos;
+      link.spec = spec_.network.default_link;
+      if (r_.require(l, "from")) process_key(l, "from", link.from);
+      if (r_.require(l, "to")) process_key(l, "to", link.to);
+      if (!link.from.empty() && link.from == link.to)
+        r_.fail(*l.find("to"), "a link joins two different processes; both ends are " + in_quotes(link.to));
+      r_.latency(l, "latency", link.spec.latency);
+      read_loss(l, "loss", link.spec.loss_ppm);
+      r_.boolean(l, "both_ways", link.both_ways);
+      spec_.network.links.push_back(std::move(link));
+    }
+  }
+
+  void read_faults() {
+    for (const DocNode& f : section("fault").members) {
+      if (!f.table) continue;
+      FaultSpec fault;
+      fault.name = f.key;
+      fault.pos = f.pos;
+      if (!r_.require(f, "kind") || !r_.choice(f, "kind", kFaultKinds, fault.kind)) continue;
+      const std::string kind_text(fault_kind_text(fault.kind));
+      const Keys kind_keys = fault_kind_keys(fault.kind);
+      for (const DocNode& m : f.members) {
+        if (contains(kFaultCommonKeys, m.key) || contains(kind_keys, m.key)) continue;
+        r_.fail(m, in_quotes(m.key) + " does not apply to a " + kind_text + " fault (a " + kind_text +
+                       " fault takes: " + join_list(kind_keys) + ")");
+      }
+      if (const DocNode* at = r_.require(f, "at")) read_trigger(*at, fault.trigger);
+      r_.duration(f, "after", Sign::non_negative, fault.trigger.delay);
+      if (r_.integer(f, "occurrence", 1, INT_MAX, fault.trigger.occurrence) && !fault.trigger.at_phase &&
+          f.find("at") != nullptr)
+        r_.fail(*f.find("occurrence"), "occurrence counts phases; it needs a phase trigger such as at = \"c1 read\"");
+      if (fault.kind != FaultSpecKind::partition && r_.require(f, "target")) process_key(f, "target", fault.target);
+      switch (fault.kind) {
+        case FaultSpecKind::pause:
+          if (r_.require(f, "length")) r_.latency(f, "length", fault.length);
+          break;
+        case FaultSpecKind::crash: r_.duration(f, "restart_after", Sign::non_negative, fault.restart_after); break;
+        case FaultSpecKind::restart: break;
+        case FaultSpecKind::clock_jump:
+          if (r_.require(f, "by")) r_.duration(f, "by", Sign::any, fault.by);
+          break;
+        case FaultSpecKind::clock_drift:
+          if (r_.require(f, "drift")) read_drift(f, "drift", fault.drift_ppm);
+          break;
+        case FaultSpecKind::partition:
+          if (const DocNode* groups = r_.require(f, "groups")) read_groups(*groups, fault.groups);
+          r_.choice(f, "mode", kPartitionModes, fault.mode);
+          r_.duration(f, "heal_after", Sign::non_negative, fault.heal_after);
+          break;
+      }
+      spec_.faults.push_back(std::move(fault));
+    }
+  }
+
+  // at = "5s" (true time) or at = "c1 acquired" (a client reaching a phase).
+  void read_trigger(const DocNode& at, TriggerSpec& trigger) {
+    std::string raw;
+    if (!r_.string_value(at, "a time such as \"5s\" or a phase such as \"c1 acquired\"", raw)) return;
+    const std::string text = trim(raw);
+    const bool looks_like_time = !text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) ||
+                                                   text[0] == '-' || text[0] == '+' || text[0] == '.');
+    if (looks_like_time) {
+      std::string error;
+      if (auto d = scenario::duration_from_text(text, Sign::non_negative, error)) {
+        trigger.at_phase = false;
+        trigger.at_time = *d;
+      } else {
+        r_.fail(at, error);
+      }
+      return;
+    }
+    std::istringstream words(text);
+    std::string process, phase_text, extra;
+    words >> process >> phase_text >> extra;
+    if (phase_text.empty() || !extra.empty()) {
+      r_.fail(at, "expected a time such as \"5s\" or \"PROCESS PHASE\" such as \"c1 acquired\", got " + in_quotes(raw));
+      return;
+    }
+    const std::vector<std::string> clients = process_names(true);
+    bool is_client = false;
+    for (const std::string& c : clients) is_client = is_client || c == process;
+    if (!is_client) {
+      for (const Process& p : processes_) {
+        if (p.name == process) {
+          r_.fail(at, in_quotes(process) + " is a " + std::string(p.kind) +
+                          "; phase triggers name a client (clients: " + join_list(clients) + ")");
+          return;
+        }
+      }
+      r_.fail(at, "unknown client " + in_quotes(process) + scenario::did_you_mean(process, clients) +
+                      "; clients: " + join_list(clients));
+      return;
+    }
+    Phase phase{};
+    if (!parse_phase(phase_text, phase)) {
+      std::vector<std::string> phases;
+      for (int i = 0; i <= static_cast<int>(Phase::done); ++i) phases.emplace_back(phase_name(static_cast<Phase>(i)));
+      r_.fail(at, "unknown phase " + in_quotes(phase_text) + scenario::did_you_mean(phase_text, phases) +
+                      "; phases: " + join_list(phases));
+      return;
+    }
+    trigger.at_phase = true;
+    trigger.process = process;
+    trigger.phase = phase;
+  }
+
+  // groups = [["c1", "r1"], ["c2", "r2"]]
+  void read_groups(const DocNode& node, std::vector<std::vector<std::string>>& out) {
+    const char* const kExample = "an array of groups such as [[\"c1\", \"r1\"], [\"c2\"]]";
+    const toml::array* groups = node.table ? nullptr : node.value->as_array();
+    if (groups == nullptr) {
+      r_.fail(node, std::string("expected ") + kExample + ", got " +
+                        (node.table ? std::string("a table") : scenario::describe_value(*node.value)));
+      return;
+    }
+    std::vector<std::vector<std::string>> result;
+    std::vector<std::string> seen;
+    for (const toml::node& g : *groups) {
+      const toml::array* members = g.as_array();
+      if (members == nullptr) {
+        r_.fail(node.pos_of(g), node.path,
+                std::string("expected ") + kExample + ", but one group is " + scenario::describe_value(g));
+        return;
+      }
+      if (members->empty()) {
+        r_.fail(node.pos_of(g), node.path, "a group must name at least one process");
+        return;
+      }
+      std::vector<std::string> group;
+      for (const toml::node& m : *members) {
+        if (!m.is_string()) {
+          r_.fail(node.pos_of(m), node.path, "expected a process name, got " + scenario::describe_value(m));
+          return;
+        }
+        const std::string name = *m.value<std::string>();
+        if (!known_process(name, node.pos_of(m), node.path)) return;
+        for (const std::string& s : seen) {
+          if (s == name) {
+            r_.fail(node.pos_of(m), node.path, in_quotes(name) + " is in more than one group");
+            return;
+          }
+        }
+        seen.push_back(name);
+        group.push_back(name);
+      }
+      result.push_back(std::move(group));
+    }
+    if (result.size() < 2) {
+      r_.fail(node, "a partition needs at least two groups, got " + std::to_string(result.size()));
+      return;
+    }
+    out = std::move(result);
+  }
+
+  void read_expect() {
+    const DocNode& e = section("expect");
+    Expectation& expect = spec_.expect;
+    for (Property p : kAllProperties) {
+      bool violated = false;
+      if (r_.choice(e, property_name(p), kVerdicts, violated)) expect.violated[static_cast<std::size_t>(p)] = violated;
+    }
+    Duration d{0};
+    if (r_.duration(e, "longest-stuck-at-least", Sign::non_negative, d)) expect.longest_stuck_at_least = d;
+    if (r_.duration(e, "longest-stuck-at-most", Sign::non_negative, d)) expect.longest_stuck_at_most = d;
+    std::int64_t n = 0;
+    if (r_.integer(e, "sessions-at-least", std::int64_t{0}, INT64_MAX, n)) expect.sessions_at_least = n;
+    if (r_.integer(e, "sessions-at-most", std::int64_t{0}, INT64_MAX, n)) expect.sessions_at_most = n;
+    if (expect.longest_stuck_at_least && expect.longest_stuck_at_most &&
+        *expect.longest_stuck_at_most < *expect.longest_stuck_at_least)
+      r_.fail(*e.find("longest-stuck-at-most"), "is below longest-stuck-at-least");
+    if (expect.sessions_at_least && expect.sessions_at_most && *expect.sessions_at_most < *expect.sessions_at_least)
+      r_.fail(*e.find("sessions-at-most"), "is below sessions-at-least");
+  }
+
+  Reader& r_;
+  const DocNode& root_;
+  const std::string& file_;
+  ScenarioSpec spec_;
+  std::vector<Process> processes_;
+  std::vector<SourcePos> redis_node_pos_;  // where each of spec_.redis.nodes was written
+  std::deque<DocNode> placeholders_;       // stable addresses for section()
+};
+
+// `--set a.b.c=value` as a one-key document merged into |root|.
+bool apply_override(const std::string& text, DocNode& root, std::vector<std::shared_ptr<toml::table>>& keep_alive,
+                    ScenarioError& error) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos) {
+    error = {kSetFile, 0, "", "expected KEY=VALUE such as \"lock.ttl=10s\", got " + in_quotes(text)};
+    return false;
+  }
+  const std::string key = trim(std::string_view(text).substr(0, eq));
+  const std::string value = trim(std::string_view(text).substr(eq + 1));
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = key.find('.', start);
+    parts.push_back(
+        trim(std::string_view(key).substr(start, dot == std::string::npos ? std::string::npos : dot - start)));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  for (const std::string& p : parts) {
+    if (p.empty()) {
+      error = {
+          kSetFile, 0, key,
+          key.empty() ? "missing key before '=' in " + in_quotes(text) : "empty part in dotted key " + in_quotes(key)};
+      return false;
+    }
+  }
+  if (parts.front() == "variant") {
+    error = {kSetFile, 0, key, "--set cannot change variants; choose the variant to run instead"};
+    return false;
+  }
+  auto doc = std::make_shared<toml::table>();
+  try {
+    *doc = toml::parse("v = " + value);
+  } catch (const toml::parse_error&) {
+    doc->clear();
+  }
+  if (!doc->contains("v")) doc->insert_or_assign("v", value);  // not TOML: a plain string
+  keep_alive.push_back(doc);
+
+  std::string path;
+  for (const std::string& p : parts) path = join_key(path, p);
+  DocNode node = scenario::doc_from_value(*doc->get("v"), parts.back(), path, SourcePos{kSetFile, 0}, false);
+  for (std::size_t i = parts.size() - 1; i-- > 0;) {
+    DocNode parent;
+    parent.key = parts[i];
+    parent.path = path.substr(0, path.size() - join_key("", node.key).size() - 1);
+    path = parent.path;
+    parent.pos = {kSetFile, 0};
+    parent.table = true;
+    parent.members.push_back(std::move(node));
+    node = std::move(parent);
+  }
+  DocNode wrapper;
+  wrapper.table = true;
+  wrapper.members.push_back(std::move(node));
+  merge_into(root, wrapper);
+  return true;
+}
+
+std::string string_at(const DocNode& root, std::string_view table, std::string_view key) {
+  const DocNode* t = root.find(table);
+  const DocNode* v = t != nullptr && t->table ? t->find(key) : nullptr;
+  if (v == nullptr || v->table || !v->value->is_string()) return "";
+  return *v->value->value<std::string>();
+}
+
+}  // namespace
+
+std::string ScenarioError::to_string() const {
+  std::string out = file;
+  if (line > 0) out += (out.empty() ? "line " : ":") + std::to_string(line);
+  for (const std::string* part : {&key, &message}) {
+    if (part->empty()) continue;
+    if (!out.empty()) out += ": ";
+    out += *part;
+  }
+  return out;
+}
+
+std::optional<ScenarioFile> ScenarioFile::load(const std::string& path, ScenarioError& error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    error = {path, 0, "", "is a directory, not a scenario file"};
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = {path, 0, "", std::string("cannot open the scenario file: ") + std::strerror(errno)};
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    error = {path, 0, "", "cannot read the scenario file"};
+    return std::nullopt;
+  }
+  return from_string(text.str(), path, error);
+}
+
+std::optional<ScenarioFile> ScenarioFile::from_string(std::string_view text, const std::string& path,
+                                                      ScenarioError& error) {
+  auto impl = std::make_shared<Impl>();
+  impl->path = path;
+  try {
+    impl->toml = std::make_shared<const toml::table>(toml::parse(text, std::string_view(path)));
+  } catch (const toml::parse_error& e) {
+    error = {path, static_cast<int>(e.source().begin.line), "", "invalid TOML: " + std::string(e.description())};
+    return std::nullopt;
+  }
+
+  Reader r;
+  const DocNode root = scenario::doc_from_toml(*impl->toml, path, true);
+  impl->base = root;
+  impl->base.members.clear();
+  impl->base.pos.line = 0;
+  for (const DocNode& section : root.members) {
+    if (section.key != "variant") {
+      impl->base.members.push_back(section);
+      continue;
+    }
+    if (!section.table) {
+      r.fail(section,
+             "expected variant tables such as [variant.fenced], got " + scenario::describe_value(*section.value));
+      continue;
+    }
+    for (const DocNode& v : section.members) {
+      if (!v.table) {
+        r.fail(v, "expected a table such as [variant." + v.key + "], got " + scenario::describe_value(*v.value));
+        continue;
+      }
+      if (v.key == "base") {
+        r.fail(v, "\"base\" is the scenario itself; give the variant another name");
+        continue;
+      }
+      Impl::Variant variant{v.key, "", v};
+      variant.doc.members.clear();
+      for (const DocNode& m : v.members) {
+        if (m.key == "description")
+          r.string_value(m, "a string", variant.description);
+        else
+          variant.doc.members.push_back(m);
+      }
+      impl->variants.push_back(std::move(variant));
+    }
+  }
+  if (r.failed()) {
+    error = r.error();
+    return std::nullopt;
+  }
+
+  ScenarioFile file(std::move(impl));
+  for (const std::string& variant : file.variants())
+    if (!file.resolve(variant, {}, error)) return std::nullopt;
+  return file;
+}
+
+const std::string& ScenarioFile::path() const { return impl_->path; }
+std::string ScenarioFile::name() const { return string_at(impl_->base, "scenario", "name"); }
+std::string ScenarioFile::title() const { return string_at(impl_->base, "scenario", "title"); }
+std::string ScenarioFile::story() const { return string_at(impl_->base, "scenario", "story"); }
+
+std::vector<std::string> ScenarioFile::variants() const {
+  std::vector<std::string> names{"base"};
+  for (const Impl::Variant& v : impl_->variants) names.push_back(v.name);
+  return names;
+}
+
+std::string ScenarioFile::variant_description(const std::string& variant) const {
+  const Impl::Variant* v = impl_->find_variant(variant);
+  return v != nullptr ? v->description : "";
+}
+
+std::optional<ScenarioSpec> ScenarioFile::resolve(const std::string& variant, const std::vector<std::string>& overrides,
+                                                  ScenarioError& error) const {
+  const Impl& impl = *impl_;
+  DocNode root = impl.base;
+  const Impl::Variant* v = nullptr;
+  if (variant != "base") {
+    v = impl.find_variant(variant);
+    if (v == nullptr) {
+      const std::vector<std::string> known = variants();
+      error = {impl.path, 0, "",
+               "unknown variant " + in_quotes(variant) + scenario::did_you_mean(variant, known) +
+                   "; variants: " + join_list(known)};
+      return std::nullopt;
+    }
+    merge_into(root, v->doc);
+  }
+  std::vector<std::shared_ptr<toml::table>> set_values;  // the --set documents the tree points into
+  for (const std::string& o : overrides)
+    if (!apply_override(o, root, set_values, error)) return std::nullopt;
+
+  Reader r;
+  ScenarioSpec spec = SpecBuilder(r, root, impl.path).build();
+  if (r.failed()) {
+    error = r.error();
+    // A base key that only breaks with this variant: say which variant.
+    if (v != nullptr && error.file != kSetFile && error.key.rfind(join_key("variant", variant) + ".", 0) != 0)
+      error.message += " (in variant " + in_quotes(variant) + ")";
+    return std::nullopt;
+  }
+  spec.file = impl.path;
+  spec.variant = variant;
+  spec.variant_description = v != nullptr ? v->description : "";
+  return spec;
+}
+
+}  // namespace locksim

@@ -1,0 +1,65 @@
+// Scenario files: TOML in, validated ScenarioSpec out, errors that name the
+// file, the line and the key.
+//
+// A file holds one story (the base document) and any number of
+// `[variant.NAME]` tables. A variant is a partial document: everything in it
+// except `description` deep-merges into the base (tables merge key by key;
+// strings, numbers and arrays replace), so it says only what differs and
+// inherits the rest, [expect] included. `--set a.b.c=value` overrides apply
+// after the variant by the same rule; the value is read as a TOML value and,
+// when that fails, as a plain string (`--set lock.ttl=10s`).
+//
+// load() validates the base and every variant, so a typo anywhere in a file is
+// reported when it is loaded, not when a sweep first reaches that variant.
+// The keys, their defaults and the unit rules are in scenarios/FORMAT.md.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/scenario/spec.h"
+
+namespace locksim {
+
+// Bad input: where it is and what is wrong. |file| is the scenario path, or
+// "--set" for a command-line override; |line| is 0 when there is no line.
+struct ScenarioError {
+  std::string file;
+  int line = 0;
+  std::string key;  // the dotted key as written: "fault.gc.target", "variant.fenced.lock.ttl"
+  std::string message;
+
+  // "file:line: key: message", leaving out the parts that are empty or 0.
+  std::string to_string() const;
+};
+
+class ScenarioFile {
+ public:
+  // Reads |path|, parses it and validates every variant.
+  static std::optional<ScenarioFile> load(const std::string& path, ScenarioError& error);
+  // The same for text already in memory; |path| is used in error messages.
+  static std::optional<ScenarioFile> from_string(std::string_view text, const std::string& path, ScenarioError& error);
+
+  const std::string& path() const;
+  std::string name() const;
+  std::string title() const;
+  std::string story() const;
+  // "base" first, then the [variant.*] tables in the order they appear in the file.
+  std::vector<std::string> variants() const;
+  // The variant's `description`; "" for "base" and for unknown names.
+  std::string variant_description(const std::string& variant) const;
+
+  // One variant with the `--set key=value` |overrides| applied, in order, and validated.
+  std::optional<ScenarioSpec> resolve(const std::string& variant, const std::vector<std::string>& overrides,
+                                      ScenarioError& error) const;
+
+ private:
+  struct Impl;
+  explicit ScenarioFile(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<const Impl> impl_;  // immutable once loaded, so copies share it
+};
+
+}  // namespace locksim
