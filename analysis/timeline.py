@@ -679,6 +679,18 @@ def subtitle(trace: Trace) -> str:
     return " · ".join(parts) + "   —   x: true time"
 
 
+def _default_window_end(trace: Trace, verdicts: Optional[list[PropertyVerdict]], x0: float) -> float:
+    """The whole run, unless it idles for most of its length: then stop a little after the last
+    activity (and any violation witness), so a control run's half second is not a sliver."""
+    end_s = seconds(trace.end_ns)
+    last = seconds(trace.activity_end_ns)
+    for v in verdicts or []:
+        if v.violated and v.witness_ns is not None:
+            last = max(last, seconds(v.witness_ns))
+    x1 = end_s if last > 0.6 * end_s else min(end_s, last * 1.1 + 0.05 * end_s * (last == 0))
+    return x1 if x1 > x0 else x0 + 1.0
+
+
 def draw(trace: Trace, verdicts: Optional[list[PropertyVerdict]] = None, variant: Optional[str] = None,
          title: Optional[str] = None, window: tuple[Optional[float], Optional[float]] = (None, None)) -> Figure:
     """The timeline figure of one run. ``window`` is (from, to) in seconds; None = the whole run.
@@ -687,7 +699,7 @@ def draw(trace: Trace, verdicts: Optional[list[PropertyVerdict]] = None, variant
     """
     end_s = seconds(trace.end_ns)
     x0 = 0.0 if window[0] is None else float(window[0])
-    x1 = (end_s if end_s > x0 else x0 + 1.0) if window[1] is None else float(window[1])
+    x1 = (_default_window_end(trace, verdicts, x0) if window[1] is None else float(window[1]))
     if x1 <= x0:
         raise ValueError(f"empty time window: from {x0} s to {x1} s")
     has_network = bool(partition_intervals(trace)) or any(

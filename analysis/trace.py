@@ -312,6 +312,16 @@ class Trace:
         return [r for r in self.records if isinstance(r, classes)]
 
     @property
+    def activity_end_ns(self) -> int:
+        """The last instant anything happened: the run's end minus any idle tail.
+
+        Quiescent state samples, the end line and promises are bookkeeping, not activity.
+        """
+        busy = [r.t for r in self.records
+                if not isinstance(r, (End, Promise)) and not (isinstance(r, App) and r.quiescent)]
+        return max(busy, default=self.end_ns)
+
+    @property
     def end_ns(self) -> int:
         """When the run ended: its "end" line, else the latest time seen."""
         for r in reversed(self.records):

@@ -167,6 +167,7 @@ Verdict check_invariant(const History& h) {
   std::optional<std::int64_t> initial_stock;  // known when recorded before any op
   bool any_op = false;
   std::int64_t decrements = 0;
+  std::optional<TrueTime> last_change;
   for (const Fact& f : h.facts) {
     if (const auto* op = std::get_if<ResourceOp>(&f.body)) {
       if (!op->accepted) continue;
@@ -176,6 +177,11 @@ Verdict check_invariant(const History& h) {
     }
     const auto* app = std::get_if<AppState>(&f.body);
     if (app == nullptr) continue;
+    // A broken counter or collection is judged when nothing is in flight
+    // (quiescent), but it broke at the last op that changed the state: the
+    // witness points there, so a timeline marks the write that lost the update.
+    const TrueTime broke_at = app->quiescent && last_change ? *last_change : f.at;
+    if (!app->quiescent) last_change = f.at;
     const std::string at = format_time(f.at);
     switch (app->kind) {
       case AppKind::stock: {
@@ -191,18 +197,20 @@ Verdict check_invariant(const History& h) {
       case AppKind::counter: {
         if (!app->quiescent || app->counter == app->increments) break;
         const std::int64_t lost = app->increments - app->counter;
-        record(v, f.at,
-               "counter is " + std::to_string(app->counter) + " at " + at + " after " +
-                   plural(app->increments, "accepted increment", "accepted increments") + ": " +
+        record(v, broke_at,
+               "counter is " + std::to_string(app->counter) + " after " +
+                   plural(app->increments, "accepted increment", "accepted increments") + " (last changed at " +
+                   format_time(broke_at) + ", checked at " + at + "): " +
                    (lost > 0 ? plural(lost, "update", "updates") + " lost"
                              : plural(-lost, "increment", "increments") + " too many"));
         break;
       }
       case AppKind::collection: {
         if (!app->quiescent || app->size == app->elements) break;
-        record(v, f.at,
-               "collection size is " + std::to_string(app->size) + " at " + at + " but it holds " +
-                   plural(app->elements, "element", "elements"));
+        record(v, broke_at,
+               "collection size is " + std::to_string(app->size) + " but it holds " +
+                   plural(app->elements, "element", "elements") + " (last changed at " + format_time(broke_at) +
+                   ", checked at " + at + ")");
         break;
       }
       case AppKind::register_value:

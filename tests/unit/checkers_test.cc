@@ -438,7 +438,8 @@ TEST(CheckInvariant, NegativeStockWithoutStartingState) {
   EXPECT_EQ(v.witness->text, "stock is -1 at 1s (1 decrement accepted): oversold by 1");
 }
 
-// A counter behind its increments at a quiescent point is a lost update; mid-step it is not judged.
+// A counter behind its increments at a quiescent point is a lost update, witnessed at the op
+// that left it so; mid-step it is not judged.
 TEST(CheckInvariant, CounterLostUpdateAtQuiescence) {
   Story holds;
   holds.app(1s, counter(0, 1, false)).app(2s, counter(1, 1, false)).app(30s, counter(1, 1, true)).end(30s);
@@ -449,8 +450,8 @@ TEST(CheckInvariant, CounterLostUpdateAtQuiescence) {
   const Verdict v = check_invariant(lost.history());
   EXPECT_EQ(v.count, 1);
   ASSERT_TRUE(v.witness.has_value());
-  EXPECT_EQ(v.witness->at, TrueTime{30s});
-  EXPECT_EQ(v.witness->text, "counter is 1 at 30s after 2 accepted increments: 1 update lost");
+  EXPECT_EQ(v.witness->at, TrueTime{15s});
+  EXPECT_EQ(v.witness->text, "counter is 1 after 2 accepted increments (last changed at 15s, checked at 30s): 1 update lost");
 }
 
 // A collection whose size disagrees with its elements at a quiescent point breaks the invariant.
@@ -464,7 +465,8 @@ TEST(CheckInvariant, CollectionSizeMismatch) {
   const Verdict v = check_invariant(broken.history());
   EXPECT_EQ(v.count, 1);
   ASSERT_TRUE(v.witness.has_value());
-  EXPECT_EQ(v.witness->text, "collection size is 1 at 30s but it holds 2 elements");
+  EXPECT_EQ(v.witness->at, TrueTime{12s});
+  EXPECT_EQ(v.witness->text, "collection size is 1 but it holds 2 elements (last changed at 12s, checked at 30s)");
 }
 
 // A register (and an app of kind none) has no invariant to break.
