@@ -20,10 +20,11 @@ TimerId Engine::schedule_timer(TrueTime at, std::uint32_t target, std::uint64_t 
   }
   TimerSlot& s = timers_[slot];
   s.armed = true;
-  // The generation travels in the event's seq-independent arg1 high half so a
-  // stale event for a reused slot is recognised.
-  schedule(at, target, kTimerKind, tag, (static_cast<std::uint64_t>(s.generation) << 32) | slot);
-  return TimerId{slot, s.generation};
+  // The generation travels with the event, so a stale event for a reused slot
+  // is recognised when it pops.
+  const TimerId id{slot, s.generation};
+  schedule(at, target, kTimerKind, tag, timer_bits(id));
+  return id;
 }
 
 void Engine::cancel(TimerId id) {
@@ -44,10 +45,9 @@ void Engine::run_until(TrueTime until) {
     Event ev = queue_.pop();
     true_now_ = ev.at;
     if (ev.kind == kTimerKind) {
-      const TimerId id{static_cast<std::uint32_t>(ev.arg1 & 0xffffffffu), static_cast<std::uint32_t>(ev.arg1 >> 32)};
+      const TimerId id = timer_from_bits(ev.arg1);
       if (!pending(id)) continue;  // cancelled: O(1) skip
       cancel(id);                  // fired timers free their slot
-      ev.arg1 = id.slot;
     }
     ++dispatched_;
     dispatcher_.dispatch(ev);

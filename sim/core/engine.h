@@ -16,7 +16,13 @@ struct TimerId {
   std::uint32_t slot = UINT32_MAX;
   std::uint32_t generation = 0;
   bool valid() const { return slot != UINT32_MAX; }
+  bool operator==(const TimerId&) const = default;
 };
+
+inline std::uint64_t timer_bits(TimerId id) { return (static_cast<std::uint64_t>(id.generation) << 32) | id.slot; }
+inline TimerId timer_from_bits(std::uint64_t bits) {
+  return TimerId{static_cast<std::uint32_t>(bits & 0xffffffffu), static_cast<std::uint32_t>(bits >> 32)};
+}
 
 class Dispatcher {
  public:
@@ -35,8 +41,8 @@ class Engine {
 
   // Schedules an event; REQUIRES at >= true_now().
   void schedule(TrueTime at, std::uint32_t target, std::uint32_t kind, std::uint64_t arg0 = 0, std::uint64_t arg1 = 0);
-  // A cancellable timer: dispatched as kind kTimerKind with arg0 = tag,
-  // arg1 = the timer's slot (so the dispatcher can tell timers apart).
+  // A cancellable timer: dispatched as kind kTimerKind with arg0 = tag and
+  // arg1 = timer_bits(id), so the dispatcher can tell timers apart.
   TimerId schedule_timer(TrueTime at, std::uint32_t target, std::uint64_t tag);
   void cancel(TimerId id);
   bool pending(TimerId id) const;

@@ -10,12 +10,6 @@ namespace {
 
 constexpr std::int64_t kMillion = 1'000'000;
 
-std::int64_t ceil_div(__int128 num, __int128 den) {
-  __int128 q = num / den;
-  if ((num % den != 0) && ((num > 0) == (den > 0))) ++q;
-  return static_cast<std::int64_t>(q);
-}
-
 }  // namespace
 
 Clock::Clock(Duration offset, std::int64_t drift_ppm) : offset_(offset) {
@@ -29,12 +23,19 @@ LocalTime Clock::advance(const Segment& s, TrueTime t) {
   return s.monotonic_start + Duration{static_cast<std::int64_t>(local)};
 }
 
-TrueTime Clock::solve(const Segment& s, LocalTime target) {
-  if (target <= s.monotonic_start) return s.start;
-  const __int128 need = (target - s.monotonic_start).count();
+TrueTime Clock::solve(const Segment& s, __int128 target_ns) {
+  // 128-bit throughout: a far target (or a negative shift) must saturate to
+  // "never", not wrap around to an instant that fires at once.
+  const __int128 start_reading = s.monotonic_start.time_since_epoch().count();
+  if (target_ns <= start_reading) return s.start;
+  const __int128 need = target_ns - start_reading;
   // Smallest dt with floor(dt * rate / 1e6) >= need: dt = ceil(need * 1e6 / rate).
-  const std::int64_t dt = ceil_div(need * kMillion, kMillion + s.drift_ppm);
-  return s.start + Duration{dt};
+  const __int128 rate = kMillion + s.drift_ppm;
+  __int128 dt = need * kMillion / rate;
+  if (dt * rate < need * kMillion) ++dt;
+  const __int128 at = static_cast<__int128>(s.start.time_since_epoch().count()) + dt;
+  if (at >= static_cast<__int128>(kTrueNever.time_since_epoch().count())) return kTrueNever;
+  return TrueTime{Duration{static_cast<std::int64_t>(at)}};
 }
 
 const Clock::Segment& Clock::segment_at(TrueTime t) const {
@@ -94,7 +95,7 @@ TrueTime Clock::when_reads(ClockKind kind, LocalTime target, TrueTime from) cons
     const Segment& s = segment_at(piece_start);
     const Duration shift = kind == ClockKind::wall ? wall_offset_at(piece_start) : offset_;
     // Reading on this piece = advance(s, t) + shift.
-    TrueTime t = solve(s, target - shift);
+    TrueTime t = solve(s, static_cast<__int128>(target.time_since_epoch().count()) - shift.count());
     if (t < piece_start) t = piece_start;
     if (t < cut) return t;
     if (cut == kTrueNever) return kTrueNever;

@@ -62,8 +62,9 @@ class Clock {
   const Segment& segment_at(TrueTime t) const;
   Duration wall_offset_at(TrueTime t) const;
   static LocalTime advance(const Segment& s, TrueTime t);
-  // First t in [s.start, +inf) at which the segment's line reaches |target|.
-  static TrueTime solve(const Segment& s, LocalTime target);
+  // First t in [s.start, +inf) at which the segment's line reaches |target_ns|
+  // (a local reading in ns, widened so that shifted targets cannot overflow).
+  static TrueTime solve(const Segment& s, __int128 target_ns);
 
   Duration offset_;
   std::vector<Segment> segments_;  // sorted by start; never empty

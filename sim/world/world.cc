@@ -26,25 +26,25 @@ void Process::send(ProcessId to, const Payload& payload) {
 }
 
 TimerId Process::set_timer(Duration local_delay, std::uint64_t tag) {
-  World& w = *world_;
-  const TrueTime at = w.true_now() + w.slots_[id_].clock.true_span(local_delay, w.true_now());
-  const TimerId id = w.engine_.schedule_timer(at, id_, tag);
-  if (w.timer_incarnation_.size() <= id.slot) w.timer_incarnation_.resize(id.slot + 1);
-  w.timer_incarnation_[id.slot] = w.slots_[id_].incarnation;
-  return id;
+  const World& w = *world_;
+  if (w.slots_[id_].state == ProcessState::crashed) return TimerId{};  // a dead handler's timers never exist
+  return world_->arm(id_, w.true_now() + w.slots_[id_].clock.true_span(local_delay, w.true_now()), tag);
 }
 
 TimerId Process::set_alarm(ClockKind kind, LocalTime deadline, std::uint64_t tag) {
-  World& w = *world_;
-  TrueTime at = w.slots_[id_].clock.when_reads(kind, deadline, w.true_now());
-  if (at == kTrueNever) at = kTrueNever - Duration{1};  // never fires within a run
-  const TimerId id = w.engine_.schedule_timer(at, id_, tag);
-  if (w.timer_incarnation_.size() <= id.slot) w.timer_incarnation_.resize(id.slot + 1);
-  w.timer_incarnation_[id.slot] = w.slots_[id_].incarnation;
-  return id;
+  if (world_->slots_[id_].state == ProcessState::crashed) return TimerId{};
+  const TrueTime at = world_->slots_[id_].clock.when_reads(kind, deadline, world_->true_now());
+  return world_->arm(id_, at == kTrueNever ? kTrueNever - Duration{1} : at, tag);  // never: not within a run
 }
 
-void Process::cancel_timer(TimerId id) { world_->engine_.cancel(id); }
+void Process::cancel_timer(TimerId id) {
+  if (!id.valid()) return;
+  world_->engine_.cancel(id);
+  // A timer that fell due during a pause waits in the pending list; cancelling
+  // it there is as good as cancelling it in the queue.
+  auto& pending = world_->slots_[id_].pending;
+  std::erase_if(pending, [&](const Event& e) { return e.kind == World::kDeferredTimer && e.arg1 == timer_bits(id); });
+}
 Rng& Process::rng() { return world_->slots_[id_].rng; }
 
 void Process::record(const FactBody& fact) {
@@ -92,6 +92,14 @@ redis::KeyId World::intern_key(const std::string& key) {
   if (it != names.end()) return static_cast<redis::KeyId>(it - names.begin());
   names.push_back(key);
   return static_cast<redis::KeyId>(names.size() - 1);
+}
+
+TimerId World::arm(ProcessId p, TrueTime at, std::uint64_t tag) {
+  const TimerId id = engine_.schedule_timer(at, p, tag);
+  // A timer belongs to one life of its process: after a crash it is stale.
+  if (timer_incarnation_.size() <= id.slot) timer_incarnation_.resize(id.slot + 1);
+  timer_incarnation_[id.slot] = slots_[p].incarnation;
+  return id;
 }
 
 void World::set_link(ProcessId from, ProcessId to, const LinkSpec& spec) { link_overrides_.emplace_back(from, to, spec); }
@@ -146,46 +154,45 @@ void World::dispatch(const Event& ev) {
   switch (ev.kind) {
     case Engine::kTimerKind: {
       Slot& s = slots_[ev.target];
-      if (ev.arg1 >= timer_incarnation_.size() || timer_incarnation_[ev.arg1] != s.incarnation) return;
+      const std::uint32_t slot = timer_from_bits(ev.arg1).slot;
+      if (slot >= timer_incarnation_.size() || timer_incarnation_[slot] != s.incarnation) return;
       if (s.state == ProcessState::crashed) return;
       if (s.state == ProcessState::paused) {
-        s.pending.push_back(Event{ev.at, 0, ev.target, kDeferredTimer, ev.arg0, s.incarnation});
-        return;
-      }
-      s.model->on_timer(ev.arg0);
-      return;
-    }
-    case kDeferredTimer: {
-      Slot& s = slots_[ev.target];
-      if (s.incarnation != ev.arg1 || s.state == ProcessState::crashed) return;
-      if (s.state == ProcessState::paused) {
-        s.pending.push_back(ev);
+        s.pending.push_back(Event{ev.at, 0, ev.target, kDeferredTimer, ev.arg0, ev.arg1});
         return;
       }
       s.model->on_timer(ev.arg0);
       return;
     }
     case kDeliver: deliver(ev); return;
-    case kOutgoing: {
-      Slot& s = slots_[ev.target];
-      if (s.state == ProcessState::crashed) {
-        free_messages_.push_back(static_cast<std::uint32_t>(ev.arg0));
-        return;
-      }
-      if (s.state == ProcessState::paused) {
-        s.pending.push_back(ev);
-        return;
-      }
-      transmit(static_cast<std::uint32_t>(ev.arg0));
-      return;
-    }
     case kControl: run_control(controls_[ev.arg0]); return;
     case kStart: {
       Slot& s = slots_[ev.target];
+      if (s.state == ProcessState::paused) s.pending.push_back(ev);  // starts when it thaws
       if (s.state == ProcessState::running) s.model->on_start();
       return;
     }
     default: LOCKSIM_CHECK(false, "unknown event kind");
+  }
+}
+
+void World::run_waiting(ProcessId p, const Event& ev) {
+  Slot& s = slots_[p];
+  switch (ev.kind) {
+    case kDeliver: {
+      // It reached the host before or during the pause: the network has had
+      // its say, so no partition judges it again.
+      const auto slot = static_cast<std::uint32_t>(ev.arg0);
+      const Message m = messages_[slot];
+      free_messages_.push_back(slot);
+      trace_message("deliver", m);
+      s.model->on_message(m);
+      return;
+    }
+    case kDeferredTimer: s.model->on_timer(ev.arg0); return;
+    case kOutgoing: transmit(static_cast<std::uint32_t>(ev.arg0)); return;
+    case kStart: s.model->on_start(); return;
+    default: LOCKSIM_CHECK(false, "unknown waiting event kind");
   }
 }
 
@@ -230,9 +237,11 @@ void World::run_control(const Control& control) {
     network_->heal(h->partition);
     record_fact(FaultApplied{FaultKind::heal, kNoProcess, h->partition, 0});
     if (h->partition < held_.size()) {
-      // Held messages arrive now, in the order they were held.
-      for (std::uint32_t slot : held_[h->partition]) engine_.schedule(true_now(), messages_[slot].to, kDeliver, slot);
-      held_[h->partition].clear();
+      // Held messages arrive now, in the order they were held, before any
+      // later message on their link that is due at this same instant.
+      std::vector<std::uint32_t> held;
+      held.swap(held_[h->partition]);
+      for (std::uint32_t slot : held) deliver(Event{true_now(), 0, messages_[slot].to, kDeliver, slot, 0});
     }
   }
 }
@@ -286,11 +295,14 @@ void World::resume(ProcessId p) {
   if (s.state != ProcessState::paused || true_now() < s.paused_until) return;
   s.state = ProcessState::running;
   record_fact(FaultApplied{FaultKind::resume, p, 0, 0});
-  // Everything that waited runs now, in the order it arrived; re-queued so a
-  // handler that pauses again leaves the rest waiting.
-  std::vector<Event> waiting;
-  waiting.swap(s.pending);
-  for (const Event& e : waiting) engine_.schedule(true_now(), p, e.kind, e.arg0, e.arg1);
+  // Everything that waited runs now, in the order it arrived and before
+  // anything else due at this instant (per-link FIFO). A handler that pauses
+  // the process again leaves the rest waiting; one that crashes it, lost.
+  while (!s.pending.empty() && s.state == ProcessState::running) {
+    const Event next = s.pending.front();
+    s.pending.erase(s.pending.begin());
+    run_waiting(p, next);
+  }
 }
 
 void World::restart(ProcessId p) {

@@ -87,7 +87,9 @@ class World final : private Dispatcher {
   };
 
   void dispatch(const Event& ev) override;
+  TimerId arm(ProcessId p, TrueTime at, std::uint64_t tag);
   void deliver(const Event& ev);
+  void run_waiting(ProcessId p, const Event& ev);
   void transmit(std::uint32_t message_slot);
   void run_control(const Control& control);
   void schedule_control(TrueTime at, Control control);
