@@ -36,13 +36,13 @@ std::string format_duration(Duration d) {
   std::uint64_t mag = ns < 0 ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
   auto abs_ns = static_cast<std::int64_t>(mag);
   std::string out;
-  // Prefer the largest unit that shows the value exactly with at most three
-  // decimals: 10.002s, 250ms, 1.5us.
-  if (abs_ns >= 1'000'000'000 && format_exact(abs_ns, 1'000'000'000, 3, "s", out)) return sign + out;
-  if (abs_ns >= 1'000'000 && format_exact(abs_ns, 1'000'000, 3, "ms", out)) return sign + out;
-  if (abs_ns >= 1'000 && format_exact(abs_ns, 1'000, 3, "us", out)) return sign + out;
+  // The largest unit the value reaches, with as many decimals as it needs
+  // (never more than that unit's resolution): 10.002s, 250ms, 1.5us,
+  // 25.902059ms, 1.000000001s.
   if (abs_ns >= 1'000'000'000 && format_exact(abs_ns, 1'000'000'000, 9, "s", out)) return sign + out;
-  return sign + std::to_string(abs_ns) + "ns";
+  if (abs_ns >= 1'000'000 && format_exact(abs_ns, 1'000'000, 6, "ms", out)) return sign + out;
+  if (abs_ns >= 1'000 && format_exact(abs_ns, 1'000, 3, "us", out)) return sign + out;
+  return sign + std::to_string(mag) + "ns";
 }
 
 }  // namespace locksim

@@ -1,6 +1,7 @@
 #include "sim/world/latency.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <vector>
 
@@ -119,7 +120,7 @@ std::optional<Latency> parse_latency(const std::string& raw, std::string& error)
   auto number_arg = [&](std::size_t idx, double& out) {
     char* end = nullptr;
     out = std::strtod(args[idx].c_str(), &end);
-    if (args[idx].empty() || *end != '\0' || !(out > 0)) {
+    if (args[idx].empty() || *end != '\0' || !(out > 0) || !std::isfinite(out)) {
       error = "\"" + args[idx] + "\" is not a positive number in \"" + raw + "\"";
       return false;
     }

@@ -62,7 +62,8 @@ SessionId Process::new_session_id() { return world_->next_session_++; }
 
 // ---------------------------------------------------------------- World
 
-World::World(std::uint64_t seed, TraceSink& trace) : seed_(seed), trace_(trace), engine_(*this) {}
+World::World(std::uint64_t seed, TraceSink& trace)
+    : seed_(seed), trace_(trace), tracing_(trace.enabled()), engine_(*this) {}
 World::~World() = default;
 
 ProcessId World::add(std::unique_ptr<Process> process, ProcessKind kind, Clock clock) {
@@ -122,7 +123,7 @@ void World::run(TrueTime until) {
   network_ = std::make_unique<Network>(names, default_link_, seed_);
   for (const auto& [from, to, spec] : link_overrides_) network_->set_link(from, to, spec);
   for (ProcessId p = 0; p < slots_.size(); ++p) engine_.schedule(kTrueStart, p, kStart);
-  if (trace_.enabled()) trace_.line(run_header_json(seed_, history_));
+  if (tracing_) trace_.line(run_header_json(seed_, history_));
   engine_.run_until(until);
   finish();
 }
@@ -142,11 +143,11 @@ void World::transmit(std::uint32_t message_slot) {
   const Message m = messages_[message_slot];
   const auto arrival = network_->schedule(m.from, m.to, true_now());
   if (!arrival) {
-    trace_message("lost", m);
+    if (tracing_) trace_message("lost", m);
     free_messages_.push_back(message_slot);
     return;
   }
-  trace_message("send", m);
+  if (tracing_) trace_message("send", m);
   engine_.schedule(*arrival, m.to, kDeliver, message_slot);
 }
 
@@ -185,13 +186,14 @@ void World::run_waiting(ProcessId p, const Event& ev) {
       const auto slot = static_cast<std::uint32_t>(ev.arg0);
       const Message m = messages_[slot];
       free_messages_.push_back(slot);
-      trace_message("deliver", m);
+      if (tracing_) trace_message("deliver", m);
       s.model->on_message(m);
       return;
     }
     case kDeferredTimer: s.model->on_timer(ev.arg0); return;
     case kOutgoing: transmit(static_cast<std::uint32_t>(ev.arg0)); return;
     case kStart: s.model->on_start(); return;
+    case kClockAdjusted: s.model->on_clock_adjusted(); return;
     default: LOCKSIM_CHECK(false, "unknown waiting event kind");
   }
 }
@@ -202,11 +204,11 @@ void World::deliver(const Event& ev) {
   std::uint32_t holder = 0;
   switch (network_->judge(m.from, m.to, &holder)) {
     case Network::Verdict::drop:
-      trace_message("partition-drop", m);
+      if (tracing_) trace_message("partition-drop", m);
       free_messages_.push_back(slot);
       return;
     case Network::Verdict::hold:
-      trace_message("partition-hold", m);
+      if (tracing_) trace_message("partition-hold", m);
       if (held_.size() <= holder) held_.resize(holder + 1);
       held_[holder].push_back(slot);
       return;
@@ -214,7 +216,7 @@ void World::deliver(const Event& ev) {
   }
   Slot& s = slots_[m.to];
   if (s.state == ProcessState::crashed) {
-    trace_message("drop-crashed", m);
+    if (tracing_) trace_message("drop-crashed", m);
     free_messages_.push_back(slot);
     return;
   }
@@ -223,7 +225,7 @@ void World::deliver(const Event& ev) {
     return;
   }
   free_messages_.push_back(slot);
-  trace_message("deliver", m);
+  if (tracing_) trace_message("deliver", m);
   s.model->on_message(m);
 }
 
@@ -300,7 +302,7 @@ void World::resume(ProcessId p) {
   // the process again leaves the rest waiting; one that crashes it, lost.
   while (!s.pending.empty() && s.state == ProcessState::running) {
     const Event next = s.pending.front();
-    s.pending.erase(s.pending.begin());
+    s.pending.pop_front();
     run_waiting(p, next);
   }
 }
@@ -314,7 +316,12 @@ void World::restart(ProcessId p) {
 }
 
 void World::clock_changed(ProcessId p) {
-  if (slots_[p].state != ProcessState::crashed) slots_[p].model->on_clock_adjusted();
+  Slot& s = slots_[p];
+  switch (s.state) {
+    case ProcessState::running: s.model->on_clock_adjusted(); return;
+    case ProcessState::paused: s.pending.push_back(Event{true_now(), 0, p, kClockAdjusted, 0, 0}); return;
+    case ProcessState::crashed: return;  // restart re-arms from scratch
+  }
 }
 
 void World::phase_reached(ProcessId p, Phase phase) {
@@ -332,11 +339,11 @@ void World::phase_reached(ProcessId p, Phase phase) {
 
 void World::record_fact(const FactBody& fact) {
   history_.facts.push_back(Fact{true_now(), fact});
-  if (trace_.enabled()) trace_.line(fact_json(history_.facts.back(), history_));
+  if (tracing_) trace_.line(fact_json(history_.facts.back(), history_));
 }
 
 void World::trace_message(const char* what, const Message& m) {
-  if (trace_.enabled()) trace_.line(message_json(true_now(), what, m, history_));
+  trace_.line(message_json(true_now(), what, m, history_));
 }
 
 void World::finish() {
@@ -351,7 +358,7 @@ void World::finish() {
   for (Fact& f : history_.facts) {
     if (auto* g = std::get_if<LockGranted>(&f.body)) {
       g->promised_end = slots_[g->client].clock.when_reads(g->clock, g->lease_end_local, f.at);
-      if (trace_.enabled()) trace_.line(promise_json(f, history_));
+      if (tracing_) trace_.line(promise_json(f, history_));
     }
   }
 }

@@ -7,6 +7,7 @@
 // run() -> history(). A World is used for exactly one run.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,7 +60,7 @@ class World final : private Dispatcher {
 
  private:
   friend class Process;
-  enum EventKind : std::uint32_t { kDeliver = 1, kControl, kDeferredTimer, kOutgoing, kStart };
+  enum EventKind : std::uint32_t { kDeliver = 1, kControl, kDeferredTimer, kOutgoing, kStart, kClockAdjusted };
   struct Slot {
     std::unique_ptr<Process> model;
     Clock clock;
@@ -67,7 +68,7 @@ class World final : private Dispatcher {
     ProcessState state = ProcessState::running;
     std::uint32_t incarnation = 0;
     TrueTime paused_until{};
-    std::vector<Event> pending;  // what waits for the end of a pause, in order
+    std::deque<Event> pending;  // what waits for the end of a pause, in order
     Rng rng{0};
   };
   struct Resume {
@@ -104,6 +105,7 @@ class World final : private Dispatcher {
 
   std::uint64_t seed_;
   TraceSink& trace_;
+  const bool tracing_;  // trace_.enabled(), asked once: it is on every message's path
   Engine engine_;
   std::vector<Slot> slots_;
   std::unique_ptr<Network> network_;

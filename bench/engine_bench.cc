@@ -1,0 +1,183 @@
+// Engine throughput: the raw event queue, the engine loop with timers, and a
+// whole World running Redis request/reply ping-pong. The ping-pong figure is
+// the one that bounds sweep speed: every simulated message is one event.
+//
+//   build-core/bench/engine_bench --benchmark_counters_tabular=true
+//
+// Target: >= 10 million events/s for BM_PingPong/1 on one core (Release).
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/core/engine.h"
+#include "sim/core/event_queue.h"
+#include "sim/core/rng.h"
+#include "sim/core/trace.h"
+#include "sim/world/world.h"
+
+namespace locksim {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Random gaps in [1, 2N] ns, precomputed so the loop measures the heap only.
+std::vector<std::int64_t> gaps(std::size_t n) {
+  Rng rng(1);
+  std::vector<std::int64_t> out(4096);
+  for (auto& g : out) g = 1 + static_cast<std::int64_t>(rng.below(2 * n));
+  return out;
+}
+
+// The "hold" model: a heap of N pending events in steady state; each step pops
+// the earliest and pushes one later event.
+void BM_ScheduleAndPop(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto g = gaps(n);
+  EventQueue queue;
+  queue.reserve(n + 1);
+  for (std::size_t i = 0; i < n; ++i)
+    queue.push(Event{kTrueStart + Duration{g[i % g.size()]}, queue.next_seq(), 0, 1, i, 0});
+  std::size_t k = 0;
+  for (auto _ : state) {
+    const Event ev = queue.pop();
+    queue.push(Event{ev.at + Duration{g[k++ & 4095]}, queue.next_seq(), ev.target, ev.kind, ev.arg0, ev.arg1});
+    benchmark::DoNotOptimize(ev.arg0);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+BENCHMARK(BM_ScheduleAndPop)->Arg(1 << 10)->Arg(1 << 16);
+
+// The same hold model through the Engine: dispatch + schedule per event.
+class Holder final : public Dispatcher {
+ public:
+  explicit Holder(std::vector<std::int64_t> g) : gaps_(std::move(g)) {}
+  void dispatch(const Event& ev) override {
+    if (timers) {
+      engine->schedule_timer(ev.at + Duration{gaps_[k_++ & 4095]}, ev.target, ev.arg0);
+    } else {
+      engine->schedule(ev.at + Duration{gaps_[k_++ & 4095]}, ev.target, ev.kind, ev.arg0);
+    }
+    if (--budget == 0) engine->stop();
+  }
+  Engine* engine = nullptr;
+  bool timers = false;
+  std::int64_t budget = 0;
+
+ private:
+  std::vector<std::int64_t> gaps_;
+  std::size_t k_ = 0;
+};
+
+void engine_hold(benchmark::State& state, bool timers) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  Holder holder(gaps(n));
+  Engine engine(holder);
+  holder.engine = &engine;
+  holder.timers = timers;
+  const auto g = gaps(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (timers) {
+      engine.schedule_timer(kTrueStart + Duration{g[i % g.size()]}, 0, i);
+    } else {
+      engine.schedule(kTrueStart + Duration{g[i % g.size()]}, 0, 1, i);
+    }
+  }
+  constexpr std::int64_t kBatch = 4096;
+  for (auto _ : state) {
+    holder.budget = kBatch;
+    engine.run_until(kTrueNever - Duration{1});
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * kBatch);
+}
+
+void BM_EngineHold(benchmark::State& state) { engine_hold(state, false); }
+void BM_EngineHoldTimers(benchmark::State& state) { engine_hold(state, true); }
+BENCHMARK(BM_EngineHold)->Arg(1 << 10)->Arg(1 << 16);
+BENCHMARK(BM_EngineHoldTimers)->Arg(1 << 10)->Arg(1 << 16);
+
+// Ping-pong: a client sends GET, the server answers, the client sends the next
+// GET on the reply, forever.
+class Pinger final : public Process {
+ public:
+  Pinger(std::string name, ProcessId peer) : Process(std::move(name)), peer_(peer) {}
+  void on_start() override { send(peer_, next()); }
+  void on_message(const Message&) override { send(peer_, next()); }
+
+ private:
+  Payload next() {
+    redis::Request r;
+    r.request_id = ++n_;
+    r.command = redis::Command::get;
+    return r;
+  }
+  ProcessId peer_;
+  std::uint64_t n_ = 0;
+};
+
+class Ponger final : public Process {
+ public:
+  using Process::Process;
+  void on_message(const Message& m) override {
+    send(m.from, redis::Reply::nil_reply(std::get<redis::Request>(m.payload).request_id));
+  }
+};
+
+// |pairs| independent client/server pairs in one world, so the heap holds
+// 2 x pairs messages in flight.
+void ping_pong(benchmark::State& state, const Latency& latency, bool hashing) {
+  const auto pairs = static_cast<std::uint32_t>(state.range(0));
+  // Enough simulated time for ~2M events per run, whatever the pair count.
+  const auto sim_span = std::chrono::duration_cast<Duration>(2000s) / pairs;
+  std::uint64_t events = 0;
+  std::uint64_t hash = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    NullTrace null_trace;
+    HashingTrace hash_trace;
+    TraceSink& trace = hashing ? static_cast<TraceSink&>(hash_trace) : null_trace;
+    auto world = std::make_unique<World>(7, trace);
+    world->set_default_link(LinkSpec{latency, 0});
+    for (std::uint32_t i = 0; i < pairs; ++i) {
+      const ProcessId client = 2 * i;
+      world->add(std::make_unique<Pinger>("c" + std::to_string(i), client + 1), ProcessKind::client);
+      world->add(std::make_unique<Ponger>("r" + std::to_string(i)), ProcessKind::redis_node);
+    }
+    state.ResumeTiming();
+    world->run(kTrueStart + sim_span);
+    state.PauseTiming();
+    events += world->events_dispatched();
+    hash ^= hash_trace.hash();
+    world.reset();
+    state.ResumeTiming();
+  }
+  benchmark::DoNotOptimize(hash);
+  state.SetItemsProcessed(static_cast<std::int64_t>(events));
+  state.counters["events_per_run"] =
+      benchmark::Counter(static_cast<double>(events) / static_cast<double>(state.iterations()));
+}
+
+void BM_PingPong(benchmark::State& state) { ping_pong(state, Latency::constant(1ms), false); }
+BENCHMARK(BM_PingPong)->Arg(1)->Arg(64)->Unit(benchmark::kMillisecond);
+
+// The same with a random latency per message (one RNG draw + exp/log each).
+void BM_PingPongLognormal(benchmark::State& state) {
+  Latency l;
+  l.kind = Latency::Kind::lognormal;
+  l.a = 1ms;
+  l.shape = 0.5;
+  ping_pong(state, l, false);
+}
+BENCHMARK(BM_PingPongLognormal)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The same with tracing on (every send and delivery formatted and hashed):
+// what a determinism check costs compared with a sweep run.
+void BM_PingPongHashingTrace(benchmark::State& state) { ping_pong(state, Latency::constant(1ms), true); }
+BENCHMARK(BM_PingPongHashingTrace)->Arg(1)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace locksim
+
+BENCHMARK_MAIN();

@@ -1,0 +1,243 @@
+// The engine and its event queue: events run in (time, insertion) order,
+// cancelled timers never run, and run_until honours its bound.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "sim/core/engine.h"
+#include "sim/core/event_queue.h"
+#include "sim/core/rng.h"
+
+namespace locksim {
+namespace {
+
+using std::chrono::milliseconds;
+
+TrueTime at_ms(std::int64_t ms) { return kTrueStart + milliseconds(ms); }
+
+// Records every dispatched event with the engine's time at dispatch.
+class Recorder final : public Dispatcher {
+ public:
+  struct Seen {
+    TrueTime true_now;
+    Event event;
+  };
+  void dispatch(const Event& ev) override {
+    seen.push_back({engine->true_now(), ev});
+    if (on_dispatch) on_dispatch(ev);
+  }
+  std::vector<std::uint64_t> arg0s() const {
+    std::vector<std::uint64_t> out;
+    for (const auto& s : seen) out.push_back(s.event.arg0);
+    return out;
+  }
+  Engine* engine = nullptr;
+  std::vector<Seen> seen;
+  std::function<void(const Event&)> on_dispatch;
+};
+
+struct Rig {
+  Recorder recorder;
+  Engine engine{recorder};
+  Rig() { recorder.engine = &engine; }
+};
+
+TEST(EngineTest, DispatchesInTimeOrder) {
+  // Events scheduled out of order run in true-time order, and true_now follows them.
+  Rig rig;
+  rig.engine.schedule(at_ms(30), 0, 1, 30);
+  rig.engine.schedule(at_ms(10), 0, 1, 10);
+  rig.engine.schedule(at_ms(20), 0, 1, 20);
+  rig.engine.schedule(at_ms(5), 0, 1, 5);
+  rig.engine.run_until(at_ms(100));
+  EXPECT_EQ(rig.recorder.arg0s(), (std::vector<std::uint64_t>{5, 10, 20, 30}));
+  for (const auto& s : rig.recorder.seen) EXPECT_EQ(s.true_now, s.event.at);
+  EXPECT_EQ(rig.engine.events_dispatched(), 4u);
+  EXPECT_EQ(rig.engine.true_now(), at_ms(100));
+}
+
+TEST(EngineTest, TiesPopInInsertionOrder) {
+  // Events at the same instant run in the order they were scheduled, whatever the heap layout.
+  Rig rig;
+  std::vector<std::uint64_t> expected;
+  for (std::uint64_t i = 0; i < 200; ++i) {
+    rig.engine.schedule(at_ms(static_cast<std::int64_t>(i % 3)), 0, 1, i);
+  }
+  for (std::int64_t t = 0; t < 3; ++t)
+    for (std::uint64_t i = 0; i < 200; ++i)
+      if (static_cast<std::int64_t>(i % 3) == t) expected.push_back(i);
+  rig.engine.run_until(at_ms(10));
+  EXPECT_EQ(rig.recorder.arg0s(), expected);
+}
+
+TEST(EngineTest, EventsScheduledDuringDispatchAtTheSameInstantRunAfterEarlierOnes) {
+  // An event scheduled "now" from inside a handler runs after everything already queued for now.
+  Rig rig;
+  rig.recorder.on_dispatch = [&](const Event& ev) {
+    if (ev.arg0 == 1) rig.engine.schedule(rig.engine.true_now(), 0, 1, 3);
+  };
+  rig.engine.schedule(at_ms(1), 0, 1, 1);
+  rig.engine.schedule(at_ms(1), 0, 1, 2);
+  rig.engine.run_until(at_ms(1));
+  EXPECT_EQ(rig.recorder.arg0s(), (std::vector<std::uint64_t>{1, 2, 3}));
+}
+
+TEST(EngineTest, EventQueueMatchesSortedOrderOnRandomInput) {
+  // The heap pops exactly the (time, seq) sort of what was pushed, across interleaved pushes and pops.
+  EventQueue queue;
+  Rng rng(42);
+  std::vector<std::pair<std::int64_t, std::uint64_t>> model;  // (time, seq)
+  std::vector<std::pair<std::int64_t, std::uint64_t>> popped;
+  std::vector<std::pair<std::int64_t, std::uint64_t>> expected_popped;
+  for (int round = 0; round < 5000; ++round) {
+    if (rng.below(3) != 0 || queue.empty()) {
+      const auto t = static_cast<std::int64_t>(rng.below(50));
+      Event ev{kTrueStart + Duration{t}, queue.next_seq(), 0, 1, 0, 0};
+      queue.push(ev);
+      model.emplace_back(t, ev.seq);
+    } else {
+      auto smallest = std::min_element(model.begin(), model.end());
+      expected_popped.push_back(*smallest);
+      model.erase(smallest);
+      const Event ev = queue.pop();
+      popped.emplace_back(ev.at.time_since_epoch().count(), ev.seq);
+    }
+    ASSERT_EQ(queue.size(), model.size());
+  }
+  EXPECT_EQ(popped, expected_popped);
+}
+
+TEST(EngineTest, CancelledTimerNeverDispatches) {
+  // A cancelled timer is skipped when its event pops: no dispatch, not counted.
+  Rig rig;
+  const TimerId a = rig.engine.schedule_timer(at_ms(10), 0, 100);
+  const TimerId b = rig.engine.schedule_timer(at_ms(20), 0, 200);
+  EXPECT_TRUE(rig.engine.pending(a));
+  rig.engine.cancel(a);
+  EXPECT_FALSE(rig.engine.pending(a));
+  EXPECT_TRUE(rig.engine.pending(b));
+  rig.engine.run_until(at_ms(100));
+  ASSERT_EQ(rig.recorder.seen.size(), 1u);
+  EXPECT_EQ(rig.recorder.seen[0].event.kind, Engine::kTimerKind);
+  EXPECT_EQ(rig.recorder.seen[0].event.arg0, 200u);
+  EXPECT_EQ(timer_from_bits(rig.recorder.seen[0].event.arg1), b);  // the dispatcher can tell timers apart
+  EXPECT_EQ(rig.recorder.seen[0].true_now, at_ms(20));
+  EXPECT_EQ(rig.engine.events_dispatched(), 1u);
+}
+
+TEST(EngineTest, ReusedSlotDoesNotResurrectCancelledTimer) {
+  // A reused slot gets a new generation: the cancelled event stays dead and a stale-id cancel misses the new timer.
+  Rig rig;
+  const TimerId old_id = rig.engine.schedule_timer(at_ms(10), 0, 1);
+  rig.engine.cancel(old_id);
+  const TimerId new_id = rig.engine.schedule_timer(at_ms(30), 0, 2);
+  ASSERT_EQ(new_id.slot, old_id.slot) << "the test needs the slot to be reused";
+  EXPECT_NE(new_id.generation, old_id.generation);
+  rig.engine.cancel(old_id);  // stale: must be a no-op
+  EXPECT_TRUE(rig.engine.pending(new_id));
+  EXPECT_FALSE(rig.engine.pending(old_id));
+  rig.engine.run_until(at_ms(100));
+  ASSERT_EQ(rig.recorder.seen.size(), 1u);
+  EXPECT_EQ(rig.recorder.seen[0].event.arg0, 2u);
+  EXPECT_EQ(rig.recorder.seen[0].true_now, at_ms(30));
+}
+
+TEST(EngineTest, ReusedSlotScheduledBeforeStaleEventDoesNotFireTwice) {
+  // A reused slot whose new timer is due *before* the stale event: each fires at most once.
+  Rig rig;
+  const TimerId old_id = rig.engine.schedule_timer(at_ms(50), 0, 1);
+  rig.engine.cancel(old_id);
+  const TimerId new_id = rig.engine.schedule_timer(at_ms(10), 0, 2);
+  ASSERT_EQ(new_id.slot, old_id.slot);
+  rig.engine.run_until(at_ms(100));
+  ASSERT_EQ(rig.recorder.seen.size(), 1u);
+  EXPECT_EQ(rig.recorder.seen[0].event.arg0, 2u);
+}
+
+TEST(EngineTest, FiredTimerIsNoLongerPendingAndCancelAfterFireIsHarmless) {
+  // A timer that fired frees its slot; cancelling it afterwards cannot cancel the slot's next timer.
+  Rig rig;
+  TimerId first{};
+  TimerId second{};
+  rig.recorder.on_dispatch = [&](const Event& ev) {
+    if (ev.arg0 == 1) {
+      EXPECT_FALSE(rig.engine.pending(first));
+      second = rig.engine.schedule_timer(at_ms(20), 0, 2);
+      rig.engine.cancel(first);  // late cancel of the timer being handled
+    }
+  };
+  first = rig.engine.schedule_timer(at_ms(10), 0, 1);
+  rig.engine.run_until(at_ms(100));
+  EXPECT_EQ(second.slot, first.slot);
+  EXPECT_EQ(rig.recorder.arg0s(), (std::vector<std::uint64_t>{1, 2}));
+}
+
+TEST(EngineTest, ManyTimersCancelHalf) {
+  // Cancelling every other timer among many dispatches exactly the others, in time order.
+  Rig rig;
+  std::vector<TimerId> ids;
+  for (std::uint64_t i = 0; i < 1000; ++i)
+    ids.push_back(rig.engine.schedule_timer(at_ms(static_cast<std::int64_t>(1000 - i)), 0, i));
+  for (std::uint64_t i = 0; i < 1000; i += 2) rig.engine.cancel(ids[i]);
+  rig.engine.run_until(at_ms(2000));
+  std::vector<std::uint64_t> expected;
+  for (std::int64_t i = 999; i >= 1; i -= 2) expected.push_back(static_cast<std::uint64_t>(i));
+  EXPECT_EQ(rig.recorder.arg0s(), expected);
+}
+
+TEST(EngineTest, RunUntilStopsAtTheBoundAndLeavesLaterEvents) {
+  // run_until runs events at or before the bound, ends at the bound, and keeps later ones for the next call.
+  Rig rig;
+  rig.engine.schedule(at_ms(5), 0, 1, 5);
+  rig.engine.schedule(at_ms(10), 0, 1, 10);
+  rig.engine.schedule(at_ms(15), 0, 1, 15);
+  rig.engine.run_until(at_ms(10));
+  EXPECT_EQ(rig.recorder.arg0s(), (std::vector<std::uint64_t>{5, 10}));
+  EXPECT_EQ(rig.engine.true_now(), at_ms(10));
+  rig.engine.run_until(at_ms(12));
+  EXPECT_EQ(rig.recorder.seen.size(), 2u);
+  EXPECT_EQ(rig.engine.true_now(), at_ms(12));
+  rig.engine.run_until(at_ms(20));
+  EXPECT_EQ(rig.recorder.arg0s(), (std::vector<std::uint64_t>{5, 10, 15}));
+  EXPECT_EQ(rig.engine.true_now(), at_ms(20));
+}
+
+TEST(EngineTest, StopEndsTheRunAtTheCurrentEvent) {
+  // stop() from a handler ends run_until after that event; true time stays at it.
+  Rig rig;
+  rig.recorder.on_dispatch = [&](const Event& ev) {
+    if (ev.arg0 == 2) rig.engine.stop();
+  };
+  for (std::uint64_t i = 1; i <= 4; ++i) rig.engine.schedule(at_ms(static_cast<std::int64_t>(i)), 0, 1, i);
+  rig.engine.run_until(at_ms(100));
+  EXPECT_EQ(rig.recorder.arg0s(), (std::vector<std::uint64_t>{1, 2}));
+  EXPECT_EQ(rig.engine.true_now(), at_ms(2));
+  rig.engine.run_until(at_ms(100));
+  EXPECT_EQ(rig.recorder.arg0s(), (std::vector<std::uint64_t>{1, 2, 3, 4}));
+}
+
+TEST(EngineDeathTest, ScheduleInThePastAborts) {
+  // Scheduling before true_now is a programmer mistake and stops the run loudly.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        Rig rig;
+        rig.engine.run_until(at_ms(10));
+        rig.engine.schedule(at_ms(9), 0, 1);
+      },
+      "event scheduled in the past");
+  EXPECT_DEATH(
+      {
+        Rig rig;
+        rig.engine.run_until(at_ms(10));
+        rig.engine.schedule_timer(at_ms(5), 0, 1);
+      },
+      "event scheduled in the past");
+}
+
+}  // namespace
+}  // namespace locksim

@@ -1,0 +1,174 @@
+// The network: per-link FIFO under random latency, loss, partitions (who is
+// cut, drop versus hold, heal) and per-link random streams.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/world/network.h"
+
+namespace locksim {
+namespace {
+
+using namespace std::chrono_literals;
+
+TrueTime T(Duration d) { return kTrueStart + d; }
+
+LinkSpec link_with(const std::string& latency, std::int64_t loss_ppm = 0) {
+  std::string error;
+  auto l = parse_latency(latency, error);
+  EXPECT_TRUE(l) << error;
+  return LinkSpec{*l, loss_ppm};
+}
+
+std::vector<std::string> names(int n) {
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i) out.push_back("p" + std::to_string(i));
+  return out;
+}
+
+TEST(NetworkTest, ConstantLatencyArrivesAtSendPlusLatency) {
+  // With the default constant link, a message arrives exactly latency after it is sent.
+  Network net(names(2), LinkSpec{}, 1);
+  EXPECT_EQ(net.link(0, 1).latency.a, Duration{1ms});
+  EXPECT_EQ(net.schedule(0, 1, T(5ms)), T(6ms));
+  net.set_link(0, 1, link_with("7ms"));
+  EXPECT_EQ(net.schedule(0, 1, T(10ms)), T(17ms));
+  EXPECT_EQ(net.schedule(1, 0, T(10ms)), T(11ms));  // the reverse link is its own
+}
+
+TEST(NetworkTest, FifoPerLinkUnderRandomLatency) {
+  // Under random latency arrivals on each link never decrease, and none arrives before its latency floor.
+  Network net(names(3), link_with("uniform(1ms, 50ms)"), 7);
+  std::vector<TrueTime> last(9, kTrueStart);
+  int reordered_if_not_fifo = 0;
+  TrueTime now = kTrueStart;
+  for (int i = 0; i < 3000; ++i) {
+    if (i % 3 == 0) now += 100us;  // several sends share an instant
+    const ProcessId from = static_cast<ProcessId>(i % 3);
+    const ProcessId to = static_cast<ProcessId>((i / 3) % 3);
+    const auto arrival = net.schedule(from, to, now);
+    ASSERT_TRUE(arrival);
+    ASSERT_GE(*arrival, now + 1ms);
+    const std::size_t link = from * 3 + to;
+    ASSERT_GE(*arrival, last[link]) << "message " << i << " overtook an earlier one on its link";
+    if (*arrival == last[link]) ++reordered_if_not_fifo;
+    last[link] = *arrival;
+  }
+  // The FIFO clamp did real work: random latency alone would have reordered these.
+  EXPECT_GT(reordered_if_not_fifo, 100);
+}
+
+TEST(NetworkTest, FifoClampIsPerLinkOnly) {
+  // A slow message on one link does not hold back another link.
+  Network net(names(3), LinkSpec{}, 1);
+  net.set_link(0, 1, link_with("10s"));
+  EXPECT_EQ(net.schedule(0, 1, T(0s)), T(10s));
+  EXPECT_EQ(net.schedule(0, 2, T(0s)), T(1ms));
+  EXPECT_EQ(net.schedule(2, 1, T(0s)), T(1ms));
+  net.set_link(0, 1, link_with("1ms"));
+  EXPECT_EQ(net.schedule(0, 1, T(1s)), T(10s));  // behind the slow one on its own link
+}
+
+TEST(NetworkTest, LossAtExtremesAndInBetween) {
+  // 100% loss loses everything, 0% nothing, 30% about 30%; lost messages do not advance the FIFO clamp.
+  Network net(names(2), LinkSpec{}, 3);
+  net.set_link(0, 1, link_with("1ms", 1'000'000));
+  net.set_link(1, 0, link_with("1ms", 0));
+  for (int i = 0; i < 1000; ++i) {
+    EXPECT_EQ(net.schedule(0, 1, T(Duration{i * 1ms})), std::nullopt);
+    EXPECT_TRUE(net.schedule(1, 0, T(Duration{i * 1ms})));
+  }
+  Network partial(names(2), link_with("uniform(1ms, 2ms)", 300'000), 3);
+  int lost = 0;
+  for (int i = 0; i < 10000; ++i) lost += partial.schedule(0, 1, T(1s)) ? 0 : 1;
+  EXPECT_NEAR(lost, 3000, 300);
+}
+
+TEST(NetworkTest, SameSeedSameDrawsAndLinksDoNotShareStreams) {
+  // A link's draws depend only on the seed and its endpoint names: other links and extra processes do not shift them.
+  auto arrivals = [](Network& net, ProcessId from, ProcessId to) {
+    std::vector<TrueTime> out;
+    for (int i = 0; i < 50; ++i) out.push_back(*net.schedule(from, to, T(Duration{i * 1s})));
+    return out;
+  };
+  const LinkSpec spec = link_with("exponential(5ms)");
+  Network a(names(2), spec, 11);
+  Network b(names(4), spec, 11);
+  // Interleave traffic on other links in b: it must not disturb p0->p1.
+  for (int i = 0; i < 30; ++i) (void)b.schedule(2, 3, T(0s));
+  const auto a01 = arrivals(a, 0, 1);
+  EXPECT_EQ(a01, arrivals(b, 0, 1));
+  Network c(names(2), spec, 11);
+  EXPECT_NE(a01, arrivals(c, 1, 0));  // the reverse link has its own stream
+  Network d(names(2), spec, 12);
+  EXPECT_NE(a01, arrivals(d, 0, 1));  // another seed draws differently
+}
+
+TEST(NetworkTest, PartitionCutsOnlyPairsInDifferentGroups) {
+  // Pairs split across groups are cut both ways; pairs in one group, or with a process in no group, are not.
+  Network net(names(5), LinkSpec{}, 1);
+  EXPECT_EQ(net.judge(0, 2), Network::Verdict::deliver);
+  const std::uint32_t id = net.partition({{0, 1}, {2}, {3}}, PartitionMode::drop);
+  EXPECT_TRUE(net.active(id));
+  EXPECT_EQ(net.judge(0, 2), Network::Verdict::drop);
+  EXPECT_EQ(net.judge(2, 0), Network::Verdict::drop);
+  EXPECT_EQ(net.judge(1, 2), Network::Verdict::drop);
+  EXPECT_EQ(net.judge(2, 3), Network::Verdict::drop);
+  EXPECT_EQ(net.judge(0, 1), Network::Verdict::deliver);
+  EXPECT_EQ(net.judge(1, 0), Network::Verdict::deliver);
+  EXPECT_EQ(net.judge(0, 0), Network::Verdict::deliver);
+  EXPECT_EQ(net.judge(0, 4), Network::Verdict::deliver);  // p4 is in no group
+  EXPECT_EQ(net.judge(4, 2), Network::Verdict::deliver);
+}
+
+TEST(NetworkTest, HoldReportsItsPartitionAndDropBeatsHold) {
+  // A hold partition answers hold with its id; when a drop partition also cuts the pair, drop wins.
+  Network net(names(4), LinkSpec{}, 1);
+  const std::uint32_t hold = net.partition({{0}, {1, 2}}, PartitionMode::hold);
+  std::uint32_t holder = 99;
+  EXPECT_EQ(net.judge(0, 1, &holder), Network::Verdict::hold);
+  EXPECT_EQ(holder, hold);
+  const std::uint32_t drop = net.partition({{0, 1}, {2}}, PartitionMode::drop);
+  EXPECT_NE(drop, hold);
+  EXPECT_EQ(net.judge(0, 2, &holder), Network::Verdict::drop);  // cut by both
+  EXPECT_EQ(net.judge(0, 1, &holder), Network::Verdict::hold);  // cut by hold only
+  EXPECT_EQ(net.judge(1, 2), Network::Verdict::drop);           // cut by drop only
+  // Drop beats hold whatever the creation order.
+  Network rev(names(3), LinkSpec{}, 1);
+  rev.partition({{0}, {1}}, PartitionMode::drop);
+  rev.partition({{0}, {1}}, PartitionMode::hold);
+  EXPECT_EQ(rev.judge(0, 1), Network::Verdict::drop);
+  // Two hold partitions: the first one created holds.
+  Network two(names(3), LinkSpec{}, 1);
+  const std::uint32_t first = two.partition({{0}, {1}}, PartitionMode::hold);
+  two.partition({{0}, {1}}, PartitionMode::hold);
+  EXPECT_EQ(two.judge(0, 1, &holder), Network::Verdict::hold);
+  EXPECT_EQ(holder, first);
+}
+
+TEST(NetworkTest, HealRestoresDeliveryAndIdsAreNotReused) {
+  // Healing deactivates exactly one partition; a later partition gets a fresh id.
+  Network net(names(3), LinkSpec{}, 1);
+  const std::uint32_t a = net.partition({{0}, {1}}, PartitionMode::drop);
+  const std::uint32_t b = net.partition({{0}, {2}}, PartitionMode::hold);
+  net.heal(a);
+  EXPECT_FALSE(net.active(a));
+  EXPECT_TRUE(net.active(b));
+  EXPECT_EQ(net.judge(0, 1), Network::Verdict::deliver);
+  EXPECT_EQ(net.judge(0, 2), Network::Verdict::hold);
+  net.heal(b);
+  EXPECT_EQ(net.judge(0, 2), Network::Verdict::deliver);
+  net.heal(b);    // healing twice is harmless
+  net.heal(999);  // so is an unknown id
+  EXPECT_FALSE(net.active(999));
+  const std::uint32_t c = net.partition({{1}, {2}}, PartitionMode::drop);
+  EXPECT_NE(c, a);
+  EXPECT_NE(c, b);
+  EXPECT_EQ(net.judge(1, 2), Network::Verdict::drop);
+}
+
+}  // namespace
+}  // namespace locksim
