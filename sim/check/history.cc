@@ -106,6 +106,7 @@ const char* fault_kind_name(FaultKind k) {
     case FaultKind::clock_drift: return "clock-drift";
     case FaultKind::partition: return "partition";
     case FaultKind::heal: return "heal";
+    case FaultKind::clock_slew: return "clock-slew";
   }
   return "?";
 }

@@ -56,7 +56,7 @@ enum class Outcome : std::uint8_t { ok, fail, info };
 enum class BeliefEnd : std::uint8_t { released, validity_check, crashed };
 enum class KeyGone : std::uint8_t { deleted, expired, overwritten, lost_in_crash };
 enum class AppKind : std::uint8_t { none, counter, register_value, collection, stock };
-enum class FaultKind : std::uint8_t { pause, resume, crash, restart, clock_jump, clock_drift, partition, heal };
+enum class FaultKind : std::uint8_t { pause, resume, crash, restart, clock_jump, clock_drift, partition, heal, clock_slew };
 const char* request_kind_name(RequestKind k);
 const char* outcome_name(Outcome o);
 const char* belief_end_name(BeliefEnd b);
@@ -91,6 +91,16 @@ struct LockGranted {
   Duration validity;            // as promised, measured on the client's clock
   ClockKind clock;              // which clock of the client measures it
   LocalTime lease_end_local;    // the client's clock reading at which the lease ends
+  TrueTime promised_end = kTrueNever;  // filled by the world when the run ends
+};
+// A session's lease was extended (compare-and-pexpire on a quorum, or a
+// watchdog renewal): from now on the client's clock promises it until
+// |lease_end_local|.
+struct LockExtended {
+  SessionId session;
+  ProcessId client;
+  ClockKind clock;
+  LocalTime lease_end_local;
   TrueTime promised_end = kTrueNever;  // filled by the world when the run ends
 };
 struct BeliefEnded {
@@ -145,8 +155,8 @@ struct PhaseReached {
 };
 struct RunEnded {};
 
-using FactBody = std::variant<RequestInvoked, RequestCompleted, LockWanted, LockGaveUp, LockGranted, BeliefEnded,
-                              LockReleased, KeyHeld, KeyDropped, ResourceOp, AppState, FaultApplied, PhaseReached,
+using FactBody = std::variant<RequestInvoked, RequestCompleted, LockWanted, LockGaveUp, LockGranted, LockExtended,
+                              BeliefEnded, LockReleased, KeyHeld, KeyDropped, ResourceOp, AppState, FaultApplied, PhaseReached,
                               RunEnded>;
 
 struct Fact {

@@ -21,6 +21,10 @@ struct NodeConfig {
   ClockKind expiry_clock = ClockKind::wall;
   Persistence persistence = Persistence::none;
   Duration fsync_every = std::chrono::seconds(1);
+  // antirez's "delayed restart": after a crash the node stays unavailable
+  // until this long has passed since the crash (by its monotonic clock), so no
+  // lock it forgot can be granted twice. 0 = serve at once.
+  Duration delayed_restart{0};
 };
 
 }  // namespace locksim::redis

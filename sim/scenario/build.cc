@@ -34,6 +34,10 @@ FaultAction action_for(const FaultSpec& f, const World& world, std::uint64_t see
     case FaultSpecKind::restart: return fault::Restart{must_find(world, f.target)};
     case FaultSpecKind::clock_jump: return fault::ClockJump{must_find(world, f.target), f.by};
     case FaultSpecKind::clock_drift: return fault::ClockDrift{must_find(world, f.target), f.drift_ppm};
+    case FaultSpecKind::clock_slew: {
+      Rng rng = Rng::derive(seed, "fault " + f.name, "length");
+      return fault::ClockSlew{must_find(world, f.target), f.drift_ppm, f.length.sample(rng)};
+    }
     case FaultSpecKind::partition: {
       fault::Partition p;
       for (const auto& group : f.groups) {
@@ -86,8 +90,8 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
     wl.start = c.start;
     wl.steps = c.steps;
     wl.iterations = c.iterations;
-    wl.attempts = c.attempts;
-    wl.retry_delay = c.retry_delay;
+    wl.attempts = c.attempts.value_or(spec.lock.attempts);
+    wl.retry_delay = c.retry_delay.value_or(spec.lock.retry_delay);
     wl.think = c.think;
     wl.release = c.release;
     wl.resource = resource;

@@ -80,6 +80,7 @@ constexpr std::pair<FaultSpecKind, std::string_view> kFaultKinds[] = {{FaultSpec
                                                                       {FaultSpecKind::restart, "restart"},
                                                                       {FaultSpecKind::clock_jump, "clock-jump"},
                                                                       {FaultSpecKind::clock_drift, "clock-drift"},
+                                                                      {FaultSpecKind::clock_slew, "clock-slew"},
                                                                       {FaultSpecKind::partition, "partition"}};
 constexpr std::pair<PartitionMode, std::string_view> kPartitionModes[] = {{PartitionMode::drop, "drop"},
                                                                           {PartitionMode::hold, "hold"}};
@@ -127,6 +128,7 @@ Keys fault_kind_keys(FaultSpecKind kind) {
     case FaultSpecKind::restart: return {"target"};
     case FaultSpecKind::clock_jump: return {"target", "by"};
     case FaultSpecKind::clock_drift: return {"target", "drift"};
+    case FaultSpecKind::clock_slew: return {"target", "drift", "length"};
     case FaultSpecKind::partition: return {"groups", "mode", "heal_after"};
   }
   return {};
@@ -314,8 +316,10 @@ class SpecBuilder {
         }
       }
       r_.integer(c, "iterations", 1, INT_MAX, client.iterations);
-      r_.integer(c, "attempts", 0, INT_MAX, client.attempts);
-      r_.latency(c, "retry_delay", client.retry_delay);
+      int attempts = 0;
+      if (c.find("attempts") != nullptr && r_.integer(c, "attempts", 0, INT_MAX, attempts)) client.attempts = attempts;
+      Latency retry_delay;
+      if (c.find("retry_delay") != nullptr && r_.latency(c, "retry_delay", retry_delay)) client.retry_delay = retry_delay;
       r_.duration(c, "think", Sign::non_negative, client.think);
       r_.boolean(c, "release", client.release);
       spec_.clients.push_back(std::move(client));
@@ -496,6 +500,10 @@ class SpecBuilder {
           break;
         case FaultSpecKind::clock_drift:
           if (r_.require(f, "drift")) read_drift(f, "drift", fault.drift_ppm);
+          break;
+        case FaultSpecKind::clock_slew:
+          if (r_.require(f, "drift")) read_drift(f, "drift", fault.drift_ppm);
+          if (r_.require(f, "length")) r_.latency(f, "length", fault.length);
           break;
         case FaultSpecKind::partition:
           if (const DocNode* groups = r_.require(f, "groups")) read_groups(*groups, fault.groups);

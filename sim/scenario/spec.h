@@ -31,7 +31,27 @@ struct SourcePos {
   int line = 0;
 };
 
-enum class LockProtocol : std::uint8_t { single_node };
+enum class LockProtocol : std::uint8_t { single_node, redlock };
+
+// Redlock's own knobs (the distlock page and the reference client redlock-rb).
+struct RedlockSpec {
+  bool parallel = false;             // "sequential" (the page) or "parallel" (most clients)
+  Duration node_timeout = 50ms;      // per-node request timeout (5-50 ms for a 10 s TTL)
+  bool check_validity = true;        // false: Kleppmann's naive client, no TTL - elapsed - drift > 0 check
+  std::uint32_t quorum = 0;          // 0 = N/2 + 1
+  std::string fencing_node;          // node that INCRs fencing tokens; "" = the first node
+  // node-redlock's known bug (issues #169, #296): with retries, the lease end
+  // is computed from the FIRST attempt's start, so acquire can return a lock
+  // that has already expired.
+  bool first_attempt_expiry = false;
+};
+
+// Redisson-style renewal: while the holder runs, extend the lease every
+// renew_every; a failed renewal is only logged — the holder is not told.
+struct WatchdogSpec {
+  bool enabled = false;
+  Duration renew_every = 0s;  // 0 = ttl / 3
+};
 
 struct LockSpec {
   LockProtocol protocol = LockProtocol::single_node;
@@ -46,6 +66,13 @@ struct LockSpec {
   // validity = ttl - elapsed - (ttl * drift_factor_ppm / 1e6 + drift_fixed)
   std::int64_t drift_factor_ppm = 0;
   Duration drift_fixed = 0ms;
+  // Retries, as client libraries configure them; a client's own `attempts`
+  // and `retry_delay` override these.
+  int attempts = 0;  // per cycle; 0 = until the run ends
+  Latency retry_delay = Latency::constant(100ms);
+  std::string preset;  // "redlock-rb", "node-redlock", ... (defaults it applied), "" = none
+  RedlockSpec redlock;
+  WatchdogSpec watchdog;
 };
 
 struct RedisSpec {
@@ -65,8 +92,8 @@ struct ClientSpec {
   Duration start = 0s;
   std::vector<Step> steps;
   int iterations = 1;          // acquire -> steps -> release cycles
-  int attempts = 0;            // acquire attempts per cycle; 0 = until the run ends
-  Latency retry_delay = Latency::constant(100ms);
+  std::optional<int> attempts;          // acquire attempts per cycle; unset = lock.attempts
+  std::optional<Latency> retry_delay;   // unset = lock.retry_delay
   Duration think = 0s;         // between cycles
   bool release = true;         // release after the steps
   SourcePos pos;
@@ -91,7 +118,7 @@ struct NetworkSpec {
   std::vector<LinkOverride> links;
 };
 
-enum class FaultSpecKind : std::uint8_t { pause, crash, restart, clock_jump, clock_drift, partition };
+enum class FaultSpecKind : std::uint8_t { pause, crash, restart, clock_jump, clock_drift, clock_slew, partition };
 
 struct TriggerSpec {
   bool at_phase = false;
@@ -110,7 +137,7 @@ struct FaultSpec {
   Latency length = Latency::constant(0ns);    // pause
   Duration restart_after = -1ns;              // crash; negative = stays down
   Duration by = 0s;                           // clock-jump (signed)
-  std::int64_t drift_ppm = 0;                 // clock-drift
+  std::int64_t drift_ppm = 0;                 // clock-drift, clock-slew (for `length`)
   std::vector<std::vector<std::string>> groups;  // partition
   PartitionMode mode = PartitionMode::drop;   // partition
   Duration heal_after = -1ns;                 // partition; negative = never
@@ -124,6 +151,9 @@ struct Expectation {
   std::optional<Duration> longest_stuck_at_most;
   std::optional<std::int64_t> sessions_at_least;
   std::optional<std::int64_t> sessions_at_most;
+  // Grants whose lease had already ended on the client's own clock when acquire returned.
+  std::optional<std::int64_t> expired_grants_at_least;
+  std::optional<std::int64_t> expired_grants_at_most;
 };
 
 struct ScenarioSpec {

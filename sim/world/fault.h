@@ -40,6 +40,13 @@ struct ClockDrift {
   ProcessId target;
   std::int64_t drift_ppm;
 };
+// For |length|, the clock runs at 1e6 + drift_ppm ticks per million, then
+// returns to the rate it had before (an NTP slew, or a VM's clock catching up).
+struct ClockSlew {
+  ProcessId target;
+  std::int64_t drift_ppm;
+  Duration length;
+};
 struct Partition {
   std::vector<std::vector<ProcessId>> groups;
   PartitionMode mode = PartitionMode::drop;
@@ -48,6 +55,6 @@ struct Partition {
 }  // namespace fault
 
 using FaultAction = std::variant<fault::Pause, fault::Crash, fault::Restart, fault::ClockJump, fault::ClockDrift,
-                                 fault::Partition>;
+                                 fault::ClockSlew, fault::Partition>;
 
 }  // namespace locksim

@@ -117,6 +117,8 @@ std::string fact_json(const Fact& fact, const History& h) {
               .num("validity_ns", f.validity.count())
               .str("clock", clock_kind_name(f.clock))
               .done();
+        } else if constexpr (std::is_same_v<F, LockExtended>) {
+          return Line(fact.at, "extend").num("session", f.session).str("client", h.name_of(f.client)).str("clock", clock_kind_name(f.clock)).done();
         } else if constexpr (std::is_same_v<F, BeliefEnded>) {
           return Line(fact.at, "belief-end").num("session", f.session).str("client", h.name_of(f.client)).str("reason", belief_end_name(f.reason)).done();
         } else if constexpr (std::is_same_v<F, LockReleased>) {
@@ -165,12 +167,22 @@ std::string fact_json(const Fact& fact, const History& h) {
       fact.body);
 }
 
-std::string promise_json(const Fact& grant_fact, const History& h) {
-  const auto& g = std::get<LockGranted>(grant_fact.body);
-  return Line(grant_fact.at, "promise")
-      .num("session", g.session)
-      .str("client", h.name_of(g.client))
-      .num("promised_end", g.promised_end == kTrueNever ? -1 : g.promised_end.time_since_epoch().count())
+std::string promise_json(const Fact& fact, const History& h) {
+  // A grant's or an extension's promise; "from" says which (grant or extend).
+  SessionId session = 0;
+  ProcessId client = kNoProcess;
+  TrueTime end = kTrueNever;
+  const char* from = "grant";
+  if (const auto* g = std::get_if<LockGranted>(&fact.body)) {
+    session = g->session, client = g->client, end = g->promised_end;
+  } else if (const auto* e = std::get_if<LockExtended>(&fact.body)) {
+    session = e->session, client = e->client, end = e->promised_end, from = "extend";
+  }
+  return Line(fact.at, "promise")
+      .num("session", session)
+      .str("client", h.name_of(client))
+      .num("promised_end", end == kTrueNever ? -1 : end.time_since_epoch().count())
+      .str("from", from)
       .done();
 }
 

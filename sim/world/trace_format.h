@@ -17,7 +17,8 @@ std::string run_header_json(std::uint64_t seed, const History& history);
 std::string fact_json(const Fact& fact, const History& history);
 std::string message_json(TrueTime at, const char* what, const Message& m, const History& history);
 std::string describe_payload(const Payload& payload, const History& history);
-// The end of a grant's promised window, known only when the run is over.
-std::string promise_json(const Fact& grant_fact, const History& history);
+// The end of a grant's (or an extension's) promised window, known only when
+// the run is over.
+std::string promise_json(const Fact& fact, const History& history);
 
 }  // namespace locksim

@@ -283,6 +283,13 @@ void World::apply(const FaultAction& action) {
           slots_[f.target].clock.set_drift(now, f.drift_ppm);
           record_fact(FaultApplied{FaultKind::clock_drift, f.target, f.drift_ppm, 0});
           clock_changed(f.target);
+        } else if constexpr (std::is_same_v<F, fault::ClockSlew>) {
+          Slot& s = slots_[f.target];
+          const std::int64_t before = s.clock.drift_ppm(now);
+          s.clock.set_drift(now, f.drift_ppm);
+          record_fact(FaultApplied{FaultKind::clock_slew, f.target, f.drift_ppm, 0});
+          clock_changed(f.target);
+          schedule_control(now + f.length, Control{FaultAction{fault::ClockDrift{f.target, before}}});
         } else if constexpr (std::is_same_v<F, fault::Partition>) {
           const std::uint32_t id = network_->partition(f.groups, f.mode);
           record_fact(FaultApplied{FaultKind::partition, kNoProcess, id, f.mode == PartitionMode::hold ? 1u : 0u});
@@ -358,6 +365,9 @@ void World::finish() {
   for (Fact& f : history_.facts) {
     if (auto* g = std::get_if<LockGranted>(&f.body)) {
       g->promised_end = slots_[g->client].clock.when_reads(g->clock, g->lease_end_local, f.at);
+      if (tracing_) trace_.line(promise_json(f, history_));
+    } else if (auto* e = std::get_if<LockExtended>(&f.body)) {
+      e->promised_end = slots_[e->client].clock.when_reads(e->clock, e->lease_end_local, f.at);
       if (tracing_) trace_.line(promise_json(f, history_));
     }
   }

@@ -129,9 +129,10 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(c2.steps[4].kind, StepKind::decrement);
   EXPECT_EQ(c2.iterations, 3);
   EXPECT_EQ(c2.attempts, 5);
-  EXPECT_EQ(c2.retry_delay.kind, Latency::Kind::uniform);
-  EXPECT_EQ(c2.retry_delay.a, 50ms);
-  EXPECT_EQ(c2.retry_delay.b, 150ms);
+  ASSERT_TRUE(c2.retry_delay.has_value());
+  EXPECT_EQ(c2.retry_delay->kind, Latency::Kind::uniform);
+  EXPECT_EQ(c2.retry_delay->a, 50ms);
+  EXPECT_EQ(c2.retry_delay->b, 150ms);
   EXPECT_EQ(c2.think, 40us);
   EXPECT_FALSE(c2.release);
   EXPECT_EQ(c2.pos.line, 37);
@@ -143,7 +144,7 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(kinds, (std::vector<StepKind>{StepKind::mark, StepKind::add, StepKind::increment_size, StepKind::write,
                                           StepKind::check_and_decrement}));
   EXPECT_EQ(c1.iterations, 1);
-  EXPECT_EQ(c1.attempts, 0);
+  EXPECT_FALSE(c1.attempts.has_value());  // inherits lock.attempts
   EXPECT_TRUE(c1.release);
 
   ASSERT_EQ(s.clocks.size(), 2u);
@@ -237,7 +238,8 @@ TEST(ParseValid, MinimalFileGetsTheDocumentedDefaults) {
   EXPECT_EQ(s.network.default_link.loss_ppm, 0);
   ASSERT_EQ(s.clients.size(), 1u);
   EXPECT_TRUE(s.clients[0].steps.empty());
-  EXPECT_EQ(s.clients[0].retry_delay.a, 100ms);
+  EXPECT_FALSE(s.clients[0].retry_delay.has_value());  // inherits lock.retry_delay
+  EXPECT_EQ(s.lock.retry_delay.a, 100ms);
   EXPECT_TRUE(s.faults.empty());
   for (const auto& v : s.expect.violated) EXPECT_FALSE(v.has_value());
 }
