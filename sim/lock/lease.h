@@ -30,13 +30,20 @@ class LockListener {
   virtual void on_acquired(const Lease& lease) = 0;
   // One attempt failed (refused, timed out, or granted too late to be valid).
   virtual void on_acquire_failed() = 0;
+  // An extension finished: ok = the lease now runs longer.
+  virtual void on_extended(bool /*ok*/) {}
 };
 
 class LockClient {
  public:
   virtual ~LockClient() = default;
-  // One attempt; the answer comes through the listener. REQUIRES: idle.
-  virtual void acquire() = 0;
+  // One attempt; the answer comes through the listener. |first_of_cycle| says
+  // whether this is the first try of a new acquire call or a retry (some
+  // clients compute the lease end from the first try). REQUIRES: idle.
+  virtual void acquire(bool first_of_cycle) = 0;
+  // Asks the service to extend the held lease by a TTL from now; the answer
+  // comes through on_extended. Ignored unless held and no extension is running.
+  virtual void extend() = 0;
   // Gives the lease up: the client stops believing at once and sends the
   // release. REQUIRES: held.
   virtual void release() = 0;

@@ -7,6 +7,7 @@ namespace locksim {
 
 namespace {
 constexpr std::uint64_t kTimeoutTag = 0;
+constexpr std::uint64_t kExtendTimeoutTag = 1;
 }
 
 SingleNodeLock::SingleNodeLock(Process& self, LockListener& listener, SingleNodeLockConfig config,
@@ -34,7 +35,7 @@ void SingleNodeLock::complete(RequestKind kind, std::uint64_t op, Outcome outcom
   self_.record(RequestCompleted{self_.id(), op, kind, outcome});
 }
 
-void SingleNodeLock::acquire() {
+void SingleNodeLock::acquire(bool /*first_of_cycle*/) {
   LOCKSIM_CHECK(state_ == State::idle, "acquire while a lock attempt or lease is active");
   attempt_start_ = self_.clock_now(config_.clock);
   // A fresh random value per attempt: it is what makes compare-and-delete
@@ -61,6 +62,11 @@ void SingleNodeLock::on_reply(const redis::Reply& reply) {
     release_request_ = 0;
     const bool ok = reply.kind == redis::Reply::Kind::integer && reply.integer >= 1;
     return complete(RequestKind::release, reply.request_id, ok ? Outcome::ok : Outcome::fail);
+  }
+  if (reply.request_id != 0 && reply.request_id == extend_request_) {
+    extend_request_ = 0;
+    self_.cancel_timer(extend_timeout_);
+    return finish_extend(reply.kind == redis::Reply::Kind::integer && reply.integer == 1);
   }
   if (reply.request_id != awaited_request_ || awaited_request_ == 0) return;  // an abandoned request
   awaited_request_ = 0;
@@ -125,7 +131,40 @@ void SingleNodeLock::fail_attempt(Outcome outcome) {
   listener_.on_acquire_failed();
 }
 
+void SingleNodeLock::extend() {
+  if (state_ != State::held || extend_request_ != 0) return;
+  extend_start_ = self_.clock_now(config_.clock);
+  redis::Request r = request(redis::Command::eval);
+  r.value = redis::Value::token(lease_.value);
+  r.script = redis::Script::compare_and_pexpire;
+  r.expire_amount = to_ms(config_.validity.ttl);
+  r.request_id = next_request_id_++;
+  extend_request_ = r.request_id;
+  extend_op_ = r.request_id;
+  self_.record(RequestInvoked{self_.id(), r.request_id, RequestKind::extend});
+  extend_timeout_ = self_.set_timer(config_.request_timeout, tag_base_ + kExtendTimeoutTag);
+  self_.send(config_.node, r);
+}
+
+void SingleNodeLock::finish_extend(bool ok) {
+  const std::uint64_t op = extend_op_;
+  // Only a lease we still hold can grow; the extension must land within it.
+  const LocalTime now = self_.clock_now(config_.clock);
+  ok = ok && state_ == State::held && config_.validity.validity(now - extend_start_) > Duration{0};
+  complete(RequestKind::extend, op, ok ? Outcome::ok : Outcome::fail);
+  if (ok) {
+    lease_.end_local = extend_start_ + config_.validity.ttl - config_.validity.drift();
+    self_.record(LockExtended{lease_.session, self_.id(), lease_.clock, lease_.end_local});
+  }
+  listener_.on_extended(ok);
+}
+
 void SingleNodeLock::on_timer(std::uint64_t tag) {
+  if (tag == tag_base_ + kExtendTimeoutTag) {
+    if (extend_request_ == 0) return;
+    extend_request_ = 0;
+    return finish_extend(false);
+  }
   if (tag != tag_base_ + kTimeoutTag || awaited_request_ == 0) return;
   // No reply in time: the outcome is unknown — the command may have run.
   fail_attempt(Outcome::info);
@@ -163,6 +202,7 @@ void SingleNodeLock::on_crash() {
   believing_ = false;
   awaited_request_ = 0;
   release_request_ = 0;
+  extend_request_ = 0;
 }
 
 }  // namespace locksim

@@ -5,6 +5,7 @@
 //            [fencing: INCR counter -> token]
 //            validity = ttl - (T2 - T1) - drift; the lease ends at T1 + ttl - drift
 //   release: EVAL compare-and-delete  (or plain DEL)
+//   extend:  EVAL compare-and-pexpire ttl; the lease then ends at T1' + ttl - drift
 //
 // Each request has a timeout; a request that times out completes as *info*
 // (Jepsen's "unknown"): the SET may well have landed, leaving a key nobody
@@ -40,7 +41,8 @@ class SingleNodeLock final : public LockClient {
   // |tag_base| + small numbers, so the process can route them back.
   SingleNodeLock(Process& self, LockListener& listener, SingleNodeLockConfig config, std::uint64_t tag_base);
 
-  void acquire() override;
+  void acquire(bool first_of_cycle) override;
+  void extend() override;
   void release() override;
   void lose() override;
   bool lease_valid() const override;
@@ -56,6 +58,7 @@ class SingleNodeLock final : public LockClient {
   void send_request(redis::Request request, State next);
   void grant(std::int64_t fencing_token);
   void fail_attempt(Outcome outcome);
+  void finish_extend(bool ok);
   void complete(RequestKind kind, std::uint64_t op, Outcome outcome);
   redis::Request request(redis::Command command) const;
 
@@ -68,6 +71,10 @@ class SingleNodeLock final : public LockClient {
   std::uint64_t next_request_id_ = 1;
   std::uint64_t awaited_request_ = 0;  // the reply the current state waits for
   std::uint64_t release_request_ = 0;  // the last release sent, until its reply
+  std::uint64_t extend_request_ = 0;   // the extension in flight, until its reply or timeout
+  std::uint64_t extend_op_ = 0;        // its history op id (outlives extend_request_)
+  LocalTime extend_start_{};
+  TimerId extend_timeout_;
   bool believing_ = false;             // between grant and release / lost lease
   std::uint64_t acquire_op_ = 0;       // history op id of the current attempt
   TimerId timeout_;

@@ -1,7 +1,9 @@
 #include "sim/scenario/build.h"
 
 #include "sim/core/check.h"
+#include "sim/lock/redlock.h"
 #include "sim/lock/single_node_lock.h"
+#include "sim/lock/watchdog.h"
 #include "sim/redis/redis_node.h"
 #include "sim/resource/resource.h"
 #include "sim/workload/client_process.h"
@@ -54,6 +56,63 @@ FaultAction action_for(const FaultSpec& f, const World& world, std::uint64_t see
   return fault::Restart{};
 }
 
+std::uint32_t redlock_quorum(const ScenarioSpec& spec) {
+  return spec.lock.redlock.quorum != 0 ? spec.lock.redlock.quorum
+                                       : static_cast<std::uint32_t>(spec.redis.nodes.size() / 2 + 1);
+}
+
+using LockFactory = ClientProcess::LockFactory;
+
+// How each client builds its lock: the protocol the scenario names, wrapped
+// in a watchdog when renewals are on.
+LockFactory lock_factory(const ScenarioSpec& spec, World& w, const ServiceLayout& service) {
+  const ValidityRule rule{spec.lock.ttl, spec.lock.drift_factor_ppm, spec.lock.drift_fixed};
+  const redis::KeyId fencing_key = w.intern_key(spec.lock.fencing_key);
+  LockFactory base;
+  if (spec.lock.protocol == LockProtocol::single_node) {
+    SingleNodeLockConfig lock;
+    lock.node = service.nodes.front();
+    lock.key = service.lock_key;
+    lock.fencing_key = fencing_key;
+    lock.acquire = spec.lock.acquire;
+    lock.release = spec.lock.release;
+    lock.fencing = spec.lock.fencing;
+    lock.validity = rule;
+    lock.request_timeout = spec.lock.request_timeout;
+    lock.clock = spec.lock.clock;
+    base = [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+      return std::make_unique<SingleNodeLock>(self, listener, lock, tag_base);
+    };
+  } else {
+    RedlockConfig lock;
+    lock.nodes = service.nodes;
+    lock.quorum = service.quorum;
+    lock.key = service.lock_key;
+    lock.fencing = spec.lock.fencing;
+    lock.fencing_key = fencing_key;
+    lock.fencing_node = spec.lock.redlock.fencing_node.empty() ? service.nodes.front()
+                                                               : must_find(w, spec.lock.redlock.fencing_node);
+    lock.validity = rule;
+    lock.node_timeout = spec.lock.redlock.node_timeout;
+    lock.parallel = spec.lock.redlock.parallel;
+    lock.check_validity = spec.lock.redlock.check_validity;
+    lock.first_attempt_expiry = spec.lock.redlock.first_attempt_expiry;
+    lock.clock = spec.lock.clock;
+    base = [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+      return std::make_unique<RedlockClient>(self, listener, lock, tag_base);
+    };
+  }
+  if (!spec.lock.watchdog.enabled) return base;
+  const Duration every =
+      spec.lock.watchdog.renew_every > Duration{0} ? spec.lock.watchdog.renew_every : spec.lock.ttl / 3;
+  return [base, every](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+    return std::make_unique<WatchdogLock>(self, listener, every, tag_base,
+                                          [&](LockListener& inner_listener, std::uint64_t inner_tags) {
+                                            return base(self, inner_listener, inner_tags);
+                                          });
+  };
+}
+
 }  // namespace
 
 std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace) {
@@ -71,20 +130,10 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
             ProcessKind::resource, clock_for(spec, spec.resource.name));
 
   service.lock_key = w.intern_key(spec.lock.key);
-  service.quorum = 1;
-  SingleNodeLockConfig lock;
-  lock.node = service.nodes.front();
-  lock.key = service.lock_key;
-  lock.fencing_key = w.intern_key(spec.lock.fencing_key);
-  lock.acquire = spec.lock.acquire;
-  lock.release = spec.lock.release;
-  lock.fencing = spec.lock.fencing;
-  lock.validity = ValidityRule{spec.lock.ttl, spec.lock.drift_factor_ppm, spec.lock.drift_fixed};
-  lock.request_timeout = spec.lock.request_timeout;
-  lock.clock = spec.lock.clock;
+  service.quorum = spec.lock.protocol == LockProtocol::redlock ? redlock_quorum(spec) : 1;
   w.set_service(service);
   w.set_app(spec.resource.app);
-
+  const LockFactory make_lock = lock_factory(spec, w, service);
   for (const ClientSpec& c : spec.clients) {
     WorkloadConfig wl;
     wl.start = c.start;
@@ -97,9 +146,6 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
     wl.resource = resource;
     wl.send_marks = spec.resource.policy == WritePolicy::unique_token_cas;
     wl.op_timeout = spec.lock.request_timeout;
-    auto make_lock = [&lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
-      return std::make_unique<SingleNodeLock>(self, listener, lock, tag_base);
-    };
     w.add(std::make_unique<ClientProcess>(c.name, std::move(wl), make_lock), ProcessKind::client, clock_for(spec, c.name));
   }
 

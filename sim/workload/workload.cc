@@ -40,7 +40,7 @@ void Workload::begin_cycle() {
 
 void Workload::try_acquire() {
   ++attempt_;
-  lock_->acquire();
+  lock_->acquire(attempt_ == 1);
 }
 
 void Workload::on_acquire_failed() {

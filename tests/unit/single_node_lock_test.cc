@@ -81,7 +81,7 @@ struct Harness {
     config.key = world.intern_key("lock");
     config.fencing_key = world.intern_key("fence");
     if (config.validity.ttl == Duration{0}) config.validity.ttl = 10s;
-    auto c = std::make_unique<Client>(config, [](Client& self) { self.lock->acquire(); });
+    auto c = std::make_unique<Client>(config, [](Client& self) { self.lock->acquire(true); });
     client = c.get();
     world.add(std::move(c), ProcessKind::client);
   }
@@ -229,7 +229,7 @@ TEST(SingleNodeLock, LeaseValidityUsesTheClientsClock) {
   n->script.push_back({redis::Reply::ok_reply(0), 1ms});
   config.node = world.add(std::move(n), ProcessKind::redis_node);
   config.validity.ttl = 10s;
-  auto c = std::make_unique<Client>(config, [](Client& self) { self.lock->acquire(); });
+  auto c = std::make_unique<Client>(config, [](Client& self) { self.lock->acquire(true); });
   Client* client = c.get();
   world.add(std::move(c), ProcessKind::client, Clock{Duration{0}, 100'000});  // 10 % fast
   world.run(TrueTime{9200ms});

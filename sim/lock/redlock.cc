@@ -1,0 +1,232 @@
+#include "sim/lock/redlock.h"
+
+#include "sim/core/check.h"
+#include "sim/lock/fencing.h"
+
+namespace locksim {
+
+namespace {
+// Timer tags relative to tag_base: one per node for its request timeout, then
+// the fencing-token timeout.
+constexpr std::uint64_t kNodeTimeoutTags = 0;
+constexpr std::uint64_t kTokenTimeoutTag = 1 << 16;
+}  // namespace
+
+RedlockClient::RedlockClient(Process& self, LockListener& listener, RedlockConfig config, std::uint64_t tag_base)
+    : self_(self), listener_(listener), config_(std::move(config)), tag_base_(tag_base) {
+  LOCKSIM_CHECK(!config_.nodes.empty(), "Redlock needs nodes");
+  round_.request.assign(config_.nodes.size(), 0);
+  round_.timeout.assign(config_.nodes.size(), TimerId{});
+}
+
+std::uint32_t RedlockClient::quorum() const {
+  return config_.quorum != 0 ? config_.quorum : static_cast<std::uint32_t>(config_.nodes.size() / 2 + 1);
+}
+
+void RedlockClient::acquire(bool first_of_cycle) {
+  LOCKSIM_CHECK(state_ == State::idle, "acquire while a lock attempt or lease is active");
+  state_ = State::acquiring;
+  // One random value per attempt, the same on every node.
+  attempt_value_ = self_.rng().next_u64();
+  acquire_op_ = next_request_id_;
+  self_.record(RequestInvoked{self_.id(), acquire_op_, RequestKind::acquire});
+  start_round(false);
+  if (first_of_cycle) cycle_start_ = round_.start;
+  self_.reach(Phase::acquire_sent);
+}
+
+void RedlockClient::extend() {
+  if (state_ != State::held || round_.active) return;
+  extend_op_ = next_request_id_;
+  self_.record(RequestInvoked{self_.id(), extend_op_, RequestKind::extend});
+  start_round(true);
+}
+
+void RedlockClient::start_round(bool extending) {
+  round_.active = true;
+  round_.extending = extending;
+  round_.start = self_.clock_now(config_.clock);
+  round_.next_to_send = 0;
+  round_.open = 0;
+  round_.ok = 0;
+  if (config_.parallel) {
+    while (round_.next_to_send < config_.nodes.size()) send_to(round_.next_to_send++);
+  } else {
+    send_to(round_.next_to_send++);
+  }
+}
+
+redis::Request RedlockClient::request_for(std::size_t) const {
+  redis::Request r;
+  r.key = config_.key;
+  if (round_.extending) {
+    r.command = redis::Command::eval;
+    r.script = redis::Script::compare_and_pexpire;
+    r.value = redis::Value::token(lease_.value);
+    r.expire_amount = to_ms(config_.validity.ttl);
+  } else {
+    r.command = redis::Command::set;
+    r.value = redis::Value::token(attempt_value_);
+    r.nx = true;
+    r.expire_unit = redis::ExpireUnit::ms;
+    r.expire_amount = to_ms(config_.validity.ttl);
+  }
+  return r;
+}
+
+void RedlockClient::send_to(std::size_t node) {
+  redis::Request r = request_for(node);
+  r.request_id = next_request_id_++;
+  round_.request[node] = r.request_id;
+  ++round_.open;
+  round_.timeout[node] = self_.set_timer(config_.node_timeout, tag_base_ + kNodeTimeoutTags + node);
+  self_.send(config_.nodes[node], r);
+}
+
+void RedlockClient::on_reply(const redis::Reply& reply) {
+  if (reply.request_id == 0) return;
+  if (reply.request_id == token_request_) {
+    token_request_ = 0;
+    self_.cancel_timer(token_timeout_);
+    if (state_ != State::fencing) return;
+    const auto token = fencing_token_from(reply);
+    if (!token) {
+      release_everywhere(attempt_value_);
+      return fail_attempt(Outcome::fail);
+    }
+    return grant(*token);
+  }
+  if (!round_.active) return;
+  for (std::size_t node = 0; node < config_.nodes.size(); ++node) {
+    if (round_.request[node] != reply.request_id) continue;
+    self_.cancel_timer(round_.timeout[node]);
+    const bool ok = round_.extending ? reply.kind == redis::Reply::Kind::integer && reply.integer == 1
+                                     : reply.kind == redis::Reply::Kind::ok;
+    return node_done(node, ok);
+  }
+  // Anything else answers an abandoned request (timed out) or a release.
+}
+
+void RedlockClient::on_timer(std::uint64_t tag) {
+  const std::uint64_t local = tag - tag_base_;
+  if (local == kTokenTimeoutTag) {
+    if (token_request_ == 0 || state_ != State::fencing) return;
+    token_request_ = 0;
+    release_everywhere(attempt_value_);
+    return fail_attempt(Outcome::info);
+  }
+  const std::size_t node = local - kNodeTimeoutTags;
+  if (!round_.active || node >= config_.nodes.size() || round_.request[node] == 0) return;
+  node_done(node, false);  // too slow counts as a refusal: move on
+}
+
+void RedlockClient::node_done(std::size_t node, bool ok) {
+  round_.request[node] = 0;
+  --round_.open;
+  if (ok) ++round_.ok;
+  if (!config_.parallel && round_.next_to_send < config_.nodes.size()) return send_to(round_.next_to_send++);
+  if (round_.open == 0) finish_round();
+}
+
+void RedlockClient::finish_round() {
+  round_.active = false;
+  const LocalTime now = self_.clock_now(config_.clock);
+  const Duration validity = config_.validity.validity(now - round_.start);
+  const bool quorum_ok = round_.ok >= quorum();
+  if (round_.extending) {
+    const bool ok = state_ == State::held && quorum_ok && validity > Duration{0};
+    self_.record(RequestCompleted{self_.id(), extend_op_, RequestKind::extend, ok ? Outcome::ok : Outcome::fail});
+    if (ok) {
+      lease_.end_local = round_.start + config_.validity.ttl - config_.validity.drift();
+      self_.record(LockExtended{lease_.session, self_.id(), lease_.clock, lease_.end_local});
+    }
+    listener_.on_extended(ok);
+    return;
+  }
+  if (!quorum_ok || (config_.check_validity && validity <= Duration{0})) {
+    // Step 4: undo whatever was taken, on every node.
+    release_everywhere(attempt_value_);
+    return fail_attempt(Outcome::fail);
+  }
+  if (config_.fencing == FencingStyle::incr) {
+    state_ = State::fencing;
+    redis::Request r = fencing_token_request(next_request_id_++, config_.fencing_key);
+    token_request_ = r.request_id;
+    token_timeout_ = self_.set_timer(config_.node_timeout, tag_base_ + kTokenTimeoutTag);
+    self_.send(config_.fencing_node, r);
+    return;
+  }
+  grant(resource::kNoToken);
+}
+
+void RedlockClient::grant(std::int64_t fencing_token) {
+  state_ = State::held;
+  believing_ = true;
+  // The lease ends at T1 + ttl - drift, T1 being this attempt's start — or,
+  // with node-redlock's bug, the first attempt's, which may lie in the past.
+  const LocalTime t1 = config_.first_attempt_expiry ? cycle_start_ : round_.start;
+  const LocalTime end = t1 + config_.validity.ttl - config_.validity.drift();
+  lease_ = Lease{self_.new_session_id(), attempt_value_, fencing_token, config_.clock, end};
+  self_.record(RequestCompleted{self_.id(), acquire_op_, RequestKind::acquire, Outcome::ok});
+  self_.record(LockGranted{lease_.session, self_.id(), lease_.value, fencing_token,
+                           end - self_.clock_now(config_.clock), config_.clock, end});
+  listener_.on_acquired(lease_);
+}
+
+void RedlockClient::fail_attempt(Outcome outcome) {
+  state_ = State::idle;
+  self_.record(RequestCompleted{self_.id(), acquire_op_, RequestKind::acquire, outcome});
+  listener_.on_acquire_failed();
+}
+
+void RedlockClient::release_everywhere(std::uint64_t value) {
+  for (ProcessId node : config_.nodes) {
+    redis::Request r;
+    r.request_id = next_request_id_++;
+    r.command = redis::Command::eval;
+    r.script = redis::Script::compare_and_delete;
+    r.key = config_.key;
+    r.value = redis::Value::token(value);
+    self_.send(node, r);
+  }
+}
+
+void RedlockClient::release() {
+  LOCKSIM_CHECK(state_ == State::held, "release without a lease");
+  state_ = State::idle;
+  abandon_round();  // an extension in flight no longer matters
+  self_.record(LockReleased{lease_.session, self_.id()});
+  if (believing_) self_.record(BeliefEnded{lease_.session, self_.id(), BeliefEnd::released});
+  believing_ = false;
+  self_.record(RequestInvoked{self_.id(), next_request_id_, RequestKind::release});
+  release_everywhere(lease_.value);
+}
+
+void RedlockClient::lose() {
+  LOCKSIM_CHECK(state_ == State::held, "lose without a lease");
+  if (believing_) self_.record(BeliefEnded{lease_.session, self_.id(), BeliefEnd::validity_check});
+  believing_ = false;
+}
+
+bool RedlockClient::lease_valid() const {
+  return state_ == State::held && self_.clock_now(lease_.clock) < lease_.end_local;
+}
+
+void RedlockClient::abandon_round() {
+  // Stale timeouts must not count against the next round for the same node.
+  for (std::size_t node = 0; node < config_.nodes.size(); ++node) {
+    if (round_.request[node] != 0) self_.cancel_timer(round_.timeout[node]);
+    round_.request[node] = 0;
+  }
+  round_.active = false;
+  round_.open = 0;
+}
+
+void RedlockClient::on_crash() {
+  state_ = State::idle;
+  believing_ = false;
+  abandon_round();
+  token_request_ = 0;
+}
+
+}  // namespace locksim
