@@ -2,9 +2,7 @@
 // what it sends, when it believes, and what it records.
 #include <gtest/gtest.h>
 
-#include <deque>
-#include <functional>
-
+#include "scripted_node.h"
 #include "sim/core/trace.h"
 #include "sim/lock/single_node_lock.h"
 #include "sim/world/world.h"
@@ -14,64 +12,14 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// A node that records requests and answers each with the next scripted reply
-// after a delay (or never, for a nullopt).
-class ScriptedNode final : public Process {
- public:
-  struct Answer {
-    std::optional<redis::Reply> reply;
-    Duration delay = 1ms;
-  };
-  ScriptedNode() : Process("r1") {}
-  std::deque<Answer> script;
-  std::vector<redis::Request> received;
-  void on_message(const Message& m) override {
-    const auto& request = std::get<redis::Request>(m.payload);
-    received.push_back(request);
-    if (script.empty()) return;
-    Answer a = script.front();
-    script.pop_front();
-    if (!a.reply) return;
-    a.reply->request_id = request.request_id;
-    pending_.push_back({m.from, *a.reply});
-    set_timer(a.delay, pending_.size() - 1);
-  }
-  void on_timer(std::uint64_t tag) override { send(pending_[tag].first, pending_[tag].second); }
+using testing::LockHost;
+using testing::ScriptedNode;
 
- private:
-  std::vector<std::pair<ProcessId, redis::Reply>> pending_;
-};
-
-class Client final : public Process, public LockListener {
- public:
-  Client(SingleNodeLockConfig config, std::function<void(Client&)> on_start)
-      : Process("c1"), config_(config), start_(std::move(on_start)) {}
-  void on_start() override {
-    lock = std::make_unique<SingleNodeLock>(*this, *this, config_, 1ULL << 32);
-    start_(*this);
-  }
-  void on_message(const Message& m) override { lock->on_reply(std::get<redis::Reply>(m.payload)); }
-  void on_timer(std::uint64_t tag) override {
-    if (tag >= (1ULL << 32)) return lock->on_timer(tag);
-    if (tag == 1 && lock->held()) lock->release();
-  }
-  void on_acquired(const Lease& lease) override {
-    ++acquired;
-    last = lease;
-    if (release_after >= Duration{0}) set_timer(release_after, 1);
-  }
-  void on_acquire_failed() override { ++failed; }
-
-  std::unique_ptr<SingleNodeLock> lock;
-  int acquired = 0;
-  int failed = 0;
-  Lease last;
-  Duration release_after{-1};
-
- private:
-  SingleNodeLockConfig config_;
-  std::function<void(Client&)> start_;
-};
+std::unique_ptr<LockHost> host_for(const SingleNodeLockConfig& config) {
+  return std::make_unique<LockHost>([config](Process& self, LockListener& listener, std::uint64_t tags) {
+    return std::make_unique<SingleNodeLock>(self, listener, config, tags);
+  });
+}
 
 struct Harness {
   explicit Harness(SingleNodeLockConfig config = {}) : world(1, trace) {
@@ -81,21 +29,18 @@ struct Harness {
     config.key = world.intern_key("lock");
     config.fencing_key = world.intern_key("fence");
     if (config.validity.ttl == Duration{0}) config.validity.ttl = 10s;
-    auto c = std::make_unique<Client>(config, [](Client& self) { self.lock->acquire(true); });
+    auto c = host_for(config);
     client = c.get();
     world.add(std::move(c), ProcessKind::client);
   }
   template <class T>
   std::vector<T> facts() const {
-    std::vector<T> out;
-    for (const Fact& f : world.history().facts)
-      if (const auto* x = std::get_if<T>(&f.body)) out.push_back(*x);
-    return out;
+    return testing::facts_of<T>(world.history());
   }
   NullTrace trace;
   World world;
   ScriptedNode* node;
-  Client* client;
+  LockHost* client;
 };
 
 // SET NX PX with a fresh random value; OK -> a session whose lease ends at T1 + ttl.
@@ -229,8 +174,8 @@ TEST(SingleNodeLock, LeaseValidityUsesTheClientsClock) {
   n->script.push_back({redis::Reply::ok_reply(0), 1ms});
   config.node = world.add(std::move(n), ProcessKind::redis_node);
   config.validity.ttl = 10s;
-  auto c = std::make_unique<Client>(config, [](Client& self) { self.lock->acquire(true); });
-  Client* client = c.get();
+  auto c = host_for(config);
+  LockHost* client = c.get();
   world.add(std::move(c), ProcessKind::client, Clock{Duration{0}, 100'000});  // 10 % fast
   world.run(TrueTime{9200ms});
   EXPECT_FALSE(client->lock->lease_valid());  // 9.2 s true = 10.12 s on its clock
