@@ -6,6 +6,7 @@
 // is the user's reference for everything read here; keep the two in step.
 #include "sim/scenario/parse.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <climits>
@@ -16,6 +17,7 @@
 #include <sstream>
 
 #include "sim/scenario/doc.h"
+#include "sim/scenario/presets.h"
 #include "sim/scenario/reader.h"
 
 namespace locksim {
@@ -51,7 +53,9 @@ constexpr const char* kSetFile = "--set";
 
 // ---- Names as written in scenario files -------------------------------------
 
-constexpr std::pair<LockProtocol, std::string_view> kProtocols[] = {{LockProtocol::single_node, "single-node"}};
+constexpr std::pair<LockProtocol, std::string_view> kProtocols[] = {{LockProtocol::single_node, "single-node"},
+                                                                    {LockProtocol::redlock, "redlock"}};
+constexpr std::pair<bool, std::string_view> kRequestModes[] = {{false, "sequential"}, {true, "parallel"}};
 constexpr std::pair<AcquireStyle, std::string_view> kAcquireStyles[] = {
     {AcquireStyle::set_nx_px, "set-nx-px"}, {AcquireStyle::setnx_then_expire, "setnx-then-expire"}};
 constexpr std::pair<ReleaseStyle, std::string_view> kReleaseStyles[] = {
@@ -107,11 +111,14 @@ std::string_view fault_kind_text(FaultSpecKind kind) {
 
 using Keys = std::vector<std::string>;
 
-const Keys kTopKeys{"scenario", "lock", "redis", "resource", "client", "clock", "network", "link", "fault", "expect"};
+const Keys kTopKeys{"scenario", "lock",    "redlock", "redis", "resource", "client",
+                    "clock",    "network", "link",    "fault", "expect"};
 const Keys kScenarioKeys{"name", "title", "story", "run_for", "seed"};
-const Keys kLockKeys{"protocol",        "key",   "ttl",          "acquire",    "release", "fencing", "fencing_key",
-                     "request_timeout", "clock", "drift_factor", "drift_fixed"};
-const Keys kRedisKeys{"nodes", "expiry_clock", "persistence", "fsync_every"};
+const Keys kLockKeys{
+    "protocol", "key",          "ttl",         "acquire",  "release",     "fencing", "fencing_key", "request_timeout",
+    "clock",    "drift_factor", "drift_fixed", "attempts", "retry_delay", "preset",  "watchdog",    "renew_every"};
+const Keys kRedlockKeys{"requests", "node_timeout", "check_validity", "quorum", "fencing_node", "first_attempt_expiry"};
+const Keys kRedisKeys{"nodes", "expiry_clock", "persistence", "fsync_every", "delayed_restart"};
 const Keys kResourceKeys{"name", "policy", "app", "initial_stock"};
 const Keys kClientKeys{"start", "steps", "iterations", "attempts", "retry_delay", "think", "release"};
 const Keys kClockKeys{"offset", "drift"};
@@ -137,7 +144,8 @@ Keys fault_kind_keys(FaultSpecKind kind) {
 Keys expect_keys() {
   Keys keys;
   for (Property p : kAllProperties) keys.emplace_back(property_name(p));
-  for (const char* k : {"longest-stuck-at-least", "longest-stuck-at-most", "sessions-at-least", "sessions-at-most"})
+  for (const char* k : {"longest-stuck-at-least", "longest-stuck-at-most", "sessions-at-least", "sessions-at-most",
+                        "expired-grants-at-least", "expired-grants-at-most"})
     keys.emplace_back(k);
   return keys;
 }
@@ -156,11 +164,11 @@ void check_schema(Reader& r, const DocNode& root) {
     bool named;  // [client.NAME] and the like
   };
   static const Keys kExpectKeys = expect_keys();
-  const Section sections[] = {{"scenario", &kScenarioKeys, false}, {"lock", &kLockKeys, false},
-                              {"redis", &kRedisKeys, false},       {"resource", &kResourceKeys, false},
-                              {"client", &kClientKeys, true},      {"clock", &kClockKeys, true},
-                              {"network", &kNetworkKeys, false},   {"link", &kLinkKeys, true},
-                              {"fault", &kFaultKeys, true},        {"expect", &kExpectKeys, false}};
+  const Section sections[] = {
+      {"scenario", &kScenarioKeys, false}, {"lock", &kLockKeys, false},         {"redlock", &kRedlockKeys, false},
+      {"redis", &kRedisKeys, false},       {"resource", &kResourceKeys, false}, {"client", &kClientKeys, true},
+      {"clock", &kClockKeys, true},        {"network", &kNetworkKeys, false},   {"link", &kLinkKeys, true},
+      {"fault", &kFaultKeys, true},        {"expect", &kExpectKeys, false}};
   for (const DocNode& node : root.members) {
     for (const Section& s : sections) {
       if (node.key != s.name) continue;
@@ -216,6 +224,7 @@ class SpecBuilder {
     read_resource();
     read_clients();
     register_processes();
+    read_redlock();
     read_clocks();
     read_network();
     read_links();
@@ -257,6 +266,7 @@ class SpecBuilder {
     const DocNode& l = section("lock");
     LockSpec& lock = spec_.lock;
     r_.choice(l, "protocol", kProtocols, lock.protocol);
+    read_preset(l);  // defaults only: every key read below overrides them
     if (r_.string(l, "key", lock.key) && lock.key.empty()) r_.fail(*l.find("key"), "must not be empty");
     r_.duration(l, "ttl", Sign::positive, lock.ttl);
     r_.choice(l, "acquire", kAcquireStyles, lock.acquire);
@@ -268,6 +278,29 @@ class SpecBuilder {
     r_.choice(l, "clock", kClientClocks, lock.clock);
     r_.fraction_ppm(l, "drift_factor", lock.drift_factor_ppm);
     r_.duration(l, "drift_fixed", Sign::non_negative, lock.drift_fixed);
+    r_.integer(l, "attempts", 0, INT_MAX, lock.attempts);
+    r_.latency(l, "retry_delay", lock.retry_delay);
+    r_.boolean(l, "watchdog", lock.watchdog.enabled);
+    r_.duration(l, "renew_every", Sign::positive, lock.watchdog.renew_every);
+    // Redisson renews every lease / 3 (30 s lease, every 10 s).
+    if (lock.watchdog.enabled && lock.watchdog.renew_every == Duration{0})
+      lock.watchdog.renew_every = std::max(Duration{1}, lock.ttl / 3);
+  }
+
+  // preset = "redlock-rb": a client library's defaults (presets.h), written
+  // into the spec before the file's own keys are read over them.
+  void read_preset(const DocNode& l) {
+    std::vector<std::string> names;
+    for (const scenario::LockPreset& p : scenario::lock_presets()) names.emplace_back(p.name);
+    std::size_t index = 0;
+    if (!r_.one_of(l, "preset", names, index)) return;
+    preset_ = &scenario::lock_presets()[index];
+    if (preset_->first_attempt_expiry && spec_.lock.protocol != LockProtocol::redlock) {
+      r_.fail(*l.find("preset"),
+              in_quotes(preset_->name) + " models a bug of a Redlock client; it needs protocol = \"redlock\"");
+      return;
+    }
+    scenario::apply_preset(*preset_, spec_.lock);
   }
 
   void read_redis() {
@@ -289,6 +322,7 @@ class SpecBuilder {
     r_.choice(rs, "expiry_clock", kExpiryClocks, spec_.redis.node.expiry_clock);
     r_.choice(rs, "persistence", kPersistence, spec_.redis.node.persistence);
     r_.duration(rs, "fsync_every", Sign::positive, spec_.redis.node.fsync_every);
+    r_.duration(rs, "delayed_restart", Sign::non_negative, spec_.redis.node.delayed_restart);
   }
 
   void read_resource() {
@@ -316,10 +350,11 @@ class SpecBuilder {
         }
       }
       r_.integer(c, "iterations", 1, INT_MAX, client.iterations);
+      // Unset: the client inherits lock.attempts and lock.retry_delay.
       int attempts = 0;
-      if (c.find("attempts") != nullptr && r_.integer(c, "attempts", 0, INT_MAX, attempts)) client.attempts = attempts;
+      if (r_.integer(c, "attempts", 0, INT_MAX, attempts)) client.attempts = attempts;
       Latency retry_delay;
-      if (c.find("retry_delay") != nullptr && r_.latency(c, "retry_delay", retry_delay)) client.retry_delay = retry_delay;
+      if (r_.latency(c, "retry_delay", retry_delay)) client.retry_delay = retry_delay;
       r_.duration(c, "think", Sign::non_negative, client.think);
       r_.boolean(c, "release", client.release);
       spec_.clients.push_back(std::move(client));
@@ -396,6 +431,61 @@ class SpecBuilder {
       }
     }
     processes_.push_back({name, kind});
+  }
+
+  // [redlock], and the node count each protocol allows. Runs once the lock,
+  // the nodes and every process are known. Resolves quorum (N/2 + 1) and
+  // fencing_node (the first node) for either protocol.
+  void read_redlock() {
+    LockSpec& lock = spec_.lock;
+    RedlockSpec& redlock = lock.redlock;
+    const DocNode& rl = section("redlock");
+    const DocNode& redis = section("redis");
+    const std::vector<std::string>& nodes = spec_.redis.nodes;
+    const auto n = static_cast<std::int64_t>(nodes.size());
+    if (lock.protocol != LockProtocol::redlock) {
+      if (root_.find("redlock") != nullptr) {
+        const bool written = section("lock").find("protocol") != nullptr;
+        r_.fail(rl.members.empty() ? rl : rl.members.front(),
+                "[redlock] applies only with protocol = \"redlock\" in [lock], and the protocol is \"single-node\"" +
+                    std::string(written ? "" : " (the default)"));
+      }
+      if (n > 1 && redis.find("nodes") != nullptr)
+        r_.fail(*redis.find("nodes"),
+                "the single-node lock uses exactly one node; use protocol = \"redlock\" for several (got " +
+                    std::to_string(n) + ": " + join_list(nodes) + ")");
+    }
+    if (preset_ != nullptr) {
+      if (auto timeout = scenario::preset_node_timeout(*preset_, lock.ttl)) redlock.node_timeout = *timeout;
+    }
+    r_.choice(rl, "requests", kRequestModes, redlock.parallel);
+    r_.duration(rl, "node_timeout", Sign::positive, redlock.node_timeout);
+    r_.boolean(rl, "check_validity", redlock.check_validity);
+    r_.boolean(rl, "first_attempt_expiry", redlock.first_attempt_expiry);
+    std::int64_t quorum = 0;
+    if (r_.integer(rl, "quorum", INT64_MIN, INT64_MAX, quorum)) {
+      if (quorum < 0 || quorum > n)
+        r_.fail(*rl.find("quorum"), "must be between 1 and " + std::to_string(n) +
+                                        " (the number of redis nodes), or 0 for a majority (" +
+                                        std::to_string(n / 2 + 1) + "); got " + std::to_string(quorum));
+      else
+        redlock.quorum = static_cast<std::uint32_t>(quorum);
+    }
+    if (redlock.quorum == 0) redlock.quorum = static_cast<std::uint32_t>(n / 2 + 1);
+    if (const DocNode* f = rl.find("fencing_node")) {
+      std::string name;
+      if (r_.string_value(*f, "a redis node name such as \"r1\"", name)) {
+        if (std::find(nodes.begin(), nodes.end(), name) != nodes.end()) {
+          redlock.fencing_node = name;
+        } else {
+          std::string what = "unknown redis node " + in_quotes(name) + scenario::did_you_mean(name, nodes);
+          for (const Process& p : processes_)
+            if (p.name == name) what = in_quotes(name) + " is the " + std::string(p.kind) + ", not a redis node";
+          r_.fail(*f, what + "; redis nodes: " + join_list(nodes));
+        }
+      }
+    }
+    if (redlock.fencing_node.empty() && !nodes.empty()) redlock.fencing_node = nodes.front();
   }
 
   std::vector<std::string> process_names(bool clients_only = false) const {
@@ -628,11 +718,16 @@ class SpecBuilder {
     std::int64_t n = 0;
     if (r_.integer(e, "sessions-at-least", std::int64_t{0}, INT64_MAX, n)) expect.sessions_at_least = n;
     if (r_.integer(e, "sessions-at-most", std::int64_t{0}, INT64_MAX, n)) expect.sessions_at_most = n;
+    if (r_.integer(e, "expired-grants-at-least", std::int64_t{0}, INT64_MAX, n)) expect.expired_grants_at_least = n;
+    if (r_.integer(e, "expired-grants-at-most", std::int64_t{0}, INT64_MAX, n)) expect.expired_grants_at_most = n;
     if (expect.longest_stuck_at_least && expect.longest_stuck_at_most &&
         *expect.longest_stuck_at_most < *expect.longest_stuck_at_least)
       r_.fail(*e.find("longest-stuck-at-most"), "is below longest-stuck-at-least");
     if (expect.sessions_at_least && expect.sessions_at_most && *expect.sessions_at_most < *expect.sessions_at_least)
       r_.fail(*e.find("sessions-at-most"), "is below sessions-at-least");
+    if (expect.expired_grants_at_least && expect.expired_grants_at_most &&
+        *expect.expired_grants_at_most < *expect.expired_grants_at_least)
+      r_.fail(*e.find("expired-grants-at-most"), "is below expired-grants-at-least");
   }
 
   Reader& r_;
@@ -640,8 +735,9 @@ class SpecBuilder {
   const std::string& file_;
   ScenarioSpec spec_;
   std::vector<Process> processes_;
-  std::vector<SourcePos> redis_node_pos_;  // where each of spec_.redis.nodes was written
-  std::deque<DocNode> placeholders_;       // stable addresses for section()
+  std::vector<SourcePos> redis_node_pos_;         // where each of spec_.redis.nodes was written
+  const scenario::LockPreset* preset_ = nullptr;  // lock.preset, once read
+  std::deque<DocNode> placeholders_;              // stable addresses for section()
 };
 
 // `--set a.b.c=value` as a one-key document merged into |root|.

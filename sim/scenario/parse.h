@@ -9,6 +9,16 @@
 // after the variant by the same rule; the value is read as a TOML value and,
 // when that fails, as a plain string (`--set lock.ttl=10s`).
 //
+// `[lock] preset = "redlock-rb"` (presets.h) applies to the merged document
+// and only sets defaults: a key written in the base, the variant or a --set
+// wins over it, whichever of them holds the preset.
+//
+// Some values are resolved here so that later stages need no defaults of their
+// own: redlock.quorum (0 -> N/2 + 1), redlock.fencing_node ("" -> the first
+// node) and, with the watchdog on, lock.watchdog.renew_every (0 -> ttl / 3).
+// Client attempts and retry_delay stay unset when not written: they inherit
+// the lock's.
+//
 // load() validates the base and every variant, so a typo anywhere in a file is
 // reported when it is loaded, not when a sweep first reaches that variant.
 // The keys, their defaults and the unit rules are in scenarios/FORMAT.md.

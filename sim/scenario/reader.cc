@@ -172,6 +172,17 @@ std::size_t Reader::choose(const DocNode& node, const std::vector<std::string>& 
   return options.size();
 }
 
+bool Reader::one_of(const DocNode& table, std::string_view key, const std::vector<std::string>& options,
+                    std::size_t& index) {
+  const DocNode* node = table.find(key);
+  if (node == nullptr) return false;
+  std::string text;
+  const std::size_t i = choose(*node, options, text);
+  if (i == options.size()) return false;
+  index = i;
+  return true;
+}
+
 bool Reader::string(const DocNode& table, std::string_view key, std::string& out) {
   const DocNode* node = table.find(key);
   return node != nullptr && string_value(*node, "a string", out);

@@ -82,6 +82,10 @@ class Reader {
     return true;
   }
 
+  // A string that must be one of |options| (names known only at run time);
+  // |index| is its position there.
+  bool one_of(const DocNode& table, std::string_view key, const std::vector<std::string>& options, std::size_t& index);
+
   // The string value of a leaf, or a type error that says what was |expected|.
   bool string_value(const DocNode& node, const std::string& expected, std::string& out);
 

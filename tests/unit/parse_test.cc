@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
+
+#include "sim/scenario/presets.h"
 
 namespace locksim {
 namespace {
@@ -90,7 +93,7 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(s.run_for, 120s);
   EXPECT_EQ(s.seed, 42u);
 
-  EXPECT_EQ(s.lock.protocol, LockProtocol::single_node);
+  EXPECT_EQ(s.lock.protocol, LockProtocol::redlock);
   EXPECT_EQ(s.lock.key, "orders-lock");
   EXPECT_EQ(s.lock.ttl, 8s);
   EXPECT_EQ(s.lock.acquire, AcquireStyle::setnx_then_expire);
@@ -101,11 +104,26 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(s.lock.clock, ClockKind::wall);
   EXPECT_EQ(s.lock.drift_factor_ppm, 10'000);
   EXPECT_EQ(s.lock.drift_fixed, 2ms);
+  EXPECT_EQ(s.lock.attempts, 4);
+  EXPECT_EQ(s.lock.retry_delay.kind, Latency::Kind::uniform);
+  EXPECT_EQ(s.lock.retry_delay.a, 10ms);
+  EXPECT_EQ(s.lock.retry_delay.b, 30ms);
+  EXPECT_EQ(s.lock.preset, "");
+  EXPECT_TRUE(s.lock.watchdog.enabled);
+  EXPECT_EQ(s.lock.watchdog.renew_every, 2s);
+
+  EXPECT_TRUE(s.lock.redlock.parallel);
+  EXPECT_EQ(s.lock.redlock.node_timeout, 20ms);
+  EXPECT_FALSE(s.lock.redlock.check_validity);
+  EXPECT_EQ(s.lock.redlock.quorum, 2u);
+  EXPECT_EQ(s.lock.redlock.fencing_node, "rb");
+  EXPECT_TRUE(s.lock.redlock.first_attempt_expiry);
 
   EXPECT_EQ(s.redis.nodes, (std::vector<std::string>{"ra", "rb", "rc"}));
   EXPECT_EQ(s.redis.node.expiry_clock, ClockKind::monotonic);
   EXPECT_EQ(s.redis.node.persistence, redis::Persistence::aof_everysec);
   EXPECT_EQ(s.redis.node.fsync_every, 500ms);
+  EXPECT_EQ(s.redis.node.delayed_restart, 11s);
 
   EXPECT_EQ(s.resource.name, "db");
   EXPECT_EQ(s.resource.policy, WritePolicy::fencing);
@@ -135,7 +153,7 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(c2.retry_delay->b, 150ms);
   EXPECT_EQ(c2.think, 40us);
   EXPECT_FALSE(c2.release);
-  EXPECT_EQ(c2.pos.line, 37);
+  EXPECT_EQ(c2.pos.line, 52);
   const ClientSpec& c1 = s.clients[1];
   EXPECT_EQ(c1.name, "c1");
   EXPECT_EQ(c1.start, 0s);
@@ -170,7 +188,7 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(inherited.spec.loss_ppm, 1'000);
   EXPECT_TRUE(inherited.both_ways);
 
-  ASSERT_EQ(s.faults.size(), 6u);
+  ASSERT_EQ(s.faults.size(), 7u);
   const FaultSpec& gc = s.faults[0];
   EXPECT_EQ(gc.name, "gc");
   EXPECT_EQ(gc.kind, FaultSpecKind::pause);
@@ -181,7 +199,7 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(gc.trigger.occurrence, 2);
   EXPECT_EQ(gc.target, "c1");
   EXPECT_EQ(gc.length.a, 15s);
-  EXPECT_EQ(gc.pos.line, 71);
+  EXPECT_EQ(gc.pos.line, 86);
   const FaultSpec& boom = s.faults[1];
   EXPECT_EQ(boom.kind, FaultSpecKind::crash);
   EXPECT_FALSE(boom.trigger.at_phase);
@@ -197,7 +215,15 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(fast.kind, FaultSpecKind::clock_drift);
   EXPECT_EQ(fast.trigger.at_time, 0s);
   EXPECT_EQ(fast.drift_ppm, 5'000);
-  const FaultSpec& split = s.faults[5];
+  const FaultSpec& ntp = s.faults[5];
+  EXPECT_EQ(ntp.kind, FaultSpecKind::clock_slew);
+  EXPECT_EQ(ntp.trigger.at_time, 2s);
+  EXPECT_EQ(ntp.target, "rc");
+  EXPECT_EQ(ntp.drift_ppm, -500);
+  EXPECT_EQ(ntp.length.kind, Latency::Kind::uniform);
+  EXPECT_EQ(ntp.length.a, 1min);
+  EXPECT_EQ(ntp.length.b, 2min);
+  const FaultSpec& split = s.faults[6];
   EXPECT_EQ(split.kind, FaultSpecKind::partition);
   EXPECT_EQ(split.trigger.process, "c2");
   EXPECT_EQ(split.trigger.phase, Phase::read);
@@ -215,6 +241,8 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(s.expect.longest_stuck_at_most, std::optional<Duration>(10s));
   EXPECT_EQ(s.expect.sessions_at_least, std::optional<std::int64_t>(2));
   EXPECT_EQ(s.expect.sessions_at_most, std::optional<std::int64_t>(9));
+  EXPECT_EQ(s.expect.expired_grants_at_least, std::optional<std::int64_t>(1));
+  EXPECT_EQ(s.expect.expired_grants_at_most, std::optional<std::int64_t>(4));
 }
 
 TEST(ParseValid, MinimalFileGetsTheDocumentedDefaults) {
@@ -230,18 +258,36 @@ TEST(ParseValid, MinimalFileGetsTheDocumentedDefaults) {
   EXPECT_EQ(s.lock.acquire, AcquireStyle::set_nx_px);
   EXPECT_EQ(s.lock.release, ReleaseStyle::compare_and_delete);
   EXPECT_EQ(s.lock.clock, ClockKind::monotonic);
+  EXPECT_EQ(s.lock.protocol, LockProtocol::single_node);
+  EXPECT_EQ(s.lock.preset, "");
+  EXPECT_EQ(s.lock.attempts, 0);
+  EXPECT_EQ(s.lock.drift_factor_ppm, 0);
+  EXPECT_EQ(s.lock.drift_fixed, 0ms);
+  EXPECT_FALSE(s.lock.watchdog.enabled);
+  EXPECT_EQ(s.lock.watchdog.renew_every, 0s);
+  EXPECT_FALSE(s.lock.redlock.parallel);
+  EXPECT_EQ(s.lock.redlock.node_timeout, 50ms);
+  EXPECT_TRUE(s.lock.redlock.check_validity);
+  EXPECT_EQ(s.lock.redlock.quorum, 1u);          // resolved: N/2 + 1 with N = 1
+  EXPECT_EQ(s.lock.redlock.fencing_node, "r1");  // resolved: the first node
+  EXPECT_FALSE(s.lock.redlock.first_attempt_expiry);
   EXPECT_EQ(s.redis.nodes, std::vector<std::string>{"r1"});
   EXPECT_EQ(s.redis.node.expiry_clock, ClockKind::wall);
+  EXPECT_EQ(s.redis.node.delayed_restart, 0s);
   EXPECT_EQ(s.resource.name, "resource");
   EXPECT_EQ(s.resource.app, AppKind::counter);
   EXPECT_EQ(s.network.default_link.latency.a, 1ms);
   EXPECT_EQ(s.network.default_link.loss_ppm, 0);
   ASSERT_EQ(s.clients.size(), 1u);
   EXPECT_TRUE(s.clients[0].steps.empty());
+  EXPECT_FALSE(s.clients[0].attempts.has_value());     // inherits lock.attempts
   EXPECT_FALSE(s.clients[0].retry_delay.has_value());  // inherits lock.retry_delay
+  EXPECT_EQ(s.lock.retry_delay.kind, Latency::Kind::constant);
   EXPECT_EQ(s.lock.retry_delay.a, 100ms);
   EXPECT_TRUE(s.faults.empty());
   for (const auto& v : s.expect.violated) EXPECT_FALSE(v.has_value());
+  EXPECT_FALSE(s.expect.expired_grants_at_least.has_value());
+  EXPECT_FALSE(s.expect.expired_grants_at_most.has_value());
 }
 
 TEST(ParseValid, StepNamesAreTheOnesFilesUse) {
@@ -345,7 +391,9 @@ TEST(ParseVariant, BaseValueBrokenByAVariantNamesTheVariant) {
                                        "[redis]\n"
                                        "nodes = [\"r1\", \"r2\"]\n"
                                        "[variant.one-node]\n"
-                                       "redis.nodes = [\"r1\"]\n");
+                                       "redis.nodes = [\"r1\"]\n"
+                                       "[lock]\n"
+                                       "protocol = \"redlock\"\n");
   expect_error(e, "inline.toml", 10, "fault.gc.target", "unknown process \"r2\"");
   EXPECT_NE(e.message.find("(in variant \"one-node\")"), std::string::npos) << e.message;
 }
@@ -370,10 +418,10 @@ TEST(ParseOverride, UnquotedDurationIsReadAsAString) {
 TEST(ParseOverride, NestedKeysTakeTomlValues) {
   // Proves deep keys merge into one entry and values are TOML: integers, booleans, arrays, tables.
   const ScenarioFile file = load_ok("variants.toml");
-  const ScenarioSpec s =
-      resolve_ok(file, "zeta",
-                 {"client.c2.iterations=4", "client.c1.release=false", "fault.gc.at=c2 read",
-                  "redis.nodes=[\"a\", \"b\", \"c\"]", "network={ latency = \"3ms\" }", "scenario.seed=7"});
+  const ScenarioSpec s = resolve_ok(
+      file, "zeta",
+      {"client.c2.iterations=4", "client.c1.release=false", "fault.gc.at=c2 read", "redis.nodes=[\"a\", \"b\", \"c\"]",
+       "lock.protocol=redlock", "network={ latency = \"3ms\" }", "scenario.seed=7"});
   EXPECT_EQ(s.clients[1].iterations, 4);
   EXPECT_EQ(s.clients[1].start, 10s);  // the rest of [client.c2] stays
   EXPECT_FALSE(s.clients[0].release);
@@ -566,6 +614,355 @@ TEST(ParseError, EachBadFixtureHasExactlyOneError) {
     ScenarioError error;
     EXPECT_TRUE(ScenarioFile::from_string(text, name, error)) << name << ": " << error.to_string();
   }
+}
+
+// ---- Redlock, presets and the other issue-3 keys -------------------------------
+
+// The base variant of |text| loaded as "inline.toml"; fails the test if it does not load.
+ScenarioSpec inline_ok(const std::string& text) {
+  ScenarioError error;
+  std::optional<ScenarioFile> file = ScenarioFile::from_string(text, "inline.toml", error);
+  if (!file) {
+    ADD_FAILURE() << error.to_string() << "\nin:\n" << text;
+    return ScenarioSpec{};
+  }
+  return resolve_ok(*file, "base");
+}
+
+// kTwoClients, then a Redlock [lock] over five nodes: line 7 is "[lock]", line
+// 8 the protocol, |lock_lines| start on line 9, then [redis] (two lines) and |rest|.
+std::string redlock_text(const std::string& lock_lines, const std::string& rest = "") {
+  return kTwoClients + "[lock]\nprotocol = \"redlock\"\n" + lock_lines +
+         "[redis]\nnodes = [\"r1\", \"r2\", \"r3\", \"r4\", \"r5\"]\n" + rest;
+}
+
+// What each preset must resolve to: the libraries' defaults from REFERENCES.md,
+// written out here independently of sim/scenario/presets.cc.
+struct PresetCase {
+  const char* name;
+  std::int64_t drift_factor_ppm;
+  Duration drift_fixed;
+  int attempts;
+  Latency::Kind retry_kind;
+  Duration retry_a;
+  Duration retry_b;
+  ClockKind clock;
+  bool parallel;
+  Duration ttl;
+  Duration node_timeout;
+  bool first_attempt_expiry;
+};
+constexpr Latency::Kind kUniform = Latency::Kind::uniform;
+constexpr Latency::Kind kConstant = Latency::Kind::constant;
+const PresetCase kPresetCases[] = {
+    {"redlock-rb", 10'000, 2ms, 3, kUniform, 0ms, 200ms, ClockKind::wall, false, 10s, 50ms, false},
+    {"node-redlock", 10'000, 2ms, 11, kUniform, 100ms, 300ms, ClockKind::wall, true, 10s, 50ms, false},
+    {"redlock-py", 10'000, 2ms, 3, kConstant, 200ms, 0ms, ClockKind::wall, false, 10s, 50ms, false},
+    {"redsync", 10'000, 0ms, 32, kUniform, 50ms, 250ms, ClockKind::monotonic, true, 8s, 400ms, false},
+    {"node-redlock-first-attempt-expiry", 10'000, 2ms, 11, kUniform, 100ms, 300ms, ClockKind::wall, true, 10s, 50ms,
+     true},
+};
+
+TEST(ParsePreset, EachPresetResolvesToItsLibraryDefaults) {
+  // Proves every preset sets exactly the documented client-library defaults, and clients inherit its retries.
+  EXPECT_EQ(scenario::lock_presets().size(), std::size(kPresetCases)) << "a preset without a case here";
+  for (const PresetCase& c : kPresetCases) {
+    SCOPED_TRACE(c.name);
+    const ScenarioSpec s = inline_ok(redlock_text("preset = \"" + std::string(c.name) + "\"\n"));
+    EXPECT_EQ(s.lock.preset, c.name);
+    EXPECT_EQ(s.lock.drift_factor_ppm, c.drift_factor_ppm);
+    EXPECT_EQ(s.lock.drift_fixed, c.drift_fixed);
+    EXPECT_EQ(s.lock.attempts, c.attempts);
+    EXPECT_EQ(s.lock.retry_delay.kind, c.retry_kind);
+    EXPECT_EQ(s.lock.retry_delay.a, c.retry_a);
+    EXPECT_EQ(s.lock.retry_delay.b, c.retry_b);
+    EXPECT_EQ(s.lock.clock, c.clock);
+    EXPECT_EQ(s.lock.redlock.parallel, c.parallel);
+    EXPECT_EQ(s.lock.ttl, c.ttl);
+    EXPECT_EQ(s.lock.redlock.node_timeout, c.node_timeout);
+    EXPECT_EQ(s.lock.redlock.first_attempt_expiry, c.first_attempt_expiry);
+    EXPECT_TRUE(s.lock.redlock.check_validity);  // no preset turns the validity check off
+    EXPECT_EQ(s.lock.redlock.quorum, 3u);
+    ASSERT_EQ(s.clients.size(), 2u);
+    EXPECT_EQ(s.clients[0].attempts.value_or(s.lock.attempts), c.attempts);
+  }
+}
+
+TEST(ParsePreset, ExplicitKeyBeatsThePresetInTheSameFile) {
+  // Proves keys written before or after `preset`, and in [redlock], override it; redsync's node timeout follows the
+  // ttl.
+  const ScenarioSpec s =
+      inline_ok(redlock_text("attempts = 2\n"
+                             "preset = \"redsync\"\n"
+                             "ttl = \"20s\"\n"
+                             "clock = \"wall\"\n",
+                             "[redlock]\nrequests = \"sequential\"\n"));
+  EXPECT_EQ(s.lock.preset, "redsync");
+  EXPECT_EQ(s.lock.attempts, 2);  // written before the preset
+  EXPECT_EQ(s.lock.ttl, 20s);     // written after it
+  EXPECT_EQ(s.lock.clock, ClockKind::wall);
+  EXPECT_FALSE(s.lock.redlock.parallel);       // [redlock] beats the preset too
+  EXPECT_EQ(s.lock.redlock.node_timeout, 1s);  // 5 % of the ttl in force, not of 8 s
+  EXPECT_EQ(s.lock.retry_delay.a, 50ms);       // not written: the preset's
+  EXPECT_EQ(s.lock.drift_fixed, 0ms);
+  const ScenarioSpec timeout =
+      inline_ok(redlock_text("preset = \"redsync\"\n", "[redlock]\nnode_timeout = \"30ms\"\n"));
+  EXPECT_EQ(timeout.lock.redlock.node_timeout, 30ms);
+  EXPECT_EQ(timeout.lock.ttl, 8s);
+}
+
+TEST(ParsePreset, ExplicitKeyBeatsThePresetFromAVariantOrSet) {
+  // Proves a written key wins over a preset whichever of base, variant or --set holds each of them.
+  const ScenarioFile file = load_ok("presets.toml");
+  const ScenarioSpec base = resolve_ok(file, "base");
+  EXPECT_EQ(base.lock.preset, "node-redlock");
+  EXPECT_EQ(base.lock.attempts, 5);
+  EXPECT_EQ(base.lock.clock, ClockKind::monotonic);
+  EXPECT_EQ(base.lock.retry_delay.a, 100ms);
+  EXPECT_TRUE(base.lock.redlock.parallel);
+  EXPECT_FALSE(base.clients[0].attempts.has_value());  // c1 inherits 5
+  EXPECT_EQ(base.clients[1].attempts, 1);
+
+  const ScenarioSpec redsync = resolve_ok(file, "redsync");  // the preset from the variant, keys from the base
+  EXPECT_EQ(redsync.lock.preset, "redsync");
+  EXPECT_EQ(redsync.lock.attempts, 5);
+  EXPECT_EQ(redsync.lock.clock, ClockKind::monotonic);
+  EXPECT_EQ(redsync.lock.retry_delay.a, 50ms);
+  EXPECT_EQ(redsync.lock.retry_delay.b, 250ms);
+  EXPECT_EQ(redsync.lock.ttl, 8s);
+  EXPECT_EQ(redsync.lock.redlock.node_timeout, 400ms);
+
+  const ScenarioSpec short_retry = resolve_ok(file, "short-retry");  // a key from the variant
+  EXPECT_EQ(short_retry.lock.retry_delay.kind, Latency::Kind::constant);
+  EXPECT_EQ(short_retry.lock.retry_delay.a, 5ms);
+  EXPECT_EQ(short_retry.lock.drift_fixed, 2ms);
+  EXPECT_FALSE(resolve_ok(file, "sequential").lock.redlock.parallel);
+
+  const ScenarioSpec set_key = resolve_ok(file, "base", {"lock.drift_fixed=7ms", "redlock.requests=sequential"});
+  EXPECT_EQ(set_key.lock.drift_fixed, 7ms);
+  EXPECT_FALSE(set_key.lock.redlock.parallel);
+  const ScenarioSpec set_preset = resolve_ok(file, "short-retry", {"lock.preset=redlock-py"});
+  EXPECT_EQ(set_preset.lock.preset, "redlock-py");
+  EXPECT_EQ(set_preset.lock.retry_delay.a, 5ms);  // the variant's key beats the --set preset
+  EXPECT_EQ(set_preset.lock.attempts, 5);
+  EXPECT_EQ(set_preset.lock.clock, ClockKind::monotonic);
+  EXPECT_FALSE(set_preset.lock.redlock.parallel);  // redlock-py's, not node-redlock's
+  const ScenarioSpec set_ttl = resolve_ok(file, "redsync", {"lock.ttl=20s"});
+  EXPECT_EQ(set_ttl.lock.redlock.node_timeout, 1s);
+}
+
+TEST(ParsePreset, UnknownOrMisplacedPresetIsRefused) {
+  // Proves an unknown preset lists the known ones with a suggestion, and the bug preset needs Redlock.
+  const ScenarioError unknown = inline_error(redlock_text("preset = \"redlok-rb\"\n"));
+  expect_error(unknown, "inline.toml", 9, "lock.preset", "got \"redlok-rb\" (did you mean \"redlock-rb\"?)");
+  EXPECT_NE(unknown.message.find("\"redlock-rb\", \"node-redlock\", \"redlock-py\", \"redsync\""), std::string::npos)
+      << unknown.message;
+  expect_error(inline_error(kTwoClients + "[lock]\npreset = \"node-redlock-first-attempt-expiry\"\n"), "inline.toml", 8,
+               "lock.preset", "needs protocol = \"redlock\"");
+  // Other presets are only defaults, and suit a single-node lock as well.
+  const ScenarioSpec single = inline_ok(kTwoClients + "[lock]\npreset = \"redlock-py\"\n");
+  EXPECT_EQ(single.lock.protocol, LockProtocol::single_node);
+  EXPECT_EQ(single.lock.attempts, 3);
+}
+
+TEST(ParseRedlock, QuorumAndFencingNodeAreResolved) {
+  // Proves quorum defaults to N/2 + 1 (0 means the same), may be set in 1..N, and fencing_node defaults to the first
+  // node.
+  const ScenarioSpec five = inline_ok(redlock_text(""));
+  EXPECT_EQ(five.lock.protocol, LockProtocol::redlock);
+  EXPECT_EQ(five.lock.redlock.quorum, 3u);
+  EXPECT_EQ(five.lock.redlock.fencing_node, "r1");
+  EXPECT_EQ(inline_ok(redlock_text("", "[redlock]\nquorum = 0\n")).lock.redlock.quorum, 3u);
+  EXPECT_EQ(inline_ok(redlock_text("", "[redlock]\nquorum = 2\n")).lock.redlock.quorum,
+            2u);  // below a majority: allowed
+  EXPECT_EQ(inline_ok(redlock_text("", "[redlock]\nquorum = 5\n")).lock.redlock.quorum, 5u);
+  EXPECT_EQ(inline_ok(redlock_text("", "[redlock]\nfencing_node = \"r4\"\n")).lock.redlock.fencing_node, "r4");
+  const std::string four =
+      kTwoClients + "[lock]\nprotocol = \"redlock\"\n[redis]\nnodes = [\"a\", \"b\", \"c\", \"d\"]\n";
+  EXPECT_EQ(inline_ok(four).lock.redlock.quorum, 3u);
+  EXPECT_EQ(inline_ok(four).lock.redlock.fencing_node, "a");
+  const std::string two = kTwoClients + "[lock]\nprotocol = \"redlock\"\n[redis]\nnodes = [\"a\", \"b\"]\n";
+  EXPECT_EQ(inline_ok(two).lock.redlock.quorum, 2u);
+  const ScenarioSpec keys = inline_ok(redlock_text("",
+                                                   "[redlock]\n"
+                                                   "requests = \"parallel\"\n"
+                                                   "node_timeout = \"5ms\"\n"
+                                                   "check_validity = false\n"
+                                                   "first_attempt_expiry = true\n"));
+  EXPECT_TRUE(keys.lock.redlock.parallel);
+  EXPECT_EQ(keys.lock.redlock.node_timeout, 5ms);
+  EXPECT_FALSE(keys.lock.redlock.check_validity);
+  EXPECT_TRUE(keys.lock.redlock.first_attempt_expiry);
+}
+
+TEST(ParseRedlock, RedlockKeysNeedTheRedlockProtocol) {
+  // Proves a [redlock] key under the single-node protocol is an error at that key, saying whether the protocol was
+  // written.
+  const ScenarioError implicit = inline_error(kTwoClients + "[redlock]\nquorum = 1\n");
+  expect_error(implicit, "inline.toml", 8, "redlock.quorum", "applies only with protocol = \"redlock\"");
+  EXPECT_NE(implicit.message.find("\"single-node\" (the default)"), std::string::npos) << implicit.message;
+  const ScenarioError written =
+      inline_error(kTwoClients + "[lock]\nprotocol = \"single-node\"\n[redlock]\ncheck_validity = false\n");
+  expect_error(written, "inline.toml", 10, "redlock.check_validity", "the protocol is \"single-node\"");
+  EXPECT_EQ(written.message.find("(the default)"), std::string::npos) << written.message;
+  expect_error(inline_error(kTwoClients + "[redlock]\n"), "inline.toml", 7, "redlock", "applies only with");
+  // A variant that goes back to single-node cannot remove the base's [redlock] keys.
+  const ScenarioError variant = inline_error(redlock_text("",
+                                                          "[redlock]\nquorum = 3\n"
+                                                          "[variant.single]\n"
+                                                          "lock.protocol = \"single-node\"\n"
+                                                          "redis.nodes = [\"r1\"]\n"));
+  expect_error(variant, "inline.toml", 12, "redlock.quorum", "applies only with");
+  EXPECT_NE(variant.message.find("(in variant \"single\")"), std::string::npos) << variant.message;
+}
+
+TEST(ParseRedlock, SingleNodeProtocolTakesOneNode) {
+  // Proves several redis nodes under the single-node protocol are refused at redis.nodes, from a file or --set.
+  expect_error(inline_error(kTwoClients + "[redis]\nnodes = [\"r1\", \"r2\"]\n"), "inline.toml", 8, "redis.nodes",
+               "the single-node lock uses exactly one node; use protocol = \"redlock\" for several");
+  const ScenarioFile file = load_ok("variants.toml");
+  expect_error(resolve_error(file, "base", {"redis.nodes=[\"a\", \"b\"]"}), "--set", 0, "redis.nodes",
+               "uses exactly one node");
+  EXPECT_EQ(resolve_ok(file, "base", {"redis.nodes=[\"a\", \"b\"]", "lock.protocol=redlock"}).redis.nodes.size(), 2u);
+}
+
+TEST(ParseRedlock, QuorumOutOfRangeIsRefused) {
+  // Proves a quorum above the node count or below 0 is refused with the allowed range, and a string is a type error.
+  expect_error(inline_error(redlock_text("", "[redlock]\nquorum = 6\n")), "inline.toml", 12, "redlock.quorum",
+               "must be between 1 and 5 (the number of redis nodes), or 0 for a majority (3); got 6");
+  expect_error(inline_error(redlock_text("", "[redlock]\nquorum = -1\n")), "inline.toml", 12, "redlock.quorum",
+               "got -1");
+  expect_error(inline_error(redlock_text("", "[redlock]\nquorum = \"3\"\n")), "inline.toml", 12, "redlock.quorum",
+               "expected an integer, got string \"3\"");
+}
+
+TEST(ParseRedlock, FencingNodeMustBeARedisNode) {
+  // Proves fencing_node names one of redis.nodes: an unknown name gets a suggestion, a client or the resource is named
+  // as such.
+  const ScenarioError unknown = inline_error(redlock_text("", "[redlock]\nfencing_node = \"rr2\"\n"));
+  expect_error(unknown, "inline.toml", 12, "redlock.fencing_node", "unknown redis node \"rr2\" (did you mean \"r2\"?)");
+  EXPECT_NE(unknown.message.find("redis nodes: r1, r2, r3, r4, r5"), std::string::npos) << unknown.message;
+  expect_error(inline_error(redlock_text("", "[redlock]\nfencing_node = \"c1\"\n")), "inline.toml", 12,
+               "redlock.fencing_node", "\"c1\" is the client, not a redis node");
+  expect_error(inline_error(redlock_text("", "[redlock]\nfencing_node = \"resource\"\n")), "inline.toml", 12,
+               "redlock.fencing_node", "is the resource");
+  expect_error(inline_error(redlock_text("", "[redlock]\nfencing_node = 1\n")), "inline.toml", 12,
+               "redlock.fencing_node", "expected a redis node name");
+}
+
+TEST(ParseRedlock, BadRedlockValuesAreRefused) {
+  // Proves [redlock] checks its keys' names, choices, types and signs like every other table.
+  expect_error(inline_error(redlock_text("", "[redlock]\nquorom = 3\n")), "inline.toml", 12, "redlock.quorom",
+               "did you mean \"redlock.quorum\"");
+  expect_error(inline_error(redlock_text("", "[redlock]\nrequests = \"serial\"\n")), "inline.toml", 12,
+               "redlock.requests", "expected one of \"sequential\", \"parallel\", got \"serial\"");
+  expect_error(inline_error(redlock_text("", "[redlock]\nnode_timeout = \"0ms\"\n")), "inline.toml", 12,
+               "redlock.node_timeout", "greater than zero");
+  expect_error(inline_error(redlock_text("", "[redlock]\ncheck_validity = \"no\"\n")), "inline.toml", 12,
+               "redlock.check_validity", "expected true or false");
+  expect_error(inline_error(kTwoClients + "[lock]\nprotocol = \"paxos\"\n"), "inline.toml", 8, "lock.protocol",
+               "expected one of \"single-node\", \"redlock\"");
+}
+
+TEST(ParseLock, WatchdogRenewsEveryThirdOfTheTtlByDefault) {
+  // Proves watchdog = true resolves renew_every to ttl/3 unless it is written, and renew_every must be positive.
+  const ScenarioSpec third = inline_ok(kTwoClients + "[lock]\nwatchdog = true\n");
+  EXPECT_TRUE(third.lock.watchdog.enabled);
+  EXPECT_EQ(third.lock.watchdog.renew_every, Duration{3'333'333'333});
+  EXPECT_EQ(inline_ok(kTwoClients + "[lock]\nttl = \"30s\"\nwatchdog = true\n").lock.watchdog.renew_every, 10s);
+  EXPECT_EQ(inline_ok(kTwoClients + "[lock]\nwatchdog = true\nrenew_every = \"1s\"\n").lock.watchdog.renew_every, 1s);
+  const ScenarioSpec off = inline_ok(kTwoClients + "[lock]\nrenew_every = \"1s\"\n");
+  EXPECT_FALSE(off.lock.watchdog.enabled);
+  EXPECT_EQ(off.lock.watchdog.renew_every, 1s);
+  expect_error(inline_error(kTwoClients + "[lock]\nrenew_every = \"0s\"\n"), "inline.toml", 8, "lock.renew_every",
+               "greater than zero");
+  expect_error(inline_error(kTwoClients + "[lock]\nwatchdog = \"yes\"\n"), "inline.toml", 8, "lock.watchdog",
+               "expected true or false");
+}
+
+TEST(ParseClient, ClientInheritsTheLockRetries) {
+  // Proves a client without attempts / retry_delay inherits the lock's, and one with them (0 included) keeps its own.
+  const ScenarioSpec s = inline_ok(kTwoClients +
+                                   "[lock]\n"
+                                   "attempts = 7\n"
+                                   "retry_delay = \"uniform(1ms, 2ms)\"\n"
+                                   "[client.c3]\n"
+                                   "attempts = 0\n"
+                                   "[client.c4]\n"
+                                   "retry_delay = \"3ms\"\n");
+  EXPECT_EQ(s.lock.attempts, 7);
+  EXPECT_EQ(s.lock.retry_delay.kind, Latency::Kind::uniform);
+  ASSERT_EQ(s.clients.size(), 4u);
+  EXPECT_FALSE(s.clients[0].attempts.has_value());
+  EXPECT_FALSE(s.clients[0].retry_delay.has_value());
+  EXPECT_EQ(s.clients[0].attempts.value_or(s.lock.attempts), 7);
+  EXPECT_EQ(s.clients[2].attempts, std::optional<int>(0));  // 0 = until the run ends, not "inherit"
+  EXPECT_FALSE(s.clients[2].retry_delay.has_value());
+  EXPECT_FALSE(s.clients[3].attempts.has_value());
+  ASSERT_TRUE(s.clients[3].retry_delay.has_value());
+  EXPECT_EQ(s.clients[3].retry_delay->a, 3ms);
+  expect_error(inline_error(kTwoClients + "[lock]\nattempts = -1\n"), "inline.toml", 8, "lock.attempts",
+               "must be at least 0");
+  expect_error(inline_error(kTwoClients + "[lock]\nretry_delay = \"100\"\n"), "inline.toml", 8, "lock.retry_delay",
+               "has no unit");
+  expect_error(inline_error(kTwoClients + "[client.c3]\nattempts = 1.5\n"), "inline.toml", 8, "client.c3.attempts",
+               "expected an integer");
+}
+
+TEST(ParseFault, ClockSlewReadsTargetDriftAndLength) {
+  // Proves a clock-slew fault reads its three keys (length may be a distribution) and requires each of them.
+  const std::string slew = "[fault.ntp]\nkind = \"clock-slew\"\nat = \"1s\"\n";
+  const ScenarioSpec s = inline_ok(kTwoClients + slew + "target = \"r1\"\ndrift = \"500ppm\"\nlength = \"30s\"\n");
+  ASSERT_EQ(s.faults.size(), 1u);
+  EXPECT_EQ(s.faults[0].kind, FaultSpecKind::clock_slew);
+  EXPECT_EQ(s.faults[0].target, "r1");
+  EXPECT_EQ(s.faults[0].drift_ppm, 500);
+  EXPECT_EQ(s.faults[0].length.kind, Latency::Kind::constant);
+  EXPECT_EQ(s.faults[0].length.a, 30s);
+  EXPECT_EQ(inline_ok(kTwoClients + slew + "target = \"c1\"\ndrift = \"-1%\"\nlength = \"exponential(5s)\"\n")
+                .faults[0]
+                .length.kind,
+            Latency::Kind::exponential);
+  expect_error(inline_error(kTwoClients + slew + "drift = \"1%\"\nlength = \"1s\"\n"), "inline.toml", 7,
+               "fault.ntp.target", "missing required key");
+  expect_error(inline_error(kTwoClients + slew + "target = \"r1\"\nlength = \"1s\"\n"), "inline.toml", 7,
+               "fault.ntp.drift", "missing required key");
+  expect_error(inline_error(kTwoClients + slew + "target = \"r1\"\ndrift = \"1%\"\n"), "inline.toml", 7,
+               "fault.ntp.length", "missing required key");
+  expect_error(inline_error(kTwoClients + slew + "target = \"r1\"\ndrift = \"1%\"\nlength = \"1s\"\nby = \"1s\"\n"),
+               "inline.toml", 13, "fault.ntp.by",
+               "\"by\" does not apply to a clock-slew fault (a clock-slew fault takes: target, drift, length)");
+  expect_error(inline_error(kTwoClients + slew + "target = \"r1\"\ndrift = \"-100%\"\nlength = \"1s\"\n"),
+               "inline.toml", 11, "fault.ntp.drift", "drift must be above -1000000ppm");
+  expect_error(inline_error(kTwoClients + slew + "target = \"r1\"\ndrift = \"1%\"\nlength = \"-1s\"\n"), "inline.toml",
+               12, "fault.ntp.length", "must not be negative");
+}
+
+TEST(ParseRedis, DelayedRestartIsADuration) {
+  // Proves [redis] delayed_restart reads a non-negative duration (default 0: serve at once).
+  EXPECT_EQ(inline_ok(kTwoClients + "[redis]\ndelayed_restart = \"11s\"\n").redis.node.delayed_restart, 11s);
+  EXPECT_EQ(inline_ok(kTwoClients + "[redis]\ndelayed_restart = \"0\"\n").redis.node.delayed_restart, 0s);
+  expect_error(inline_error(kTwoClients + "[redis]\ndelayed_restart = \"-1s\"\n"), "inline.toml", 8,
+               "redis.delayed_restart", "must not be negative");
+  expect_error(inline_error(kTwoClients + "[redis]\ndelayed_restart = 11\n"), "inline.toml", 8, "redis.delayed_restart",
+               "expected a duration string");
+}
+
+TEST(ParseExpect, ExpiredGrantBounds) {
+  // Proves expired-grants-at-least/-at-most read non-negative integers and must be in order.
+  const ScenarioSpec s = inline_ok(kTwoClients + "[expect]\nexpired-grants-at-least = 1\nexpired-grants-at-most = 1\n");
+  EXPECT_EQ(s.expect.expired_grants_at_least, std::optional<std::int64_t>(1));
+  EXPECT_EQ(s.expect.expired_grants_at_most, std::optional<std::int64_t>(1));
+  EXPECT_EQ(inline_ok(kTwoClients + "[expect]\nexpired-grants-at-most = 0\n").expect.expired_grants_at_most,
+            std::optional<std::int64_t>(0));
+  expect_error(inline_error(kTwoClients + "[expect]\nexpired-grants-at-least = 2\nexpired-grants-at-most = 1\n"),
+               "inline.toml", 9, "expect.expired-grants-at-most", "is below expired-grants-at-least");
+  expect_error(inline_error(kTwoClients + "[expect]\nexpired-grants-at-least = -1\n"), "inline.toml", 8,
+               "expect.expired-grants-at-least", "must be at least 0");
+  expect_error(inline_error(kTwoClients + "[expect]\nexpired-grants-at-most = \"2\"\n"), "inline.toml", 8,
+               "expect.expired-grants-at-most", "expected an integer");
+  expect_error(inline_error(kTwoClients + "[expect]\nexpired-grant-at-most = 2\n"), "inline.toml", 8,
+               "expect.expired-grant-at-most", "did you mean \"expect.expired-grants-at-most\"");
 }
 
 }  // namespace

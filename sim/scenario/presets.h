@@ -1,0 +1,52 @@
+// Client-library presets: `[lock] preset = "NAME"` gives the lock (and
+// Redlock) keys the defaults a real client library ships with, so a scenario
+// can say "what redlock-rb does" in one line. A preset only sets defaults: a
+// key written in the file, in a variant or with --set wins over it, wherever
+// it is written (scenarios/FORMAT.md, "Presets").
+//
+// The values are the libraries' own defaults, read from their source, as
+// collected in ../shared/REFERENCES.md ("Client libraries" table). The table
+// itself is in presets.cc.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "sim/core/time.h"
+#include "sim/scenario/spec.h"
+#include "sim/world/latency.h"
+
+namespace locksim::scenario {
+
+struct LockPreset {
+  std::string_view name;          // as written in scenario files
+  std::string_view library;       // what it stands for, for documentation
+  std::int64_t drift_factor_ppm;  // lock.drift_factor (10000 = 0.01)
+  Duration drift_fixed;           // lock.drift_fixed
+  int attempts;                   // lock.attempts: tries per acquire, the first one included
+  Latency retry_delay;            // lock.retry_delay
+  ClockKind clock;                // lock.clock: the clock that measures elapsed time
+  bool parallel;                  // redlock.requests: "parallel" (true) or "sequential"
+  std::optional<Duration> ttl;    // lock.ttl, for a library with a default lease
+  // redlock.node_timeout as a share of the ttl in force (after any explicit
+  // ttl), in ppm; 0 = the preset leaves node_timeout alone.
+  std::int64_t node_timeout_per_ttl_ppm;
+  bool first_attempt_expiry;  // redlock.first_attempt_expiry
+};
+
+// Every preset, in the order FORMAT.md lists them.
+std::span<const LockPreset> lock_presets();
+// The preset called |name|, or null.
+const LockPreset* find_lock_preset(std::string_view name);
+
+// Writes the preset's values into |lock|; the parser then reads the file's own
+// keys over them. node_timeout is left to preset_node_timeout(), since it may
+// depend on a ttl that the file sets.
+void apply_preset(const LockPreset& preset, LockSpec& lock);
+// The per-node timeout the preset derives from |ttl|, if it derives one (never
+// below 1 ns).
+std::optional<Duration> preset_node_timeout(const LockPreset& preset, Duration ttl);
+
+}  // namespace locksim::scenario
