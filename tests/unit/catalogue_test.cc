@@ -63,6 +63,17 @@ TEST(CatalogueNames, IssueNamedScenariosAndVariantsExist) {
       {"setnx-then-expire-crash", {"base", "atomic-set"}},
       {"del-without-owner-check", {"base", "compare-and-delete"}},
       {"no-faults-single-node", {"base"}},
+      {"redlock-clock-jump", {"base", "monotonic-expiry"}},
+      {"redlock-clock-drift", {"base", "fast-0.5pct"}},
+      {"redlock-delayed-replies", {"base", "no-validity-check", "wall-clock-step-back"}},
+      {"redlock-pause-after-acquire", {"base", "fenced"}},
+      {"redlock-crash-restart",
+       {"base", "aof-always", "aof-everysec-soon", "aof-everysec-late", "delayed-restart"}},
+      {"watchdog-renewal-gc", {"base", "long-pause"}},
+      {"no-faults-redlock", {"base"}},
+      {"no-faults-watchdog", {"base"}},
+      {"client-presets",
+       {"base", "redlock-rb", "node-redlock", "redlock-py", "redsync", "node-redlock-first-attempt-expiry"}},
   };
   for (const auto& [name, variants] : required) {
     ScenarioError error;
