@@ -455,6 +455,17 @@ class SpecBuilder {
                 "the single-node lock uses exactly one node; use protocol = \"redlock\" for several (got " +
                     std::to_string(n) + ": " + join_list(nodes) + ")");
     }
+    if (lock.protocol == LockProtocol::redlock) {
+      // Redlock always takes the lock with SET NX PX and gives it back with
+      // compare-and-delete on every node: the unsafe single-node styles do not
+      // exist there, and silently ignoring them would mislead.
+      const DocNode& l = section("lock");
+      if (const DocNode* a = l.find("acquire"); a != nullptr && lock.acquire != AcquireStyle::set_nx_px)
+        r_.fail(*a, "Redlock always acquires with SET NX PX; acquire styles apply to protocol = \"single-node\"");
+      if (const DocNode* rel = l.find("release"); rel != nullptr && lock.release != ReleaseStyle::compare_and_delete)
+        r_.fail(*rel, "Redlock always releases with compare-and-delete on every node; release styles apply to "
+                      "protocol = \"single-node\"");
+    }
     if (preset_ != nullptr) {
       if (auto timeout = scenario::preset_node_timeout(*preset_, lock.ttl)) redlock.node_timeout = *timeout;
     }

@@ -823,7 +823,21 @@ TEST(ParseRedlock, SingleNodeProtocolTakesOneNode) {
   const ScenarioFile file = load_ok("variants.toml");
   expect_error(resolve_error(file, "base", {"redis.nodes=[\"a\", \"b\"]"}), "--set", 0, "redis.nodes",
                "uses exactly one node");
-  EXPECT_EQ(resolve_ok(file, "base", {"redis.nodes=[\"a\", \"b\"]", "lock.protocol=redlock"}).redis.nodes.size(), 2u);
+  EXPECT_EQ(resolve_ok(file, "base", {"redis.nodes=[\"a\", \"b\"]", "lock.protocol=redlock", "lock.release=compare-and-delete"})
+                .redis.nodes.size(),
+            2u);
+}
+
+TEST(ParseRedlock, SingleNodeStylesAreRefusedUnderRedlock) {
+  // Proves the unsafe single-node acquire/release styles are errors under Redlock, not silently ignored.
+  expect_error(inline_error(redlock_text("acquire = \"setnx-then-expire\"\n")), "inline.toml", 9, "lock.acquire",
+               "Redlock always acquires with SET NX PX");
+  expect_error(inline_error(redlock_text("release = \"del\"\n")), "inline.toml", 9, "lock.release",
+               "Redlock always releases with compare-and-delete");
+  EXPECT_EQ(resolve_ok(load_ok("variants.toml"), "base", {"lock.protocol=redlock", "redis.nodes=[\"a\", \"b\", \"c\"]",
+                                                          "lock.release=compare-and-delete"})
+                .lock.protocol,
+            LockProtocol::redlock);
 }
 
 TEST(ParseRedlock, QuorumOutOfRangeIsRefused) {
