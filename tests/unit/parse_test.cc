@@ -96,8 +96,8 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(s.lock.protocol, LockProtocol::redlock);
   EXPECT_EQ(s.lock.key, "orders-lock");
   EXPECT_EQ(s.lock.ttl, 8s);
-  EXPECT_EQ(s.lock.acquire, AcquireStyle::setnx_then_expire);
-  EXPECT_EQ(s.lock.release, ReleaseStyle::del);
+  EXPECT_EQ(s.lock.acquire, AcquireStyle::set_nx_px);  // the only style Redlock has
+  EXPECT_EQ(s.lock.release, ReleaseStyle::compare_and_delete);
   EXPECT_EQ(s.lock.fencing, FencingStyle::incr);
   EXPECT_EQ(s.lock.fencing_key, "orders-fence");
   EXPECT_EQ(s.lock.request_timeout, 250ms);
@@ -421,7 +421,8 @@ TEST(ParseOverride, NestedKeysTakeTomlValues) {
   const ScenarioSpec s = resolve_ok(
       file, "zeta",
       {"client.c2.iterations=4", "client.c1.release=false", "fault.gc.at=c2 read", "redis.nodes=[\"a\", \"b\", \"c\"]",
-       "lock.protocol=redlock", "network={ latency = \"3ms\" }", "scenario.seed=7"});
+       "lock.protocol=redlock", "lock.release=compare-and-delete", "network={ latency = \"3ms\" }",
+       "scenario.seed=7"});
   EXPECT_EQ(s.clients[1].iterations, 4);
   EXPECT_EQ(s.clients[1].start, 10s);  // the rest of [client.c2] stays
   EXPECT_FALSE(s.clients[0].release);
