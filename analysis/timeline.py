@@ -12,14 +12,23 @@ resource, x = true time in seconds:
 
 - client lane: a solid bar from grant to the end of belief (its release, a
   validity check that found the lease over, a crash, or the end of the run),
-  labelled with its session and fencing token; a hatched outline for the
-  promised window (grant until the client's own clock says the validity is
-  over — ended early by a release, as property P1 reads it); grey pauses;
-  crashes (X), restarts, clock faults, and a tick per acquire attempt.
+  labelled with its session, fencing token and how often it was renewed; a
+  hatched outline for the promised window (grant until the client's own clock
+  says the validity is over — ended early by a release, as property P1 reads
+  it). Lease extensions grow the window: the part they added is hatched the
+  other way, each renewal is a tick down from the window's top edge, a
+  failed one a red tick; a renewal after the lease had lapsed starts a new
+  piece. A grant already over when acquire returned is labelled "expired at
+  grant" in red. Grey pauses; crashes (X), restarts, clock faults (a slew is
+  a line for as long as it lasts), and a tick per acquire attempt.
 - node lane: a bar for each stretch in which the node holds a lock value,
   coloured by the client whose value it is (matched to the grant, or to the
-  client that sent SET with it when that attempt never became a grant), with
-  the reason it went (expired, deleted, overwritten, lost-in-crash).
+  client that sent SET with it when that attempt never became a grant),
+  labelled with whose it is and the reason it went (expired, deleted,
+  overwritten, lost-in-crash). A client retrying fast (Redlock's failed
+  attempts on a minority) leaves many slivers: those closer together than a
+  label could tell apart at the zoom shown become one dotted bar, "c2 · 11
+  failed attempts". Granted values are labelled first.
 - resource lane: each operation as a dot in its client's colour, filled if
   accepted, hollow with a red edge if rejected.
 - a network lane, only when there are partitions or dropped messages.
@@ -30,7 +39,8 @@ the witness texts are printed under the plot. Without it nothing is judged
 here: the timeline shows facts, the checkers decide.
 
 Everything drawn is derived by small pure functions (``belief_intervals``,
-``hold_intervals``, ``pause_intervals``...) that tests check without plotting.
+``promised_window``, ``hold_intervals``, ``group_failed_attempts``,
+``pause_intervals``, ``slew_intervals``...) that tests check without plotting.
 Very short spans are widened to a sliver so they stay visible; zoom with
 ``--from/--to`` to see their true width.
 
@@ -61,13 +71,21 @@ from matplotlib.ticker import AutoMinorLocator  # noqa: E402
 
 from analysis import style  # noqa: E402
 from analysis.trace import (  # noqa: E402
-    BeliefEnd, Fault, Grant, Invoke, KeyDropped, KeyHeld, Message, Op, App, Promise, PropertyVerdict, Release,
-    Trace, TraceError, GiveUp, load, load_verdicts)
+    BeliefEnd, Complete, Extend, Fault, Grant, Invoke, KeyDropped, KeyHeld, Message, Op, App, Promise,
+    PropertyVerdict, Release, Trace, TraceError, GiveUp, load, load_verdicts)
 
 NS_PER_S = 1_000_000_000
 OUTPUT_SUFFIXES = (".png", ".svg")
 
 # --- what is drawn: pure functions of the trace ------------------------------
+
+
+@dataclass(frozen=True)
+class Renewal:
+    """A lease extension of a session: when it was recorded and the promise it made."""
+
+    t: int
+    promised_end_ns: Optional[int]  # the client's clock reaches the new lease end; None: never (or not traced)
 
 
 @dataclass(frozen=True)
@@ -81,8 +99,17 @@ class Belief:
     start_ns: int  # the grant
     end_ns: int
     end_reason: str  # released | validity-check | crashed | run-end
-    promised_end_ns: Optional[int]  # the client's clock reaches the validity; None: never
-    window_end_ns: Optional[int]  # the promised window as P1 reads it: cut short by a release; None: never ends
+    promised_end_ns: Optional[int]  # the grant's promise: the client's clock reaches the validity; None: never
+    window_end_ns: Optional[int]  # the promised window as P1 reads it ends (last piece); None: never ends
+    renewals: tuple[Renewal, ...] = ()  # extensions, in order
+    # The promised window as P1 reads it: the instants t with grant <= t < (promise in force at t) and t before a
+    # release, as [start, end) pieces (end None: never ends). One piece unless a lapsed lease was extended again.
+    window: tuple[tuple[int, Optional[int]], ...] = ()
+
+    @property
+    def expired_at_grant(self) -> bool:
+        """Acquire returned a lease already over on the client's own clock (node-redlock's first-attempt bug)."""
+        return self.promised_end_ns is not None and self.promised_end_ns <= self.start_ns
 
 
 @dataclass(frozen=True)
@@ -109,8 +136,39 @@ class Span:
     note: str = ""  # e.g. "no restart" / "drop"
 
 
+def promised_window(start_ns: int, promised_end_ns: Optional[int], renewals: Sequence[Renewal],
+                    released_ns: Optional[int]) -> tuple[tuple[int, Optional[int]], ...]:
+    """The promised window as property P1 reads it, as [start, end) pieces (end None: never ends).
+
+    At instant t the window ends at the promise of the latest renewal recorded
+    at or before t, else the grant's; so each renewal moves the end from its own
+    instant on, never backwards in time. A release closes the window for good.
+    A renewal of a lease that had already lapsed reopens it: a new piece.
+    """
+    def earlier(a: Optional[int], b: Optional[int]) -> Optional[int]:
+        return b if a is None else a if b is None else min(a, b)
+
+    steps = [(start_ns, promised_end_ns)] + [(r.t, r.promised_end_ns) for r in renewals if r.t >= start_ns]
+    pieces: list[tuple[int, Optional[int]]] = []
+    for i, (since, end) in enumerate(steps):
+        if released_ns is not None and since >= released_ns:
+            break
+        until = steps[i + 1][0] if i + 1 < len(steps) else None
+        stop = earlier(earlier(end, until), released_ns)
+        if stop is not None and stop <= since:
+            continue  # lapsed during this step
+        if pieces and pieces[-1][1] == since:
+            pieces[-1] = (pieces[-1][0], stop)
+        else:
+            pieces.append((since, stop))
+    return tuple(pieces)
+
+
 def belief_intervals(trace: Trace) -> list[Belief]:
-    """Each grant's belief: until its belief-end, release or a crash of its client, else the run's end."""
+    """Each grant's belief: until its belief-end, release or a crash of its client, else the run's end.
+
+    Each also carries its renewals and its promised window (``promised_window``).
+    """
     ended: dict[int, BeliefEnd] = {}
     released: dict[int, int] = {}
     for r in trace.of(BeliefEnd, Release):
@@ -118,7 +176,20 @@ def belief_intervals(trace: Trace) -> list[Belief]:
             ended.setdefault(r.session, r)
         else:
             released.setdefault(r.session, r.t)
-    promised = {p.session: p.promised_end for p in trace.of(Promise)}
+    # A grant's promise by session; an extension's matched to its extend line by order within the session (the
+    # world writes promise lines in the order of the facts they belong to).
+    promised: dict[int, Optional[int]] = {}
+    extension_promises: dict[int, list[Optional[int]]] = {}
+    for p in trace.of(Promise):
+        if p.origin == "extend":
+            extension_promises.setdefault(p.session, []).append(p.promised_end)
+        else:
+            promised.setdefault(p.session, p.promised_end)
+    renewals: dict[int, list[Renewal]] = {}
+    for e in trace.of(Extend):
+        own = renewals.setdefault(e.session, [])
+        ends = extension_promises.get(e.session, [])
+        own.append(Renewal(e.t, ends[len(own)] if len(own) < len(ends) else None))
     crashes: dict[str, list[int]] = {}
     for f in trace.of(Fault):
         if f.fault == "crash" and f.target is not None:
@@ -137,13 +208,18 @@ def belief_intervals(trace: Trace) -> list[Belief]:
             candidates.append((crash, 2, "crashed"))
         end_ns, _, reason = min(candidates) if candidates else (run_end, 3, "run-end")
         promised_end = promised.get(g.session)
-        window_end = promised_end
-        if g.session in released:
-            window_end = released[g.session] if window_end is None else min(window_end, released[g.session])
+        own_renewals = tuple(renewals.get(g.session, ()))
+        window = promised_window(g.t, promised_end, own_renewals, released.get(g.session))
+        window_end = window[-1][1] if window else g.t
         beliefs.append(Belief(session=g.session, client=g.client, value=g.value, token=g.token, start_ns=g.t,
                               end_ns=end_ns, end_reason=reason, promised_end_ns=promised_end,
-                              window_end_ns=window_end))
+                              window_end_ns=window_end, renewals=own_renewals, window=window))
     return beliefs
+
+
+def failed_renewals(trace: Trace) -> list[Complete]:
+    """Extension requests that did not succeed (fail, or info: the client never heard): the lease was not renewed."""
+    return [c for c in trace.of(Complete) if c.kind == "extend" and c.outcome != "ok"]
 
 
 def value_owners(trace: Trace) -> dict[str, tuple[str, Optional[int]]]:
@@ -193,6 +269,38 @@ def hold_intervals(trace: Trace) -> list[Hold]:
         close(node, key, run_end, None)
     holds.sort(key=lambda h: (h.node, h.start_ns))
     return holds
+
+
+def group_failed_attempts(holds: Sequence[Hold], gap_ns: int) -> list[list[Hold]]:
+    """Holds as a node lane draws them: each alone, except that a run of holds from failed attempts (no grant) of
+    one client on one node and key, each starting within ``gap_ns`` of the previous one's end, becomes one group —
+    a client retrying every few milliseconds is one burst at a glance, not forty slivers and forty labels.
+
+    ``holds`` in ``hold_intervals`` order (by node, then start); groups keep that order.
+    """
+    groups: list[list[Hold]] = []
+    for h in holds:
+        if groups and h.session is None:
+            last = groups[-1][-1]
+            if (last.session is None and last.reason is not None and (last.node, last.key, last.client)
+                    == (h.node, h.key, h.client) and h.client is not None and 0 <= h.start_ns - last.end_ns <= gap_ns):
+                groups[-1].append(h)
+                continue
+        groups.append([h])
+    return groups
+
+
+def reasons_text(group: Sequence[Hold]) -> Optional[str]:
+    """Why a group's values went: "expired"; for a burst "deleted" or "deleted ×9 · expired ×1"; None: still held."""
+    counts: dict[str, int] = {}
+    for h in group:
+        if h.reason is not None:
+            counts[h.reason] = counts.get(h.reason, 0) + 1
+    if not counts:
+        return None
+    if len(counts) == 1 and sum(counts.values()) == len(group):
+        return next(iter(counts))
+    return " · ".join(f"{reason} ×{n}" for reason, n in counts.items())
 
 
 def pause_intervals(trace: Trace) -> list[Span]:
@@ -254,6 +362,26 @@ def partition_intervals(trace: Trace) -> list[Span]:
     return spans
 
 
+def slew_intervals(trace: Trace) -> list[Span]:
+    """Each clock slew: from its clock-slew fault until the next clock-drift or clock-slew on the same clock (the
+    world records a slew's end as a clock-drift back to the old rate), else the run's end. note: the ppm, as text.
+    """
+    open_: dict[str, tuple[int, int]] = {}
+    spans: list[Span] = []
+    for f in trace.of(Fault):
+        if f.target is None or f.fault not in ("clock-slew", "clock-drift"):
+            continue
+        if f.target in open_:
+            start, ppm = open_.pop(f.target)
+            spans.append(Span(f.target, start, f.t, str(ppm)))
+        if f.fault == "clock-slew":
+            open_[f.target] = (f.t, f.amount)
+    for target, (start, ppm) in open_.items():
+        spans.append(Span(target, start, trace.end_ns, str(ppm)))
+    spans.sort(key=lambda s: (s.what, s.start_ns))
+    return spans
+
+
 def ops_with_state(trace: Trace) -> list[tuple[Op, Optional[App]]]:
     """Each resource op with the application state recorded right after it (accepted ops only)."""
     out: list[tuple[Op, Optional[App]]] = []
@@ -287,10 +415,11 @@ def fmt_time(ns: int) -> str:
     return f"{ns / NS_PER_S:.6f}".rstrip("0").rstrip(".") + " s"
 
 
-def fmt_drift(ppm: int) -> str:
+def fmt_drift(ppm: int, word: str = "drift") -> str:
+    """20000 -> "drift +20000 ppm (+2 %)"; word names the fault ("slew" for a clock-slew)."""
     percent = ppm / 10_000
     pct = f"{percent:+.3f}".rstrip("0").rstrip(".")
-    return f"drift {ppm:+d} ppm ({pct} %)"
+    return f"{word} {ppm:+d} ppm ({pct} %)"
 
 
 def app_note(app: Optional[App]) -> str:
@@ -420,6 +549,10 @@ class _Painter:
             x, left = x + (self.x0 - left), self.x0
         if left > self.x1:
             return False
+        overhang = left + width - self.x1
+        if overhang > 0:  # and its end, if it can start earlier without leaving the window
+            shift = min(overhang, left - self.x0)
+            x, left = x - shift, left - shift
         for dy, va in rows:
             key = (lane.name, round(dy, 3))
             spans = self.taken.setdefault(key, [])
@@ -467,23 +600,58 @@ class _Painter:
                 continue
             colour = self.colour_of(b.client)
             start, end = seconds(b.start_ns), seconds(b.end_ns)
-            window_end = seconds(b.window_end_ns) if b.window_end_ns is not None else max(self.x1, end)
-            if self.visible(start, window_end):
-                self.used.add("window")
-                self.rect(start, window_end, lane.y, WINDOW_H, facecolor="none", edgecolor=colour, hatch="////",
-                          lw=0.9, alpha=0.8, zorder=2)
+            # The promised window, piece by piece: what the grant promised hatched one way, what renewals added the
+            # other way, a tick at each renewal; a renewal after the lease had lapsed starts a new piece.
+            grant_end = seconds(b.promised_end_ns) if b.promised_end_ns is not None else None
+            for a_ns, b_ns in b.window:
+                a, z = seconds(a_ns), (seconds(b_ns) if b_ns is not None else max(self.x1, end))
+                if a_ns != b.start_ns:
+                    split = a  # reopened by a renewal: all of it is the renewal's
+                else:
+                    split = z if grant_end is None else min(max(grant_end, a), z)
+                for lo, hi, hatch, key in ((a, split, "////", "window"), (split, z, "\\\\\\\\", "extended")):
+                    if hi > lo and self.visible(lo, hi):
+                        self.used.add(key)
+                        self.rect(lo, hi, lane.y, WINDOW_H, facecolor="none", edgecolor=colour, hatch=hatch, lw=0.9,
+                                  alpha=0.8, zorder=2)
+            self.renewal_ticks(lane, b)
             if not self.visible(start, end):
                 continue
             self.used.add("belief")
             self.rect(start, end, lane.y, BELIEF_H, facecolor=colour, edgecolor="black", lw=0.5, zorder=3)
             label = f"session {b.session}" + (f" · token {b.token}" if b.token >= 0 else "")
-            self.label(lane, [ROW_TOP], start, label, color="black", fontsize=7.5)
+            if b.renewals:
+                label += f" · renewed ×{len(b.renewals)}"
+            if b.expired_at_grant:
+                label += " · expired at grant"
+            self.label(lane, [ROW_TOP], start, label, color=style.VIOLATION if b.expired_at_grant else "black",
+                       fontsize=7.5)
             if b.end_reason == "run-end":
                 self.label(lane, [ROW_MID], min(end, self.x1) - 0.5 * self.char_w(), "believes to the end ▸",
                            ha="right", fontsize=6.5, color=style.text_on(colour), fontweight="bold")
             elif end <= self.x1:
                 self.label(lane, [ROW_MID, ROW_TOP, ROW_LOW], self.after(b.client, start, b.end_ns), b.end_reason,
                            fontsize=6.5, bbox=REASON_BOX)
+
+    def renewal_ticks(self, lane: Lane, b: Belief) -> None:
+        """A short tick down from the window's top edge at each renewal, clear of the labels above it."""
+        top = lane.y + WINDOW_H / 2
+        for r in b.renewals:
+            x = seconds(r.t)
+            if self.x0 <= x <= self.x1:
+                self.used.add("renewal")
+                self.ax.plot([x], [top], marker=3, ms=5, mew=1.6, color="black", zorder=6)
+
+    def failed_renewal_ticks(self) -> None:
+        for c in failed_renewals(self.trace):
+            lane = self.lane.get(c.client)
+            x = seconds(c.t)
+            if lane is None or not self.x0 <= x <= self.x1:
+                continue
+            self.used.add("renewal-failed")
+            self.ax.plot([x], [lane.y + WINDOW_H / 2], marker=3, ms=5, mew=1.6, color=style.VIOLATION, zorder=6)
+            what = "renewal failed" if c.outcome == "fail" else "renewal unanswered"
+            self.label(lane, [ROW_TOP], x + 0.6 * self.char_w(), what, fontsize=6.5, color=style.VIOLATION)
 
     def attempts(self) -> None:
         for r in self.trace.of(Invoke, GiveUp):
@@ -498,28 +666,58 @@ class _Painter:
                 self.label(lane, [ROW_LOW], seconds(r.t) + 0.8 * self.char_w(), "gave up", fontsize=6.5)
 
     def holds(self) -> None:
-        for h in hold_intervals(self.trace):
-            lane = self.lane.get(h.node)
-            start, end = seconds(h.start_ns), seconds(h.end_ns)
+        # Failed attempts closer together than a short label could be told apart at this zoom are one bar (zoom in
+        # with --from/--to to see them one by one).
+        gap_ns = int(8 * self.char_w() * NS_PER_S)
+        keys = {h.key for h in self.trace.of(KeyHeld)}
+        groups = group_failed_attempts(hold_intervals(self.trace), gap_ns)
+        # Granted holds label first: whose value a node holds matters more than a retry's.
+        groups.sort(key=lambda g: g[0].session is None)
+        for group in groups:
+            first, last = group[0], group[-1]
+            lane = self.lane.get(first.node)
+            start, end = seconds(first.start_ns), seconds(last.end_ns)
             if lane is None or not self.visible(start, end):
                 continue
             self.used.add("hold")
-            colour = self.colour_of(h.client)
-            granted = h.session is not None
+            colour = self.colour_of(first.client)
+            granted = first.session is not None
             if not granted:
                 self.used.add("ungranted")
             self.rect(start, end, lane.y, HOLD_H, facecolor=colour if granted else "white", edgecolor=colour,
                       hatch=None if granted else "....", lw=0.8, alpha=0.9 if granted else 1.0, zorder=3)
-            who = h.client or f"value {h.value[:6]}…"
-            label = f"{who} · session {h.session}" if granted else f"{who} (no grant)"
-            if len(self.trace.run.keys) > 1:
-                label += f" · {h.key}"
-            self.label(lane, [ROW_TOP], start, label, color="black")
-            if h.reason is not None and end <= self.x1:
-                self.label(lane, [ROW_MID, ROW_TOP, ROW_LOW], self.after(h.node, start, h.end_ns), h.reason,
-                           fontsize=6.5, bbox=REASON_BOX)
+            who = first.client or f"value {first.value[:6]}…"
+            if granted:
+                label = f"{who} · session {first.session}"
+            elif len(group) > 1:
+                label = f"{who} · {len(group)} failed attempts"
+            else:
+                label = f"{who} (no grant)"
+            if len(keys) > 1:
+                label += f" · {first.key}"
+            self.label(lane, [ROW_TOP] if granted else [ROW_TOP, ROW_LOW], start, label, color="black")
+            reason = reasons_text(group)
+            if reason is not None and end <= self.x1:
+                self.reason_label(lane, first.node, start, last.end_ns, reason, colour if granted else None)
+
+    def reason_label(self, lane: Lane, process: str, start: float, end_ns: int, reason: str,
+                     fill: Optional[str]) -> None:
+        """Why a bar ended, as close to its end as room allows: after it, else inside its right end, else above or
+        below it; it is left out only when all of those are taken."""
+        after = self.after(process, start, end_ns)
+        if self.label(lane, [ROW_MID], after, reason, fontsize=6.5, bbox=REASON_BOX):
+            return
+        end = seconds(end_ns)
+        inside = (len(reason) + 1.5) * self.char_w(6.5) < end - max(start, self.x0)
+        if fill is not None and inside and self.label(lane, [ROW_MID], end - 0.5 * self.char_w(), reason, ha="right",
+                                                       fontsize=6.5, color=style.text_on(fill), fontweight="bold"):
+            return
+        self.label(lane, [ROW_TOP, ROW_LOW], after, reason, fontsize=6.5, bbox=REASON_BOX)
 
     def fault_marks(self) -> None:
+        slews = slew_intervals(self.trace)
+        slew_ends = {(s.what, s.end_ns) for s in slews}
+        self.slews(slews)
         for f in self.trace.of(Fault):
             lane = self.lane.get(f.target) if f.target else None
             x = seconds(f.t)
@@ -534,6 +732,8 @@ class _Painter:
             elif f.fault == "restart":
                 self.used.add("restart")
                 self.ax.plot([x], [lane.y], marker=">", ms=7, color=style.FAULT, mec="white", mew=0.8, zorder=7)
+            elif f.fault == "clock-drift" and (f.target, f.t) in slew_ends:
+                continue  # the end of a slew (the rate going back), drawn with the slew
             elif f.fault in ("clock-jump", "clock-drift"):
                 self.used.add("clock")
                 note = f"wall clock {fmt_duration(f.amount, signed=True)}" if f.fault == "clock-jump" \
@@ -541,6 +741,24 @@ class _Painter:
                 self.ax.plot([x], [lane.y + ROW_LOW[0]], marker="D", ms=5, color=style.FAULT, zorder=7)
                 self.label(lane, [ROW_LOW], x + 1.0 * self.char_w(), note, color="black",
                            bbox=dict(facecolor="white", edgecolor="none", pad=0.3, alpha=0.85))
+
+    def slews(self, slews: list[Span]) -> None:
+        """A slew under its lane: a diamond where it starts, a line while it lasts, a tick at its end, then its rate."""
+        for sp in slews:
+            lane = self.lane.get(sp.what)
+            start, end = seconds(sp.start_ns), seconds(sp.end_ns)
+            if lane is None or not self.visible(start, end):
+                continue
+            self.used.add("clock")
+            y = lane.y + ROW_LOW[0]
+            a, z = self.widened(start, end)
+            self.ax.plot([a, z], [y, y], color=style.FAULT, lw=1.2, zorder=7, solid_capstyle="butt")
+            self.ax.plot([z], [y], marker="|", ms=6, mew=1.2, color=style.FAULT, zorder=7)
+            if self.x0 <= start <= self.x1:
+                self.ax.plot([start], [y], marker="D", ms=5, color=style.FAULT, zorder=7)
+            note = f"{fmt_drift(int(sp.note), 'slew')} for {fmt_duration(sp.end_ns - sp.start_ns)}"
+            self.label(lane, [ROW_LOW, ROW_TOP], max(z, self.x0) + 0.8 * self.char_w(), note, color="black",
+                       bbox=dict(facecolor="white", edgecolor="none", pad=0.3, alpha=0.85))
 
     def ops(self) -> None:
         lane = next((l for l in self.lane.values() if l.group == "resource"), None)
@@ -617,12 +835,17 @@ class _Painter:
             ("hold", Patch(facecolor=grey, alpha=0.9, label="node holds that client's value")),
             ("ungranted", Patch(facecolor="white", edgecolor=grey, hatch="....",
                                 label="… from an attempt that failed")),
+            ("extended", Patch(facecolor="none", edgecolor=grey, hatch="\\\\\\\\", label="window added by extensions")),
+            ("renewal", Line2D([], [], marker=3, ms=5, mew=1.6, ls="none", color="black", label="lease extended")),
+            ("renewal-failed", Line2D([], [], marker=3, ms=5, mew=1.6, ls="none", color=style.VIOLATION,
+                                      label="extension failed")),
             ("attempt", Line2D([], [], marker="|", ms=7, mew=1.4, ls="none", color=grey, label="acquire attempt")),
             ("pause", Patch(facecolor=style.PAUSE, label="paused")),
             ("down", Patch(facecolor="white", edgecolor=style.DOWN, hatch="xx", lw=0, label="crashed (down)")),
             ("crash", Line2D([], [], marker="X", ms=8, ls="none", color=style.FAULT, label="crash")),
             ("restart", Line2D([], [], marker=">", ms=7, ls="none", color=style.FAULT, label="restart")),
-            ("clock", Line2D([], [], marker="D", ms=5, ls="none", color=style.FAULT, label="clock jump / drift")),
+            ("clock", Line2D([], [], marker="D", ms=5, ls="none", color=style.FAULT,
+                             label="clock jump / drift / slew")),
             ("accepted", Line2D([], [], marker="o", ms=7, ls="none", color=grey, mec="black", mew=0.6,
                                 label="op accepted")),
             ("rejected", Line2D([], [], marker="o", ms=7, ls="none", mfc="white", mec=style.VIOLATION, mew=1.8,
@@ -738,6 +961,7 @@ def draw(trace: Trace, verdicts: Optional[list[PropertyVerdict]] = None, variant
     p.shades()
     p.fault_marks()
     p.beliefs()
+    p.failed_renewal_ticks()
     p.attempts()
     p.holds()
     p.ops()

@@ -5,9 +5,11 @@ A trace is JSON Lines, one object per line, written by
 and their kinds, lock keys, the lock service's nodes and quorum, the
 application), then every message and every recorded fact in true-time order
 (ties in the order the engine produced them), an ``end`` line, and after it
-one ``promise`` line per grant — the true instant at which the client's own
-clock said its lease was over, which only the world can know once the run is
-finished. ``t`` is always true time in nanoseconds.
+one ``promise`` line per grant and per lease extension (``extend`` line) —
+the true instant at which the client's own clock said that lease was over,
+which only the world can know once the run is finished; its ``from`` says
+which (``grant`` or ``extend``; traces older than extensions have no ``from``
+and mean ``grant``). ``t`` is always true time in nanoseconds.
 
 Each line becomes a small frozen record (``Grant``, ``KeyHeld``, ``Fault``…)
 so plotting code reads ``grant.validity_ns`` rather than ``line["validity_ns"]``,
@@ -36,7 +38,7 @@ from typing import Any, Iterable, Optional, Union
 import pandas as pd
 
 __all__ = [
-    "TraceError", "Process", "Run", "Message", "Invoke", "Complete", "Want", "GiveUp", "Grant",
+    "TraceError", "Process", "Run", "Message", "Invoke", "Complete", "Want", "GiveUp", "Grant", "Extend",
     "BeliefEnd", "Release", "KeyHeld", "KeyDropped", "Op", "App", "Fault", "PhaseReached", "End",
     "Promise", "Unknown", "Trace", "load", "parse_lines", "PROPERTIES", "PropertyVerdict",
     "load_verdicts",
@@ -120,6 +122,16 @@ class Grant:
 
 
 @dataclass(frozen=True)
+class Extend:
+    """A session's lease was extended (compare-and-pexpire on a quorum, or a watchdog renewal)."""
+
+    t: int
+    session: int
+    client: str
+    clock: str  # wall | monotonic: the client clock that measures the new lease
+
+
+@dataclass(frozen=True)
 class BeliefEnd:
     t: int
     session: int
@@ -177,9 +189,11 @@ class App:
 @dataclass(frozen=True)
 class Fault:
     t: int
-    fault: str  # pause | resume | crash | restart | clock-jump | clock-drift | partition | heal
+    fault: str  # pause | resume | crash | restart | clock-jump | clock-drift | clock-slew | partition | heal
     target: Optional[str]  # None for partition / heal
-    amount: int  # ns for pause, crash (down for; < 0 never restarts) and clock-jump; ppm for drift; id for partitions
+    # ns for pause, crash (down for; < 0 never restarts) and clock-jump; ppm for drift and slew (the rate during the
+    # slew; its end is a clock-drift back to the old rate); id for partitions
+    amount: int
     mode: Optional[str] = None  # partition: drop | hold
 
 
@@ -197,10 +211,11 @@ class End:
 
 @dataclass(frozen=True)
 class Promise:
-    t: int  # the grant's time
+    t: int  # the grant's (or the extension's) time
     session: int
     client: str
     promised_end: Optional[int]  # None: the client's clock never reaches the lease end
+    origin: str = "grant"  # the JSON "from": grant | extend
 
 
 @dataclass(frozen=True)
@@ -210,7 +225,7 @@ class Unknown:
     fields: dict = field(compare=False)
 
 
-Record = Union[Message, Invoke, Complete, Want, GiveUp, Grant, BeliefEnd, Release, KeyHeld, KeyDropped, Op, App,
+Record = Union[Message, Invoke, Complete, Want, GiveUp, Grant, Extend, BeliefEnd, Release, KeyHeld, KeyDropped, Op, App,
                Fault, PhaseReached, End, Promise, Unknown]
 
 MESSAGE_TYPES = ("send", "deliver", "lost", "partition-drop", "partition-hold", "drop-crashed")
@@ -226,6 +241,8 @@ _FIELDS: dict[str, tuple[type, list[tuple[str, str, type, bool]]]] = {
     "grant": (Grant, [("session", "session", _I, True), ("client", "client", _S, True), ("value", "value", _S, True),
                       ("token", "token", _I, True), ("validity_ns", "validity_ns", _I, True),
                       ("clock", "clock", _S, True)]),
+    "extend": (Extend, [("session", "session", _I, True), ("client", "client", _S, True),
+                        ("clock", "clock", _S, True)]),
     "belief-end": (BeliefEnd, [("session", "session", _I, True), ("client", "client", _S, True),
                                ("reason", "reason", _S, True)]),
     "release": (Release, [("session", "session", _I, True), ("client", "client", _S, True)]),
@@ -242,7 +259,7 @@ _FIELDS: dict[str, tuple[type, list[tuple[str, str, type, bool]]]] = {
     "phase": (PhaseReached, [("process", "process", _S, True), ("phase", "phase", _S, True)]),
     "end": (End, []),
     "promise": (Promise, [("session", "session", _I, True), ("client", "client", _S, True),
-                          ("promised_end", "promised_end", _I, True)]),
+                          ("promised_end", "promised_end", _I, True), ("from", "origin", _S, False)]),
 }
 for _type in MESSAGE_TYPES:
     _FIELDS[_type] = (Message, [("from", "sender", _S, True), ("to", "receiver", _S, True), ("msg", "msg", _S, True)])
@@ -281,8 +298,13 @@ def _record(obj: dict, where: str) -> Record:
         if not _typed(value, want):
             raise TraceError(f"{where}: \"{kind}\" field \"{key}\" should be {want.__name__}, got {value!r}")
         args[attr] = value
-    if cls is Promise and args["promised_end"] < 0:
-        args["promised_end"] = None
+    if cls is Promise:
+        if args["promised_end"] < 0:
+            args["promised_end"] = None
+        if args["origin"] is None:  # written before lease extensions existed
+            args["origin"] = "grant"
+        elif args["origin"] not in ("grant", "extend"):
+            raise TraceError(f"{where}: \"promise\" field \"from\" should be grant or extend, got {args['origin']!r}")
     return cls(**args)
 
 

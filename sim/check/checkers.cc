@@ -1,9 +1,13 @@
 // The five checkers. Each is one pass (or two) over the facts; the precise
 // rules are those of SCENARIOS.md, "Definitions the verdicts rely on":
 //  P1 grant-exclusive    Y's grant at tY is a violation when another session X
-//                        has tX <= tY < X.promised_end and no LockReleased at
-//                        or before tY. Equal instants: a grant exactly at X's
-//                        promised end, or at X's release, is fine.
+//                        has tX <= tY < X's promised end at tY and no
+//                        LockReleased at or before tY. X's promised end at tY
+//                        is that of its latest LockExtended recorded at or
+//                        before tY, else its grant's (sessions.h). Equal
+//                        instants: a grant exactly at X's promised end, or at
+//                        X's release, is fine; an extension recorded at tY
+//                        counts.
 //  P2 belief-exclusive   beliefs [grant, end) of two sessions overlap for a
 //                        positive length; one violation per pair.
 //  P3 resource-exclusive in the sequence of accepted ops, a session resumes
@@ -62,18 +66,27 @@ Verdict check_grant_exclusive(const History& h) {
   const SessionTable table(h);
   const auto& s = table.sessions();
   // |open|: sessions granted at or before the current grant whose window may
-  // still be open. Grant times only grow, so a closed window stays closed.
+  // be open now or later. Grant times only grow, so a session leaves for good
+  // once released, or once its window has ended with no extension still to
+  // come (a later extension can reopen a lapsed window: an auto-extension
+  // that re-takes the lock after it ran out).
   std::vector<std::size_t> open;
   std::size_t next = 0;
   for (std::size_t y = 0; y < s.size(); ++y) {
     const TrueTime t_y = s[y].granted;
     while (next < s.size() && s[next].granted <= t_y) open.push_back(next++);
-    std::erase_if(open, [&](std::size_t x) { return s[x].promised_end <= t_y || s[x].released <= t_y; });
+    std::erase_if(open, [&](std::size_t x) {
+      if (s[x].released <= t_y) return true;
+      const bool more_extensions = !s[x].extensions.empty() && s[x].extensions.back().at > t_y;
+      return !more_extensions && SessionTable::promise_at(s[x], t_y).end <= t_y;
+    });
     for (std::size_t x : open) {
       if (x == y) continue;
-      const std::string promised = s[x].promised_end == kTrueNever
-                                       ? "was promised beyond the end of the run"
-                                       : "was promised until " + format_time(s[x].promised_end);
+      const PromisedEnd promise = SessionTable::promise_at(s[x], t_y);
+      if (promise.end <= t_y) continue;  // lapsed for now; a later extension may reopen it
+      std::string promised = promise.extended_at ? "extended at " + format_time(*promise.extended_at) + ", " : "";
+      promised += promise.end == kTrueNever ? "was promised beyond the end of the run"
+                                            : "was promised until " + format_time(promise.end);
       record(v, t_y,
              session_label(h, s[y].client, s[y].session) + " granted at " + format_time(t_y) + " while " +
                  session_possessive(h, s[x].client, s[x].session) + ", granted at " + format_time(s[x].granted) +

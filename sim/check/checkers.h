@@ -32,7 +32,8 @@ struct Verdict {
 using Verdicts = std::array<Verdict, kPropertyCount>;
 
 // P1: a grant to Y while X's grant is inside its promised window (true time,
-// ended early only by X's release) — one violation per such grant.
+// as extended by X's extensions recorded so far, ended early only by X's
+// release) — one violation per such grant.
 Verdict check_grant_exclusive(const History& h);
 // P2: two sessions believed at the same true instant — one per overlapping pair.
 Verdict check_belief_exclusive(const History& h);

@@ -1,8 +1,9 @@
 // Liveness metrics, one pass over the facts.
 //
-// Counts come straight from the request and lock facts. The two durations
-// that describe the lock service over time (unheld_time, longest_stuck) come
-// from a sweep: between two consecutive fact instants nothing changes — every
+// Counts come straight from the request and lock facts; a grant is "expired"
+// when its promised end (filled by the world) is not after the grant. The two
+// durations that describe the lock service over time (unheld_time,
+// longest_stuck) come from a sweep: between two consecutive fact instants nothing changes — every
 // change of the service holder is a KeyHeld/KeyDropped fact and every change
 // of belief is a grant, a BeliefEnded, a crash or RunEnded — so the state
 // after the last fact at an instant holds until the next instant.
@@ -52,6 +53,9 @@ Liveness measure_liveness(const History& h) {
       ++out.gave_up;
     } else if (const auto* g = std::get_if<LockGranted>(&f.body)) {
       ++out.sessions;
+      // promised_end is the first instant >= the grant at which the client's
+      // clock reads the lease end, so "expired" means it equals the grant.
+      if (g->promised_end <= f.at) ++out.expired_grants;
       auto it = last_wanted.find(g->client);
       if (it == last_wanted.end()) continue;  // a grant nobody asked for has no latency
       const Duration latency = f.at - it->second;

@@ -1,6 +1,7 @@
 // Liveness is measured, not judged: how often and how fast clients got the
-// lock, and how long the lock sat on the service held by nobody who believed
-// in it (SETNX then a crash before EXPIRE: stuck for the rest of the run).
+// lock, how many grants were already over when acquire returned, and how
+// long the lock sat on the service held by nobody who believed in it (SETNX
+// then a crash before EXPIRE: stuck for the rest of the run).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,10 @@ struct Liveness {
   std::int64_t acquire_info = 0;      // outcome unknown (timed out)
   std::int64_t sessions = 0;          // successful acquisitions
   std::int64_t gave_up = 0;           // cycles that ended without the lock
+  // Grants whose promised end is not after the grant itself: acquire returned
+  // a lease already over on the client's own clock (node-redlock's bug, #169
+  // and #296: with retries, expiry was computed from the first attempt).
+  std::int64_t expired_grants = 0;
   Duration mean_acquire_latency{0};   // from wanting the lock to the grant
   Duration max_acquire_latency{0};
   // Longest interval in which the service holder (per ServiceLayout) was a

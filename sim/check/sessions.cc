@@ -60,6 +60,11 @@ SessionTable::SessionTable(const History& h) {
         sessions_[it->second].belief_end = f.at;
         sessions_[it->second].belief_stop = stop_of(e->reason);
       }
+    } else if (const auto* x = std::get_if<LockExtended>(&f.body)) {
+      // An extension of a session never granted (or granted later) has no
+      // window to move.
+      auto it = by_session_.find(x->session);
+      if (it != by_session_.end()) sessions_[it->second].extensions.push_back(Extension{f.at, x->promised_end});
     } else if (const auto* r = std::get_if<LockReleased>(&f.body)) {
       auto it = by_session_.find(r->session);
       if (it != by_session_.end() && sessions_[it->second].released == kTrueNever) sessions_[it->second].released = f.at;
@@ -86,6 +91,15 @@ SessionTable::SessionTable(const History& h) {
 const SessionInfo* SessionTable::find(SessionId session) const {
   auto it = by_session_.find(session);
   return it == by_session_.end() ? nullptr : &sessions_[it->second];
+}
+
+PromisedEnd SessionTable::promise_at(const SessionInfo& s, TrueTime t) {
+  PromisedEnd p{s.promised_end, std::nullopt};
+  for (const Extension& x : s.extensions) {
+    if (x.at > t) break;
+    p = PromisedEnd{x.promised_end, x.at};
+  }
+  return p;
 }
 
 const SessionInfo* SessionTable::owner_of(std::uint64_t value, TrueTime t) const {

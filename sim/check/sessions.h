@@ -8,9 +8,14 @@
 // paused client that never re-checks believes on, which is the whole point of
 // Kleppmann's GC-pause example.
 //
-// A session's *promised window* (P1) is [granted, promised_end); the world
-// fills promised_end from the client's own clock, so this file only reads it.
-// Only a LockReleased fact closes the window early.
+// A session's *promised window* (P1) starts at its grant. Its end, as seen at
+// true time t, is the promised_end of the session's latest LockExtended
+// recorded at or before t, or the grant's if there is none: an extension
+// moves the end from the instant it is recorded, never retroactively (a grant
+// to someone else before the extension was inside or outside the window the
+// client had then). The world fills every promised_end from the client's own
+// clock, so this file only reads them. Only a LockReleased fact closes the
+// window early, and for good.
 //
 // Lock values name sessions: a node's KeyHeld fact carries the value the
 // client set, and usually comes *before* the client's grant (the node answers,
@@ -21,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,13 +43,26 @@ enum class BeliefStop : std::uint8_t {
   run_end,         // still believing when the run ended
 };
 
+// One LockExtended of a session: when it was recorded and the new promise.
+struct Extension {
+  TrueTime at;
+  TrueTime promised_end = kTrueNever;
+};
+
+// The promised window's end as it stood at some instant, and what set it.
+struct PromisedEnd {
+  TrueTime end = kTrueNever;
+  std::optional<TrueTime> extended_at;  // the extension that set it; nullopt: the grant
+};
+
 struct SessionInfo {
   SessionId session = 0;
   ProcessId client = kNoProcess;
   std::uint64_t value = 0;
   std::int64_t fencing_token = 0;
   TrueTime granted;
-  TrueTime promised_end = kTrueNever;
+  TrueTime promised_end = kTrueNever;  // the grant's promise
+  std::vector<Extension> extensions;   // in recording (true-time) order
   TrueTime released = kTrueNever;  // the first LockReleased, if any
   TrueTime belief_end = kTrueNever;
   BeliefStop belief_stop = BeliefStop::run_end;
@@ -73,6 +92,9 @@ class SessionTable {
   TrueTime run_end() const { return run_end_; }
 
   static bool believes(const SessionInfo& s, TrueTime t) { return s.granted <= t && t < s.belief_end; }
+  // The promise in force at |t| (not cut by a release): the latest extension
+  // recorded at or before |t|, else the grant's.
+  static PromisedEnd promise_at(const SessionInfo& s, TrueTime t);
 
  private:
   std::vector<SessionInfo> sessions_;

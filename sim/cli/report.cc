@@ -48,7 +48,10 @@ void print_table(std::ostream& out, const VariantOutcome& v) {
     out << line << "\n";
   }
   const Liveness& l = r.liveness;
-  out << "  liveness: " << l.sessions << " sessions from " << l.acquire_attempts << " acquire attempts ("
+  out << "  liveness: " << l.sessions << " sessions";
+  // Only when it happened: a grant already over on the client's clock is a bug worth a glance.
+  if (l.expired_grants > 0) out << " (" << l.expired_grants << " expired at grant)";
+  out << " from " << l.acquire_attempts << " acquire attempts ("
       << percent(l.acquire_ok, l.acquire_attempts) << " ok, " << l.acquire_info << " unknown), acquire latency mean "
       << format_duration(l.mean_acquire_latency) << " max " << format_duration(l.max_acquire_latency)
       << ", longest stuck " << format_duration(l.longest_stuck) << ", unheld " << format_duration(l.unheld_time)
@@ -99,7 +102,8 @@ void print_json(std::ostream& out, const std::string& scenario, const std::strin
     const Liveness& l = r.liveness;
     out << "],\"liveness\":{\"acquire_attempts\":" << l.acquire_attempts << ",\"acquire_ok\":" << l.acquire_ok
         << ",\"acquire_failed\":" << l.acquire_failed << ",\"acquire_info\":" << l.acquire_info
-        << ",\"sessions\":" << l.sessions << ",\"gave_up\":" << l.gave_up
+        << ",\"sessions\":" << l.sessions << ",\"expired_grants\":" << l.expired_grants
+        << ",\"gave_up\":" << l.gave_up
         << ",\"mean_acquire_latency_ns\":" << ns(l.mean_acquire_latency)
         << ",\"max_acquire_latency_ns\":" << ns(l.max_acquire_latency) << ",\"longest_stuck_ns\":" << ns(l.longest_stuck)
         << ",\"unheld_ns\":" << ns(l.unheld_time) << ",\"run_length_ns\":" << ns(l.run_length) << "},\"events\":" << r.events

@@ -48,6 +48,8 @@ void RedisNode::on_start() {
 void RedisNode::on_message(const Message& message) {
   const auto* request = std::get_if<Request>(&message.payload);
   LOCKSIM_CHECK(request != nullptr, "a Redis node only receives Redis requests");
+  // Restarted but held back by the delayed restart: nothing listens yet.
+  if (!serving_) return;
   send(message.from, execute(*request));
 }
 
@@ -61,11 +63,26 @@ void RedisNode::on_timer(std::uint64_t tag) {
       fsync();
       fsync_timer_ = set_timer(config_.fsync_every, kFsync);
       return;
+    case kServe:
+      serve_alarm_ = {};
+      start_serving();
+      return;
     default: LOCKSIM_CHECK(false, "unknown Redis node timer");
   }
 }
 
 void RedisNode::on_crash() {
+  // The world calls this before marking the node crashed, so its clock can
+  // still be read: the delayed restart counts from here.
+  crashed_at_ = monotonic_now();
+  cancel_timer(serve_alarm_);
+  serve_alarm_ = {};
+  if (!serving_) {
+    // Crashed again before it served: nothing was loaded, the AOF is as the
+    // previous crash left it, and the wait starts over at the next restart.
+    return;
+  }
+  serving_ = false;
   // Keys already past their deadline expired before the crash; only what was
   // still visible is lost by it.
   expire_due(expiry_now_ms());
@@ -88,8 +105,23 @@ void RedisNode::on_crash() {
 }
 
 void RedisNode::on_restart() {
+  if (config_.delayed_restart > Duration{0}) {
+    // antirez's delayed restart: stay out until delayed_restart has passed
+    // since the crash, by the node's monotonic clock (which ran on while it
+    // was down).
+    serve_from_ = crashed_at_ + config_.delayed_restart;
+    if (monotonic_now() < serve_from_) {
+      arm_serve_alarm();
+      return;
+    }
+  }
+  start_serving();
+}
+
+void RedisNode::start_serving() {
   // Reload the AOF. Keys whose absolute deadline passed while the node was
   // down are gone without a fact: every key was already dropped at the crash.
+  serving_ = true;
   keyspace_ = durable_;
   const std::int64_t now_ms = expiry_now_ms();
   for (auto it = keyspace_.begin(); it != keyspace_.end();) {
@@ -109,7 +141,18 @@ void RedisNode::on_clock_adjusted() {
   // A jump or drift change moves the true instant at which the expiry clock
   // reaches each deadline. Re-arming (rather than expiring here) keeps a paused
   // node frozen: its alarm waits for the resume like any other timer.
+  if (!serving_) {
+    // Waiting out a delayed restart: a drift change moves the instant the
+    // monotonic clock reaches serve_from_ (a jump does not).
+    arm_serve_alarm();
+    return;
+  }
   arm_expiry_alarm(/*force=*/true);
+}
+
+void RedisNode::arm_serve_alarm() {
+  cancel_timer(serve_alarm_);
+  serve_alarm_ = set_alarm(ClockKind::monotonic, serve_from_, kServe);
 }
 
 // ---------------------------------------------------------------- commands
@@ -120,6 +163,7 @@ std::int64_t RedisNode::expiry_now_ms() const {
 }
 
 Reply RedisNode::execute(const Request& request) {
+  LOCKSIM_CHECK(serving_, "a Redis node that is not serving executes no command");
   const std::int64_t now_ms = expiry_now_ms();  // one snapshot per command, as Redis
   Reply reply;
   switch (request.command) {

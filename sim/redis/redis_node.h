@@ -34,6 +34,16 @@
 //    the steady clock). We model a *machine* crash (power loss, kernel
 //    panic): writes since the last fsync are lost. A `kill -9` of the process
 //    alone would keep them in the page cache — not modelled.
+//  - Delayed restart (the distlock page, "Performance, crash recovery and
+//    fsync": "make it unavailable for at least a bit more than the max TTL we
+//    use"): with NodeConfig::delayed_restart > 0 a restarted node does not
+//    serve until that long has passed since the crash on its monotonic clock
+//    (an operator's, or an init system's, timer: not the wall clock, which a
+//    step could move). Until then it is a machine whose Redis has not started
+//    listening: requests get no reply, nothing is loaded, no fact is
+//    recorded. When the time comes it loads its AOF as at any restart, so
+//    keys whose deadline passed meanwhile are gone. A crash while waiting
+//    starts the wait again and leaves the AOF as it was.
 //
 // Facts: only lock values (Value::Kind::token) are reported: KeyHeld when a
 // token becomes a key's value, KeyDropped when it stops being one (deleted,
@@ -79,8 +89,12 @@ class RedisNode final : public Process {
 
   // Runs one command as if it arrived now, exactly as on_message does, and
   // returns the reply (carrying request.request_id) without sending it.
-  // REQUIRES: the node has been added to a World and is not crashed.
+  // REQUIRES: the node has been added to a World and is serving().
   Reply execute(const Request& request);
+
+  // False from a crash until the node serves again: while crashed, and after a
+  // restart until NodeConfig::delayed_restart has passed since the crash.
+  bool serving() const { return serving_; }
 
   // Invariants of the live keyspace, after every handler:
   //  1. the expiry alarm is armed for the smallest expire_at_ms, if any, so an
@@ -98,7 +112,7 @@ class RedisNode final : public Process {
   void on_clock_adjusted() override;
 
  private:
-  enum TimerTag : std::uint64_t { kExpiryAlarm = 1, kFsync = 2 };
+  enum TimerTag : std::uint64_t { kExpiryAlarm = 1, kFsync = 2, kServe = 3 };
 
   // The command's clock snapshot: whole milliseconds of the expiry clock.
   std::int64_t expiry_now_ms() const;
@@ -122,6 +136,12 @@ class RedisNode final : public Process {
   // Active expiry: drops every key expired at |now_ms|.
   void expire_due(std::int64_t now_ms);
 
+  // --- lifecycle ---
+  // Loads the AOF and starts serving: the end of every restart, delayed or not.
+  void start_serving();
+  // Points the serve alarm at serve_from_.
+  void arm_serve_alarm();
+
   // --- timers ---
   // Points the expiry alarm at the earliest deadline; |force| re-arms even if
   // that deadline is unchanged (the clock moved, or the alarm just fired).
@@ -139,6 +159,14 @@ class RedisNode final : public Process {
   TimerId expiry_alarm_;
   std::optional<std::int64_t> alarm_at_ms_;  // deadline the armed alarm serves
   TimerId fsync_timer_;
+  // Delayed restart. serving_: false from the crash until the node serves.
+  // crashed_at_: the monotonic reading when it last crashed; serve_from_ =
+  // crashed_at_ + delayed_restart, the reading at which a restarted node may
+  // serve. serve_alarm_ is armed only between such a restart and serving.
+  bool serving_ = true;
+  LocalTime crashed_at_{};
+  LocalTime serve_from_{};
+  TimerId serve_alarm_;
 };
 
 }  // namespace locksim::redis

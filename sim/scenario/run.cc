@@ -36,6 +36,12 @@ std::vector<Mismatch> compare_with_expectation(const Expectation& expect, const 
     out.push_back({"sessions", ">= " + std::to_string(*expect.sessions_at_least), std::to_string(liveness.sessions)});
   if (expect.sessions_at_most && liveness.sessions > *expect.sessions_at_most)
     out.push_back({"sessions", "<= " + std::to_string(*expect.sessions_at_most), std::to_string(liveness.sessions)});
+  if (expect.expired_grants_at_least && liveness.expired_grants < *expect.expired_grants_at_least)
+    out.push_back({"expired-grants", ">= " + std::to_string(*expect.expired_grants_at_least),
+                   std::to_string(liveness.expired_grants)});
+  if (expect.expired_grants_at_most && liveness.expired_grants > *expect.expired_grants_at_most)
+    out.push_back({"expired-grants", "<= " + std::to_string(*expect.expired_grants_at_most),
+                   std::to_string(liveness.expired_grants)});
   return out;
 }
 

@@ -46,6 +46,23 @@ def test_json_output_has_the_documented_shape(locksim):
     assert fenced["verdicts"]["resource-current"]["status"] == "holds"
 
 
+def test_expired_grants_show_only_when_there_are_some(locksim):
+    """A grant already over at acquire is counted in the JSON liveness and named in the text line only when > 0."""
+    clean = locksim("run", "scenarios/single-node-gc-pause.toml", "--variant", "base")
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert "expired at grant" not in clean.stdout
+    doc = json.loads(locksim("run", "scenarios/single-node-gc-pause.toml", "--variant", "base", "--json").stdout)
+    assert doc["variants"][0]["liveness"]["expired_grants"] == 0
+
+    variant = "node-redlock-first-attempt-expiry"
+    buggy = locksim("run", "scenarios/client-presets.toml", "--variant", variant)
+    assert buggy.returncode == 0, buggy.stdout + buggy.stderr
+    liveness = [line for line in buggy.stdout.splitlines() if line.strip().startswith("liveness:")]
+    assert len(liveness) == 1 and "sessions (1 expired at grant) from" in liveness[0]
+    doc = json.loads(locksim("run", "scenarios/client-presets.toml", "--variant", variant, "--json").stdout)
+    assert doc["variants"][0]["liveness"]["expired_grants"] == 1
+
+
 def test_variant_and_seed_select_what_runs(locksim):
     """--variant runs only the named variant and --seed replaces the scenario's seed."""
     result = locksim("run", "scenarios/single-node-gc-pause.toml", "--variant", "fenced", "--seed", "42", "--json")

@@ -13,11 +13,12 @@ import pytest
 
 from analysis import style, timeline
 from analysis.trace import (
-    App, BeliefEnd, Complete, End, Fault, GiveUp, Grant, Invoke, KeyDropped, KeyHeld, Message, Op, PhaseReached,
-    Promise, Release, TraceError, Unknown, Want, load, load_verdicts, parse_lines)
+    App, BeliefEnd, Complete, End, Extend, Fault, GiveUp, Grant, Invoke, KeyDropped, KeyHeld, Message, Op,
+    PhaseReached, Promise, Release, TraceError, Unknown, Want, load, load_verdicts, parse_lines)
 
 S = 1_000_000_000
 MS = 1_000_000
+EXTENDED_HATCH = "\\" * 4  # what renewals added to a promised window: "////" mirrored
 
 
 def header(processes, nodes, quorum=1, app="none") -> str:
@@ -45,12 +46,12 @@ def test_loader_parses_every_line_type(every_path):
     """Every line type the simulator writes becomes its typed record, with its fields."""
     trace = load(every_path)
     kinds = {type(r) for r in trace.records}
-    assert kinds == {Message, Invoke, Complete, Want, GiveUp, Grant, BeliefEnd, Release, KeyHeld, KeyDropped, Op, App,
-                     Fault, PhaseReached, End, Promise}
+    assert kinds == {Message, Invoke, Complete, Want, GiveUp, Grant, Extend, BeliefEnd, Release, KeyHeld, KeyDropped,
+                     Op, App, Fault, PhaseReached, End, Promise}
     assert {m.type for m in trace.of(Message)} == {"send", "deliver", "lost", "partition-drop", "partition-hold",
                                                    "drop-crashed"}
     assert {f.fault for f in trace.of(Fault)} == {"pause", "resume", "crash", "restart", "clock-jump", "clock-drift",
-                                                  "partition", "heal"}
+                                                  "clock-slew", "partition", "heal"}
     g = trace.of(Grant)[0]
     assert (g.t, g.session, g.client, g.value, g.token, g.validity_ns, g.clock) == (
         MS, 1, "c1", "11aa22bb33cc44dd", 33, 4_899 * MS, "wall")
@@ -62,9 +63,16 @@ def test_loader_parses_every_line_type(every_path):
     sent = next(m for m in trace.of(Message) if m.type == "lost")
     assert (sent.sender, sent.receiver, sent.msg) == ("c1", "r3", "SET lock 11aa22bb33cc44dd NX PX 5000")
     assert trace.of(App)[-1].quiescent is True and trace.of(App)[-1].stock == 0
+    assert trace.of(Extend) == [Extend(5001 * MS, 2, "c3", "monotonic")]
+    slew = next(f for f in trace.of(Fault) if f.fault == "clock-slew")
+    assert (slew.t, slew.target, slew.amount) == (4 * S, "r3", -50_000)
+    assert [(p.session, p.origin, p.promised_end) for p in trace.of(Promise)] == [
+        (1, "grant", 2900 * MS), (2, "grant", 8400 * MS), (2, "extend", 9899 * MS)]
     assert set(trace.frames()) == {"send", "deliver", "lost", "partition-drop", "partition-hold", "drop-crashed",
-                                   "invoke", "complete", "want", "give-up", "grant", "belief-end", "release",
-                                   "key-held", "key-dropped", "op", "app", "fault", "phase", "end", "promise"}
+                                   "invoke", "complete", "want", "give-up", "grant", "extend", "belief-end",
+                                   "release", "key-held", "key-dropped", "op", "app", "fault", "phase", "end",
+                                   "promise"}
+    assert list(trace.frame("promise")["origin"]) == ["grant", "grant", "extend"]
 
 
 def test_loader_reads_the_header_and_tables(gc_path):
@@ -86,6 +94,20 @@ def test_promise_of_minus_one_means_never():
                          line(0, "promise", session=1, client="c1", promised_end=-1)])
     assert trace.of(Promise)[0].promised_end is None
     assert timeline.belief_intervals(trace)[0].window_end_ns is None
+
+
+def test_promise_without_from_is_a_grants_and_a_bad_from_is_refused():
+    """A promise line without "from" (older traces) is the grant's; a "from" other than grant/extend is an error."""
+    trace = parse_lines([header(ONE_NODE, ["r1"]), grant(0, 1, "c1", "aa"), line(5 * S, "end"),
+                         line(0, "promise", session=1, client="c1", promised_end=3 * S)])
+    assert trace.of(Promise)[0].origin == "grant"
+    assert timeline.belief_intervals(trace)[0].window_end_ns == 3 * S
+    with pytest.raises(TraceError, match=r'^<t>:2: "promise" field "from" should be grant or extend'):
+        parse_lines([header(ONE_NODE, ["r1"]),
+                     line(0, "promise", session=1, client="c1", promised_end=3 * S, **{"from": "renew"})],
+                    source="<t>")
+    with pytest.raises(TraceError, match=r'^<t>:2: "extend" line lacks "clock"$'):
+        parse_lines([header(ONE_NODE, ["r1"]), line(0, "extend", session=1, client="c1")], source="<t>")
 
 
 def test_unknown_line_types_are_kept_not_rejected():
@@ -267,12 +289,105 @@ def test_formatting():
     assert timeline.fmt_duration(-40_000) == "-40 µs"
     assert timeline.fmt_time(11 * S + MS) == "11.001 s"
     assert timeline.fmt_drift(20_000) == "drift +20000 ppm (+2 %)"
+    assert timeline.fmt_drift(-50_000, "slew") == "slew -50000 ppm (-5 %)"
 
 
 def test_palette_is_okabe_ito():
     """Clients take Okabe-Ito colours; vermillion is kept for violations, never a client."""
     assert set(style.CLIENT_COLOURS) <= set(style.OKABE_ITO.values())
     assert style.VIOLATION == style.OKABE_ITO["vermillion"] not in style.CLIENT_COLOURS
+
+
+def test_promised_window_grows_at_each_renewal_and_never_backwards():
+    """A renewal moves the window's end from its own instant on; one after a lapse reopens it; a release ends it."""
+    R = timeline.Renewal
+    # Renewed at 8 s, before the grant's 10 s end: one window to 18 s.
+    assert timeline.promised_window(0, 10 * S, [R(8 * S, 18 * S)], None) == ((0, 18 * S),)
+    # Renewed at 12 s, after the lease lapsed at 10 s: nothing between 10 s and 12 s, then a new piece.
+    assert timeline.promised_window(0, 10 * S, [R(12 * S, 22 * S)], None) == ((0, 10 * S), (12 * S, 22 * S))
+    # The latest renewal rules, even a shorter one; a release cuts the window for good.
+    assert timeline.promised_window(0, 10 * S, [R(2 * S, 30 * S), R(4 * S, 5 * S)], None) == ((0, 5 * S),)
+    assert timeline.promised_window(0, 10 * S, [R(8 * S, 18 * S), R(15 * S, 25 * S)], 12 * S) == ((0, 12 * S),)
+    # A promise that never ends; and a grant already over when it was made (expired at grant): no window at all.
+    assert timeline.promised_window(0, None, [], None) == ((0, None),)
+    assert timeline.promised_window(5 * S, 5 * S, [], None) == ()
+
+
+def test_belief_carries_its_renewals_and_extended_window(redlock_extend_path):
+    """c1's renewal at 5.001 s is matched to its promise (14.898 s): the window runs from the grant to there."""
+    c1, c2 = timeline.belief_intervals(load(redlock_extend_path))
+    assert c1.renewals == (timeline.Renewal(5001 * MS, 14_898 * MS),)
+    assert (c1.promised_end_ns, c1.window, c1.window_end_ns) == (9898 * MS, ((MS, 14_898 * MS),), 14_898 * MS)
+    assert (c1.end_ns, c1.end_reason) == (14_898 * MS, "validity-check")
+    # The picture's point: c2 is granted inside c1's extended window, after the grant's own promise ran out.
+    assert c1.promised_end_ns < c2.start_ns < c1.window_end_ns
+    assert c2.renewals == () and c2.window == ((14_101 * MS, 15_101 * MS),)
+
+
+def test_renewals_without_their_promise_line_never_end():
+    """An extend line whose promise line is missing reads like a grant without one: the window has no known end."""
+    trace = parse_lines([header(ONE_NODE, ["r1"]), grant(0, 1, "c1", "aa"),
+                         line(2 * S, "extend", session=1, client="c1", clock="wall"), line(9 * S, "end"),
+                         line(0, "promise", session=1, client="c1", promised_end=3 * S, **{"from": "grant"})])
+    b = timeline.belief_intervals(trace)[0]
+    assert b.renewals == (timeline.Renewal(2 * S, None),) and b.window == ((0, None),)
+
+
+def test_expired_at_grant_and_failed_renewals():
+    """A grant whose promise ends at its own instant is expired at grant; extend requests that failed are listed."""
+    trace = parse_lines([
+        header(ONE_NODE, ["r1"]), grant(1 * S, 1, "c1", "aa"), grant(2 * S, 2, "c2", "bb"),
+        line(3 * S, "invoke", client="c2", op=7, kind="extend"),
+        line(3 * S + MS, "complete", client="c2", op=7, kind="extend", outcome="fail"),
+        line(4 * S, "complete", client="c2", op=8, kind="extend", outcome="ok"),
+        line(5 * S, "complete", client="c2", op=9, kind="acquire", outcome="fail"),
+        line(9 * S, "end"),
+        line(1 * S, "promise", session=1, client="c1", promised_end=1 * S, **{"from": "grant"}),
+        line(2 * S, "promise", session=2, client="c2", promised_end=12 * S, **{"from": "grant"}),
+    ])
+    b1, b2 = timeline.belief_intervals(trace)
+    assert (b1.expired_at_grant, b2.expired_at_grant) == (True, False)
+    assert b1.window == () and b1.window_end_ns == 1 * S
+    assert [(c.t, c.client, c.op) for c in timeline.failed_renewals(trace)] == [(3 * S + MS, "c2", 7)]
+
+
+def test_failed_attempts_group_into_bursts(redlock_extend_path):
+    """On r4 and r5, c2's 11 failed attempts 100 ms apart are one burst when gaps up to 100 ms merge, not 50 ms."""
+    holds = timeline.hold_intervals(load(redlock_extend_path))
+    groups = timeline.group_failed_attempts(holds, gap_ns=100 * MS)
+    summary = [(g[0].node, g[0].client, g[0].session, len(g), g[0].start_ns, g[-1].end_ns, timeline.reasons_text(g))
+               for g in groups]
+    assert summary == [
+        ("r1", "c1", 1, 1, MS // 2, 14_898 * MS + MS // 2, "deleted"),
+        ("r2", "c1", 1, 1, MS // 2, 14_898 * MS + MS // 2, "deleted"),
+        ("r3", "c1", 1, 1, MS // 2, 14_001 * MS, "expired"),
+        ("r3", "c2", 2, 1, 14_100 * MS + MS // 2, 15_101 * MS + MS // 2, "deleted"),
+        ("r4", "c2", None, 11, 13 * S + MS // 2, 14 * S + 3 * MS // 2, "deleted"),
+        ("r4", "c2", 2, 1, 14_100 * MS + MS // 2, 15_101 * MS + MS // 2, "deleted"),
+        ("r5", "c2", None, 11, 13 * S + MS // 2, 14 * S + 3 * MS // 2, "deleted"),
+        ("r5", "c2", 2, 1, 14_100 * MS + MS // 2, 15_101 * MS + MS // 2, "deleted"),
+    ]
+    assert len(timeline.group_failed_attempts(holds, gap_ns=50 * MS)) == 6 + 2 * 11
+
+
+def test_reasons_text_summarises_a_burst():
+    """One reason reads as itself; a mix is counted; a value still held at the end adds no reason."""
+    def hold(reason):
+        return timeline.Hold("r1", "lock", "aa", 0, 1, reason, "c1", None)
+    assert timeline.reasons_text([hold("deleted")]) == "deleted"
+    assert timeline.reasons_text([hold("deleted")] * 3) == "deleted"
+    assert timeline.reasons_text([hold("deleted"), hold("expired"), hold("deleted")]) == "deleted ×2 · expired ×1"
+    assert timeline.reasons_text([hold("deleted"), hold(None)]) == "deleted ×1"
+    assert timeline.reasons_text([hold(None)]) is None
+
+
+def test_slew_intervals(redlock_extend_path, every_path):
+    """A slew lasts until the clock-drift that puts the rate back (or the run's end); its note is the slewed rate."""
+    assert timeline.slew_intervals(load(redlock_extend_path)) == [timeline.Span("r3", 6 * S, 8 * S, "500000")]
+    assert timeline.slew_intervals(load(every_path)) == [timeline.Span("r3", 4 * S, 4500 * MS, "-50000")]
+    trace = parse_lines([header(ONE_NODE, ["r1"]), line(1 * S, "fault", fault="clock-slew", target="r1", amount=7),
+                         line(9 * S, "end")])
+    assert timeline.slew_intervals(trace) == [timeline.Span("r1", 1 * S, 9 * S, "7")]
 
 
 # --- the picture ---------------------------------------------------------------------
@@ -355,6 +470,64 @@ def test_cli_draws_five_nodes(redlock_path, tmp_path, run_cli):
     for lane in ("A", "B", "C", "D", "E", "network"):
         assert f">{lane}</text>" in text, lane
     assert "wall clock +15 s" in text
+
+
+def test_extended_window_ticks_and_bursts_are_drawn(redlock_extend_path):
+    """c1's window is drawn as the grant's part plus the part its renewal added, with a tick at 5.001 s; r4's burst
+    of failed attempts is one bar; the slew on r3 is a line from 6 s to 8 s."""
+    with style.context():
+        fig = timeline.draw(load(redlock_extend_path))
+    ax = fig.axes[0]
+    c1_y = next(y for y, t in zip(ax.get_yticks(), ax.get_yticklabels()) if t.get_text() == "c1")
+    windows = sorted((round(p.get_x(), 3), round(p.get_x() + p.get_width(), 3), p.get_hatch())
+                     for p in ax.patches if p.get_hatch() in ("////", EXTENDED_HATCH)
+                     and abs(p.get_y() + p.get_height() / 2 - c1_y) < 1e-9)
+    assert windows == [(0.001, 9.898, "////"), (9.898, 14.898, EXTENDED_HATCH)]
+    ticks = [l.get_xdata()[0] for l in ax.lines if l.get_marker() == 3 and l.get_color() == "black"]
+    assert ticks == pytest.approx([5.001])
+    bursts = [p for p in ax.patches if p.get_hatch() == "...."]
+    assert len(bursts) == 2  # r4 and r5, one bar each
+    assert any(list(l.get_xdata()) == pytest.approx([6.0, 8.0]) for l in ax.lines)
+    texts = [t.get_text() for t in ax.texts]
+    assert "c2 · 11 failed attempts" in texts and "slew +500000 ppm (+50 %) for 2 s" in texts
+    assert "session 1 · renewed ×1" in texts
+    assert not any(t.startswith("drift ") for t in texts), "a slew's end is not a separate drift"
+
+
+def test_every_node_lane_says_whose_value_and_why_it_went(redlock_extend_path, redlock_extend_verdicts, tmp_path,
+                                                           run_cli):
+    """Five nodes r1..r5 in service order; each lane names the session whose value it holds and the reason it went."""
+    svg = tmp_path / "redlock.svg"
+    result = run_cli(redlock_extend_path, "--out", svg, "--verdicts", redlock_extend_verdicts)
+    assert result.returncode == 0, result.stderr
+    trace = load(redlock_extend_path)
+    with style.context():
+        fig = timeline.draw(trace)
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == ["c1", "c2", "r1", "r2", "r3", "r4", "r5", "resource", "network"]
+    lane_y = dict(zip(labels, ax.get_yticks()))
+    by_lane: dict[str, set[str]] = {}
+    for t in ax.texts:
+        for name in ("r1", "r2", "r3", "r4", "r5"):
+            if abs(t.get_position()[1] - lane_y[name]) < 0.5:
+                by_lane.setdefault(name, set()).add(t.get_text())
+    assert {"c1 · session 1", "deleted"} <= by_lane["r1"] and {"c1 · session 1", "deleted"} <= by_lane["r2"]
+    assert {"c1 · session 1", "expired", "c2 · session 2", "deleted"} <= by_lane["r3"]
+    for node in ("r4", "r5"):
+        assert {"c2 · 11 failed attempts", "c2 · session 2", "deleted"} <= by_lane[node]
+    text = svg.read_text(encoding="utf-8")
+    assert ">P1 P2 P3 P4</text>" in text and "extended at 5.001s" in text
+
+
+def test_expired_grant_is_labelled_in_red():
+    """A session whose lease was over when acquire returned says so on its label, in the violation colour."""
+    trace = parse_lines([header(ONE_NODE, ["r1"]), grant(1 * S, 1, "c1", "aa"), line(3 * S, "end"),
+                         line(1 * S, "promise", session=1, client="c1", promised_end=1 * S, **{"from": "grant"})])
+    with style.context():
+        fig = timeline.draw(trace)
+    label = next(t for t in fig.axes[0].texts if t.get_text().startswith("session 1"))
+    assert label.get_text() == "session 1 · expired at grant" and label.get_color() == style.VIOLATION
 
 
 @pytest.mark.parametrize("make_args, message", [

@@ -1,7 +1,7 @@
 // The five safety checkers on hand-written histories: for each property a
 // history that holds and one that breaks it, plus the edge cases the
-// definitions of SCENARIOS.md turn on (equal instants, release, Y-then-X,
-// quorum, pause versus crash).
+// definitions of SCENARIOS.md turn on (equal instants, release, extensions,
+// Y-then-X, quorum, pause versus crash).
 #include "sim/check/checkers.h"
 
 #include <gtest/gtest.h>
@@ -44,6 +44,10 @@ class Story {
   }
   Story& grant(Duration at, SessionId s, ProcessId client, Duration promised_end) {
     return grant(at, s, client, TrueTime{promised_end});
+  }
+  // The session's lease extended at |at|: the client's clock now promises it until |promised_end| (true time).
+  Story& extend(Duration at, SessionId s, ProcessId client, Duration promised_end) {
+    return add(at, LockExtended{s, client, ClockKind::monotonic, LocalTime{promised_end}, TrueTime{promised_end}});
   }
   Story& believe_end(Duration at, SessionId s, ProcessId client, BeliefEnd why = BeliefEnd::validity_check) {
     return add(at, BeliefEnded{s, client, why});
@@ -160,6 +164,54 @@ TEST(CheckGrantExclusive, CountsOffendingGrants) {
   EXPECT_EQ(v.witness->text,
             "c2 (session 2) granted at 5s while c1's session 1, granted at 0s, was promised beyond the end of the "
             "run and not released");
+}
+
+// An extension recorded before Y's grant moves X's window end; the witness says which extension set it.
+TEST(CheckGrantExclusive, ExtensionMovesThePromisedEnd) {
+  Story s;
+  s.grant(0s, 1, c1, 10s).extend(8s, 1, c1, 18s).grant(12s, 2, c2, 22s).end(30s);
+  const Verdict v = check_grant_exclusive(s.history());
+  EXPECT_EQ(v.count, 1);
+  ASSERT_TRUE(v.witness.has_value());
+  EXPECT_EQ(v.witness->at, TrueTime{12s});
+  EXPECT_EQ(v.witness->text,
+            "c2 (session 2) granted at 12s while c1's session 1, granted at 0s, extended at 8s, was promised until "
+            "18s and not released");
+}
+
+// Y's grant after the extended end holds; so does one after a release that cut the extended window short.
+TEST(CheckGrantExclusive, ExtendedWindowStillEndsAndIsCutByRelease) {
+  Story after_end;
+  after_end.grant(0s, 1, c1, 10s).extend(8s, 1, c1, 18s).grant(18s, 2, c2, 28s).end(30s);
+  expect_holds(check_grant_exclusive(after_end.history()));
+
+  Story released;
+  released.grant(0s, 1, c1, 10s).extend(8s, 1, c1, 18s).release(12s, 1, c1).grant(13s, 2, c2, 23s).end(30s);
+  expect_holds(check_grant_exclusive(released.history()));
+}
+
+// An extension recorded after Y's grant does not count retroactively, but it does reopen X's window for later grants.
+TEST(CheckGrantExclusive, LaterExtensionDoesNotCountRetroactively) {
+  Story s;
+  s.grant(0s, 1, c1, 10s).grant(11s, 2, c2, 12s).extend(12s, 1, c1, 22s).grant(13s, 3, c3, 23s).end(30s);
+  const Verdict v = check_grant_exclusive(s.history());
+  EXPECT_EQ(v.count, 1) << "only c3's grant, inside c1's reopened window";
+  ASSERT_TRUE(v.witness.has_value());
+  EXPECT_EQ(v.witness->at, TrueTime{13s});
+  EXPECT_EQ(v.witness->text,
+            "c3 (session 3) granted at 13s while c1's session 1, granted at 0s, extended at 12s, was promised until "
+            "22s and not released");
+}
+
+// The latest extension at or before Y's grant sets the end: even one at the grant's instant, even a shorter one.
+TEST(CheckGrantExclusive, LatestExtensionAtOrBeforeTheGrantCounts) {
+  Story same_instant;
+  same_instant.grant(0s, 1, c1, 10s).extend(10s, 1, c1, 20s).grant(10s, 2, c2, 20s).end(30s);
+  EXPECT_TRUE(check_grant_exclusive(same_instant.history()).violated);
+
+  Story shortened;
+  shortened.grant(0s, 1, c1, 10s).extend(2s, 1, c1, 30s).extend(4s, 1, c1, 5s).grant(6s, 2, c2, 16s).end(40s);
+  expect_holds(check_grant_exclusive(shortened.history()));
 }
 
 // ---- P2 belief-exclusive ---------------------------------------------------

@@ -48,6 +48,11 @@ class Story {
     return add(at, LockGranted{s, client, value_of(s), resource::kNoToken, 10s, ClockKind::monotonic,
                                LocalTime{at + 10s}, TrueTime{at + 10s}});
   }
+  // A grant whose lease the client's clock says ends at |promised_end| (true time).
+  Story& grant_until(Duration at, SessionId s, ProcessId client, TrueTime promised_end) {
+    return add(at, LockGranted{s, client, value_of(s), resource::kNoToken, 10s, ClockKind::wall,
+                               LocalTime{at + 10s}, promised_end});
+  }
   Story& release(Duration at, SessionId s, ProcessId client) {
     add(at, LockReleased{s, client});
     return add(at, BeliefEnded{s, client, BeliefEnd::released});
@@ -220,10 +225,24 @@ TEST(LivenessUnheld, FollowsTheQuorum) {
   EXPECT_EQ(l.longest_stuck, 0s);
 }
 
+// A grant whose promised end is its own instant (or earlier) is expired at grant; a later end, or none, is not.
+TEST(LivenessCounts, ExpiredGrants) {
+  Story s;
+  s.grant_until(1s, 1, c1, TrueTime{1s})           // acquire returned a lease already over
+      .grant_until(2s, 2, c2, TrueTime{2s + 1ns})  // one nanosecond left: not expired
+      .grant_until(3s, 3, c1, TrueTime{2s})        // hand-written: an end before the grant is expired too
+      .grant_until(4s, 4, c2, kTrueNever)          // the client's clock never gets there
+      .end(10s);
+  const Liveness l = measure_liveness(s.history());
+  EXPECT_EQ(l.sessions, 4);
+  EXPECT_EQ(l.expired_grants, 2);
+}
+
 // An empty history measures nothing.
 TEST(LivenessCounts, EmptyHistory) {
   const Liveness l = measure_liveness(History{});
   EXPECT_EQ(l.acquire_attempts, 0);
+  EXPECT_EQ(l.expired_grants, 0);
   EXPECT_EQ(l.run_length, 0s);
   EXPECT_EQ(l.unheld_time, 0s);
   EXPECT_EQ(l.longest_stuck, 0s);

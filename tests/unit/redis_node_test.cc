@@ -450,5 +450,94 @@ TEST(RedisPersistence, RestartDropsKeysThatExpiredWhileDown) {
   EXPECT_TRUE(b.redis().keyspace().empty());
 }
 
+// ---------------------------------------------------------------- delayed restart
+
+TEST(RedisDelayedRestart, RestartedNodeAnswersNothingUntilTheDelayHasPassed) {
+  // Crash at 1s, restart at 1.5s, delayed_restart 10s: requests before 11s get no reply, later ones normal service.
+  Bench b(NodeConfig{.persistence = Persistence::none, .delayed_restart = 10s});
+  b.client->at(0ms, set(b.lock, tok(1), "NX PX 60000"));
+  const auto while_down = b.client->at(1200ms, get(b.lock));
+  const auto restarted_get = b.client->at(2s, get(b.lock));
+  const auto restarted_set = b.client->at(5s, set(b.lock, tok(2), "NX PX 60000"));
+  const auto just_before = b.client->at(10999ms, get(b.lock));
+  const auto after_get = b.client->at(11s, get(b.lock));
+  const auto after_set = b.client->at(12s, set(b.lock, tok(3), "NX PX 60000"));
+  b.fault_at(1s, fault::Crash{b.node, 500ms});
+  b.world.run(TrueTime{20s});
+  EXPECT_EQ(b.client->reply(while_down), "(no reply)");
+  EXPECT_EQ(b.client->reply(restarted_get), "(no reply)");
+  EXPECT_EQ(b.client->reply(restarted_set), "(no reply)") << "an ignored SET must not take the lock";
+  EXPECT_EQ(b.client->reply(just_before), "(no reply)");
+  // Persistence none: it comes back empty, so the first SET after the wait wins.
+  EXPECT_EQ(b.client->reply(after_get), "(nil)");
+  EXPECT_EQ(b.client->reply(after_set), "+OK");
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "1s dropped lock 1 lost-in-crash", "12s held lock 3"}));
+  EXPECT_TRUE(b.redis().serving());
+}
+
+TEST(RedisDelayedRestart, ZeroDelayServesAtOnce) {
+  // delayed_restart = 0 is today's behaviour: the node answers the moment it restarts.
+  Bench b(NodeConfig{.persistence = Persistence::none, .delayed_restart = 0s});
+  b.client->at(0ms, set(b.lock, tok(1), "NX PX 60000"));
+  const auto after = b.client->at(1500ms, set(b.lock, tok(2), "NX PX 60000"));
+  b.fault_at(1s, fault::Crash{b.node, 500ms});
+  b.world.run(TrueTime{5s});
+  EXPECT_EQ(b.client->reply(after), "+OK");
+}
+
+TEST(RedisDelayedRestart, AofIsLoadedWhenTheNodeServesAndNothingIsRecordedBefore) {
+  // AOF always: the reload (and its key-held fact) happens at 11s, when the wait ends; a key whose deadline passed
+  // during the wait is not reloaded.
+  Bench b(NodeConfig{.persistence = Persistence::aof_always, .delayed_restart = 10s});
+  const KeyId short_key = b.world.intern_key("short");
+  b.client->at(0ms, set(b.lock, tok(1), "PX 60000"));
+  b.client->at(0ms, set(short_key, tok(2), "PX 5000"));
+  const auto ttl = b.client->at(12s, pttl(b.lock));
+  b.fault_at(1s, fault::Crash{b.node, 500ms});
+  b.world.run(TrueTime{20s});
+  EXPECT_EQ(b.client->reply(ttl), ":48000");
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "0s held short 2", "1s dropped lock 1 lost-in-crash",
+                                  "1s dropped short 2 lost-in-crash", "11s held lock 1"}));
+}
+
+TEST(RedisDelayedRestart, RestartAfterTheDelayServesAtOnce) {
+  // The wait counts from the crash, not the restart: down 12s with a 10s delay, the node serves when it restarts.
+  Bench b(NodeConfig{.persistence = Persistence::aof_always, .delayed_restart = 10s});
+  b.client->at(0ms, set(b.lock, tok(1), "PX 60000"));
+  const auto after = b.client->at(13s, get(b.lock));
+  b.fault_at(1s, fault::Crash{b.node, 12s});
+  b.world.run(TrueTime{20s});
+  EXPECT_EQ(b.client->reply(after), bulk(tok(1)));
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "1s dropped lock 1 lost-in-crash", "13s held lock 1"}));
+}
+
+TEST(RedisDelayedRestart, CrashWhileWaitingStartsTheWaitAgainAndKeepsTheAof) {
+  // A second crash at 3s, before the node served, restarts the 10s wait from 3s and leaves the AOF untouched.
+  Bench b(NodeConfig{.persistence = Persistence::aof_always, .delayed_restart = 10s});
+  b.client->at(0ms, set(b.lock, tok(1), "PX 60000"));
+  const auto old_wait_over = b.client->at(12s, get(b.lock));
+  const auto new_wait_over = b.client->at(13s, get(b.lock));
+  b.fault_at(1s, fault::Crash{b.node, 500ms});
+  b.fault_at(3s, fault::Crash{b.node, 500ms});
+  b.world.run(TrueTime{20s});
+  EXPECT_EQ(b.client->reply(old_wait_over), "(no reply)");
+  EXPECT_EQ(b.client->reply(new_wait_over), bulk(tok(1)));
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "1s dropped lock 1 lost-in-crash", "13s held lock 1"}));
+}
+
+TEST(RedisDelayedRestart, WaitIsMeasuredOnTheMonotonicClock) {
+  // A +30s wall jump while waiting does not end the wait; the monotonic clock running 25% fast from 2s does move it:
+  // 11s of monotonic time is reached at 2s + 9s/1.25 = 9.2s instead of 11s.
+  Bench b(NodeConfig{.persistence = Persistence::none, .delayed_restart = 10s});
+  const auto before = b.client->at(9100ms, get(b.lock));
+  const auto after = b.client->at(9300ms, get(b.lock));
+  b.fault_at(1s, fault::Crash{b.node, 500ms});
+  b.fault_at(1500ms, fault::ClockJump{b.node, 30s});
+  b.fault_at(2s, fault::ClockDrift{b.node, 250'000});
+  b.world.run(TrueTime{20s});
+  EXPECT_EQ(b.client->reply(before), "(no reply)");
+  EXPECT_EQ(b.client->reply(after), "(nil)");
+}
+
 }  // namespace
 }  // namespace locksim::redis
