@@ -81,6 +81,7 @@ const char* key_gone_name(KeyGone k) {
     case KeyGone::expired: return "expired";
     case KeyGone::overwritten: return "overwritten";
     case KeyGone::lost_in_crash: return "lost-in-crash";
+    case KeyGone::demoted: return "demoted";
   }
   return "?";
 }

@@ -24,7 +24,7 @@ using ProcessId = std::uint32_t;
 using SessionId = std::uint32_t;
 inline constexpr ProcessId kNoProcess = UINT32_MAX;
 
-enum class ProcessKind : std::uint8_t { client, redis_node, resource, other };
+enum class ProcessKind : std::uint8_t { client, redis_node, resource, other, sentinel, service };
 enum class ClockKind : std::uint8_t { wall, monotonic };
 const char* clock_kind_name(ClockKind k);
 
@@ -54,7 +54,7 @@ bool parse_phase(const std::string& text, Phase& out);
 enum class RequestKind : std::uint8_t { acquire, release, extend, fencing_token };
 enum class Outcome : std::uint8_t { ok, fail, info };
 enum class BeliefEnd : std::uint8_t { released, validity_check, crashed };
-enum class KeyGone : std::uint8_t { deleted, expired, overwritten, lost_in_crash };
+enum class KeyGone : std::uint8_t { deleted, expired, overwritten, lost_in_crash, demoted };
 enum class AppKind : std::uint8_t { none, counter, register_value, collection, stock };
 enum class FaultKind : std::uint8_t { pause, resume, crash, restart, clock_jump, clock_drift, partition, heal, clock_slew };
 const char* request_kind_name(RequestKind k);
@@ -124,6 +124,24 @@ struct KeyDropped {
   std::uint64_t value;
   KeyGone reason;
 };
+// A replica applied an entry of its master's stream: |key| now holds |value|
+// there (present) or nothing (present = false). Replicas are not the lock
+// service — only masters record KeyHeld — so this exists for the timeline:
+// it shows replication lag and what a promotion will inherit.
+struct Replicated {
+  ProcessId node;
+  redis::KeyId key;
+  std::uint64_t value;
+  bool present;
+  std::uint64_t offset;
+};
+// A node's role changed: promoted to master (master = kNoProcess) or made a
+// replica of |master|, in the sentinels' configuration |epoch|.
+struct RoleChanged {
+  ProcessId node;
+  ProcessId master;
+  std::uint64_t epoch;
+};
 struct ResourceOp {
   SessionId session;
   ProcessId client;
@@ -156,8 +174,8 @@ struct PhaseReached {
 struct RunEnded {};
 
 using FactBody = std::variant<RequestInvoked, RequestCompleted, LockWanted, LockGaveUp, LockGranted, LockExtended,
-                              BeliefEnded, LockReleased, KeyHeld, KeyDropped, ResourceOp, AppState, FaultApplied, PhaseReached,
-                              RunEnded>;
+                              BeliefEnded, LockReleased, KeyHeld, KeyDropped, Replicated, RoleChanged, ResourceOp,
+                              AppState, FaultApplied, PhaseReached, RunEnded>;
 
 struct Fact {
   TrueTime at;

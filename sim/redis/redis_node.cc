@@ -176,6 +176,7 @@ Reply RedisNode::execute(const Request& request) {
     case Command::pttl: reply = pttl(request, now_ms); break;
     case Command::incr: reply = incr(request, now_ms); break;
     case Command::eval: reply = eval(request, now_ms); break;
+    case Command::wait: reply = Reply::integer_reply(0, 0); break;  // no replicas: WAIT answers 0 at once
   }
   reply.request_id = request.request_id;
   arm_expiry_alarm(/*force=*/false);

@@ -56,6 +56,8 @@ std::string describe(const Request& r, const std::string& key_name) {
     case Command::expire: return "EXPIRE " + key_name + " " + std::to_string(r.expire_amount);
     case Command::pttl: return "PTTL " + key_name;
     case Command::incr: return "INCR " + key_name;
+    case Command::wait:
+      return "WAIT " + std::to_string(r.numreplicas) + " " + std::to_string(r.expire_amount);
     case Command::eval:
       if (r.script == Script::compare_and_delete) return "EVAL compare-and-delete " + key_name + " " + r.value.to_string();
       return "EVAL compare-and-pexpire " + key_name + " " + r.value.to_string() + " " + std::to_string(r.expire_amount);

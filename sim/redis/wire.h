@@ -33,7 +33,7 @@ struct Value {
   std::string to_string() const;
 };
 
-enum class Command : std::uint8_t { set, setnx, get, del, pexpire, expire, pttl, incr, eval };
+enum class Command : std::uint8_t { set, setnx, get, del, pexpire, expire, pttl, incr, eval, wait };
 enum class Script : std::uint8_t {
   none,
   // if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("del",KEYS[1]) else return 0 end
@@ -53,6 +53,7 @@ struct Request {
   ExpireUnit expire_unit = ExpireUnit::none;  // SET ... PX|EX; PEXPIRE is ms, EXPIRE s
   std::int64_t expire_amount = 0;       // in expire_unit; PEXPIRE/EXPIRE argument; script ARGV[2] (ms)
   Script script = Script::none;
+  std::int32_t numreplicas = 0;  // WAIT numreplicas timeout_ms (timeout in expire_amount)
 };
 
 enum class Error : std::uint8_t {

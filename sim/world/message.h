@@ -7,12 +7,16 @@
 #include <variant>
 
 #include "sim/check/history.h"
+#include "sim/redis/replication_wire.h"
 #include "sim/redis/wire.h"
 #include "sim/resource/wire.h"
 
 namespace locksim {
 
-using Payload = std::variant<redis::Request, redis::Reply, resource::Request, resource::Reply>;
+using Payload = std::variant<redis::Request, redis::Reply, resource::Request, resource::Reply, redis::ReplicationEntry,
+                             redis::ReplicationAck, redis::GetAck, redis::ReplicaOf, redis::Ping, redis::Pong,
+                             redis::IsMasterDown, redis::MasterDownReply, redis::SwitchMaster, redis::GetMaster,
+                             redis::MasterIs>;
 
 struct Message {
   ProcessId from = kNoProcess;

@@ -12,6 +12,8 @@ const char* process_kind_name(ProcessKind k) {
     case ProcessKind::redis_node: return "redis";
     case ProcessKind::resource: return "resource";
     case ProcessKind::other: return "other";
+    case ProcessKind::sentinel: return "sentinel";
+    case ProcessKind::service: return "service";
   }
   return "?";
 }
@@ -72,6 +74,52 @@ std::string run_header_json(std::uint64_t seed, const History& h) {
       .done();
 }
 
+namespace {
+
+// Replication and sentinel traffic, in words close to the Redis commands.
+std::string describe_control(const Payload& payload, const History& h) {
+  auto key_name = [&](redis::KeyId k) { return k < h.key_names.size() ? h.key_names[k] : std::to_string(k); };
+  return std::visit(
+      [&](const auto& m) -> std::string {
+        using M = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<M, redis::ReplicationEntry>) {
+          const std::string at = " @" + std::to_string(m.offset);
+          switch (m.op) {
+            case redis::ReplicationEntry::Op::set: return "repl SET " + key_name(m.key) + " " + m.value.to_string() + at;
+            case redis::ReplicationEntry::Op::del: return "repl DEL " + key_name(m.key) + at;
+            case redis::ReplicationEntry::Op::flush: return "repl FLUSHALL (full resync)" + at;
+          }
+          return "repl ?";
+        } else if constexpr (std::is_same_v<M, redis::ReplicationAck>) {
+          return std::string(m.attach ? "PSYNC (attach) " : "REPLCONF ACK ") + std::to_string(m.offset);
+        } else if constexpr (std::is_same_v<M, redis::GetAck>) {
+          return "REPLCONF GETACK";
+        } else if constexpr (std::is_same_v<M, redis::ReplicaOf>) {
+          return m.master == kNoProcess ? "REPLICAOF NO ONE" : "REPLICAOF " + h.name_of(m.master);
+        } else if constexpr (std::is_same_v<M, redis::Ping>) {
+          return "PING";
+        } else if constexpr (std::is_same_v<M, redis::Pong>) {
+          return m.is_master ? "PONG (master)" : "PONG (replica of " + h.name_of(m.master) + ")";
+        } else if constexpr (std::is_same_v<M, redis::IsMasterDown>) {
+          return "is-master-down-by-addr " + h.name_of(m.master) + " epoch " + std::to_string(m.epoch) +
+                 (m.wants_vote ? " (vote?)" : "");
+        } else if constexpr (std::is_same_v<M, redis::MasterDownReply>) {
+          return std::string(m.down ? "down" : "up") + ", vote " + h.name_of(m.leader);
+        } else if constexpr (std::is_same_v<M, redis::SwitchMaster>) {
+          return "+switch-master " + h.name_of(m.old_master) + " -> " + h.name_of(m.new_master);
+        } else if constexpr (std::is_same_v<M, redis::GetMaster>) {
+          return "get-master-addr-by-name";
+        } else if constexpr (std::is_same_v<M, redis::MasterIs>) {
+          return "master is " + h.name_of(m.master);
+        } else {
+          return "?";
+        }
+      },
+      payload);
+}
+
+}  // namespace
+
 std::string describe_payload(const Payload& payload, const History& h) {
   auto key_name = [&](redis::KeyId k) { return k < h.key_names.size() ? h.key_names[k] : std::to_string(k); };
   if (const auto* r = std::get_if<redis::Request>(&payload)) return redis::describe(*r, key_name(r->key));
@@ -84,7 +132,7 @@ std::string describe_payload(const Payload& payload, const History& h) {
   if (const auto* r = std::get_if<resource::Reply>(&payload)) {
     return r->accepted ? "accepted value " + std::to_string(r->value) : std::string("rejected ") + resource::reject_name(r->reject);
   }
-  return "?";
+  return describe_control(payload, h);
 }
 
 std::string message_json(TrueTime at, const char* what, const Message& m, const History& h) {
@@ -132,6 +180,19 @@ std::string fact_json(const Fact& fact, const History& h) {
               .str("value", hex(f.value))
               .str("reason", key_gone_name(f.reason))
               .done();
+        } else if constexpr (std::is_same_v<F, Replicated>) {
+          return Line(fact.at, "replicated")
+              .str("node", h.name_of(f.node))
+              .str("key", f.key < h.key_names.size() ? h.key_names[f.key] : "?")
+              .str("value", hex(f.value))
+              .boolean("present", f.present)
+              .num("offset", static_cast<std::int64_t>(f.offset))
+              .done();
+        } else if constexpr (std::is_same_v<F, RoleChanged>) {
+          Line line(fact.at, "role");
+          line.str("node", h.name_of(f.node)).str("role", f.master == kNoProcess ? "master" : "replica");
+          if (f.master != kNoProcess) line.str("master", h.name_of(f.master));
+          return line.num("epoch", static_cast<std::int64_t>(f.epoch)).done();
         } else if constexpr (std::is_same_v<F, ResourceOp>) {
           return Line(fact.at, "op")
               .num("session", f.session)

@@ -29,7 +29,12 @@ Payload req(std::uint64_t id) {
 }
 
 std::uint64_t id_of(const Message& m) {
-  return std::visit([](const auto& p) { return p.request_id; }, m.payload);
+  return std::visit(
+      [](const auto& p) -> std::uint64_t {
+        if constexpr (requires { p.request_id; }) return p.request_id;
+        return 0;
+      },
+      m.payload);
 }
 
 // A process whose behaviour is a set of optional callbacks and which logs
