@@ -181,6 +181,10 @@ Verdict check_invariant(const History& h) {
   bool any_op = false;
   std::int64_t decrements = 0;
   std::optional<TrueTime> last_change;
+  std::int64_t lowest_stock = 0;
+  for (const Fact& f : h.facts)
+    if (const auto* app = std::get_if<AppState>(&f.body); app && app->kind == AppKind::stock)
+      lowest_stock = std::min(lowest_stock, app->stock);
   for (const Fact& f : h.facts) {
     if (const auto* op = std::get_if<ResourceOp>(&f.body)) {
       if (!op->accepted) continue;
@@ -202,9 +206,15 @@ Verdict check_invariant(const History& h) {
         if (app->stock >= 0) break;
         std::string context = initial_stock ? "started at " + std::to_string(*initial_stock) + ", " : "";
         context += plural(decrements, "decrement", "decrements") + " accepted";
-        record(v, f.at,
-               "stock is " + std::to_string(app->stock) + " at " + at + " (" + context + "): oversold by " +
-                   std::to_string(-app->stock));
+        // The first negative sample is the witness; the lowest the stock
+        // ever reached is the figure a review asks for: how many units were
+        // sold that did not exist.
+        std::string text = "stock is " + std::to_string(app->stock) + " at " + at + " (" + context + "): oversold by " +
+                           std::to_string(-app->stock);
+        if (lowest_stock < app->stock && !v.violated)
+          text += "; it went on down to " + std::to_string(lowest_stock) + ": oversold by " +
+                  std::to_string(-lowest_stock) + " in all";
+        record(v, f.at, text);
         break;
       }
       case AppKind::counter: {

@@ -11,6 +11,7 @@
 #include "sim/check/history.h"
 #include "sim/core/time.h"
 #include "sim/redis/wire.h"
+#include "sim/world/message.h"
 
 namespace locksim {
 
@@ -58,6 +59,11 @@ class LockClient {
   virtual void on_timer(std::uint64_t tag) = 0;
   // The process crashed: forget everything (the world records the crash).
   virtual void on_crash() = 0;
+  // Any other message for the lock layer (sentinel announcements). Ignored
+  // by default.
+  virtual void on_notice(const Payload& /*payload*/) {}
+  // Send future requests to |node| (the master moved). Ignored by default.
+  virtual void retarget(ProcessId /*node*/) {}
 };
 
 }  // namespace locksim

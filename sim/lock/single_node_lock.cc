@@ -77,10 +77,21 @@ void SingleNodeLock::on_reply(const redis::Reply& reply) {
       const bool ok = state_ == State::awaiting_set ? reply.kind == redis::Reply::Kind::ok
                                                     : reply.kind == redis::Reply::Kind::integer && reply.integer == 1;
       if (!ok) return fail_attempt(Outcome::fail);
-      if (config_.fencing == FencingStyle::incr) {
-        return send_request(fencing_token_request(0, config_.fencing_key), State::awaiting_token);
+      if (config_.wait_replicas > 0) {
+        redis::Request r = request(redis::Command::wait);
+        r.numreplicas = config_.wait_replicas;
+        r.expire_amount = to_ms(config_.wait_timeout);
+        return send_request(r, State::awaiting_wait);
       }
-      return grant(resource::kNoToken);
+      return after_key_set();
+    }
+    case State::awaiting_wait: {
+      // WAIT only says how many replicas have the key; too few and the lock
+      // could vanish in a failover, so give it back.
+      if (reply.kind == redis::Reply::Kind::integer && reply.integer >= config_.wait_replicas) return after_key_set();
+      fail_attempt(Outcome::fail);
+      release_value(attempt_value_);
+      return;
     }
     case State::awaiting_setnx: {
       if (reply.kind != redis::Reply::Kind::integer || reply.integer != 1) return fail_attempt(Outcome::fail);
@@ -101,6 +112,21 @@ void SingleNodeLock::on_reply(const redis::Reply& reply) {
   }
 }
 
+void SingleNodeLock::after_key_set() {
+  if (config_.fencing == FencingStyle::incr) {
+    return send_request(fencing_token_request(0, config_.fencing_key), State::awaiting_token);
+  }
+  grant(resource::kNoToken);
+}
+
+void SingleNodeLock::release_value(std::uint64_t value) {
+  redis::Request r = request(redis::Command::eval);
+  r.value = redis::Value::token(value);
+  r.script = redis::Script::compare_and_delete;
+  r.request_id = next_request_id_++;
+  self_.send(config_.node, r);
+}
+
 void SingleNodeLock::grant(std::int64_t fencing_token) {
   const LocalTime now = self_.clock_now(config_.clock);
   const Duration validity = config_.validity.validity(now - attempt_start_);
@@ -108,10 +134,7 @@ void SingleNodeLock::grant(std::int64_t fencing_token) {
     // Granted too late to be of use: give it back at once (the algorithm's
     // step 3-4). The key still sits on the node until this release lands.
     fail_attempt(Outcome::fail);
-    redis::Request r = request(redis::Command::eval);
-    r.script = redis::Script::compare_and_delete;
-    r.request_id = next_request_id_++;
-    self_.send(config_.node, r);
+    release_value(attempt_value_);
     return;
   }
   state_ = State::held;

@@ -2,6 +2,7 @@
 // unsafe variants people deploy get it wrong.
 //
 //   acquire: T1 = clock; SET key <random> NX PX ttl   (or SETNX, then EXPIRE)
+//            [replicated: WAIT n timeout -> at least n replicas have it]
 //            [fencing: INCR counter -> token]
 //            validity = ttl - (T2 - T1) - drift; the lease ends at T1 + ttl - drift
 //   release: EVAL compare-and-delete  (or plain DEL)
@@ -11,7 +12,8 @@
 // (Jepsen's "unknown"): the SET may well have landed, leaving a key nobody
 // believes in until it expires. Late replies to abandoned requests are ignored.
 // The client measures elapsed time and the lease with the clock the scenario
-// names (monotonic by default).
+// names (monotonic by default). On a replicated deployment the node is "the
+// current master": retarget() moves future requests to a new one.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +35,10 @@ struct SingleNodeLockConfig {
   ValidityRule validity;
   Duration request_timeout = std::chrono::seconds(1);
   ClockKind clock = ClockKind::monotonic;
+  // Replicated deployments: after SET succeeds, WAIT for this many replicas
+  // (0 = do not); fewer acks within wait_timeout fail the attempt.
+  int wait_replicas = 0;
+  Duration wait_timeout = std::chrono::milliseconds(100);
 };
 
 class SingleNodeLock final : public LockClient {
@@ -51,14 +57,17 @@ class SingleNodeLock final : public LockClient {
   void on_reply(const redis::Reply& reply) override;
   void on_timer(std::uint64_t tag) override;
   void on_crash() override;
+  void retarget(ProcessId node) override { config_.node = node; }
 
  private:
-  enum class State : std::uint8_t { idle, awaiting_set, awaiting_setnx, awaiting_expire, awaiting_token, held };
+  enum class State : std::uint8_t { idle, awaiting_set, awaiting_setnx, awaiting_expire, awaiting_wait, awaiting_token, held };
 
   void send_request(redis::Request request, State next);
   void grant(std::int64_t fencing_token);
   void fail_attempt(Outcome outcome);
   void finish_extend(bool ok);
+  void after_key_set();
+  void release_value(std::uint64_t value);
   void complete(RequestKind kind, std::uint64_t op, Outcome outcome);
   redis::Request request(redis::Command command) const;
 

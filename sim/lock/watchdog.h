@@ -34,6 +34,8 @@ class WatchdogLock final : public LockClient, private LockListener {
   bool held() const override { return inner_->held(); }
   const Lease& lease() const override { return inner_->lease(); }
   void on_reply(const redis::Reply& reply) override { inner_->on_reply(reply); }
+  void on_notice(const Payload& payload) override { inner_->on_notice(payload); }
+  void retarget(ProcessId node) override { inner_->retarget(node); }
   void on_timer(std::uint64_t tag) override;
   void on_crash() override;
 

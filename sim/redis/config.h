@@ -1,5 +1,5 @@
-// How a Redis node is configured: which clock judges expiry and what survives
-// a crash.
+// How a Redis node is configured: which clock judges expiry, what survives a
+// crash, and its place in a master-replica set.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,25 @@ struct NodeConfig {
   // until this long has passed since the crash (by its monotonic clock), so no
   // lock it forgot can be granted twice. 0 = serve at once.
   Duration delayed_restart{0};
+
+  // --- replication (replication.h) ---
+  // Start as a replica of this master (redis.conf `replicaof`); kNoProcess =
+  // start as a master. Sentinels change the role later with REPLICAOF.
+  ProcessId replica_of = kNoProcess;
+  // min-replicas-to-write / min-replicas-max-lag: a master refuses writes
+  // (NOREPLICAS) when fewer than this many replicas acknowledged within the
+  // lag, in whole seconds of its monotonic clock. 0 replicas (Redis's default)
+  // or a zero lag disables the check, as in Redis.
+  int min_replicas_to_write = 0;
+  Duration min_replicas_max_lag = std::chrono::seconds(10);
+  // How often a replica sends REPLCONF ACK (replicationCron: once a second),
+  // on its monotonic clock; a replica waiting for a full resync asks again
+  // this often.
+  Duration ack_every = std::chrono::seconds(1);
+  // How long a write's replication entry waits in the master's output buffer
+  // before it is sent (a busy master or a slow replica link). A crash loses
+  // what is still waiting. 0 = sent with the reply.
+  Duration replication_delay{0};
 };
 
 }  // namespace locksim::redis

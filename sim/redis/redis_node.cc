@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -19,6 +20,30 @@ Reply error(Error e) { return Reply::error_reply(0, e); }
 
 bool is_expired(const Entry& e, std::int64_t now_ms) { return e.expire_at_ms && now_ms > *e.expire_at_ms; }
 
+bool is_token(const Entry& e) { return e.value.kind == Value::Kind::token; }
+
+// Commands Redis flags `write`: refused on a replica and when too few replicas
+// are good. EVAL is checked at its write instead.
+bool is_write(Command c) {
+  switch (c) {
+    case Command::set:
+    case Command::setnx:
+    case Command::del:
+    case Command::pexpire:
+    case Command::expire:
+    case Command::incr: return true;
+    case Command::get:
+    case Command::pttl:
+    case Command::eval:
+    case Command::wait: return false;
+  }
+  return false;
+}
+
+ReplicationEntry set_entry(KeyId key, const Entry& e) {
+  return ReplicationEntry{0, ReplicationEntry::Op::set, key, e.value, e.expire_at_ms ? *e.expire_at_ms : -1};
+}
+
 // now_ms + amount in |unit| as an absolute ms deadline, or nullopt when it
 // overflows int64 — Redis rejects those ("invalid expire time").
 std::optional<std::int64_t> absolute_deadline_ms(std::int64_t now_ms, std::int64_t amount, ExpireUnit unit) {
@@ -35,7 +60,8 @@ constexpr std::int64_t kLatestAlarmMs = std::numeric_limits<std::int64_t>::max()
 
 }  // namespace
 
-RedisNode::RedisNode(std::string name, NodeConfig config) : Process(std::move(name)), config_(config) {
+RedisNode::RedisNode(std::string name, NodeConfig config)
+    : Process(std::move(name)), config_(config), replication_(*this, config_) {
   LOCKSIM_CHECK(config_.fsync_every > Duration{0}, "fsync period must be positive");
 }
 
@@ -43,14 +69,33 @@ RedisNode::RedisNode(std::string name, NodeConfig config) : Process(std::move(na
 
 void RedisNode::on_start() {
   if (config_.persistence == Persistence::aof_everysec) fsync_timer_ = set_timer(config_.fsync_every, kFsync);
+  replication_.start();
 }
 
 void RedisNode::on_message(const Message& message) {
-  const auto* request = std::get_if<Request>(&message.payload);
-  LOCKSIM_CHECK(request != nullptr, "a Redis node only receives Redis requests");
   // Restarted but held back by the delayed restart: nothing listens yet.
   if (!serving_) return;
-  send(message.from, execute(*request));
+  const ProcessId from = message.from;
+  std::visit(
+      [&](const auto& m) {
+        using M = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<M, Request>) {
+          if (auto reply = run(m, from, /*may_block=*/true)) send(from, *reply);
+        } else if constexpr (std::is_same_v<M, ReplicationEntry>) {
+          if (replication_.accept(from, m)) apply(m);
+        } else if constexpr (std::is_same_v<M, ReplicationAck>) {
+          if (replication_.on_ack(from, m)) replication_.full_resync(from, snapshot());
+        } else if constexpr (std::is_same_v<M, GetAck>) {
+          replication_.on_get_ack(from);
+        } else if constexpr (std::is_same_v<M, ReplicaOf>) {
+          replica_of(m);
+        } else if constexpr (std::is_same_v<M, Ping>) {
+          send(from, replication_.pong(m.id));
+        } else {
+          LOCKSIM_CHECK(false, "a Redis node receives requests, replication and sentinel traffic only");
+        }
+      },
+      message.payload);
 }
 
 void RedisNode::on_timer(std::uint64_t tag) {
@@ -67,7 +112,7 @@ void RedisNode::on_timer(std::uint64_t tag) {
       serve_alarm_ = {};
       start_serving();
       return;
-    default: LOCKSIM_CHECK(false, "unknown Redis node timer");
+    default: LOCKSIM_CHECK(replication_.on_timer(tag), "unknown Redis node timer");
   }
 }
 
@@ -83,11 +128,15 @@ void RedisNode::on_crash() {
     return;
   }
   serving_ = false;
-  // Keys already past their deadline expired before the crash; only what was
-  // still visible is lost by it.
-  expire_due(expiry_now_ms());
-  for (const auto& [key, entry] : keyspace_)
-    if (entry.value.kind == Value::Kind::token) record(KeyDropped{id(), key, entry.value.bits, KeyGone::lost_in_crash});
+  // Replicas, the output buffer and blocked WAITs are volatile; the role is not.
+  replication_.crash();
+  if (replication_.is_master()) {
+    // Keys already past their deadline expired before the crash; only what
+    // was still visible is lost by it.
+    expire_due(expiry_now_ms());
+    for (const auto& [key, entry] : keyspace_)
+      if (is_token(entry)) record(KeyDropped{id(), key, entry.value.bits, KeyGone::lost_in_crash});
+  }
 
   switch (config_.persistence) {
     case Persistence::none: durable_.clear(); break;
@@ -119,22 +168,25 @@ void RedisNode::on_restart() {
 }
 
 void RedisNode::start_serving() {
-  // Reload the AOF. Keys whose absolute deadline passed while the node was
-  // down are gone without a fact: every key was already dropped at the crash.
+  // Reload the AOF. On a master, keys whose absolute deadline passed while the
+  // node was down are gone without a fact: every key was already dropped at
+  // the crash. A replica expires nothing, records nothing, and resyncs.
   serving_ = true;
   keyspace_ = durable_;
+  dirty_ = false;
+  if (config_.persistence == Persistence::aof_everysec) fsync_timer_ = set_timer(config_.fsync_every, kFsync);
+  replication_.start();
+  if (!replication_.is_master()) return;
   const std::int64_t now_ms = expiry_now_ms();
   for (auto it = keyspace_.begin(); it != keyspace_.end();) {
     if (is_expired(it->second, now_ms)) {
       it = keyspace_.erase(it);
       continue;
     }
-    if (it->second.value.kind == Value::Kind::token) record(KeyHeld{id(), it->first, it->second.value.bits});
+    if (is_token(it->second)) record(KeyHeld{id(), it->first, it->second.value.bits});
     ++it;
   }
-  dirty_ = false;
   arm_expiry_alarm(/*force=*/true);
-  if (config_.persistence == Persistence::aof_everysec) fsync_timer_ = set_timer(config_.fsync_every, kFsync);
 }
 
 void RedisNode::on_clock_adjusted() {
@@ -148,6 +200,7 @@ void RedisNode::on_clock_adjusted() {
     return;
   }
   arm_expiry_alarm(/*force=*/true);
+  replication_.on_clock_adjusted();
 }
 
 void RedisNode::arm_serve_alarm() {
@@ -162,8 +215,18 @@ std::int64_t RedisNode::expiry_now_ms() const {
   return std::chrono::floor<std::chrono::milliseconds>(clock_now(config_.expiry_clock).time_since_epoch()).count();
 }
 
-Reply RedisNode::execute(const Request& request) {
+Reply RedisNode::execute(const Request& request) { return *run(request, kNoProcess, /*may_block=*/false); }
+
+std::optional<Reply> RedisNode::run(const Request& request, ProcessId client, bool may_block) {
   LOCKSIM_CHECK(serving_, "a Redis node that is not serving executes no command");
+  if (request.command == Command::wait) return replication_.wait(client, request, may_block);
+  // processCommand refuses a write before running it: NOREPLICAS on a master
+  // short of good replicas, READONLY on a replica.
+  if (is_write(request.command)) {
+    const Error refusal = replication_.write_refusal();
+    if (refusal != Error::none) return Reply::error_reply(request.request_id, refusal);
+  }
+  const std::uint64_t offset_before = replication_.offset();
   const std::int64_t now_ms = expiry_now_ms();  // one snapshot per command, as Redis
   Reply reply;
   switch (request.command) {
@@ -176,9 +239,11 @@ Reply RedisNode::execute(const Request& request) {
     case Command::pttl: reply = pttl(request, now_ms); break;
     case Command::incr: reply = incr(request, now_ms); break;
     case Command::eval: reply = eval(request, now_ms); break;
-    case Command::wait: reply = Reply::integer_reply(0, 0); break;  // no replicas: WAIT answers 0 at once
+    case Command::wait: break;  // answered above
   }
   reply.request_id = request.request_id;
+  // call(): the client's write offset is where its last propagated command left the stream.
+  if (replication_.offset() != offset_before) replication_.note_write(client);
   arm_expiry_alarm(/*force=*/false);
   return reply;
 }
@@ -230,7 +295,7 @@ Reply RedisNode::expire(KeyId key, ExpireUnit unit, std::int64_t amount, std::in
     return integer(1);
   }
   it->second.expire_at_ms = expire_at_ms;
-  dirty_ = true;
+  updated(it);
   return integer(1);
 }
 
@@ -252,7 +317,7 @@ Reply RedisNode::incr(const Request& r, std::int64_t now_ms) {
   if (value.kind != Value::Kind::integer) return error(Error::not_integer);
   if (value.as_integer() == std::numeric_limits<std::int64_t>::max()) return error(Error::overflow);
   value = Value::integer(value.as_integer() + 1);  // INCR keeps the key's TTL
-  dirty_ = true;
+  updated(it);
   return integer(value.as_integer());
 }
 
@@ -261,6 +326,10 @@ Reply RedisNode::eval(const Request& r, std::int64_t now_ms) {
   // reads as false, which equals no ARGV. The whole script shares one snapshot.
   const auto it = lookup(r.key, now_ms);
   if (it == keyspace_.end() || !(it->second.value == r.value)) return integer(0);
+  // scriptVerifyWriteCommandAllow: a script without flags is refused at its
+  // first write (READONLY, then NOREPLICAS), not before it runs.
+  const Error refusal = replication_.write_refusal();
+  if (refusal != Error::none) return error(refusal);
   switch (r.script) {
     case Script::compare_and_delete: drop(it, KeyGone::deleted); return integer(1);
     case Script::compare_and_pexpire: return expire(r.key, ExpireUnit::ms, r.expire_amount, now_ms);
@@ -276,6 +345,9 @@ Keyspace::iterator RedisNode::lookup(KeyId key, std::int64_t now_ms) {
   const auto it = keyspace_.find(key);
   if (it == keyspace_.end()) return it;
   if (is_expired(it->second, now_ms)) {
+    // A replica reports it missing but keeps it: the master's DEL will come
+    // (db.c expireIfNeeded on a replica; expire.c).
+    if (!replication_.is_master()) return keyspace_.end();
     // db.c expireIfNeeded: an access deletes an expired key first. Active
     // expiry usually got there already; this covers a request that arrives at
     // the same true instant as the alarm, ahead of it.
@@ -286,10 +358,10 @@ Keyspace::iterator RedisNode::lookup(KeyId key, std::int64_t now_ms) {
 }
 
 void RedisNode::store(KeyId key, Value value, std::optional<std::int64_t> expire_at_ms) {
-  const bool is_token = value.kind == Value::Kind::token;
+  const bool token = value.kind == Value::Kind::token;
   const auto [it, inserted] = keyspace_.try_emplace(key, Entry{value, expire_at_ms});
   if (inserted) {
-    if (is_token) record(KeyHeld{id(), key, value.bits});
+    if (token) record(KeyHeld{id(), key, value.bits});
   } else {
     Entry& entry = it->second;
     const bool changed = !(entry.value == value);
@@ -297,19 +369,28 @@ void RedisNode::store(KeyId key, Value value, std::optional<std::int64_t> expire
     if (changed && entry.value.kind == Value::Kind::token)
       record(KeyDropped{id(), key, entry.value.bits, KeyGone::overwritten});
     entry = Entry{value, expire_at_ms};
-    if (changed && is_token) record(KeyHeld{id(), key, value.bits});
+    if (changed && token) record(KeyHeld{id(), key, value.bits});
   }
   dirty_ = true;
+  replication_.propagate(set_entry(key, it->second));
+}
+
+void RedisNode::updated(Keyspace::iterator it) {
+  dirty_ = true;
+  replication_.propagate(set_entry(it->first, it->second));  // as PEXPIREAT / SET: the new state
 }
 
 void RedisNode::drop(Keyspace::iterator it, KeyGone reason) {
   const Entry& entry = it->second;
-  if (entry.value.kind == Value::Kind::token) record(KeyDropped{id(), it->first, entry.value.bits, reason});
+  if (is_token(entry)) record(KeyDropped{id(), it->first, entry.value.bits, reason});
+  const KeyId key = it->first;
   keyspace_.erase(it);
   dirty_ = true;  // Redis propagates expiries and deletions to the AOF as DEL
+  replication_.propagate(ReplicationEntry{0, ReplicationEntry::Op::del, key, {}, -1});  // and to replicas
 }
 
 void RedisNode::expire_due(std::int64_t now_ms) {
+  LOCKSIM_CHECK(replication_.is_master(), "a replica expires nothing: it waits for the master's DEL");
   for (auto it = keyspace_.begin(); it != keyspace_.end();) {
     const auto next = std::next(it);
     if (is_expired(it->second, now_ms)) drop(it, KeyGone::expired);
@@ -317,14 +398,117 @@ void RedisNode::expire_due(std::int64_t now_ms) {
   }
 }
 
+void RedisNode::apply(const ReplicationEntry& e) {
+  // The master's stream, entry by entry. Only tokens are reported, as
+  // Replicated: present after a set, not present once a del, a flush or a
+  // different value removes them.
+  auto gone = [&](KeyId key, const Entry& old) {
+    if (is_token(old)) record(Replicated{id(), key, old.value.bits, false, e.offset});
+  };
+  switch (e.op) {
+    case ReplicationEntry::Op::flush:
+      for (const auto& [key, entry] : keyspace_) gone(key, entry);
+      keyspace_.clear();
+      break;
+    case ReplicationEntry::Op::del: {
+      const auto it = keyspace_.find(e.key);
+      if (it == keyspace_.end()) break;
+      gone(it->first, it->second);
+      keyspace_.erase(it);
+      break;
+    }
+    case ReplicationEntry::Op::set: {
+      const Entry next{e.value, e.expire_at_ms == -1 ? std::nullopt : std::optional<std::int64_t>(e.expire_at_ms)};
+      const auto [it, inserted] = keyspace_.try_emplace(e.key, next);
+      const bool changed_value = inserted || !(it->second.value == e.value);
+      if (!inserted) {
+        if (changed_value) gone(it->first, it->second);
+        it->second = next;
+      }
+      if (changed_value && is_token(next)) record(Replicated{id(), e.key, e.value.bits, true, e.offset});
+      break;
+    }
+  }
+  dirty_ = true;
+}
+
+std::vector<ReplicationEntry> RedisNode::snapshot() {
+  // What is already expired goes first, as DELs in the stream, so the
+  // snapshot holds only live keys.
+  expire_due(expiry_now_ms());
+  arm_expiry_alarm(/*force=*/false);
+  std::vector<ReplicationEntry> keys;
+  keys.reserve(keyspace_.size());
+  for (const auto& [key, entry] : keyspace_) keys.push_back(set_entry(key, entry));
+  return keys;
+}
+
+// ---------------------------------------------------------------- roles
+
+void RedisNode::replica_of(const ReplicaOf& order) {
+  if (!replication_.accepts_epoch(order.epoch)) return;  // an older configuration
+  if (order.master == replication_.master()) {
+    // "+OK Already connected to specified master" / already a master.
+    replication_.note_epoch(order.epoch);
+    return;
+  }
+  LOCKSIM_CHECK(order.master != id(), "REPLICAOF itself");
+  if (order.master == kNoProcess) {
+    replication_.promote(order.epoch);
+    record(RoleChanged{id(), kNoProcess, order.epoch});
+    take_over_keyspace();
+    return;
+  }
+  // A replica keeps its data until the new master's flush arrives.
+  if (replication_.is_master()) give_up_keyspace();
+  record(RoleChanged{id(), order.master, order.epoch});
+  replication_.follow(order.master, order.epoch);
+}
+
+void RedisNode::take_over_keyspace() {
+  // From now on this node expires by its own clock: keys whose deadline it
+  // has already passed were never served by it as a master and go without a
+  // fact (their DEL opens its stream); the rest are the lock service's now.
+  const std::int64_t now_ms = expiry_now_ms();
+  for (auto it = keyspace_.begin(); it != keyspace_.end();) {
+    const auto next = std::next(it);
+    if (is_expired(it->second, now_ms)) {
+      const KeyId key = it->first;
+      keyspace_.erase(it);
+      dirty_ = true;
+      replication_.propagate(ReplicationEntry{0, ReplicationEntry::Op::del, key, {}, -1});
+    } else if (is_token(it->second)) {
+      record(KeyHeld{id(), it->first, it->second.value.bits});
+    }
+    it = next;
+  }
+  arm_expiry_alarm(/*force=*/true);
+}
+
+void RedisNode::give_up_keyspace() {
+  // What expired before the order expired as a master; the rest is dropped
+  // by the demotion, and discarded: the new master's snapshot replaces it
+  // ("the old master loses what it alone held").
+  expire_due(expiry_now_ms());
+  for (const auto& [key, entry] : keyspace_)
+    if (is_token(entry)) record(KeyDropped{id(), key, entry.value.bits, KeyGone::demoted});
+  keyspace_.clear();
+  dirty_ = true;
+  cancel_timer(expiry_alarm_);
+  expiry_alarm_ = {};
+  alarm_at_ms_.reset();
+}
+
 // ---------------------------------------------------------------- timers
 
 void RedisNode::arm_expiry_alarm(bool force) {
   // A linear scan: a lock service's keyspace holds a handful of keys, and a
   // second index ordered by deadline would allocate on every SET.
+  // A replica arms none: it waits for its master's DELs.
   std::optional<std::int64_t> earliest_ms;
-  for (const auto& [key, entry] : keyspace_)
-    if (entry.expire_at_ms && (!earliest_ms || *entry.expire_at_ms < *earliest_ms)) earliest_ms = entry.expire_at_ms;
+  if (replication_.is_master())
+    for (const auto& [key, entry] : keyspace_)
+      if (entry.expire_at_ms && (!earliest_ms || *entry.expire_at_ms < *earliest_ms)) earliest_ms = entry.expire_at_ms;
   if (earliest_ms && *earliest_ms > kLatestAlarmMs) earliest_ms.reset();
   if (!force && earliest_ms == alarm_at_ms_) return;
 

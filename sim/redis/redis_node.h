@@ -45,12 +45,26 @@
 //    keys whose deadline passed meanwhile are gone. A crash while waiting
 //    starts the wait again and leaves the AOF as it was.
 //
-// Facts: only lock values (Value::Kind::token) are reported: KeyHeld when a
-// token becomes a key's value, KeyDropped when it stops being one (deleted,
-// expired, overwritten, lost_in_crash). Facts are recorded before the reply.
+//  - Replication (replication.h, which cites replication.c and expire.c): a
+//    master ships every write's effect to its replicas asynchronously and
+//    honours WAIT and min-replicas-to-write; a replica (NodeConfig::replica_of,
+//    or REPLICAOF from a sentinel) applies its master's stream, answers writes
+//    with READONLY, never expires keys itself — it waits for the master's DEL —
+//    but hides logically expired keys from reads. REPLICAOF NO ONE promotes a
+//    replica, which from then on expires by its own clock; REPLICAOF <m> on a
+//    master discards its data and resyncs from m. The role is configuration:
+//    it survives a restart, so a restarted old master comes back a master
+//    with what it persisted until a sentinel demotes it, and a restarted
+//    replica loads its AOF (expiring nothing) and resyncs.
 //
-// Left out: replication, replicas and failover (a replica does not expire keys
-// on its own); data types other than strings; SET's GET/KEEPTTL/EXAT/PXAT,
+// Facts: only lock values (Value::Kind::token) are reported, and only by a
+// master — the lock service: KeyHeld when a token becomes a key's value,
+// KeyDropped when it stops being one (deleted, expired, overwritten,
+// lost_in_crash, demoted). A promoted replica records KeyHeld for every token
+// it now serves. A replica records Replicated as entries change its tokens;
+// every role change records RoleChanged. Facts are recorded before the reply.
+//
+// Left out: data types other than strings; SET's GET/KEEPTTL/EXAT/PXAT,
 // EXPIRE's NX/XX/GT/LT, PEXPIREAT, PERSIST, TTL; eviction (maxmemory);
 // everysec's postponed fsync when the previous one is slow (up to 2 s of
 // loss); AOF rewrite; byte-level values (a token whose 16 hex digits happen to
@@ -64,8 +78,10 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/redis/config.h"
+#include "sim/redis/replication.h"
 #include "sim/redis/wire.h"
 #include "sim/world/process.h"
 
@@ -88,7 +104,8 @@ class RedisNode final : public Process {
   RedisNode(std::string name, NodeConfig config);
 
   // Runs one command as if it arrived now, exactly as on_message does, and
-  // returns the reply (carrying request.request_id) without sending it.
+  // returns the reply (carrying request.request_id) without sending it. WAIT
+  // does not block here: it answers the count it has at once.
   // REQUIRES: the node has been added to a World and is serving().
   Reply execute(const Request& request);
 
@@ -101,8 +118,11 @@ class RedisNode final : public Process {
   //     expired entry is removed at the true instant it expires (or at resume
   //     when the node is paused then);
   //  2. no command ever sees an expired entry (lookup expires it first).
+  // On a replica the keyspace is its master's, entry by entry; expired
+  // entries stay until the master's DEL (invariant 1 holds only on a master).
   const Keyspace& keyspace() const { return keyspace_; }
   const NodeConfig& config() const { return config_; }
+  const Replication& replication() const { return replication_; }
 
   void on_start() override;
   void on_message(const Message& message) override;
@@ -117,6 +137,10 @@ class RedisNode final : public Process {
   // The command's clock snapshot: whole milliseconds of the expiry clock.
   std::int64_t expiry_now_ms() const;
 
+  // Runs one command from |client|; nullopt when a WAIT blocks (its reply is
+  // sent later).
+  std::optional<Reply> run(const Request& request, ProcessId client, bool may_block);
+
   // --- commands; each takes the command's one clock snapshot ---
   Reply set(const Request& r, std::int64_t now_ms);
   Reply setnx(const Request& r, std::int64_t now_ms);
@@ -128,13 +152,27 @@ class RedisNode final : public Process {
   Reply eval(const Request& r, std::int64_t now_ms);
 
   // --- keyspace primitives: the only code that changes keyspace_ ---
-  // The live entry for |key|, lazily expiring it first; end() when absent.
+  // The live entry for |key|, lazily expiring it first (a replica only hides
+  // it); end() when absent.
   Keyspace::iterator lookup(KeyId key, std::int64_t now_ms);
   // SET semantics: replaces value and TTL, recording the token facts.
   void store(KeyId key, Value value, std::optional<std::int64_t> expire_at_ms);
+  // A command changed a live entry in place (its TTL, or INCR's value).
+  void updated(Keyspace::iterator it);
   void drop(Keyspace::iterator it, KeyGone reason);
-  // Active expiry: drops every key expired at |now_ms|.
+  // Active expiry: drops every key expired at |now_ms|. Master only.
   void expire_due(std::int64_t now_ms);
+  // Replica: applies one entry of the master's stream, recording Replicated.
+  void apply(const ReplicationEntry& entry);
+  // Master: the live keyspace as set entries, for a full resync.
+  std::vector<ReplicationEntry> snapshot();
+
+  // --- roles (REPLICAOF from a sentinel) ---
+  void replica_of(const ReplicaOf& order);
+  // Promoted: start serving the keyspace as the lock service.
+  void take_over_keyspace();
+  // Demoted: the keyspace is no longer the lock service's, and goes.
+  void give_up_keyspace();
 
   // --- lifecycle ---
   // Loads the AOF and starts serving: the end of every restart, delayed or not.
@@ -167,6 +205,8 @@ class RedisNode final : public Process {
   LocalTime crashed_at_{};
   LocalTime serve_from_{};
   TimerId serve_alarm_;
+  // Declared after config_, which it reads.
+  Replication replication_;
 };
 
 }  // namespace locksim::redis

@@ -22,6 +22,10 @@ const char* error_text(Error e) {
     case Error::invalid_pexpire: return "ERR invalid expire time in 'pexpire' command";
     case Error::read_only: return "READONLY You can't write against a read only replica.";
     case Error::no_replicas: return "NOREPLICAS Not enough good replicas to write.";
+    case Error::wait_on_replica:  // replication.c waitCommand
+      return "ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is "
+             "configured to be writable (which is not the default) writes to replicas are just local and are not "
+             "propagated.";
   }
   return "ERR unknown";
 }

@@ -66,6 +66,7 @@ enum class Error : std::uint8_t {
   invalid_pexpire,     // ERR invalid expire time in 'pexpire' command
   read_only,           // READONLY You can't write against a read only replica.
   no_replicas,         // NOREPLICAS Not enough good replicas to write.
+  wait_on_replica,     // ERR WAIT cannot be used with replica instances. ...
 };
 const char* error_text(Error e);
 

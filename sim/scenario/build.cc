@@ -1,9 +1,14 @@
 #include "sim/scenario/build.h"
 
+#include <map>
+
 #include "sim/core/check.h"
 #include "sim/lock/redlock.h"
 #include "sim/lock/single_node_lock.h"
+#include "sim/lock/master_follower.h"
 #include "sim/lock/watchdog.h"
+#include "sim/redis/sentinel.h"
+#include "sim/workload/service.h"
 #include "sim/redis/redis_node.h"
 #include "sim/resource/resource.h"
 #include "sim/workload/client_process.h"
@@ -65,7 +70,8 @@ using LockFactory = ClientProcess::LockFactory;
 
 // How each client builds its lock: the protocol the scenario names, wrapped
 // in a watchdog when renewals are on.
-LockFactory lock_factory(const ScenarioSpec& spec, World& w, const ServiceLayout& service) {
+LockFactory lock_factory(const ScenarioSpec& spec, World& w, const ServiceLayout& service,
+                         const std::vector<ProcessId>& sentinels) {
   const ValidityRule rule{spec.lock.ttl, spec.lock.drift_factor_ppm, spec.lock.drift_fixed};
   const redis::KeyId fencing_key = w.intern_key(spec.lock.fencing_key);
   LockFactory base;
@@ -80,6 +86,8 @@ LockFactory lock_factory(const ScenarioSpec& spec, World& w, const ServiceLayout
     lock.validity = rule;
     lock.request_timeout = spec.lock.request_timeout;
     lock.clock = spec.lock.clock;
+    lock.wait_replicas = spec.lock.wait_replicas;
+    lock.wait_timeout = spec.lock.wait_timeout;
     base = [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
       return std::make_unique<SingleNodeLock>(self, listener, lock, tag_base);
     };
@@ -102,15 +110,27 @@ LockFactory lock_factory(const ScenarioSpec& spec, World& w, const ServiceLayout
       return std::make_unique<RedlockClient>(self, listener, lock, tag_base);
     };
   }
-  if (!spec.lock.watchdog.enabled) return base;
-  const Duration every =
-      spec.lock.watchdog.renew_every > Duration{0} ? spec.lock.watchdog.renew_every : spec.lock.ttl / 3;
-  return [base, every](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
-    return std::make_unique<WatchdogLock>(self, listener, every, tag_base,
-                                          [&](LockListener& inner_listener, std::uint64_t inner_tags) {
-                                            return base(self, inner_listener, inner_tags);
-                                          });
-  };
+  if (spec.lock.watchdog.enabled) {
+    const Duration every =
+        spec.lock.watchdog.renew_every > Duration{0} ? spec.lock.watchdog.renew_every : spec.lock.ttl / 3;
+    base = [base, every](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+      return std::make_unique<WatchdogLock>(self, listener, every, tag_base,
+                                            [&](LockListener& inner_listener, std::uint64_t inner_tags) {
+                                              return base(self, inner_listener, inner_tags);
+                                            });
+    };
+  }
+  if (!sentinels.empty()) {
+    const Duration delay = spec.sentinel.client_follow_delay;
+    base = [base, sentinels, delay](Process& self, LockListener& listener,
+                                    std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+      return std::make_unique<MasterFollower>(self, listener, sentinels, delay, tag_base,
+                                              [&](LockListener& inner_listener, std::uint64_t inner_tags) {
+                                                return base(self, inner_listener, inner_tags);
+                                              });
+    };
+  }
+  return base;
 }
 
 }  // namespace
@@ -119,21 +139,43 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
   auto world = std::make_unique<World>(seed, trace);
   World& w = *world;
 
+  // Masters, then their replicas: every node that can serve the lock. Only
+  // masters record held keys, so the holder is "the current master's value".
   ServiceLayout service;
   for (const auto& name : spec.redis.nodes) {
     service.nodes.push_back(w.add(std::make_unique<redis::RedisNode>(name, spec.redis.node), ProcessKind::redis_node,
                                   clock_for(spec, name)));
   }
+  const ProcessId master = service.nodes.front();
+  std::vector<ProcessId> replicas;
+  for (const auto& name : spec.redis.replicas) {
+    redis::NodeConfig config = spec.redis.node;
+    config.replica_of = master;
+    replicas.push_back(
+        w.add(std::make_unique<redis::RedisNode>(name, config), ProcessKind::redis_node, clock_for(spec, name)));
+    service.nodes.push_back(replicas.back());
+  }
   const ProcessId resource =
       w.add(std::make_unique<Resource>(spec.resource.name,
                                        ResourceConfig{spec.resource.policy, spec.resource.app, spec.resource.initial_stock}),
             ProcessKind::resource, clock_for(spec, spec.resource.name));
+  std::map<std::string, ProcessId> services;
+  for (const ServiceSpec& s : spec.services)
+    services[s.name] = w.add(std::make_unique<Service>(s.name, s.latency), ProcessKind::service, clock_for(spec, s.name));
+
+  // Sentinels come after the clients, but the clients must know their ids
+  // (to ask them where the master is): ids are handed out in order.
+  const auto first_client = static_cast<ProcessId>(w.process_count());
+  std::vector<ProcessId> clients, sentinels;
+  for (std::size_t i = 0; i < spec.clients.size(); ++i) clients.push_back(first_client + static_cast<ProcessId>(i));
+  for (std::size_t i = 0; i < spec.sentinel.names.size(); ++i)
+    sentinels.push_back(first_client + static_cast<ProcessId>(spec.clients.size() + i));
 
   service.lock_key = w.intern_key(spec.lock.key);
   service.quorum = spec.lock.protocol == LockProtocol::redlock ? redlock_quorum(spec) : 1;
   w.set_service(service);
   w.set_app(spec.resource.app);
-  const LockFactory make_lock = lock_factory(spec, w, service);
+  const LockFactory make_lock = lock_factory(spec, w, service, sentinels);
   for (const ClientSpec& c : spec.clients) {
     WorkloadConfig wl;
     wl.start = c.start;
@@ -146,7 +188,24 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
     wl.resource = resource;
     wl.send_marks = spec.resource.policy == WritePolicy::unique_token_cas;
     wl.op_timeout = spec.lock.request_timeout;
-    w.add(std::make_unique<ClientProcess>(c.name, std::move(wl), make_lock), ProcessKind::client, clock_for(spec, c.name));
+    for (const Step& step : c.steps) wl.step_service.push_back(step.service.empty() ? kNoProcess : services.at(step.service));
+    const ProcessId id =
+        w.add(std::make_unique<ClientProcess>(c.name, std::move(wl), make_lock), ProcessKind::client, clock_for(spec, c.name));
+    LOCKSIM_CHECK(id == clients[static_cast<std::size_t>(&c - spec.clients.data())], "client ids are handed out in order");
+  }
+  for (std::size_t i = 0; i < spec.sentinel.names.size(); ++i) {
+    redis::SentinelConfig config;
+    config.master = master;
+    config.replicas = replicas;
+    config.sentinels = sentinels;
+    config.clients = clients;
+    config.quorum = spec.sentinel.quorum;
+    config.down_after = spec.sentinel.down_after;
+    config.ping_every = spec.sentinel.ping_every;
+    config.failover_timeout = spec.sentinel.failover_timeout;
+    const ProcessId id = w.add(std::make_unique<redis::Sentinel>(spec.sentinel.names[i], config), ProcessKind::sentinel,
+                               clock_for(spec, spec.sentinel.names[i]));
+    LOCKSIM_CHECK(id == sentinels[i], "sentinel ids are handed out in order");
   }
 
   w.set_default_link(spec.network.default_link);

@@ -111,14 +111,19 @@ std::string_view fault_kind_text(FaultSpecKind kind) {
 
 using Keys = std::vector<std::string>;
 
-const Keys kTopKeys{"scenario", "lock",    "redlock", "redis", "resource", "client",
-                    "clock",    "network", "link",    "fault", "expect"};
+const Keys kTopKeys{"scenario", "lock",   "redlock", "redis", "sentinel", "service", "resource",
+                    "client",   "clock",  "network", "link",  "fault",    "expect"};
 const Keys kScenarioKeys{"name", "title", "story", "run_for", "seed"};
 const Keys kLockKeys{
-    "protocol", "key",          "ttl",         "acquire",  "release",     "fencing", "fencing_key", "request_timeout",
-    "clock",    "drift_factor", "drift_fixed", "attempts", "retry_delay", "preset",  "watchdog",    "renew_every"};
+    "protocol",        "key",         "ttl",           "acquire",     "release",  "fencing",     "fencing_key",
+    "request_timeout", "clock",       "drift_factor",  "drift_fixed", "attempts", "retry_delay", "preset",
+    "watchdog",        "renew_every", "wait_replicas", "wait_timeout"};
 const Keys kRedlockKeys{"requests", "node_timeout", "check_validity", "quorum", "fencing_node", "first_attempt_expiry"};
-const Keys kRedisKeys{"nodes", "expiry_clock", "persistence", "fsync_every", "delayed_restart"};
+const Keys kRedisKeys{"nodes",           "expiry_clock",          "persistence",          "fsync_every",
+                      "delayed_restart", "replicas",              "min_replicas_to_write", "min_replicas_max_lag",
+                      "ack_every",       "replication_delay"};
+const Keys kSentinelKeys{"names", "quorum", "down_after", "ping_every", "failover_timeout", "client_follow_delay"};
+const Keys kServiceKeys{"latency"};
 const Keys kResourceKeys{"name", "policy", "app", "initial_stock"};
 const Keys kClientKeys{"start", "steps", "iterations", "attempts", "retry_delay", "think", "release"};
 const Keys kClockKeys{"offset", "drift"};
@@ -166,7 +171,8 @@ void check_schema(Reader& r, const DocNode& root) {
   static const Keys kExpectKeys = expect_keys();
   const Section sections[] = {
       {"scenario", &kScenarioKeys, false}, {"lock", &kLockKeys, false},         {"redlock", &kRedlockKeys, false},
-      {"redis", &kRedisKeys, false},       {"resource", &kResourceKeys, false}, {"client", &kClientKeys, true},
+      {"redis", &kRedisKeys, false},       {"sentinel", &kSentinelKeys, false}, {"service", &kServiceKeys, true},
+      {"resource", &kResourceKeys, false}, {"client", &kClientKeys, true},
       {"clock", &kClockKeys, true},        {"network", &kNetworkKeys, false},   {"link", &kLinkKeys, true},
       {"fault", &kFaultKeys, true},        {"expect", &kExpectKeys, false}};
   for (const DocNode& node : root.members) {
@@ -221,10 +227,13 @@ class SpecBuilder {
     read_scenario();
     read_lock();
     read_redis();
+    read_sentinel();
+    read_services();
     read_resource();
     read_clients();
     register_processes();
     read_redlock();
+    check_replication();
     read_clocks();
     read_network();
     read_links();
@@ -236,7 +245,8 @@ class SpecBuilder {
  private:
   struct Process {
     std::string name;
-    std::string_view kind;  // "client", "redis node", "resource"
+    std::string_view kind;  // "redis node", "replica", "sentinel", "service", "resource", "client"
+    SourcePos pos;          // where the name was written
   };
 
   // The section |key| of the root, or an empty table standing in for it.
@@ -282,6 +292,11 @@ class SpecBuilder {
     r_.latency(l, "retry_delay", lock.retry_delay);
     r_.boolean(l, "watchdog", lock.watchdog.enabled);
     r_.duration(l, "renew_every", Sign::positive, lock.watchdog.renew_every);
+    // The upper bound (the number of replicas) is checked in check_replication().
+    r_.integer(l, "wait_replicas", 0, INT_MAX, lock.wait_replicas);
+    if (r_.duration(l, "wait_timeout", Sign::non_negative, lock.wait_timeout))
+      whole_units(l, "wait_timeout", lock.wait_timeout, std::chrono::milliseconds(1), "milliseconds",
+                  "WAIT's timeout is in milliseconds, and 0 means wait for ever");
     // Redisson renews every lease / 3 (30 s lease, every 10 s).
     if (lock.watchdog.enabled && lock.watchdog.renew_every == Duration{0})
       lock.watchdog.renew_every = std::max(Duration{1}, lock.ttl / 3);
@@ -303,26 +318,96 @@ class SpecBuilder {
     scenario::apply_preset(*preset_, spec_.lock);
   }
 
+  // An array of process names (redis.nodes, redis.replicas, sentinel.names):
+  // each a valid name, none listed twice. |what| names one entry ("node").
+  bool read_names(const DocNode& table, std::string_view key, std::string_view what, std::vector<std::string>& names,
+                  std::vector<SourcePos>& positions) {
+    std::vector<std::pair<std::string, SourcePos>> items;
+    if (!r_.strings(table, key, items)) return false;
+    const DocNode& node = *table.find(key);
+    names.clear();
+    positions.clear();
+    for (const auto& [name, pos] : items) {
+      if (!valid_process_name(name)) r_.fail(pos, node.path, bad_name_message(name));
+      if (std::find(names.begin(), names.end(), name) != names.end())
+        r_.fail(pos, node.path, std::string(what) + " " + in_quotes(name) + " is listed twice");
+      names.push_back(name);
+      positions.push_back(pos);
+    }
+    return true;
+  }
+
   void read_redis() {
     const DocNode& rs = section("redis");
-    std::vector<std::pair<std::string, SourcePos>> nodes;
-    if (r_.strings(rs, "nodes", nodes)) {
-      const DocNode& node = *rs.find("nodes");
-      if (nodes.empty()) r_.fail(node, "needs at least one node name");
-      spec_.redis.nodes.clear();
-      redis_node_pos_.clear();
-      for (const auto& [name, pos] : nodes) {
-        if (!valid_process_name(name)) r_.fail(pos, node.path, bad_name_message(name));
-        for (const std::string& earlier : spec_.redis.nodes)
-          if (earlier == name) r_.fail(pos, node.path, "node " + in_quotes(name) + " is listed twice");
-        spec_.redis.nodes.push_back(name);
-        redis_node_pos_.push_back(pos);
-      }
+    RedisSpec& redis = spec_.redis;
+    if (read_names(rs, "nodes", "node", redis.nodes, redis_node_pos_) && redis.nodes.empty())
+      r_.fail(*rs.find("nodes"), "needs at least one node name");
+    r_.choice(rs, "expiry_clock", kExpiryClocks, redis.node.expiry_clock);
+    r_.choice(rs, "persistence", kPersistence, redis.node.persistence);
+    r_.duration(rs, "fsync_every", Sign::positive, redis.node.fsync_every);
+    r_.duration(rs, "delayed_restart", Sign::non_negative, redis.node.delayed_restart);
+    // Replication: replicas of nodes[0]; the protocol and node count they
+    // need are checked in check_replication().
+    read_names(rs, "replicas", "replica", redis.replicas, redis_replica_pos_);
+    const auto replicas = static_cast<std::int64_t>(redis.replicas.size());
+    std::int64_t min_replicas = 0;
+    if (r_.integer(rs, "min_replicas_to_write", INT64_MIN, INT64_MAX, min_replicas)) {
+      if (min_replicas < 0 || min_replicas > replicas)
+        r_.fail(*rs.find("min_replicas_to_write"),
+                replica_count_rule(replicas) + "; got " + std::to_string(min_replicas));
+      else
+        redis.node.min_replicas_to_write = static_cast<int>(min_replicas);
     }
-    r_.choice(rs, "expiry_clock", kExpiryClocks, spec_.redis.node.expiry_clock);
-    r_.choice(rs, "persistence", kPersistence, spec_.redis.node.persistence);
-    r_.duration(rs, "fsync_every", Sign::positive, spec_.redis.node.fsync_every);
-    r_.duration(rs, "delayed_restart", Sign::non_negative, spec_.redis.node.delayed_restart);
+    if (r_.duration(rs, "min_replicas_max_lag", Sign::positive, redis.node.min_replicas_max_lag))
+      whole_units(rs, "min_replicas_max_lag", redis.node.min_replicas_max_lag, std::chrono::seconds(1), "seconds",
+                  "redis.conf's min-replicas-max-lag is in seconds, and 0 turns the check off");
+    r_.duration(rs, "ack_every", Sign::positive, redis.node.ack_every);
+    r_.duration(rs, "replication_delay", Sign::non_negative, redis.node.replication_delay);
+  }
+
+  // A duration that Redis takes in whole |unit|s: anything finer would be
+  // truncated, and 0 means something else there (|why|).
+  void whole_units(const DocNode& table, std::string_view key, Duration d, Duration unit, std::string_view unit_name,
+                   std::string_view why) {
+    if (d % unit == Duration{0}) return;
+    const DocNode& node = *table.find(key);
+    r_.fail(node, "must be a whole number of " + std::string(unit_name) + " (" + std::string(why) + "), got " +
+                      in_quotes(*node.value->value<std::string>()));
+  }
+
+  // The range of a count of replicas (min_replicas_to_write, wait_replicas).
+  static std::string replica_count_rule(std::int64_t replicas) {
+    if (replicas == 0)
+      return "must be 0 without replicas (redis.replicas is empty; add them such as replicas = [\"R\"] in "
+             "[redis])";
+    return "must be between 0 and " + std::to_string(replicas) + " (the number of redis.replicas)";
+  }
+
+  // [sentinel]. The checks that need the replicas and the quorum's default
+  // are in check_replication().
+  void read_sentinel() {
+    const DocNode& s = section("sentinel");
+    SentinelSpec& sentinel = spec_.sentinel;
+    read_names(s, "names", "sentinel", sentinel.names, sentinel_pos_);
+    std::int64_t quorum = 0;
+    if (r_.integer(s, "quorum", INT64_MIN, INT64_MAX, quorum)) sentinel_quorum_ = quorum;
+    r_.duration(s, "down_after", Sign::positive, sentinel.down_after);
+    r_.duration(s, "ping_every", Sign::positive, sentinel.ping_every);
+    r_.duration(s, "failover_timeout", Sign::positive, sentinel.failover_timeout);
+    r_.duration(s, "client_follow_delay", Sign::non_negative, sentinel.client_follow_delay);
+  }
+
+  // [service.NAME], in file order.
+  void read_services() {
+    for (const DocNode& s : section("service").members) {
+      if (!s.table) continue;  // reported by the schema pass
+      ServiceSpec service;
+      service.name = s.key;
+      service.pos = s.pos;
+      if (!valid_process_name(s.key)) r_.fail(s, bad_name_message(s.key));
+      r_.latency(s, "latency", service.latency);
+      spec_.services.push_back(std::move(service));
+    }
   }
 
   void read_resource() {
@@ -373,13 +458,22 @@ class SpecBuilder {
     for (StepKind k : kStepKinds) names.emplace_back(step_name(k));
     for (StepKind k : kStepKinds) {
       if (verb != step_name(k)) continue;
-      Step step{k, Latency::constant(Duration{0})};
+      Step step{k, Latency::constant(Duration{0}), {}};
       const bool timed = k == StepKind::work || k == StepKind::call;
       if (timed && arg.empty()) {
         r_.fail(pos, key,
-                "step " + in_quotes(verb) + " needs a duration or latency, such as \"" + verb + " 2s\" or \"" + verb +
-                    " lognormal(200ms, 0.5)\"");
+                k == StepKind::call
+                    ? "step \"call\" needs a service or a latency, such as \"call identity\", \"call 2s\" or "
+                      "\"call lognormal(200ms, 0.5)\""
+                    : "step " + in_quotes(verb) + " needs a duration or latency, such as \"" + verb + " 2s\" or \"" +
+                          verb + " lognormal(200ms, 0.5)\"");
         return std::nullopt;
+      }
+      // "call identity": a request to the service process; it takes the
+      // service's latency, so the step has none of its own.
+      if (k == StepKind::call && find_service(arg) != nullptr) {
+        step.service = arg;
+        return step;
       }
       if (!timed && !arg.empty()) {
         r_.fail(pos, key, "step " + in_quotes(verb) + " takes no argument, got " + in_quotes(raw));
@@ -389,6 +483,10 @@ class SpecBuilder {
         std::string error;
         std::optional<Latency> l = latency_from_text(arg, error);
         if (!l) {
+          // A word is a service name that matches none; anything else was
+          // meant as a latency, and the latency's error says what is wrong.
+          if (k == StepKind::call && std::isalpha(static_cast<unsigned char>(arg[0])) && valid_process_name(arg))
+            error = unknown_service_message(arg);
           r_.fail(pos, key, "in step " + in_quotes(raw) + ": " + error);
           return std::nullopt;
         }
@@ -398,39 +496,128 @@ class SpecBuilder {
     }
     r_.fail(pos, key,
             "unknown step " + in_quotes(verb) + scenario::did_you_mean(verb, names) +
-                "; steps are: " + join_list(names) + " (work and call take a duration, such as \"work 2s\")");
+                "; steps are: " + join_list(names) +
+                " (work and call take a duration, such as \"work 2s\"; call also takes a service, such as "
+                "\"call identity\")");
     return std::nullopt;
+  }
+
+  const ServiceSpec* find_service(const std::string& name) const {
+    for (const ServiceSpec& s : spec_.services)
+      if (s.name == name) return &s;
+    return nullptr;
+  }
+
+  // "call NAME" where NAME is no service: what NAME is, the services there
+  // are, and the latency forms.
+  std::string unknown_service_message(const std::string& name) const {
+    std::vector<std::string> services;
+    for (const ServiceSpec& s : spec_.services) services.push_back(s.name);
+    std::string what;
+    // Clients are registered later; the other kinds are known by now.
+    const std::pair<const std::vector<std::string>*, const char*> kinds[] = {{&spec_.redis.nodes, "a redis node"},
+                                                                            {&spec_.redis.replicas, "a replica"},
+                                                                            {&spec_.sentinel.names, "a sentinel"}};
+    for (const auto& [names, kind] : kinds) {
+      if (std::find(names->begin(), names->end(), name) != names->end())
+        what = in_quotes(name) + " is " + kind + ", not a service";
+    }
+    if (name == spec_.resource.name) what = in_quotes(name) + " is the resource, not a service";
+    for (const ClientSpec& c : spec_.clients)
+      if (c.name == name) what = in_quotes(name) + " is a client, not a service";
+    if (what.empty()) what = "unknown service " + in_quotes(name) + scenario::did_you_mean(name, services);
+    what += services.empty() ? "; there are no services (declare one as [service." + name + "])"
+                             : "; services: " + join_list(services);
+    return what +
+           ". \"call\" takes a service or a latency: a duration such as \"2s\", or constant(V), uniform(LOW, HIGH), "
+           "exponential(MEAN), lognormal(MEDIAN, SIGMA), pareto(SCALE, ALPHA)";
   }
 
   static std::string bad_name_message(const std::string& name) {
     return "bad process name " + in_quotes(name) + ": use letters, digits, '-' and '_'";
   }
 
-  // Process names are unique across redis nodes, the resource and clients.
+  // Process names are unique across redis nodes, replicas, sentinels,
+  // services, the resource and clients (registered in that order, which is
+  // the order error messages list them in).
   void register_processes() {
     const DocNode& redis = section("redis");
-    const DocNode* nodes = redis.find("nodes");
-    for (std::size_t i = 0; i < spec_.redis.nodes.size(); ++i) {
-      add_process(spec_.redis.nodes[i], "redis node", i < redis_node_pos_.size() ? redis_node_pos_[i] : redis.pos,
-                  nodes != nullptr ? nodes->path : "redis.nodes");
-    }
+    const auto add_list = [&](const std::vector<std::string>& names, const std::vector<SourcePos>& positions,
+                              std::string_view kind, const DocNode& table, std::string_view key) {
+      const DocNode* node = table.find(key);
+      for (std::size_t i = 0; i < names.size(); ++i)
+        add_process(names[i], kind, i < positions.size() ? positions[i] : table.pos,
+                    node != nullptr ? node->path : join_key(table.path, key));
+    };
+    add_list(spec_.redis.nodes, redis_node_pos_, "redis node", redis, "nodes");
+    add_list(spec_.redis.replicas, redis_replica_pos_, "replica", redis, "replicas");
+    add_list(spec_.sentinel.names, sentinel_pos_, "sentinel", section("sentinel"), "names");
+    for (const ServiceSpec& s : spec_.services) add_process(s.name, "service", s.pos, join_key("service", s.name));
     const DocNode& resource = section("resource");
     const DocNode* resource_name = resource.find("name");
     add_process(spec_.resource.name, "resource", resource_name ? resource_name->pos : resource.pos,
                 resource_name ? resource_name->path : "resource.name");
-    for (const ClientSpec& c : spec_.clients) add_process(c.name, "client", c.pos, "client." + c.name);
+    for (const ClientSpec& c : spec_.clients) add_process(c.name, "client", c.pos, join_key("client", c.name));
   }
 
   void add_process(const std::string& name, std::string_view kind, const SourcePos& pos, const std::string& key) {
     for (const Process& p : processes_) {
       if (p.name == name) {
+        std::string where;
+        if (p.pos.line > 0 && p.pos.file == pos.file)
+          where = " (line " + std::to_string(p.pos.line) + ")";
+        else if (p.pos.file == kSetFile)
+          where = " (from --set)";
         r_.fail(pos, key,
-                "name " + in_quotes(name) + " is already taken by the " + std::string(p.kind) +
-                    "; process names must be unique across clients, redis nodes and the resource");
+                "name " + in_quotes(name) + " is already taken by the " + std::string(p.kind) + where +
+                    "; process names must be unique across clients, redis nodes, replicas, sentinels, services and "
+                    "the resource");
         return;
       }
     }
-    processes_.push_back({name, kind});
+    processes_.push_back({name, kind, pos});
+  }
+
+  // Replication and failover: replicas need the single-node protocol (and so
+  // one master), sentinels need replicas, and the counts of replicas and
+  // sentinels bound wait_replicas and the sentinel quorum. Resolves the
+  // quorum's default (2, or 1 with a single sentinel).
+  void check_replication() {
+    const DocNode& redis = section("redis");
+    const auto replicas = static_cast<std::int64_t>(spec_.redis.replicas.size());
+    if (replicas > 0 && spec_.lock.protocol == LockProtocol::redlock)
+      r_.fail(*redis.find("replicas"),
+              "replicas are for the single-node lock (one master, nodes[0], and its replicas); Redlock's nodes are "
+              "independent masters, and the protocol is \"redlock\"");
+
+    const DocNode& s = section("sentinel");
+    SentinelSpec& sentinel = spec_.sentinel;
+    const auto sentinels = static_cast<std::int64_t>(sentinel.names.size());
+    if (!s.members.empty() && s.find("names") == nullptr)
+      r_.fail(s.members.front(), "[sentinel] has no names; list the sentinels, such as names = [\"s1\", \"s2\", "
+                                 "\"s3\"] (names = [] runs without sentinels)");
+    if (sentinels > 0 && replicas == 0)
+      r_.fail(*s.find("names"),
+              "sentinels fail the master over to one of its replicas, and redis.replicas is empty; add replicas such "
+              "as replicas = [\"R\"] in [redis]");
+    if (sentinel_quorum_) {
+      const std::int64_t q = *sentinel_quorum_;
+      // Without sentinels the quorum does nothing: a variant may set
+      // names = [] and still inherit it.
+      if (q < 1 || (sentinels > 0 && q > sentinels))
+        r_.fail(*s.find("quorum"),
+                sentinels > 0 ? "must be between 1 and " + std::to_string(sentinels) +
+                                    " (the number of sentinel.names); got " + std::to_string(q)
+                              : "must be at least 1; got " + std::to_string(q));
+      else
+        sentinel.quorum = static_cast<std::uint32_t>(q);
+    } else if (sentinels > 0 && sentinel.quorum > static_cast<std::uint64_t>(sentinels)) {
+      sentinel.quorum = static_cast<std::uint32_t>(sentinels);
+    }
+
+    const DocNode* wait = section("lock").find("wait_replicas");
+    if (wait != nullptr && spec_.lock.wait_replicas > replicas)
+      r_.fail(*wait, replica_count_rule(replicas) + "; got " + std::to_string(spec_.lock.wait_replicas));
   }
 
   // [redlock], and the node count each protocol allows. Runs once the lock,
@@ -747,6 +934,9 @@ class SpecBuilder {
   ScenarioSpec spec_;
   std::vector<Process> processes_;
   std::vector<SourcePos> redis_node_pos_;         // where each of spec_.redis.nodes was written
+  std::vector<SourcePos> redis_replica_pos_;      // ... each of spec_.redis.replicas
+  std::vector<SourcePos> sentinel_pos_;           // ... each of spec_.sentinel.names
+  std::optional<std::int64_t> sentinel_quorum_;   // sentinel.quorum as written, checked once the names are known
   const scenario::LockPreset* preset_ = nullptr;  // lock.preset, once read
   std::deque<DocNode> placeholders_;              // stable addresses for section()
 };

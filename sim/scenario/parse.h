@@ -17,7 +17,14 @@
 // own: redlock.quorum (0 -> N/2 + 1), redlock.fencing_node ("" -> the first
 // node) and, with the watchdog on, lock.watchdog.renew_every (0 -> ttl / 3).
 // Client attempts and retry_delay stay unset when not written: they inherit
-// the lock's.
+// the lock's. With sentinels and no quorum written, sentinel.quorum (2) drops
+// to the number of sentinels when there are fewer. A "call NAME" step whose
+// NAME is a [service.NAME] becomes Step{call, service = NAME}; any other
+// argument must be a latency.
+//
+// Process names — clients, redis nodes, replicas, sentinels, services and the
+// resource — share one namespace, and any of them may be a clock, a link end,
+// a fault target or a partition member; phase triggers name clients only.
 //
 // load() validates the base and every variant, so a typo anywhere in a file is
 // reported when it is loaded, not when a sweep first reaches that variant.

@@ -73,11 +73,40 @@ struct LockSpec {
   std::string preset;  // "redlock-rb", "node-redlock", ... (defaults it applied), "" = none
   RedlockSpec redlock;
   WatchdogSpec watchdog;
+  // After a successful SET, WAIT for this many replicas (0 = do not WAIT);
+  // fewer acks within wait_timeout fail the attempt.
+  int wait_replicas = 0;
+  Duration wait_timeout = 100ms;
 };
 
 struct RedisSpec {
   std::vector<std::string> nodes{"r1"};
-  redis::NodeConfig node;  // expiry clock, persistence, fsync interval
+  // Replicas of the (single) master nodes[0], replicating asynchronously.
+  std::vector<std::string> replicas;
+  // Expiry clock, persistence, fsync interval, delayed restart, and for
+  // replication: min_replicas_to_write, min_replicas_max_lag, ack_every,
+  // replication_delay (replica_of is set per node by the builder).
+  redis::NodeConfig node;
+};
+
+// Redis Sentinel: failover for a master with replicas.
+struct SentinelSpec {
+  std::vector<std::string> names;  // empty = no sentinels
+  std::uint32_t quorum = 2;
+  Duration down_after = 30s;       // down-after-milliseconds
+  Duration ping_every = 1s;
+  Duration failover_timeout = 180s;
+  // Clients follow +switch-master this long after a sentinel announces it
+  // (client libraries reconnect lazily).
+  Duration client_follow_delay = 0s;
+};
+
+// A service the critical section calls (the incident's identity service):
+// it answers each call after a latency drawn from its distribution.
+struct ServiceSpec {
+  std::string name;
+  Latency latency = Latency::constant(1ms);
+  SourcePos pos;
 };
 
 struct ResourceSpec {
@@ -167,6 +196,8 @@ struct ScenarioSpec {
   std::uint64_t seed = 1;
   LockSpec lock;
   RedisSpec redis;
+  SentinelSpec sentinel;
+  std::vector<ServiceSpec> services;
   ResourceSpec resource;
   std::vector<ClientSpec> clients;
   std::map<std::string, ClockSpec> clocks;  // by process name

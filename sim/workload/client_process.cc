@@ -11,6 +11,8 @@ ClientProcess::ClientProcess(std::string name, WorkloadConfig workload, const Lo
 void ClientProcess::on_message(const Message& message) {
   if (const auto* r = std::get_if<redis::Reply>(&message.payload)) return lock_->on_reply(*r);
   if (const auto* r = std::get_if<resource::Reply>(&message.payload)) return workload_.on_reply(*r);
+  if (const auto* a = std::get_if<service::Answer>(&message.payload)) return workload_.on_answer(*a);
+  lock_->on_notice(message.payload);  // sentinel announcements and answers
 }
 
 void ClientProcess::on_timer(std::uint64_t tag) {

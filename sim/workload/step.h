@@ -11,7 +11,7 @@ namespace locksim {
 
 enum class StepKind : std::uint8_t {
   work,                 // local computation for a duration (own clock)
-  call,                 // an external call that takes a (random) latency
+  call,                 // an external call: a (random) latency, or a request to a service process
   check,                // validity check on the client's clock; stop if the lease is over
   read,
   write,
@@ -25,7 +25,8 @@ const char* step_name(StepKind k);
 
 struct Step {
   StepKind kind = StepKind::read;
-  Latency duration = Latency::constant(Duration{0});  // work, call
+  Latency duration = Latency::constant(Duration{0});  // work; call without a service
+  std::string service;  // call: the service process to call ("call identity"); "" = a local latency
 };
 
 }  // namespace locksim

@@ -66,8 +66,14 @@ void Workload::run_step() {
   if (step_ >= config_.steps.size()) return finish_session();
   const Step& step = config_.steps[step_];
   switch (step.kind) {
-    case StepKind::work:
-    case StepKind::call: self_.set_timer(step.duration.sample(self_.rng()), tag_base_ + kStepDone); return;
+    case StepKind::call:
+      if (step_ < config_.step_service.size() && config_.step_service[step_] != kNoProcess) {
+        awaited_call_ = next_request_id_++;
+        self_.send(config_.step_service[step_], service::Call{awaited_call_});
+        return;
+      }
+      [[fallthrough]];
+    case StepKind::work: self_.set_timer(step.duration.sample(self_.rng()), tag_base_ + kStepDone); return;
     case StepKind::check:
       if (lock_->lease_valid()) {
         self_.reach(Phase::checked);
@@ -116,6 +122,13 @@ void Workload::on_reply(const resource::Reply& reply) {
   advance();
 }
 
+void Workload::on_answer(const service::Answer& answer) {
+  if (!active_ || answer.request_id != awaited_call_) return;
+  awaited_call_ = 0;
+  self_.reach(Phase::called);
+  advance();
+}
+
 void Workload::advance() {
   ++step_;
   self_.set_timer(Duration{0}, tag_base_ + kStep);
@@ -160,6 +173,7 @@ void Workload::on_timer(std::uint64_t tag) {
 void Workload::on_crash() {
   active_ = false;
   awaited_op_ = 0;
+  awaited_call_ = 0;
 }
 
 }  // namespace locksim

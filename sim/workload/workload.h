@@ -6,6 +6,9 @@
 // triggered when a phase is reached ("c1 read") freezes the client exactly
 // between two steps, as a GC pause would.
 //
+// A call to a service waits for its answer however long it takes (the
+// incident's point: a call can outlast the lease).
+//
 // A rejected resource op ends the session early (the resource said the lock is
 // stale); so does a validity check that finds the lease over. Either way the
 // client still releases, as `finally: unlock()` would.
@@ -23,6 +26,9 @@ namespace locksim {
 struct WorkloadConfig {
   Duration start{0};
   std::vector<Step> steps;
+  // Per step: the service process a "call" step calls (kNoProcess = a local
+  // latency instead). Same length as steps, or empty.
+  std::vector<ProcessId> step_service;
   int iterations = 1;
   int attempts = 0;  // per cycle; 0 = until the run ends
   Latency retry_delay = Latency::constant(std::chrono::milliseconds(100));
@@ -42,6 +48,7 @@ class Workload final : public LockListener {
 
   void start();
   void on_reply(const resource::Reply& reply);
+  void on_answer(const service::Answer& answer);
   void on_timer(std::uint64_t tag);
   void on_crash();
 
@@ -70,6 +77,7 @@ class Workload final : public LockListener {
   std::int64_t last_read_ = 0;
   std::uint64_t next_request_id_ = 1;
   std::uint64_t awaited_op_ = 0;
+  std::uint64_t awaited_call_ = 0;
   resource::Op awaited_kind_ = resource::Op::read;
   TimerId op_timeout_;
 };

@@ -10,13 +10,14 @@
 #include "sim/redis/replication_wire.h"
 #include "sim/redis/wire.h"
 #include "sim/resource/wire.h"
+#include "sim/workload/service_wire.h"
 
 namespace locksim {
 
 using Payload = std::variant<redis::Request, redis::Reply, resource::Request, resource::Reply, redis::ReplicationEntry,
                              redis::ReplicationAck, redis::GetAck, redis::ReplicaOf, redis::Ping, redis::Pong,
                              redis::IsMasterDown, redis::MasterDownReply, redis::SwitchMaster, redis::GetMaster,
-                             redis::MasterIs>;
+                             redis::MasterIs, service::Call, service::Answer>;
 
 struct Message {
   ProcessId from = kNoProcess;

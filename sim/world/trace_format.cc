@@ -111,6 +111,10 @@ std::string describe_control(const Payload& payload, const History& h) {
           return "get-master-addr-by-name";
         } else if constexpr (std::is_same_v<M, redis::MasterIs>) {
           return "master is " + h.name_of(m.master);
+        } else if constexpr (std::is_same_v<M, service::Call>) {
+          return "call";
+        } else if constexpr (std::is_same_v<M, service::Answer>) {
+          return "answer";
         } else {
           return "?";
         }

@@ -11,6 +11,19 @@ CATALOGUE = [
     "setnx-then-expire-crash",
     "del-without-owner-check",
     "no-faults-single-node",
+    "redlock-clock-jump",
+    "redlock-clock-drift",
+    "redlock-delayed-replies",
+    "redlock-pause-after-acquire",
+    "redlock-crash-restart",
+    "watchdog-renewal-gc",
+    "no-faults-redlock",
+    "no-faults-watchdog",
+    "client-presets",
+    "master-replica-failover",
+    "sentinel-split-brain",
+    "oversell-incident",
+    "no-faults-replicated",
 ]
 PROPERTIES = ["grant-exclusive", "belief-exclusive", "resource-exclusive", "resource-current", "invariant"]
 
@@ -183,3 +196,13 @@ def test_top_level_help(locksim):
     result = locksim("--help")
     assert result.returncode == 0
     assert "run FILE" in result.stdout and "exit codes" in result.stdout
+
+
+def test_oversell_incident_names_the_units_oversold(locksim):
+    """The incident's P5 witness says how many units were sold that did not exist; the atomic variant sells one."""
+    doc = json.loads(locksim("run", "scenarios/oversell-incident.toml", "--json").stdout)
+    by_name = {v["name"]: v for v in doc["variants"]}
+    p5 = by_name["base"]["verdicts"]["invariant"]
+    assert p5["status"] == "violated"
+    assert "oversold by 2 in all" in p5["witness"]["text"]
+    assert by_name["atomic-decrement"]["verdicts"]["invariant"]["status"] == "holds"

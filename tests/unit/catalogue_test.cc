@@ -74,6 +74,10 @@ TEST(CatalogueNames, IssueNamedScenariosAndVariantsExist) {
       {"no-faults-watchdog", {"base"}},
       {"client-presets",
        {"base", "redlock-rb", "node-redlock", "redlock-py", "redsync", "node-redlock-first-attempt-expiry"}},
+      {"master-replica-failover", {"base", "replicated-before-crash", "min-replicas-to-write"}},
+      {"sentinel-split-brain", {"base", "min-replicas-to-write"}},
+      {"oversell-incident", {"base", "owner-checked-release", "atomic-decrement"}},
+      {"no-faults-replicated", {"base"}},
   };
   for (const auto& [name, variants] : required) {
     ScenarioError error;

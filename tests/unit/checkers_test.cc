@@ -478,7 +478,10 @@ TEST(CheckInvariant, NegativeStockIsOversold) {
   EXPECT_EQ(v.count, 3);
   ASSERT_TRUE(v.witness.has_value());
   EXPECT_EQ(v.witness->at, TrueTime{30003ms});
-  EXPECT_EQ(v.witness->text, "stock is -1 at 30.003s (started at 1, 2 decrements accepted): oversold by 1");
+  // The witness is the first negative stock; it also names the lowest the stock reached.
+  EXPECT_EQ(v.witness->text,
+            "stock is -1 at 30.003s (started at 1, 2 decrements accepted): oversold by 1; it went on down to -2: "
+            "oversold by 2 in all");
 }
 
 // Without a state recorded before the first op the witness still counts the decrements.

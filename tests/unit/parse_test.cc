@@ -288,6 +288,21 @@ TEST(ParseValid, MinimalFileGetsTheDocumentedDefaults) {
   for (const auto& v : s.expect.violated) EXPECT_FALSE(v.has_value());
   EXPECT_FALSE(s.expect.expired_grants_at_least.has_value());
   EXPECT_FALSE(s.expect.expired_grants_at_most.has_value());
+  // Replication, failover and services: none, with Redis's own defaults.
+  EXPECT_TRUE(s.redis.replicas.empty());
+  EXPECT_EQ(s.redis.node.min_replicas_to_write, 0);
+  EXPECT_EQ(s.redis.node.min_replicas_max_lag, 10s);
+  EXPECT_EQ(s.redis.node.ack_every, 1s);
+  EXPECT_EQ(s.redis.node.replication_delay, 0s);
+  EXPECT_EQ(s.lock.wait_replicas, 0);
+  EXPECT_EQ(s.lock.wait_timeout, 100ms);
+  EXPECT_TRUE(s.sentinel.names.empty());
+  EXPECT_EQ(s.sentinel.quorum, 2u);
+  EXPECT_EQ(s.sentinel.down_after, 30s);
+  EXPECT_EQ(s.sentinel.ping_every, 1s);
+  EXPECT_EQ(s.sentinel.failover_timeout, 180s);
+  EXPECT_EQ(s.sentinel.client_follow_delay, 0s);
+  EXPECT_TRUE(s.services.empty());
 }
 
 TEST(ParseValid, StepNamesAreTheOnesFilesUse) {
@@ -978,6 +993,335 @@ TEST(ParseExpect, ExpiredGrantBounds) {
                "expect.expired-grants-at-most", "expected an integer");
   expect_error(inline_error(kTwoClients + "[expect]\nexpired-grant-at-most = 2\n"), "inline.toml", 8,
                "expect.expired-grant-at-most", "did you mean \"expect.expired-grants-at-most\"");
+}
+
+// ---- Replication, failover and services (issue 4) -------------------------------
+
+// kTwoClients and one replica: lines 7-8 are [redis] with replicas = ["R"];
+// |rest| starts on line 9.
+std::string replicated_text(const std::string& rest = "") {
+  return kTwoClients + "[redis]\nreplicas = [\"R\"]\n" + rest;
+}
+
+TEST(ParseReplication, EveryReplicationKeyResolves) {
+  // Proves every replication, sentinel, service and WAIT key of replicated.toml reaches the ScenarioSpec exactly.
+  const ScenarioSpec s = resolve_ok(load_ok("replicated.toml"), "base");
+  EXPECT_EQ(s.lock.protocol, LockProtocol::single_node);
+  EXPECT_EQ(s.lock.wait_replicas, 2);
+  EXPECT_EQ(s.lock.wait_timeout, 50ms);
+
+  EXPECT_EQ(s.redis.nodes, std::vector<std::string>{"M"});
+  EXPECT_EQ(s.redis.replicas, (std::vector<std::string>{"R1", "R2"}));
+  EXPECT_EQ(s.redis.node.min_replicas_to_write, 1);
+  EXPECT_EQ(s.redis.node.min_replicas_max_lag, 5s);
+  EXPECT_EQ(s.redis.node.ack_every, 200ms);
+  EXPECT_EQ(s.redis.node.replication_delay, 5ms);
+
+  EXPECT_EQ(s.sentinel.names, (std::vector<std::string>{"s1", "s2", "s3"}));
+  EXPECT_EQ(s.sentinel.quorum, 3u);
+  EXPECT_EQ(s.sentinel.down_after, 5s);
+  EXPECT_EQ(s.sentinel.ping_every, 500ms);
+  EXPECT_EQ(s.sentinel.failover_timeout, 60s);
+  EXPECT_EQ(s.sentinel.client_follow_delay, 2s);
+
+  ASSERT_EQ(s.services.size(), 2u);
+  EXPECT_EQ(s.services[0].name, "identity");  // file order, not alphabetical
+  EXPECT_EQ(s.services[0].latency.kind, Latency::Kind::lognormal);
+  EXPECT_EQ(s.services[0].latency.a, 300ms);
+  EXPECT_DOUBLE_EQ(s.services[0].latency.shape, 0.5);
+  EXPECT_EQ(s.services[0].pos.line, 33);
+  EXPECT_EQ(s.services[1].name, "audit");
+  EXPECT_EQ(s.services[1].latency.kind, Latency::Kind::constant);  // the default: 1 ms
+  EXPECT_EQ(s.services[1].latency.a, 1ms);
+
+  ASSERT_EQ(s.clients.size(), 2u);
+  const std::vector<Step>& steps = s.clients[0].steps;
+  ASSERT_EQ(steps.size(), 5u);
+  EXPECT_EQ(steps[1].kind, StepKind::call);
+  EXPECT_EQ(steps[1].service, "identity");
+  EXPECT_EQ(steps[2].kind, StepKind::call);
+  EXPECT_EQ(steps[2].service, "");  // a local latency
+  EXPECT_EQ(steps[2].duration.a, 2s);
+  EXPECT_EQ(steps[3].service, "audit");
+  EXPECT_EQ(s.clients[1].steps[1].service, "");
+  EXPECT_EQ(s.clients[1].steps[1].duration.kind, Latency::Kind::uniform);
+
+  // Replicas, sentinels and services are processes like any other.
+  EXPECT_EQ(s.clocks.at("s2").drift_ppm, 10'000);
+  EXPECT_EQ(s.clocks.at("R1").offset, -1s);
+  EXPECT_EQ(s.clocks.at("identity").offset, 2s);
+  ASSERT_EQ(s.network.links.size(), 2u);
+  EXPECT_EQ(s.network.links[0].from, "s1");
+  EXPECT_EQ(s.network.links[0].to, "R1");
+  EXPECT_EQ(s.network.links[1].to, "identity");
+  ASSERT_EQ(s.faults.size(), 5u);
+  EXPECT_EQ(s.faults[0].target, "M");
+  EXPECT_EQ(s.faults[1].target, "identity");
+  EXPECT_EQ(s.faults[1].trigger.phase, Phase::called);
+  EXPECT_EQ(s.faults[2].target, "s3");
+  EXPECT_EQ(s.faults[3].target, "R2");
+  EXPECT_EQ(s.faults[4].groups, (std::vector<std::vector<std::string>>{
+                                    {"M", "c1", "identity"}, {"R1", "R2", "s1", "s2", "s3", "c2", "audit"}}));
+}
+
+TEST(ParseReplication, ReplicasNeedTheSingleNodeProtocol) {
+  // Proves replicas under Redlock are an error at redis.replicas, and several masters with replicas are refused.
+  expect_error(inline_error(redlock_text("", "replicas = [\"R\"]\n")), "inline.toml", 11, "redis.replicas",
+               "replicas are for the single-node lock");
+  expect_error(inline_error(kTwoClients + "[redis]\nnodes = [\"a\", \"b\"]\nreplicas = [\"R\"]\n"), "inline.toml", 8,
+               "redis.nodes", "the single-node lock uses exactly one node");
+  EXPECT_TRUE(inline_ok(redlock_text("", "replicas = []\n")).redis.replicas.empty());  // none: fine
+  // Turning a replicated story into Redlock with --set names the replicas.
+  expect_error(resolve_error(load_ok("replicated.toml"), "base",
+                             {"lock.protocol=redlock", "redis.nodes=[\"a\", \"b\", \"c\"]", "lock.wait_replicas=0"}),
+               data_path("replicated.toml"), 18, "redis.replicas", "the protocol is \"redlock\"");
+}
+
+TEST(ParseReplication, ReplicationValuesAreChecked) {
+  // Proves replica names, min_replicas_to_write's range and the replication durations' signs are checked.
+  expect_error(inline_error(kTwoClients + "[redis]\nreplicas = [\"R\", \"R\"]\n"), "inline.toml", 8, "redis.replicas",
+               "replica \"R\" is listed twice");
+  expect_error(inline_error(kTwoClients + "[redis]\nreplicas = [\"R 1\"]\n"), "inline.toml", 8, "redis.replicas",
+               "bad process name \"R 1\"");
+  expect_error(inline_error(kTwoClients + "[redis]\nreplicas = \"R\"\n"), "inline.toml", 8, "redis.replicas",
+               "expected an array of strings");
+  EXPECT_EQ(inline_ok(replicated_text("min_replicas_to_write = 1\n")).redis.node.min_replicas_to_write, 1);
+  expect_error(inline_error(replicated_text("min_replicas_to_write = 2\n")), "inline.toml", 9,
+               "redis.min_replicas_to_write", "must be between 0 and 1 (the number of redis.replicas); got 2");
+  expect_error(inline_error(replicated_text("min_replicas_to_write = -1\n")), "inline.toml", 9,
+               "redis.min_replicas_to_write", "got -1");
+  expect_error(inline_error(kTwoClients + "[redis]\nmin_replicas_to_write = 1\n"), "inline.toml", 8,
+               "redis.min_replicas_to_write", "must be 0 without replicas (redis.replicas is empty");
+  expect_error(inline_error(replicated_text("min_replicas_max_lag = \"0s\"\n")), "inline.toml", 9,
+               "redis.min_replicas_max_lag", "greater than zero");
+  EXPECT_EQ(inline_ok(replicated_text("min_replicas_max_lag = \"2min\"\n")).redis.node.min_replicas_max_lag, 120s);
+  expect_error(inline_error(replicated_text("min_replicas_max_lag = \"1500ms\"\n")), "inline.toml", 9,
+               "redis.min_replicas_max_lag", "must be a whole number of seconds");
+  expect_error(inline_error(replicated_text("ack_every = \"0\"\n")), "inline.toml", 9, "redis.ack_every",
+               "greater than zero");
+  expect_error(inline_error(replicated_text("replication_delay = \"-1ms\"\n")), "inline.toml", 9,
+               "redis.replication_delay", "must not be negative");
+  expect_error(inline_error(replicated_text("replication_delay = \"uniform(1ms, 2ms)\"\n")), "inline.toml", 9,
+               "redis.replication_delay", "bad duration");
+  EXPECT_EQ(inline_ok(replicated_text("replication_delay = \"0\"\n")).redis.node.replication_delay, 0s);
+  expect_error(inline_error(replicated_text("replica = [\"R2\"]\n")), "inline.toml", 9, "redis.replica",
+               "did you mean \"redis.replicas\"");
+}
+
+TEST(ParseReplication, WaitReplicasIsBoundedByTheReplicas) {
+  // Proves lock.wait_replicas takes 0..the number of replicas (only 0 without replicas) and wait_timeout is >= 0.
+  const std::string two = kTwoClients + "[redis]\nreplicas = [\"R1\", \"R2\"]\n[lock]\n";  // lock keys from line 10
+  EXPECT_EQ(inline_ok(two + "wait_replicas = 2\n").lock.wait_replicas, 2);
+  EXPECT_EQ(inline_ok(two + "wait_replicas = 0\n").lock.wait_replicas, 0);
+  expect_error(inline_error(two + "wait_replicas = 3\n"), "inline.toml", 10, "lock.wait_replicas",
+               "must be between 0 and 2 (the number of redis.replicas); got 3");
+  expect_error(inline_error(two + "wait_replicas = -1\n"), "inline.toml", 10, "lock.wait_replicas",
+               "must be at least 0");
+  expect_error(inline_error(kTwoClients + "[lock]\nwait_replicas = 1\n"), "inline.toml", 8, "lock.wait_replicas",
+               "must be 0 without replicas (redis.replicas is empty");
+  EXPECT_EQ(inline_ok(kTwoClients + "[lock]\nwait_replicas = 0\n").lock.wait_replicas, 0);
+  EXPECT_EQ(inline_ok(two + "wait_timeout = \"0\"\n").lock.wait_timeout, 0s);  // WAIT 0: block until the count
+  expect_error(inline_error(two + "wait_timeout = \"-5ms\"\n"), "inline.toml", 10, "lock.wait_timeout",
+               "must not be negative");
+  // WAIT takes whole milliseconds; a finer timeout would be truncated, to 0 (wait for ever) at worst.
+  EXPECT_EQ(inline_ok(two + "wait_timeout = \"1.5s\"\n").lock.wait_timeout, 1500ms);
+  expect_error(inline_error(two + "wait_timeout = \"500us\"\n"), "inline.toml", 10, "lock.wait_timeout",
+               "must be a whole number of milliseconds (WAIT's timeout is in milliseconds, and 0 means wait for "
+               "ever), got \"500us\"");
+  expect_error(inline_error(two + "wait_replicas = \"1\"\n"), "inline.toml", 10, "lock.wait_replicas",
+               "expected an integer");
+}
+
+TEST(ParseSentinel, SentinelsNeedReplicas) {
+  // Proves sentinels without a replica to promote are refused at sentinel.names, and [sentinel] needs its names.
+  expect_error(inline_error(kTwoClients + "[sentinel]\nnames = [\"s1\", \"s2\", \"s3\"]\n"), "inline.toml", 8,
+               "sentinel.names", "sentinels fail the master over to one of its replicas, and redis.replicas is empty");
+  expect_error(inline_error(replicated_text("[sentinel]\ndown_after = \"5s\"\n")), "inline.toml", 10,
+               "sentinel.down_after", "[sentinel] has no names");
+  const ScenarioSpec none = inline_ok(kTwoClients + "[sentinel]\nnames = []\ndown_after = \"5s\"\n");
+  EXPECT_TRUE(none.sentinel.names.empty());  // names = []: no sentinels, no replicas needed
+  expect_error(inline_error(replicated_text("[sentinel]\nnames = [\"s1\", \"s1\"]\n")), "inline.toml", 10,
+               "sentinel.names", "sentinel \"s1\" is listed twice");
+  expect_error(inline_error(replicated_text("[sentinel]\nnames = [\"s1\"]\ndown_after = \"0s\"\n")), "inline.toml",
+               11, "sentinel.down_after", "greater than zero");
+  expect_error(inline_error(replicated_text("[sentinel]\nnames = [\"s1\"]\nping_every = \"1\"\n")), "inline.toml",
+               11, "sentinel.ping_every", "has no unit");
+  expect_error(inline_error(replicated_text("[sentinel]\nnames = [\"s1\"]\nfailover_timeout = \"0\"\n")),
+               "inline.toml", 11, "sentinel.failover_timeout", "greater than zero");
+  expect_error(inline_error(replicated_text("[sentinel]\nnames = [\"s1\"]\nclient_follow_delay = \"-1s\"\n")),
+               "inline.toml", 11, "sentinel.client_follow_delay", "must not be negative");
+  EXPECT_EQ(inline_ok(replicated_text("[sentinel]\nnames = [\"s1\"]\nclient_follow_delay = \"0\"\n"))
+                .sentinel.client_follow_delay,
+            0s);
+  expect_error(inline_error(replicated_text("[sentinel]\nnames = [\"s1\"]\nqorum = 1\n")), "inline.toml", 11,
+               "sentinel.qorum", "did you mean \"sentinel.quorum\"");
+}
+
+TEST(ParseSentinel, QuorumMustBeWithinTheSentinels) {
+  // Proves sentinel.quorum takes 1..the number of sentinels, and its default 2 drops to 1 with a single sentinel.
+  const std::string three = replicated_text("[sentinel]\nnames = [\"s1\", \"s2\", \"s3\"]\n");  // quorum on line 11
+  EXPECT_EQ(inline_ok(three).sentinel.quorum, 2u);
+  EXPECT_EQ(inline_ok(three + "quorum = 1\n").sentinel.quorum, 1u);
+  EXPECT_EQ(inline_ok(three + "quorum = 3\n").sentinel.quorum, 3u);
+  expect_error(inline_error(three + "quorum = 4\n"), "inline.toml", 11, "sentinel.quorum",
+               "must be between 1 and 3 (the number of sentinel.names); got 4");
+  expect_error(inline_error(three + "quorum = 0\n"), "inline.toml", 11, "sentinel.quorum", "got 0");
+  expect_error(inline_error(three + "quorum = \"2\"\n"), "inline.toml", 11, "sentinel.quorum", "expected an integer");
+  EXPECT_EQ(inline_ok(replicated_text("[sentinel]\nnames = [\"s1\"]\n")).sentinel.quorum, 1u);  // default, clamped
+  expect_error(inline_error(replicated_text("[sentinel]\nnames = [\"s1\"]\nquorum = 2\n")), "inline.toml", 11,
+               "sentinel.quorum", "must be between 1 and 1");
+  // A variant or --set that removes the sentinels keeps the base's quorum without an error; one that has fewer
+  // sentinels than the base's quorum is refused at the quorum.
+  ScenarioError error;
+  const std::optional<ScenarioFile> file = ScenarioFile::from_string(
+      three + "quorum = 3\n[variant.no-sentinels]\nsentinel.names = []\n", "inline.toml", error);
+  ASSERT_TRUE(file) << error.to_string();
+  EXPECT_TRUE(resolve_ok(*file, "no-sentinels").sentinel.names.empty());
+  EXPECT_TRUE(resolve_ok(*file, "base", {"sentinel.names=[]"}).sentinel.names.empty());
+  expect_error(resolve_error(*file, "base", {"sentinel.names=[\"x\", \"y\"]"}), "inline.toml", 11, "sentinel.quorum",
+               "must be between 1 and 2");
+}
+
+TEST(ParseService, CallNamesAServiceOrALatency) {
+  // Proves "call identity" calls the service, "call 2s" is a local latency and "call nobody" lists services and forms.
+  const std::string service = kTwoClients + "[service.identity]\nlatency = \"200ms\"\n[client.c3]\nsteps = [\n";
+  const ScenarioSpec s = inline_ok(service + "\"call identity\",\n\"call 2s\",\n\"call  identity \",\n]\n");
+  const std::vector<Step>& steps = s.clients[2].steps;
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[0].kind, StepKind::call);
+  EXPECT_EQ(steps[0].service, "identity");
+  EXPECT_EQ(steps[1].kind, StepKind::call);
+  EXPECT_EQ(steps[1].service, "");
+  EXPECT_EQ(steps[1].duration.a, 2s);
+  EXPECT_EQ(steps[2].service, "identity");  // spaces around the name are trimmed
+  const ScenarioError nobody = inline_error(service + "\"call 2s\",\n\"call nobody\",\n]\n");
+  expect_error(nobody, "inline.toml", 12, "client.c3.steps",
+               "in step \"call nobody\": unknown service \"nobody\"; services: identity");
+  EXPECT_NE(nobody.message.find("a duration such as \"2s\", or constant(V), uniform(LOW, HIGH), exponential(MEAN), "
+                                "lognormal(MEDIAN, SIGMA), pareto(SCALE, ALPHA)"),
+            std::string::npos)
+      << nobody.message;
+  expect_error(inline_error(service + "\"call identiy\",\n]\n"), "inline.toml", 11, "client.c3.steps",
+               "unknown service \"identiy\" (did you mean \"identity\"?)");
+  expect_error(inline_error(kTwoClients + "[client.c3]\nsteps = [\"call identity\"]\n"), "inline.toml", 8,
+               "client.c3.steps", "there are no services (declare one as [service.identity])");
+  expect_error(inline_error(service + "\"call c1\",\n]\n"), "inline.toml", 11, "client.c3.steps",
+               "\"c1\" is a client, not a service");
+  expect_error(inline_error(service + "\"call r1\",\n]\n"), "inline.toml", 11, "client.c3.steps",
+               "\"r1\" is a redis node, not a service");
+  // Not a word: the latency's own error.
+  expect_error(inline_error(service + "\"call 2 secs\",\n]\n"), "inline.toml", 11, "client.c3.steps",
+               "bad duration");
+  expect_error(inline_error(service + "\"call\",\n]\n"), "inline.toml", 11, "client.c3.steps",
+               "needs a service or a latency, such as \"call identity\"");
+  // work takes no service.
+  expect_error(inline_error(service + "\"work identity\",\n]\n"), "inline.toml", 11, "client.c3.steps",
+               "in step \"work identity\": bad duration");
+}
+
+TEST(ParseService, ServiceTablesAreChecked) {
+  // Proves [service.NAME] checks its name, keys and latency, and keeps the tables in file order.
+  const ScenarioSpec s = inline_ok(kTwoClients + "[service.zeta]\n[service.alpha]\nlatency = \"exponential(5ms)\"\n");
+  ASSERT_EQ(s.services.size(), 2u);
+  EXPECT_EQ(s.services[0].name, "zeta");
+  EXPECT_EQ(s.services[0].latency.a, 1ms);
+  EXPECT_EQ(s.services[1].name, "alpha");
+  EXPECT_EQ(s.services[1].latency.kind, Latency::Kind::exponential);
+  EXPECT_EQ(s.services[1].pos.line, 8);
+  expect_error(inline_error(kTwoClients + "[service.identity]\nlatency = \"200\"\n"), "inline.toml", 8,
+               "service.identity.latency", "has no unit");
+  expect_error(inline_error(kTwoClients + "[service.identity]\nlatncy = \"2ms\"\n"), "inline.toml", 8,
+               "service.identity.latncy", "did you mean \"service.identity.latency\"");
+  expect_error(inline_error(kTwoClients + "[service]\nlatency = \"2ms\"\n"), "inline.toml", 8, "service.latency",
+               "expected a table such as [service.NAME]");
+  expect_error(inline_error(kTwoClients + "[service.\"id svc\"]\n"), "inline.toml", 7, "service.\"id svc\"",
+               "bad process name \"id svc\"");
+  expect_error(inline_error(kTwoClients + "[servcie.identity]\n"), "inline.toml", 7, "servcie",
+               "did you mean \"service\"");
+}
+
+TEST(ParseError, ProcessNamesAreUniqueAcrossAllKinds) {
+  // Proves replicas, sentinels and services share one namespace with clients, redis nodes and the resource.
+  const ScenarioError sentinel = inline_error(replicated_text("[sentinel]\nnames = [\"s1\", \"c1\"]\n"));
+  expect_error(sentinel, "inline.toml", 3, "client.c1", "name \"c1\" is already taken by the sentinel (line 10)");
+  EXPECT_NE(sentinel.message.find("unique across clients, redis nodes, replicas, sentinels, services and the "
+                                  "resource"),
+            std::string::npos)
+      << sentinel.message;
+  expect_error(inline_error(kTwoClients + "[redis]\nreplicas = [\"r1\"]\n"), "inline.toml", 8, "redis.replicas",
+               "already taken by the redis node");
+  expect_error(inline_error(replicated_text("[sentinel]\nnames = [\"R\"]\n")), "inline.toml", 10, "sentinel.names",
+               "already taken by the replica (line 8)");
+  expect_error(inline_error(replicated_text("[sentinel]\nnames = [\"s1\"]\n[service.s1]\n")), "inline.toml", 11,
+               "service.s1", "already taken by the sentinel");
+  expect_error(inline_error(kTwoClients + "[service.resource]\n"), "inline.toml", 0, "resource.name",
+               "already taken by the service (line 7)");
+  expect_error(inline_error(kTwoClients + "[service.c2]\n"), "inline.toml", 5, "client.c2",
+               "already taken by the service");
+  expect_error(resolve_error(load_ok("replicated.toml"), "base", {"redis.replicas=[\"R1\", \"s2\"]"}),
+               data_path("replicated.toml"), 25, "sentinel.names", "already taken by the replica (from --set)");
+}
+
+TEST(ParseReplication, NewProcessesAreTargetsButNotTriggers) {
+  // Proves a replica, a sentinel and a service can be a fault target, a clock and a partition member, not a trigger.
+  const std::string text = replicated_text(
+      "[sentinel]\nnames = [\"s1\"]\n"
+      "[service.identity]\n"
+      "[clock.R]\ndrift = \"100ppm\"\n"
+      "[clock.s1]\noffset = \"1s\"\n"
+      "[clock.identity]\ndrift = \"-1%\"\n"
+      "[fault.gc]\nkind = \"pause\"\nat = \"1s\"\ntarget = \"identity\"\nlength = \"2s\"\n"
+      "[fault.boom]\nkind = \"crash\"\nat = \"2s\"\ntarget = \"R\"\n"
+      "[fault.jump]\nkind = \"clock-jump\"\nat = \"3s\"\ntarget = \"s1\"\nby = \"-2s\"\n"
+      "[fault.split]\nkind = \"partition\"\nat = \"4s\"\ngroups = [[\"r1\", \"c1\"], [\"R\", \"s1\", \"identity\"]]\n");
+  const ScenarioSpec s = inline_ok(text);
+  EXPECT_EQ(s.clocks.at("R").drift_ppm, 100);
+  EXPECT_EQ(s.clocks.at("s1").offset, 1s);
+  EXPECT_EQ(s.clocks.at("identity").drift_ppm, -10'000);
+  ASSERT_EQ(s.faults.size(), 4u);
+  EXPECT_EQ(s.faults[0].target, "identity");
+  EXPECT_EQ(s.faults[1].target, "R");
+  EXPECT_EQ(s.faults[2].target, "s1");
+  EXPECT_EQ(s.faults[3].groups, (std::vector<std::vector<std::string>>{{"r1", "c1"}, {"R", "s1", "identity"}}));
+  // The unknown-process list names every kind, in registration order.
+  ScenarioError error;
+  const std::optional<ScenarioFile> file = ScenarioFile::from_string(text, "inline.toml", error);
+  ASSERT_TRUE(file) << error.to_string();
+  const ScenarioError unknown = resolve_error(*file, "base", {"fault.boom.target=identiy"});
+  expect_error(unknown, "--set", 0, "fault.boom.target", "unknown process \"identiy\" (did you mean \"identity\"?)");
+  EXPECT_NE(unknown.message.find("processes: r1, R, s1, identity, resource, c1, c2"), std::string::npos)
+      << unknown.message;
+  const std::string pause = "[fault.gc]\nkind = \"pause\"\ntarget = \"c1\"\nlength = \"1s\"\n";
+  expect_error(inline_error(replicated_text("[sentinel]\nnames = [\"s1\"]\n" + pause + "at = \"s1 acquired\"\n")),
+               "inline.toml", 15, "fault.gc.at", "\"s1\" is a sentinel; phase triggers name a client");
+  expect_error(inline_error(replicated_text(pause + "at = \"R acquired\"\n")), "inline.toml", 13, "fault.gc.at",
+               "\"R\" is a replica");
+  expect_error(inline_error(kTwoClients + "[service.identity]\n" + pause + "at = \"identity called\"\n"),
+               "inline.toml", 12, "fault.gc.at", "\"identity\" is a service");
+}
+
+TEST(ParseDocs, FormatExamplesLoad) {
+  // Proves every ```toml example in scenarios/FORMAT.md that is a whole scenario loads, all its variants included.
+  const std::string doc = read_text(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/FORMAT.md");
+  ASSERT_FALSE(doc.empty());
+  const std::string open = "```toml\n";
+  std::vector<std::string> names;
+  for (std::size_t at = doc.find(open); at != std::string::npos; at = doc.find(open, at)) {
+    at += open.size();
+    const std::size_t end = doc.find("```", at);
+    ASSERT_NE(end, std::string::npos);
+    const std::string example = doc.substr(at, end - at);
+    if (example.find("[scenario]") == std::string::npos) continue;  // a fragment, such as the variant snippet
+    ScenarioError error;
+    const std::optional<ScenarioFile> file = ScenarioFile::from_string(example, "FORMAT.md example", error);
+    if (!file) {
+      ADD_FAILURE() << error.to_string() << "\nin:\n" << example;
+      continue;
+    }
+    names.push_back(file->name());
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"single-node-gc-pause", "redlock-example", "failover-example",
+                                             "oversell-example"}));
 }
 
 }  // namespace

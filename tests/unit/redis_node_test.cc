@@ -67,6 +67,11 @@ Request compare_and_delete(KeyId key, Value value) {
   r.script = Script::compare_and_delete;
   return r;
 }
+Request wait(std::int32_t numreplicas, std::int64_t timeout_ms) {
+  Request r = with_amount(request(Command::wait, 0), timeout_ms);
+  r.numreplicas = numreplicas;
+  return r;
+}
 Request compare_and_pexpire(KeyId key, Value value, std::int64_t ms) {
   Request r = with_amount(request(Command::eval, key, value), ms);
   r.script = Script::compare_and_pexpire;
@@ -274,6 +279,23 @@ TEST(RedisCommands, CompareAndPexpireExtendsOnlyTheCallersValue) {
   EXPECT_EQ(b.run_now(pttl(b.lock)), ":5000");
   EXPECT_EQ(b.run_now(compare_and_pexpire(b.lock, tok(1), 0)), ":1");
   EXPECT_EQ(b.run_now(pttl(b.lock)), ":-2");
+}
+
+TEST(RedisCommands, WaitOnAMasterWithoutReplicasCountsZero) {
+  // A lone master answers WAIT with :0 — at once when that is enough or when the caller cannot block (execute()),
+  // at the timeout otherwise, and never for WAIT 1 0 (wait forever).
+  Bench b;
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1))), "+OK");
+  EXPECT_EQ(b.run_now(wait(1, 0)), ":0");
+  const auto none_needed = b.client->at(0ms, wait(0, 0));
+  const auto timed_out = b.client->at(0ms, wait(1, 100));
+  const auto forever = b.client->at(0ms, wait(1, 0));
+  const auto after_timeout = b.client->at(150ms, get(b.lock));
+  b.world.run(TrueTime{10s});
+  EXPECT_EQ(b.client->reply(none_needed), ":0");
+  EXPECT_EQ(b.client->reply(timed_out), ":0");
+  EXPECT_EQ(b.client->reply(forever), "(no reply)");
+  EXPECT_EQ(b.client->reply(after_timeout), bulk(tok(1))) << "a blocked WAIT blocks only its own client";
 }
 
 TEST(RedisFacts, OverwriteRecordsTheDropBeforeTheNewHolder) {
