@@ -39,7 +39,12 @@ FaultAction action_for(const FaultSpec& f, const World& world, std::uint64_t see
     }
     case FaultSpecKind::crash: return fault::Crash{must_find(world, f.target), f.restart_after};
     case FaultSpecKind::restart: return fault::Restart{must_find(world, f.target)};
-    case FaultSpecKind::clock_jump: return fault::ClockJump{must_find(world, f.target), f.by};
+    case FaultSpecKind::clock_jump: {
+      if (!f.by_drawn) return fault::ClockJump{must_find(world, f.target), f.by};
+      Rng rng = Rng::derive(seed, "fault " + f.name, "by");
+      const Duration size = f.by_drawn->sample(rng);
+      return fault::ClockJump{must_find(world, f.target), f.by_negative ? -size : size};
+    }
     case FaultSpecKind::clock_drift: return fault::ClockDrift{must_find(world, f.target), f.drift_ppm};
     case FaultSpecKind::clock_slew: {
       Rng rng = Rng::derive(seed, "fault " + f.name, "length");
@@ -222,7 +227,12 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
       w.on_phase(must_find(w, f.trigger.process), f.trigger.phase, f.trigger.delay, std::move(action),
                  f.trigger.occurrence);
     } else {
-      w.schedule_fault(TrueTime{f.trigger.at_time + f.trigger.delay}, std::move(action));
+      Duration at = f.trigger.at_time;
+      if (f.trigger.at_drawn) {
+        Rng rng = Rng::derive(seed, "fault " + f.name, "at");
+        at = f.trigger.at_drawn->sample(rng);
+      }
+      w.schedule_fault(TrueTime{at + f.trigger.delay}, std::move(action));
     }
   }
   return world;

@@ -152,6 +152,9 @@ enum class FaultSpecKind : std::uint8_t { pause, crash, restart, clock_jump, clo
 struct TriggerSpec {
   bool at_phase = false;
   Duration at_time = 0s;  // when !at_phase
+  // at = "uniform(0s, 5s)": the trigger time is drawn per run (at_time is
+  // then unused), so a sweep over many seeds covers many pause starts.
+  std::optional<Latency> at_drawn;
   std::string process;    // when at_phase: "c1" of "c1 acquired"
   Phase phase = Phase::started;
   Duration delay = 0s;    // `after`: fire this long after the trigger
@@ -166,6 +169,10 @@ struct FaultSpec {
   Latency length = Latency::constant(0ns);    // pause
   Duration restart_after = -1ns;              // crash; negative = stays down
   Duration by = 0s;                           // clock-jump (signed)
+  // by = "+uniform(5s, 20s)" / "-exponential(2s)": the jump's size is drawn
+  // per run (by is then unused); by_negative gives its direction.
+  std::optional<Latency> by_drawn;
+  bool by_negative = false;
   std::int64_t drift_ppm = 0;                 // clock-drift, clock-slew (for `length`)
   std::vector<std::vector<std::string>> groups;  // partition
   PartitionMode mode = PartitionMode::drop;   // partition
