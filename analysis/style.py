@@ -37,6 +37,7 @@ PAUSE = "#D9D9D9"  # a paused process (stop-the-world)
 DOWN = "#B4B4B4"  # a crashed process, hatched
 PARTITION = "#BDBDBD"
 NOTE = "#555555"  # explanatory text
+ROLE = "#303030"  # role changes (promotion, demotion) and the sentinels' marks: the control plane, not a client
 LANE_SHADE = "#F4F4F4"  # alternate lane background
 GRID = "#E3E3E3"
 
@@ -64,6 +65,12 @@ RC = {
 def client_colour(index: int) -> str:
     """The colour of the index-th client (cycles after six)."""
     return CLIENT_COLOURS[index % len(CLIENT_COLOURS)]
+
+
+def tint(colour: str, amount: float = 0.65) -> str:
+    """colour mixed with white (amount 0: the colour, 1: white) — a lighter fill for a copy of something."""
+    r, g, b = matplotlib.colors.to_rgb(colour)
+    return matplotlib.colors.to_hex(tuple(c + (1 - c) * amount for c in (r, g, b)))
 
 
 def text_on(colour: str) -> str:

@@ -7,8 +7,8 @@ the moment those are drawn on one true-time axis — Kleppmann's GC pause is a
 client bar that runs on through a grey pause long after the node's bar has
 ended, with another client's bar and a late write inside it.
 
-So the picture has one swimlane per client, per Redis node and for the
-resource, x = true time in seconds:
+So the picture has one swimlane per client, per Redis node, per sentinel,
+per called service and for the resource, x = true time in seconds:
 
 - client lane: a solid bar from grant to the end of belief (its release, a
   validity check that found the lease over, a crash, or the end of the run),
@@ -25,13 +25,35 @@ resource, x = true time in seconds:
   coloured by the client whose value it is (matched to the grant, or to the
   client that sent SET with it when that attempt never became a grant),
   labelled with whose it is and the reason it went (expired, deleted,
-  overwritten, lost-in-crash). A client retrying fast (Redlock's failed
+  overwritten, lost-in-crash, demoted; "deleted by c1" in red when another
+  client's DEL removed it). A client retrying fast (Redlock's failed
   attempts on a minority) leaves many slivers: those closer together than a
   label could tell apart at the zoom shown become one dotted bar, "c2 · 11
   failed attempts". Granted values are labelled first.
+- replicated deployments: node lanes are labelled with each node's first
+  role, "M (master)" / "R (replica)". A replica's copy of a lock value (from
+  its "replicated" lines) is a lighter, dashed bar in the owner's colour,
+  "c1 · replica copy · lag 11 ms": the lag is how long after the master's bar
+  began the copy arrived, the window in which a master crash loses the lock.
+  Each role change is a triangle on the node's lane (up: "promoted to master,
+  epoch 1 · inherits c1's value" or "· had no copy of the lock"; down:
+  "demoted: replica of R, epoch 1"), and a promotion is a dashed line across
+  the Redis and sentinel lanes.
+- sentinel lanes (one each, or one shared lane for more than three or when
+  none of them did anything): what
+  each saw and did, from the messages it sent — its first
+  is-master-down-by-addr (SDOWN), its request for votes, its vote,
+  REPLICAOF orders and +switch-master — each a small marker, labelled above
+  (seen) and below (done).
+- service lanes (processes of kind "service", e.g. an identity service):
+  each call as a line in the caller's colour from the call to the answer,
+  "c1: answered after 30 s", over the grey of the service's pauses.
 - resource lane: each operation as a dot in its client's colour, filled if
-  accepted, hollow with a red edge if rejected.
-- a network lane, only when there are partitions or dropped messages.
+  accepted, hollow with a red edge if rejected; ops at one instant share a
+  stacked label ("read stock 1 ×3 (c1, c2, c3)", "c3 decrement stock -2"). Left out
+  when nothing was done to a resource and there is no application.
+- a network lane, only when there are partitions or dropped messages; runs
+  of drops (sentinels pinging a dead master) are one line with a count.
 
 With ``--verdicts`` (the simulator's ``--json`` output) each violated
 property gets a red vertical line at its first witness, labelled P1..P5, and
@@ -40,7 +62,9 @@ here: the timeline shows facts, the checkers decide.
 
 Everything drawn is derived by small pure functions (``belief_intervals``,
 ``promised_window``, ``hold_intervals``, ``group_failed_attempts``,
-``pause_intervals``, ``slew_intervals``...) that tests check without plotting.
+``pause_intervals``, ``slew_intervals``, ``initial_roles``, ``role_changes``,
+``replica_copies``, ``sentinel_events``, ``service_calls``,
+``message_bursts``, ``op_clusters``...) that tests check without plotting.
 Very short spans are widened to a sliver so they stay visible; zoom with
 ``--from/--to`` to see their true width.
 
@@ -55,6 +79,7 @@ Exit status: 0 drawn; 2 bad input (missing or malformed file, bad option).
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import textwrap
 from dataclasses import dataclass
@@ -65,14 +90,16 @@ if __package__ in (None, ""):  # run as a script: make `analysis` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from matplotlib.figure import Figure  # noqa: E402  (no pyplot: no global state, Agg by default)
+from matplotlib.font_manager import FontProperties  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
+from matplotlib.textpath import TextToPath  # noqa: E402
 from matplotlib.ticker import AutoMinorLocator  # noqa: E402
 
 from analysis import style  # noqa: E402
 from analysis.trace import (  # noqa: E402
     BeliefEnd, Complete, Extend, Fault, Grant, Invoke, KeyDropped, KeyHeld, Message, Op, App, Promise,
-    PropertyVerdict, Release, Trace, TraceError, GiveUp, load, load_verdicts)
+    PropertyVerdict, Release, Replicated, Role, Trace, TraceError, GiveUp, load, load_verdicts)
 
 NS_PER_S = 1_000_000_000
 OUTPUT_SUFFIXES = (".png", ".svg")
@@ -124,6 +151,7 @@ class Hold:
     reason: Optional[str]  # why it went; None: still held when the run ended
     client: Optional[str]  # whose value: the grant's client, else the client that sent SET with it
     session: Optional[int]  # the session it belongs to, if that acquisition became a grant
+    by: Optional[str] = None  # reason "deleted": the client whose DEL / compare-and-delete reached the node then
 
 
 @dataclass(frozen=True)
@@ -226,7 +254,7 @@ def value_owners(trace: Trace) -> dict[str, tuple[str, Optional[int]]]:
     """Lock value -> (client, session): from grants, else from the client whose SET carried it."""
     owners: dict[str, tuple[str, Optional[int]]] = {}
     clients = set(trace.clients)
-    held = {h.value for h in trace.of(KeyHeld)}
+    held = {h.value for h in trace.of(KeyHeld)} | {r.value for r in trace.of(Replicated)}
     for m in trace.of(Message):
         if m.type != "send" or m.sender not in clients:
             continue
@@ -243,18 +271,28 @@ def hold_intervals(trace: Trace) -> list[Hold]:
 
     A key-held for a value the key already maps to (a renewal) continues the
     stretch; one for a different value ends the old stretch as "overwritten"
-    if no key-dropped said so already.
+    if no key-dropped said so already. A stretch deleted at the instant a
+    client's DEL or compare-and-delete reached the node names that client
+    (``by``): the incident's plain DEL deletes the next buyer's lock.
     """
     owners = value_owners(trace)
     open_: dict[tuple[str, str], tuple[int, str]] = {}
     holds: list[Hold] = []
+    deleter: dict[str, tuple[int, str]] = {}  # node -> (when, who) of the last delete command it received
 
     def close(node: str, key: str, end_ns: int, reason: Optional[str]) -> None:
         start, value = open_.pop((node, key))
         client, session = owners.get(value, (None, None))
-        holds.append(Hold(node, key, value, start, end_ns, reason, client, session))
+        by = None
+        if reason == "deleted" and node in deleter and deleter[node][0] == end_ns:
+            by = deleter[node][1]
+        holds.append(Hold(node, key, value, start, end_ns, reason, client, session, by))
 
-    for r in trace.of(KeyHeld, KeyDropped):
+    for r in trace.of(Message, KeyHeld, KeyDropped):
+        if isinstance(r, Message):
+            if r.type == "deliver" and r.msg.startswith(("DEL ", "EVAL compare-and-delete ")):
+                deleter[r.receiver] = (r.t, r.sender)
+            continue
         k = (r.node, r.key)
         if isinstance(r, KeyHeld):
             if k in open_:
@@ -393,6 +431,377 @@ def ops_with_state(trace: Trace) -> list[tuple[Op, Optional[App]]]:
     return out
 
 
+def op_clusters(pairs: Sequence[tuple[Op, Optional[App]]], gap_ns: int) -> list[list[tuple[Op, Optional[App]]]]:
+    """Ops (``ops_with_state`` pairs, in time order) that follow each other within ``gap_ns``: one cluster each, so
+    ops at one instant (three buyers at once) get one stacked label instead of four that fight for room."""
+    clusters: list[list[tuple[Op, Optional[App]]]] = []
+    for pair in pairs:
+        if clusters and pair[0].t - clusters[-1][-1][0].t <= gap_ns:
+            clusters[-1].append(pair)
+        else:
+            clusters.append([pair])
+    return clusters
+
+
+def cluster_lines(cluster: Sequence[tuple[Op, Optional[App]]], limit: int = 4) -> list[tuple[str, bool]]:
+    """A cluster's label as (line, rejected) pairs in time order, one line per op with its client ("c2 decrement
+    stock -1"), except that a run of ops alike (same op, same outcome, same state after) is one line ("read stock 1
+    ×3 (c1, c2, c3)"). More than ``limit`` lines keep the first and the last ones around an ellipsis."""
+    def outcome(op: Op, app: Optional[App]) -> str:
+        if not op.accepted:
+            return f"{op.op} ✗ {op.reject}"
+        return f"{op.op} {app_note(app)}" if app_note(app) else op.op
+
+    runs: list[list[tuple[Op, str]]] = []
+    for op, app in cluster:
+        text = outcome(op, app)
+        if runs and runs[-1][0][1] == text and runs[-1][0][0].accepted == op.accepted:
+            runs[-1].append((op, text))
+        else:
+            runs.append([(op, text)])
+    lines: list[tuple[str, bool]] = []
+    for run in runs:
+        first, text = run[0]
+        if len(run) == 1:
+            lines.append((f"{first.client} {text}", not first.accepted))
+        else:
+            who = ", ".join(dict.fromkeys(op.client for op, _ in run))
+            lines.append((f"{text} ×{len(run)} ({who})", not first.accepted))
+    if len(lines) > limit:
+        lines = lines[:1] + [("…", False)] + lines[-(limit - 2):]
+    return lines
+
+
+# --- replication, Sentinel and services ---------------------------------------------
+
+
+def _role_in_message(msg: str) -> Optional[str]:
+    """The role a Redis node's own message shows it in: it ships a stream or says PONG (master) -> master; it acks a
+    stream, attaches or says PONG (replica of ...) -> replica."""
+    if msg.startswith(("repl ", "PONG (master)")):
+        return "master"
+    if msg.startswith(("PONG (replica of", "REPLCONF ACK", "PSYNC")):
+        return "replica"
+    return None
+
+
+def initial_roles(trace: Trace) -> dict[str, str]:
+    """Each Redis node's role when the run began, "master" or "replica"; {} when nothing is replicated.
+
+    Before its first role line a node shows its role by what it does: a master records key-held, ships
+    ``repl ...`` entries and answers PONG (master); a replica records ``replicated`` lines, acks and attaches.
+    Without such evidence the first role line tells (promoted: was a replica; demoted with a key-dropped "demoted":
+    was a master), and last the header's order (the master comes first among the service nodes).
+    """
+    nodes = trace.nodes
+    changed: set[str] = set()
+    evidence: dict[str, str] = {}
+    first_role: dict[str, Role] = {}
+    demoted = {r.node for r in trace.of(KeyDropped) if r.reason == "demoted"}
+    replicated = False
+    for r in trace.records:
+        node, role = None, None
+        if isinstance(r, Role):
+            replicated = True
+            changed.add(r.node)
+            first_role.setdefault(r.node, r)
+            continue
+        if isinstance(r, Replicated):
+            replicated = True
+            node, role = r.node, "replica"
+        elif isinstance(r, KeyHeld):
+            node, role = r.node, "master"
+        elif isinstance(r, Message) and r.type == "send" and r.sender in nodes:
+            node, role = r.sender, _role_in_message(r.msg)
+            replicated = replicated or role is not None
+        if node is not None and role is not None and node not in changed:
+            evidence.setdefault(node, role)
+    if not replicated:
+        return {}
+    roles: dict[str, str] = {}
+    for i, n in enumerate(nodes):
+        if n in evidence:
+            roles[n] = evidence[n]
+        elif n in first_role:
+            first = first_role[n]
+            roles[n] = "replica" if first.role == "master" else ("master" if n in demoted or i == 0 else "replica")
+        else:
+            roles[n] = "master" if i == 0 else "replica"
+    return roles
+
+
+@dataclass(frozen=True)
+class RoleChange:
+    """A Redis node's role line, with the role it had before."""
+
+    t: int
+    node: str
+    role: str  # master | replica
+    master: Optional[str]  # role replica: the node it now follows
+    epoch: int
+    before: Optional[str]  # master | replica | None (unknown)
+
+    @property
+    def promotion(self) -> bool:
+        return self.role == "master" and self.before != "master"
+
+    @property
+    def text(self) -> str:
+        if self.role == "master":
+            return f"promoted to master, epoch {self.epoch}" if self.promotion else f"master, epoch {self.epoch}"
+        if self.before == "master":
+            return f"demoted: replica of {self.master}, epoch {self.epoch}"
+        return f"now replica of {self.master}, epoch {self.epoch}"
+
+
+def role_changes(trace: Trace) -> list[RoleChange]:
+    """Every role line in order, each knowing the role before it (``initial_roles``, then the previous change)."""
+    current: dict[str, Optional[str]] = dict(initial_roles(trace))
+    changes = []
+    for r in trace.of(Role):
+        changes.append(RoleChange(r.t, r.node, r.role, r.master, r.epoch, current.get(r.node)))
+        current[r.node] = r.role
+    return changes
+
+
+@dataclass(frozen=True)
+class ReplicaCopy:
+    """A stretch in which a replica's copy of a key holds one lock value (from its master's stream)."""
+
+    node: str
+    key: str
+    value: str
+    start_ns: int
+    end_ns: int
+    # deleted (a replicated DEL) | overwritten | full resync | promoted (the copy became the node's own hold) |
+    # lost-in-crash | removed (no cause seen); None: still there when the run ended
+    reason: Optional[str]
+    client: Optional[str]
+    session: Optional[int]
+    via: str  # stream (an entry of the master's stream) | resync (the snapshot of a full resynchronisation)
+    lag_ns: Optional[int]  # stream copies: start minus the start of the same value's hold on a master; None: unknown
+
+
+def _repl_offset(msg: str) -> Optional[int]:
+    at = msg.rfind(" @")
+    try:
+        return int(msg[at + 2:]) if at >= 0 else None
+    except ValueError:
+        return None
+
+
+def replica_copies(trace: Trace) -> list[ReplicaCopy]:
+    """Each replica's copies of lock values, from its ``replicated`` lines: from present=true until present=false,
+    a different value, the node's promotion (its own hold starts there) or its crash, else the run's end.
+
+    The lag of a copy from the stream is how long after the master began to hold the value it reached the replica:
+    asynchronous replication's window, in which a crash of the master loses the lock. A copy that came with a full
+    resynchronisation's snapshot (its entry carries the flush's offset) has no lag: the replica attached late.
+    """
+    owners = value_owners(trace)
+    holds = hold_intervals(trace)
+    open_: dict[tuple[str, str], tuple[int, str, str]] = {}
+    last_repl: dict[str, tuple[int, str]] = {}  # node -> (when, text) of the last stream entry delivered to it
+    flush_at: dict[str, Optional[int]] = {}  # node -> offset of the last full resync it received
+    copies: list[ReplicaCopy] = []
+
+    def close(node: str, key: str, end_ns: int, reason: Optional[str]) -> None:
+        start, value, via = open_.pop((node, key))
+        client, session = owners.get(value, (None, None))
+        lag = None
+        if via == "stream":
+            starts = [h.start_ns for h in holds
+                      if h.key == key and h.value == value and h.node != node and h.start_ns <= start]
+            lag = start - max(starts) if starts else None
+        copies.append(ReplicaCopy(node, key, value, start, end_ns, reason, client, session, via, lag))
+
+    for r in trace.of(Message, Replicated, Role, Fault):
+        if isinstance(r, Message):
+            if r.type == "deliver" and r.msg.startswith("repl "):
+                last_repl[r.receiver] = (r.t, r.msg)
+                if r.msg.startswith("repl FLUSHALL"):
+                    flush_at[r.receiver] = _repl_offset(r.msg)
+        elif isinstance(r, Replicated):
+            k = (r.node, r.key)
+            if r.present:
+                if k in open_:
+                    if open_[k][1] == r.value:
+                        continue
+                    close(r.node, r.key, r.t, "overwritten")
+                resync = r.node in flush_at and flush_at[r.node] == r.offset
+                open_[k] = (r.t, r.value, "resync" if resync else "stream")
+            elif k in open_:
+                when, text = last_repl.get(r.node, (None, ""))
+                reason = "removed"
+                if when == r.t:
+                    reason = ("full resync" if text.startswith("repl FLUSHALL") else
+                              "deleted" if text.startswith("repl DEL") else
+                              "overwritten" if text.startswith("repl SET") else "removed")
+                close(r.node, r.key, r.t, reason)
+        elif isinstance(r, Role):
+            if r.role == "master":
+                for node, key in [k for k in open_ if k[0] == r.node]:
+                    close(node, key, r.t, "promoted")
+        elif r.fault == "crash" and r.target is not None:
+            for node, key in [k for k in open_ if k[0] == r.target]:
+                close(node, key, r.t, "lost-in-crash")
+    for node, key in list(open_):
+        close(node, key, trace.end_ns, None)
+    copies.sort(key=lambda c: (c.node, c.start_ns))
+    return copies
+
+
+@dataclass(frozen=True)
+class SentinelEvent:
+    """What a sentinel did that shows its view of the master, read from the messages it sent.
+
+    kind: sdown (its first is-master-down-by-addr about a master: it sees it down and asks its peers), ask-votes
+    (a failover of its own: asks for votes in an epoch), vote (answers a candidate with its vote), promote
+    (REPLICAOF NO ONE to a replica), reconfigure (REPLICAOF <master> to a node), switch (+switch-master: it
+    now takes another node for the master and tells the clients).
+    """
+
+    t: int
+    sentinel: str
+    kind: str
+    subject: str  # sdown: the master; vote: the sentinel voted for; promote / reconfigure: the node; switch: new master
+    epoch: Optional[int] = None
+    detail: str = ""  # reconfigure: the master it is pointed at; switch: the old master
+
+    @property
+    def text(self) -> str:
+        if self.kind == "sdown":
+            return f"{self.subject} down (SDOWN)"
+        if self.kind == "ask-votes":
+            return f"failover, epoch {self.epoch}: asks votes"
+        if self.kind == "vote":
+            return f"votes {self.subject}" + (f", epoch {self.epoch}" if self.epoch is not None else "")
+        if self.kind == "promote":
+            return f"REPLICAOF NO ONE → {self.subject}"
+        if self.kind == "reconfigure":
+            return f"REPLICAOF {self.detail} → {self.subject}"
+        if self.kind == "switch":
+            return f"+switch-master {self.detail} → {self.subject}"
+        return self.kind
+
+
+SENTINEL_EVENT_KINDS = ("sdown", "ask-votes", "vote", "promote", "reconfigure", "switch")
+
+
+def sentinel_events(trace: Trace) -> list[SentinelEvent]:
+    """Each sentinel's view of the failover, from the messages it sent, each event once: the first
+    is-master-down-by-addr about a master (SDOWN, asks its peers), the first vote request of each epoch, each vote
+    (epoch from the candidate's request), each REPLICAOF order, each +switch-master (the hellos that repeat it to
+    the peers are not news). After a sentinel switches, the same kinds of events count again.
+    """
+    sentinels = set(trace.sentinels)
+    events: list[SentinelEvent] = []
+    seen: set[tuple] = set()
+    generation: dict[str, int] = {}  # a sentinel's switches so far
+    asked_epoch: dict[tuple[str, str], int] = {}  # (sentinel, candidate) -> epoch of the candidate's last vote request
+
+    def once(key: tuple, event: SentinelEvent) -> None:
+        if key not in seen:
+            seen.add(key)
+            events.append(event)
+
+    for m in trace.of(Message):
+        words = m.msg.split()
+        if m.type == "deliver" and m.msg.startswith("is-master-down-by-addr") and m.msg.endswith("(vote?)"):
+            if len(words) >= 4 and words[3].isdigit():
+                asked_epoch[(m.receiver, m.sender)] = int(words[3])
+            continue
+        if m.type != "send" or m.sender not in sentinels:
+            continue
+        s, gen = m.sender, generation.get(m.sender, 0)
+        if m.msg.startswith("is-master-down-by-addr ") and len(words) >= 4:
+            master = words[1]
+            epoch = int(words[3]) if words[3].isdigit() else None
+            once(("sdown", s, master, gen), SentinelEvent(m.t, s, "sdown", master, epoch))
+            if m.msg.endswith("(vote?)"):
+                once(("ask-votes", s, epoch), SentinelEvent(m.t, s, "ask-votes", master, epoch))
+        elif len(words) == 3 and words[0] in ("down,", "up,") and words[1] == "vote" and words[2] != "?":
+            epoch = asked_epoch.get((s, m.receiver))
+            key = ("vote", s, epoch) if epoch is not None else ("vote", s, words[2], gen)
+            once(key, SentinelEvent(m.t, s, "vote", words[2], epoch))
+        elif m.msg == "REPLICAOF NO ONE":
+            once(("promote", s, m.receiver, gen), SentinelEvent(m.t, s, "promote", m.receiver))
+        elif m.msg.startswith("REPLICAOF ") and len(words) == 2:
+            once(("reconfigure", s, m.receiver, words[1], gen),
+                 SentinelEvent(m.t, s, "reconfigure", m.receiver, detail=words[1]))
+        elif m.msg.startswith("+switch-master ") and len(words) == 4:
+            key = ("switch", s, words[1], words[3])
+            if key not in seen:
+                once(key, SentinelEvent(m.t, s, "switch", words[3], detail=words[1]))
+                generation[s] = gen + 1
+    return events
+
+
+@dataclass(frozen=True)
+class ServiceCall:
+    """A client's call to a service: sent, arrived (the service took it in), answered, and the answer received."""
+
+    service: str
+    client: str
+    called_ns: int
+    arrived_ns: Optional[int]  # None: never reached it (still queued behind a pause, or lost)
+    answered_ns: Optional[int]  # None: never answered within the run
+    received_ns: Optional[int]
+
+
+def service_calls(trace: Trace) -> list[ServiceCall]:
+    """Each "call" a client sent to a service, matched in order per (client, service) with the service's "answer"
+    (a client has one call out at a time). A call to a paused service arrives only when it resumes."""
+    services = set(trace.services)
+    calls: list[dict] = []
+    pending: dict[tuple[str, str], list[dict]] = {}
+
+    def first(key: tuple[str, str], field_: str) -> Optional[dict]:
+        return next((c for c in pending.get(key, []) if c[field_] is None), None)
+
+    for m in trace.of(Message):
+        if m.msg == "call" and m.receiver in services:
+            key = (m.sender, m.receiver)
+            if m.type == "send":
+                c = dict(service=m.receiver, client=m.sender, called_ns=m.t, arrived_ns=None, answered_ns=None,
+                         received_ns=None)
+                calls.append(c)
+                pending.setdefault(key, []).append(c)
+            elif m.type == "deliver" and (c := first(key, "arrived_ns")) is not None:
+                c["arrived_ns"] = m.t
+        elif m.msg == "answer" and m.sender in services:
+            key = (m.receiver, m.sender)
+            if m.type == "send" and (c := first(key, "answered_ns")) is not None:
+                c["answered_ns"] = m.t
+            elif m.type == "deliver" and (c := first(key, "received_ns")) is not None:
+                c["received_ns"] = m.t
+    return [ServiceCall(**c) for c in calls]
+
+
+DROPPED_TYPES = ("lost", "partition-drop", "drop-crashed")
+NETWORK_TYPES = DROPPED_TYPES + ("partition-hold",)
+
+
+def message_bursts(trace: Trace, gap_ns: int) -> list[tuple[str, list[Message]]]:
+    """Dropped and held messages as the network lane draws them: ("dropped" | "held", messages), each a run whose
+    messages are at most ``gap_ns`` apart — sentinels pinging a dead or cut-off master every 50 ms are one burst,
+    not hundreds of crosses."""
+    bursts: list[tuple[str, list[Message]]] = []
+    last: dict[str, list[Message]] = {}
+    for m in trace.of(Message):
+        if m.type not in NETWORK_TYPES:
+            continue
+        kind = "held" if m.type == "partition-hold" else "dropped"
+        run = last.get(kind)
+        if run is not None and m.t - run[-1].t <= gap_ns:
+            run.append(m)
+            continue
+        run = [m]
+        last[kind] = run
+        bursts.append((kind, run))
+    return bursts
+
+
 # --- formatting ----------------------------------------------------------------
 
 
@@ -457,15 +866,21 @@ def final_app_note(trace: Trace) -> str:
 
 @dataclass(frozen=True)
 class Lane:
-    name: str
-    group: str  # client | redis | resource | other | network
+    name: str  # the process it belongs to (or "network", "sentinels")
+    group: str  # client | redis | sentinel | service | resource | other | network
     y: float
+    label: str = ""  # what the axis says, if not the name: "M (master)"
+
+    @property
+    def text(self) -> str:
+        return self.label or self.name
 
 
 # Vertical layout inside a lane of height 1 centred on y.
 BELIEF_H = 0.26
 WINDOW_H = 0.48
 HOLD_H = 0.36
+COPY_H = 0.30
 SHADE_H = 0.92
 REASON_BOX = dict(facecolor="white", edgecolor="none", pad=0.2, alpha=0.75)
 # Label rows: (offset from the lane's centre, vertical alignment).
@@ -474,25 +889,68 @@ ROW_MID = (0.0, "center")
 ROW_LOW = (-0.37, "center")
 MIN_WIDTH_FRACTION = 0.004  # of the window: narrower spans are widened to stay visible
 
+# Sentinel events: a marker each (drawn on the lane's centre line) and what the legend says.
+SENTINEL_MARKS = {
+    "sdown": dict(marker="o", ms=5.5, mfc="white", mec=style.ROLE, mew=1.2, color=style.ROLE),
+    "ask-votes": dict(marker="s", ms=5, mfc=style.ROLE, mec="white", mew=0.5, color=style.ROLE),
+    "vote": dict(marker="$\u2713$", ms=7, color=style.ROLE),
+    "promote": dict(marker="*", ms=10, mfc=style.ROLE, mec="white", mew=0.5, color=style.ROLE),
+    "reconfigure": dict(marker="P", ms=6.5, mfc=style.ROLE, mec="white", mew=0.5, color=style.ROLE),
+    "switch": dict(marker="d", ms=6.5, mfc="white", mec=style.ROLE, mew=1.2, color=style.ROLE),
+}
+SENTINEL_LEGEND = {
+    "sdown": "sentinel sees the master down (SDOWN)",
+    "ask-votes": "sentinel starts a failover, asks votes",
+    "vote": "sentinel votes for a leader",
+    "promote": "sentinel: REPLICAOF NO ONE (promote)",
+    "reconfigure": "sentinel: REPLICAOF <master>",
+    "switch": "sentinel: +switch-master (new master)",
+}
+
 LANE_INCH = 0.68
 FIG_WIDTH = 12.5
 LEFT_INCH, RIGHT_INCH = 1.45, 2.55  # the left margin grows with long lane names
 TOP_INCH, BOTTOM_INCH = 1.0, 0.55
 WITNESS_LINE_INCH = 0.19
+MAX_SENTINEL_LANES = 3  # more sentinels than this share one lane
+SENTINEL_CLUSTER_CHARS = 6  # sentinel events closer than this many 7-pt characters share one label
 
 
 def _lanes(trace: Trace, has_network: bool) -> list[Lane]:
-    names: list[tuple[str, str]] = [(c, "client") for c in trace.clients]
-    names += [(n, "redis") for n in trace.nodes]
+    """Top down: clients, Redis nodes (labelled with their first role when replicated), sentinels, services,
+    other processes with faults, the resource (when anything was done to it), the network."""
+    roles = initial_roles(trace)
+    names: list[tuple[str, str, str]] = [(c, "client", "") for c in trace.clients]
+    names += [(n, "redis", f"{n} ({roles[n]})" if n in roles else "") for n in trace.nodes]
+    sentinels = trace.sentinels
+    # Sentinels that did nothing worth a mark (no master down, no failover, no fault on them) share one lane.
+    quiet = not sentinel_events(trace) and not any(f.target in sentinels for f in trace.of(Fault))
+    if len(sentinels) > MAX_SENTINEL_LANES or (quiet and len(sentinels) > 1):
+        names.append(("sentinels", "sentinel", f"sentinels ×{len(sentinels)}"))
+    else:
+        names += [(s, "sentinel", "") for s in sentinels]
+    names += [(s, "service", "") for s in trace.services]
     fault_targets = {f.target for f in trace.of(Fault) if f.target}
-    names += [(p.name, "other") for p in trace.run.processes if p.kind == "other" and p.name in fault_targets]
-    # Op lines do not name their resource: one lane holds them all.
-    resources = trace.resources or (["resource"] if trace.of(Op) else [])
-    names += [(r, "resource") for r in resources[:1]]
+    names += [(p.name, "other", "") for p in trace.run.processes if p.kind == "other" and p.name in fault_targets]
+    # Op lines do not name their resource: one lane holds them all. Without ops and without an application the
+    # lane would stay empty (a control-plane story): left out.
+    if trace.of(Op) or trace.run.app != "none":
+        resources = trace.resources or ["resource"]
+        names += [(r, "resource", "") for r in resources[:1]]
     if has_network:
-        names.append(("network", "network"))
+        names.append(("network", "network", ""))
     n = len(names)
-    return [Lane(name, group, float(n - 1 - i)) for i, (name, group) in enumerate(names)]
+    return [Lane(name, group, float(n - 1 - i), label) for i, (name, group, label) in enumerate(names)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_points(s: str, fontsize: float, bold: bool) -> float:
+    """The advance width of s in DejaVu Sans at fontsize, in points."""
+    prop = FontProperties(family="DejaVu Sans", size=fontsize, weight="bold" if bold else "normal")
+    return _TEXT_TO_PATH.get_text_width_height_descent(s, prop, ismath=False)[0]
+
+
+_TEXT_TO_PATH = TextToPath()
 
 
 class _Painter:
@@ -513,6 +971,22 @@ class _Painter:
         self.seconds_per_inch = self.span / axes_w_in
         self.taken: dict[tuple[str, float], list[tuple[float, float]]] = {}
         self.crashes = {(f.target, f.t) for f in trace.of(Fault) if f.fault == "crash"}
+        # Processes drawn on a lane named otherwise: sentinels sharing one lane.
+        self.alias = {s: "sentinels" for s in trace.sentinels} if "sentinels" in self.lane else {}
+        self.lanes = lanes
+        # Every bar a node lane will carry (holds and replica copies), as drawn: a reason label does not go on top
+        # of the next bar.
+        self.hold_list = hold_intervals(trace)
+        self.copy_list = replica_copies(trace)
+        self.changes = role_changes(trace)
+        self.bars: dict[str, list[tuple[float, float]]] = {}
+        for b in [*self.hold_list, *self.copy_list]:
+            self.bars.setdefault(b.node, []).append(self.widened(seconds(b.start_ns), seconds(b.end_ns)))
+
+    def lane_of(self, process: Optional[str]) -> Optional[Lane]:
+        if process is None:
+            return None
+        return self.lane.get(self.alias.get(process, process))
 
     def colour_of(self, client: Optional[str]) -> str:
         if client is None:
@@ -524,6 +998,10 @@ class _Painter:
     def char_w(self, fontsize: float = 7) -> float:
         """The width of an average character of DejaVu Sans at fontsize, in seconds of the x axis."""
         return 0.6 * fontsize / 72 * self.seconds_per_inch
+
+    def text_w(self, s: str, fontsize: float = 7, bold: bool = False) -> float:
+        """The width of s as drawn, in seconds of the x axis (measured: "SDOWN" is wider than "votes")."""
+        return _text_points(s, fontsize, bold) / 72 * self.seconds_per_inch
 
     def visible(self, a: float, b: float) -> bool:
         return b >= self.x0 and a <= self.x1
@@ -543,7 +1021,7 @@ class _Painter:
     def label(self, lane: Lane, rows: Sequence[tuple[float, str]], x: float, s: str, ha: str = "left",
               fontsize: float = 7, **kw) -> bool:
         """Writes s at x on the first of rows ((dy, va) pairs) where it overlaps no earlier label."""
-        width = (len(s) + 0.6) * self.char_w(fontsize)
+        width = self.text_w(s, fontsize, kw.get("fontweight") == "bold") + 0.6 * self.char_w(fontsize)
         left = {"left": x, "center": x - width / 2, "right": x - width}[ha]
         if left < self.x0:  # keep the start of a label on screen
             x, left = x + (self.x0 - left), self.x0
@@ -577,7 +1055,7 @@ class _Painter:
     def shades(self) -> None:
         for kind, spans in (("pause", pause_intervals(self.trace)), ("down", down_intervals(self.trace))):
             for s in spans:
-                lane = self.lane.get(s.what)
+                lane = self.lane_of(s.what)
                 start, end = seconds(s.start_ns), seconds(s.end_ns)
                 if lane is None or not self.visible(start, end):
                     continue
@@ -670,7 +1148,7 @@ class _Painter:
         # with --from/--to to see them one by one).
         gap_ns = int(8 * self.char_w() * NS_PER_S)
         keys = {h.key for h in self.trace.of(KeyHeld)}
-        groups = group_failed_attempts(hold_intervals(self.trace), gap_ns)
+        groups = group_failed_attempts(self.hold_list, gap_ns)
         # Granted holds label first: whose value a node holds matters more than a retry's.
         groups.sort(key=lambda g: g[0].session is None)
         for group in groups:
@@ -697,29 +1175,38 @@ class _Painter:
                 label += f" · {first.key}"
             self.label(lane, [ROW_TOP] if granted else [ROW_TOP, ROW_LOW], start, label, color="black")
             reason = reasons_text(group)
+            colour_reason = style.NOTE
+            if len(group) == 1 and first.by is not None and first.client is not None and first.by != first.client:
+                reason, colour_reason = f"deleted by {first.by}", style.VIOLATION  # another client's DEL
             if reason is not None and end <= self.x1:
-                self.reason_label(lane, first.node, start, last.end_ns, reason, colour if granted else None)
+                self.reason_label(lane, first.node, start, last.end_ns, reason, colour if granted else None,
+                                  colour_reason)
 
     def reason_label(self, lane: Lane, process: str, start: float, end_ns: int, reason: str,
-                     fill: Optional[str]) -> None:
+                     fill: Optional[str], colour: str = style.NOTE) -> None:
         """Why a bar ended, as close to its end as room allows: after it, else inside its right end, else above or
         below it; it is left out only when all of those are taken."""
         after = self.after(process, start, end_ns)
-        if self.label(lane, [ROW_MID], after, reason, fontsize=6.5, bbox=REASON_BOX):
+        width = self.text_w(reason, 6.5) + 0.6 * self.char_w(6.5)
+        blocked = any(a < after + width and after < b for a, b in self.bars.get(process, []))
+        if not blocked and self.label(lane, [ROW_MID], after, reason, fontsize=6.5, bbox=REASON_BOX, color=colour):
             return
         end = seconds(end_ns)
-        inside = (len(reason) + 1.5) * self.char_w(6.5) < end - max(start, self.x0)
-        if fill is not None and inside and self.label(lane, [ROW_MID], end - 0.5 * self.char_w(), reason, ha="right",
+        inside = self.text_w(reason, 6.5, bold=True) + 1.5 * self.char_w(6.5) < end - max(start, self.x0)
+        if inside and fill is not None and self.label(lane, [ROW_MID], end - 0.5 * self.char_w(), reason, ha="right",
                                                        fontsize=6.5, color=style.text_on(fill), fontweight="bold"):
             return
-        self.label(lane, [ROW_TOP, ROW_LOW], after, reason, fontsize=6.5, bbox=REASON_BOX)
+        if inside and fill is None and self.label(lane, [ROW_MID], end - 0.5 * self.char_w(), reason, ha="right",
+                                                  fontsize=6.5, bbox=REASON_BOX, color=colour):
+            return
+        self.label(lane, [ROW_TOP, ROW_LOW], after, reason, fontsize=6.5, bbox=REASON_BOX, color=colour)
 
     def fault_marks(self) -> None:
         slews = slew_intervals(self.trace)
         slew_ends = {(s.what, s.end_ns) for s in slews}
         self.slews(slews)
         for f in self.trace.of(Fault):
-            lane = self.lane.get(f.target) if f.target else None
+            lane = self.lane_of(f.target)
             x = seconds(f.t)
             if lane is None or not self.x0 <= x <= self.x1:
                 continue
@@ -745,7 +1232,7 @@ class _Painter:
     def slews(self, slews: list[Span]) -> None:
         """A slew under its lane: a diamond where it starts, a line while it lasts, a tick at its end, then its rate."""
         for sp in slews:
-            lane = self.lane.get(sp.what)
+            lane = self.lane_of(sp.what)
             start, end = seconds(sp.start_ns), seconds(sp.end_ns)
             if lane is None or not self.visible(start, end):
                 continue
@@ -765,20 +1252,39 @@ class _Painter:
         if lane is None:
             return
         rows = [(0.16, "bottom"), (-0.16, "top"), (0.31, "bottom"), (-0.31, "top")]
-        for op, app in ops_with_state(self.trace):
-            x = seconds(op.t)
-            if not self.x0 <= x <= self.x1:
+        stacked = {1: rows[:1], 2: rows[:2], 3: [rows[2], rows[0], rows[1]], 4: [rows[2], rows[0], rows[1], rows[3]]}
+        pairs = [p for p in ops_with_state(self.trace) if self.x0 <= seconds(p[0].t) <= self.x1]
+        # Ops closer together than their dots can be told apart share one label, a line per op (in time order, top
+        # down). Clusters that changed the application's state or had a refusal label first.
+        clusters = op_clusters(pairs, int(2 * self.char_w() * NS_PER_S))
+        clusters.sort(key=lambda cl: (all(app is None and op.accepted for op, app in cl), cl[0][0].t))
+        for cluster in clusters:
+            for op, app in cluster:
+                x = seconds(op.t)
+                colour = self.colour_of(op.client)
+                if op.accepted:
+                    self.used.add("accepted")
+                    self.ax.plot([x], [lane.y], marker="o", ms=7.5, color=colour, mec="black", mew=0.6, zorder=5)
+                else:
+                    self.used.add("rejected")
+                    self.ax.plot([x], [lane.y], marker="o", ms=7.5, mfc="white", mec=style.VIOLATION, mew=1.8,
+                                 zorder=5)
+            x = seconds(cluster[0][0].t)
+            if len(cluster) == 1:
+                op, app = cluster[0]
+                label = (op.op + (f" {app_note(app)}" if app_note(app) else "")) if op.accepted \
+                    else f"{op.op} ✗ {op.reject}"
+                self.label(lane, rows, x, label, ha="center", color="black" if op.accepted else style.VIOLATION)
                 continue
-            colour = self.colour_of(op.client)
-            if op.accepted:
-                self.used.add("accepted")
-                self.ax.plot([x], [lane.y], marker="o", ms=7.5, color=colour, mec="black", mew=0.6, zorder=5)
-                label = op.op + (f" {app_note(app)}" if app_note(app) else "")
-            else:
-                self.used.add("rejected")
-                self.ax.plot([x], [lane.y], marker="o", ms=7.5, mfc="white", mec=style.VIOLATION, mew=1.8, zorder=5)
-                label = f"{op.op} ✗ {op.reject}"
-            self.label(lane, rows, x, label, ha="center", color="black" if op.accepted else style.VIOLATION)
+            lines = cluster_lines(cluster)
+            free = list(rows)
+            for (text, rejected), row in zip(lines, stacked[len(lines)]):
+                # Its own row in the stack, else any row this cluster has not used yet.
+                candidates = [row] + [r for r in free if r != row] if row in free else free
+                for r in candidates:
+                    if self.label(lane, [r], x, text, ha="center", color=style.VIOLATION if rejected else "black"):
+                        free.remove(r)
+                        break
 
     def network(self) -> None:
         lane = self.lane.get("network")
@@ -793,19 +1299,183 @@ class _Painter:
             self.rect(start, end, lane.y + bar_dy, bar_h, facecolor=style.PARTITION, edgecolor="#707070", lw=0.6,
                       zorder=2)
             text = f"{s.what} ({s.note})"
-            fits = (len(text) + 1.5) * self.char_w() < min(end, self.x1) - max(start, self.x0)
+            fits = self.text_w(text) + 1.5 * self.char_w() < min(end, self.x1) - max(start, self.x0)
             rows = [(bar_dy, "center")] if fits else [(0.29, "bottom"), (bar_dy - 0.19, "top")]
             self.label(lane, rows, max(start, self.x0) + 0.5 * self.char_w(), text, color="black")
-        for m in self.trace.of(Message):
-            if m.type not in ("lost", "partition-drop", "drop-crashed", "partition-hold"):
+        # Runs of drops closer together than a short label are one burst: a line from the first to the last with a
+        # marker at each end and a count.
+        gap_ns = int(8 * self.char_w() * NS_PER_S)
+        y = lane.y - 0.3
+        for kind, msgs in message_bursts(self.trace, gap_ns):
+            shown = [m for m in msgs if self.x0 <= seconds(m.t) <= self.x1]
+            if not shown:
                 continue
-            x = seconds(m.t)
-            if not self.x0 <= x <= self.x1:
+            held = kind == "held"
+            self.used.add(kind)
+            colour = style.NOTE if held else style.VIOLATION
+            mark = dict(marker="s" if held else "x", ms=4.5, mew=1.1, color=colour, mfc="none" if held else None,
+                        zorder=5)
+            a, z = seconds(shown[0].t), seconds(shown[-1].t)
+            if len(shown) > 1:
+                self.ax.plot([a, z], [y, y], color=style.tint(colour, 0.45), lw=1.6, zorder=4,
+                             solid_capstyle="butt")
+                self.ax.plot([z], [y], **mark)
+            self.ax.plot([a], [y], **mark)
+            if len(shown) >= 3:
+                receivers = {m.receiver for m in shown}
+                text = f"{len(shown)} {'held' if held else 'dropped'}"
+                if len(receivers) == 1:
+                    text += f" → {next(iter(receivers))}"
+                    if all(m.type == "drop-crashed" for m in shown):
+                        text += " (down)"
+                after = z + 0.9 * self.char_w()
+                if after + self.text_w(text, 6.5) + 0.6 * self.char_w(6.5) <= self.x1:
+                    self.label(lane, [(-0.3, "center")], after, text, fontsize=6.5, color=colour)
+                else:  # no room after the burst: above its line, from its start
+                    self.label(lane, [(-0.25, "bottom")], a + 0.6 * self.char_w(), text, fontsize=6.5, color=colour)
+
+    # replication, Sentinel, services -------------------------------------------------
+
+    def promotions(self) -> None:
+        """A thin dashed line across the Redis and sentinel lanes at each promotion to master."""
+        spanned = [l for l in self.lanes if l.group in ("redis", "sentinel")]
+        if not spanned:
+            return
+        top, bottom = max(l.y for l in spanned) + 0.5, min(l.y for l in spanned) - 0.5
+        for ch in self.changes:
+            x = seconds(ch.t)
+            if ch.promotion and self.x0 <= x <= self.x1:
+                self.used.add("promotion")
+                self.ax.plot([x, x], [bottom, top], color=style.ROLE, lw=0.9, ls=(0, (4, 2.5)), alpha=0.8,
+                             zorder=2.6)
+
+    def role_marks(self) -> None:
+        """Each role change on its node's lane: a triangle (up: promoted, down: demoted or re-pointed) and what it
+        became; a promotion also says what the replica had to inherit."""
+        copies = self.copy_list
+        keys = {h.key for h in self.hold_list} | {c.key for c in copies}
+        for ch in self.changes:
+            lane = self.lane_of(ch.node)
+            x = seconds(ch.t)
+            if lane is None or not self.x0 <= x <= self.x1:
                 continue
-            held = m.type == "partition-hold"
-            self.used.add("held" if held else "dropped")
-            self.ax.plot([x], [lane.y - 0.3], marker="s" if held else "x", ms=4.5, mew=1.1,
-                         color=style.NOTE if held else style.VIOLATION, mfc="none" if held else None, zorder=5)
+            up = ch.role == "master"
+            self.used.add("role-up" if up else "role-down")
+            y = lane.y + ROW_LOW[0]
+            self.ax.plot([x], [y], marker="^" if up else "v", ms=6.5, color=style.ROLE, mec="white", mew=0.6,
+                         zorder=7)
+            text = ch.text
+            if ch.promotion:
+                inherited = [c for c in copies if c.node == ch.node and c.reason == "promoted" and c.end_ns == ch.t]
+                what = "the lock" if len(keys) <= 1 else "a lock key"
+                if inherited:
+                    text += " · inherits " + ", ".join(f"{c.client or c.value[:6]}'s value" for c in inherited)
+                else:
+                    text += f" · had no copy of {what}"
+            # After the marker; before it (right-aligned) when the window ends too soon for it.
+            fits = x + 1.1 * self.char_w() + self.text_w(text) <= self.x1
+            self.label(lane, [ROW_LOW, ROW_TOP], x + (1.1 if fits else -1.1) * self.char_w(), text, color="black",
+                       ha="left" if fits else "right", bbox=dict(facecolor="white", edgecolor="none", pad=0.3,
+                                                                   alpha=0.85))
+
+    def copies(self) -> None:
+        """Replicas' copies of lock values: the owner's colour, lighter and dashed; labelled with the replication lag
+        (how long after the master's bar began the copy arrived)."""
+        keys = {h.key for h in self.hold_list} | {c.key for c in self.copy_list}
+        for c in self.copy_list:
+            lane = self.lane_of(c.node)
+            start, end = seconds(c.start_ns), seconds(c.end_ns)
+            if lane is None or not self.visible(start, end):
+                continue
+            self.used.add("copy")
+            colour = self.colour_of(c.client)
+            self.rect(start, end, lane.y, COPY_H, facecolor=style.tint(colour), edgecolor=colour, lw=1.0,
+                      ls=(0, (3, 1.5)), zorder=3)
+            label = f"{c.client or 'value ' + c.value[:6] + '…'} · replica copy"
+            if c.via == "resync":
+                label += " (full resync)"
+            elif c.lag_ns is not None:
+                label += f" · lag {fmt_duration(c.lag_ns)}"
+            if len(keys) > 1:
+                label += f" · {c.key}"
+            # Inside the light bar when it fits there, else above or below it.
+            left = max(start, self.x0) + 0.5 * self.char_w()
+            inside = left + self.text_w(label) + self.char_w() < min(seconds(c.end_ns), self.x1)
+            if not (inside and self.label(lane, [ROW_MID], left, label, color="black")):
+                self.label(lane, [ROW_TOP, ROW_LOW], start, label, color="black")
+            if c.reason not in (None, "promoted") and end <= self.x1:
+                self.reason_label(lane, c.node, start, c.end_ns, c.reason, None)
+
+    def sentinel_marks(self) -> None:
+        """Each sentinel's view on its lane: a marker per event; labels above for what it saw (SDOWN, asking for
+        and giving votes), below for what it did (REPLICAOF, +switch-master), events close together in one label."""
+        by_lane: dict[str, list[SentinelEvent]] = {}
+        events = sentinel_events(self.trace)
+        for e in events:
+            lane = self.lane_of(e.sentinel)
+            if lane is not None and self.x0 <= seconds(e.t) <= self.x1:
+                by_lane.setdefault(lane.name, []).append(e)
+        shared = bool(self.alias)
+        gap = SENTINEL_CLUSTER_CHARS * self.char_w()
+        if not events:
+            for lane in (l for l in self.lanes if l.group == "sentinel"):
+                self.label(lane, [ROW_MID], self.x0 + 0.5 * self.char_w(), "no master seen down, no failover",
+                           style="italic")
+        for name, events in by_lane.items():
+            lane = self.lane[name]
+            for e in events:
+                self.used.add(f"sentinel-{e.kind}")
+                self.ax.plot([seconds(e.t)], [lane.y], zorder=7, **SENTINEL_MARKS[e.kind])
+            for row, kinds in ((ROW_TOP, ("sdown", "ask-votes", "vote")),
+                               (ROW_LOW, ("promote", "reconfigure", "switch"))):
+                clusters: list[list[SentinelEvent]] = []
+                for e in (e for e in events if e.kind in kinds):
+                    if clusters and seconds(e.t) - seconds(clusters[-1][-1].t) < gap:
+                        clusters[-1].append(e)
+                    else:
+                        clusters.append([e])
+                other = ROW_LOW if row == ROW_TOP else ROW_TOP
+                for cl in clusters:
+                    text = " · ".join((f"{e.sentinel}: " if shared else "") + e.text for e in cl)
+                    self.label(lane, [row, other], seconds(cl[0].t) + 0.8 * self.char_w(), text, color="black")
+
+    def calls(self) -> None:
+        """Calls to a service on its lane: a line in the caller's colour from the call to the answer, stacked when
+        calls overlap; the wait is written after the answer. A pause of the service shades the lane behind them."""
+        slots = (0.24, 0.08, -0.08, -0.22)
+        for service in self.trace.services:
+            lane = self.lane_of(service)
+            if lane is None:
+                continue
+            ends: list[float] = []  # per slot, when its last call ended
+            for c in service_calls(self.trace):
+                if c.service != service:
+                    continue
+                start = seconds(c.called_ns)
+                done = c.answered_ns if c.answered_ns is not None else self.trace.end_ns
+                end = seconds(done)
+                slot = next((i for i, e in enumerate(ends) if e < start), None)
+                if slot is None and len(ends) < len(slots):
+                    ends.append(end)
+                    slot = len(ends) - 1
+                elif slot is None:  # more calls at once than rows: share the row that frees first
+                    slot = min(range(len(ends)), key=lambda i: ends[i])
+                ends[slot] = end
+                if not self.visible(start, end):
+                    continue
+                self.used.add("call")
+                colour = self.colour_of(c.client)
+                dy = slots[slot]
+                a, z = self.widened(start, end)
+                self.ax.plot([a, z], [lane.y + dy] * 2, color=colour, lw=2.2, zorder=4, solid_capstyle="butt",
+                             ls="-" if c.answered_ns is not None else (0, (2, 1.5)))
+                self.ax.plot([a], [lane.y + dy], marker="o", ms=4, color=colour, mec="black", mew=0.5, zorder=5)
+                if c.answered_ns is not None:
+                    self.ax.plot([z], [lane.y + dy], marker=5, ms=6, color=colour, mec="black", mew=0.5, zorder=5)
+                    text = f"{c.client}: answered after {fmt_duration(c.answered_ns - c.called_ns)}"
+                else:
+                    text = f"{c.client}: no answer"
+                self.label(lane, [(dy, "center")], z + 0.9 * self.char_w(), text, fontsize=6.5, color="black")
 
     def violations(self, verdicts: list[PropertyVerdict]) -> None:
         hits = sorted((v for v in verdicts if v.violated and v.witness_ns is not None), key=lambda v: v.witness_ns)
@@ -855,6 +1525,18 @@ class _Painter:
                                label="message dropped")),
             ("held", Line2D([], [], marker="s", ms=4.5, ls="none", mfc="none", color=style.NOTE,
                             label="message held")),
+            ("copy", Patch(facecolor=style.tint(grey), edgecolor=grey, ls=(0, (3, 1.5)),
+                           label="replica's copy of that client's value")),
+            ("promotion", Line2D([], [], color=style.ROLE, lw=0.9, ls=(0, (4, 2.5)), label="promotion to master")),
+            ("role-up", Line2D([], [], marker="^", ms=6.5, ls="none", color=style.ROLE, label="node promoted")),
+            ("role-down", Line2D([], [], marker="v", ms=6.5, ls="none", color=style.ROLE,
+                                 label="node demoted / re-pointed")),
+        ]
+        entries += [(f"sentinel-{kind}", Line2D([], [], ls="none", label=SENTINEL_LEGEND[kind], **SENTINEL_MARKS[kind]))
+                    for kind in SENTINEL_EVENT_KINDS]
+        entries += [
+            ("call", Line2D([], [], color=grey, lw=2.2, marker=5, ms=6, mec="black", mew=0.5,
+                            label="call to a service → its answer")),
             ("violation", Line2D([], [], color=style.VIOLATION, lw=1.4, label="violation (first witness)")),
         ]
         handles += [h for key, h in entries if key in self.used]
@@ -893,8 +1575,21 @@ def default_title(trace: Trace, variant: Optional[str]) -> str:
 def subtitle(trace: Trace) -> str:
     run = trace.run
     n_nodes = len(trace.nodes)
-    parts = [f"seed {run.seed}", f"{len(trace.clients)} client{'s' if len(trace.clients) != 1 else ''}",
-             f"{n_nodes} Redis node{'s' if n_nodes != 1 else ''} (quorum {run.quorum})"]
+    parts = [f"seed {run.seed}", f"{len(trace.clients)} client{'s' if len(trace.clients) != 1 else ''}"]
+    roles = initial_roles(trace)
+    if roles:
+        masters = [n for n in trace.nodes if roles.get(n) == "master"]
+        replicas = [n for n in trace.nodes if roles.get(n) == "replica"]
+        text = f"Redis master {', '.join(masters)}"
+        if replicas:
+            text += f" + replica{'s' if len(replicas) != 1 else ''} {', '.join(replicas)}"
+        parts.append(text)
+    else:
+        parts.append(f"{n_nodes} Redis node{'s' if n_nodes != 1 else ''} (quorum {run.quorum})")
+    if trace.sentinels:
+        parts.append(f"{len(trace.sentinels)} sentinel{'s' if len(trace.sentinels) != 1 else ''}")
+    if trace.services:
+        parts.append(f"service{'s' if len(trace.services) != 1 else ''} {', '.join(trace.services)}")
     if run.app != "none":
         final = final_app_note(trace)
         parts.append(f"app: {run.app}" + (f", at the end {final}" if final else ""))
@@ -925,10 +1620,9 @@ def draw(trace: Trace, verdicts: Optional[list[PropertyVerdict]] = None, variant
     x1 = (_default_window_end(trace, verdicts, x0) if window[1] is None else float(window[1]))
     if x1 <= x0:
         raise ValueError(f"empty time window: from {x0} s to {x1} s")
-    has_network = bool(partition_intervals(trace)) or any(
-        m.type in ("lost", "partition-drop", "drop-crashed", "partition-hold") for m in trace.of(Message))
+    has_network = bool(partition_intervals(trace)) or any(m.type in NETWORK_TYPES for m in trace.of(Message))
     lanes = _lanes(trace, has_network)
-    name_in = max((len(l.name) for l in lanes), default=1) * 10 * 0.6 / 72  # lane names are 10 pt
+    name_in = max((len(l.text) for l in lanes), default=1) * 10 * 0.6 / 72  # lane names are 10 pt
     left_in = max(LEFT_INCH, name_in + 0.75)
     axes_w_in = FIG_WIDTH - left_in - RIGHT_INCH
     wrap = int((FIG_WIDTH - left_in - 0.3) / (7.5 * 0.52 / 72))  # characters of 7.5-pt text that fit
@@ -942,7 +1636,7 @@ def draw(trace: Trace, verdicts: Optional[list[PropertyVerdict]] = None, variant
     pad = 0.012 * (x1 - x0)
     ax.set_xlim(x0 - pad, x1 + pad)
     ax.set_ylim(-0.5, max(len(lanes), 1) - 0.5)
-    ax.set_yticks([l.y for l in lanes], [l.name for l in lanes])
+    ax.set_yticks([l.y for l in lanes], [l.text for l in lanes])
     ax.tick_params(axis="y", length=0, pad=6)
     ax.set_xlabel("true time (s)")
     ax.ticklabel_format(axis="x", style="plain", useOffset=False)
@@ -960,10 +1654,15 @@ def draw(trace: Trace, verdicts: Optional[list[PropertyVerdict]] = None, variant
                 ha="left", va="bottom")
     p.shades()
     p.fault_marks()
+    p.promotions()
     p.beliefs()
     p.failed_renewal_ticks()
     p.attempts()
+    p.role_marks()
     p.holds()
+    p.copies()
+    p.sentinel_marks()
+    p.calls()
     p.ops()
     p.network()
     if verdicts is not None:
@@ -971,8 +1670,10 @@ def draw(trace: Trace, verdicts: Optional[list[PropertyVerdict]] = None, variant
 
     # Group labels to the left of the lane names.
     gx = -(name_in + 0.22) / axes_w_in
-    group_names = {"client": "clients", "redis": f"Redis nodes\nquorum {trace.run.quorum}", "resource": "",
-                   "other": "other", "network": ""}
+    replicated = bool(initial_roles(trace))
+    group_names = {"client": "clients",
+                   "redis": "Redis\nmaster / replica" if replicated else f"Redis nodes\nquorum {trace.run.quorum}",
+                   "sentinel": "Sentinel", "service": "services", "resource": "", "other": "other", "network": ""}
     for group, label in group_names.items():
         ys = [l.y for l in lanes if l.group == group]
         if ys and label:

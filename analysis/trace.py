@@ -11,6 +11,16 @@ which only the world can know once the run is finished; its ``from`` says
 which (``grant`` or ``extend``; traces older than extensions have no ``from``
 and mean ``grant``). ``t`` is always true time in nanoseconds.
 
+Replicated deployments (a master, its replicas, Sentinel) add ``replicated``
+lines (a replica applied an entry of its master's stream; replicas record no
+key-held / key-dropped, only masters are the lock service), ``role`` lines (a
+promotion or a demotion / re-pointing, with the sentinels' epoch) and the
+key-dropped reason ``demoted``; their control traffic (``repl SET ... @3``,
+``REPLCONF ACK 3``, ``PING``, ``is-master-down-by-addr M epoch 1 (vote?)``,
+``+switch-master M -> R``...) is ordinary message lines. Processes of kind
+``sentinel`` and ``service`` (a service the clients call, e.g. identity) may
+appear in the header.
+
 Each line becomes a small frozen record (``Grant``, ``KeyHeld``, ``Fault``…)
 so plotting code reads ``grant.validity_ns`` rather than ``line["validity_ns"]``,
 and a malformed line is reported once, here, as ``file:line: what is wrong``.
@@ -39,9 +49,9 @@ import pandas as pd
 
 __all__ = [
     "TraceError", "Process", "Run", "Message", "Invoke", "Complete", "Want", "GiveUp", "Grant", "Extend",
-    "BeliefEnd", "Release", "KeyHeld", "KeyDropped", "Op", "App", "Fault", "PhaseReached", "End",
-    "Promise", "Unknown", "Trace", "load", "parse_lines", "PROPERTIES", "PropertyVerdict",
-    "load_verdicts",
+    "BeliefEnd", "Release", "KeyHeld", "KeyDropped", "Replicated", "Role", "Op", "App", "Fault", "PhaseReached",
+    "End", "Promise", "Unknown", "Trace", "load", "parse_lines", "PROPERTIES", "PropertyVerdict",
+    "load_verdicts", "is_background",
 ]
 
 
@@ -56,7 +66,7 @@ class TraceError(Exception):
 @dataclass(frozen=True)
 class Process:
     name: str
-    kind: str  # client | redis | resource | other
+    kind: str  # client | redis | resource | sentinel | service | other
 
 
 @dataclass(frozen=True)
@@ -160,7 +170,34 @@ class KeyDropped:
     node: str
     key: str
     value: str
-    reason: str  # deleted | expired | overwritten | lost-in-crash
+    reason: str  # deleted | expired | overwritten | lost-in-crash | demoted (a master demoted by the sentinels)
+
+
+@dataclass(frozen=True)
+class Replicated:
+    """A replica applied an entry of its master's stream: key now holds value there (present) or nothing.
+
+    Replicas are not the lock service (only masters record key-held / key-dropped); this shows replication lag and
+    what a promotion will inherit.
+    """
+
+    t: int
+    node: str
+    key: str
+    value: str
+    present: bool
+    offset: int
+
+
+@dataclass(frozen=True)
+class Role:
+    """A node's role changed: promoted to master (master None) or made a replica of master, in a sentinel epoch."""
+
+    t: int
+    node: str
+    role: str  # master | replica
+    master: Optional[str]  # the node it now replicates (role replica)
+    epoch: int
 
 
 @dataclass(frozen=True)
@@ -225,8 +262,8 @@ class Unknown:
     fields: dict = field(compare=False)
 
 
-Record = Union[Message, Invoke, Complete, Want, GiveUp, Grant, Extend, BeliefEnd, Release, KeyHeld, KeyDropped, Op, App,
-               Fault, PhaseReached, End, Promise, Unknown]
+Record = Union[Message, Invoke, Complete, Want, GiveUp, Grant, Extend, BeliefEnd, Release, KeyHeld, KeyDropped,
+               Replicated, Role, Op, App, Fault, PhaseReached, End, Promise, Unknown]
 
 MESSAGE_TYPES = ("send", "deliver", "lost", "partition-drop", "partition-hold", "drop-crashed")
 
@@ -249,6 +286,10 @@ _FIELDS: dict[str, tuple[type, list[tuple[str, str, type, bool]]]] = {
     "key-held": (KeyHeld, [("node", "node", _S, True), ("key", "key", _S, True), ("value", "value", _S, True)]),
     "key-dropped": (KeyDropped, [("node", "node", _S, True), ("key", "key", _S, True), ("value", "value", _S, True),
                                  ("reason", "reason", _S, True)]),
+    "replicated": (Replicated, [("node", "node", _S, True), ("key", "key", _S, True), ("value", "value", _S, True),
+                                ("present", "present", _B, True), ("offset", "offset", _I, True)]),
+    "role": (Role, [("node", "node", _S, True), ("role", "role", _S, True), ("master", "master", _S, False),
+                    ("epoch", "epoch", _I, True)]),
     "op": (Op, [("session", "session", _I, True), ("client", "client", _S, True), ("op", "op", _S, True),
                 ("accepted", "accepted", _B, True), ("reject", "reject", _S, True), ("token", "token", _I, True)]),
     "app": (App, [("app", "app", _S, True), ("counter", "counter", _I, True), ("increments", "increments", _I, True),
@@ -298,6 +339,11 @@ def _record(obj: dict, where: str) -> Record:
         if not _typed(value, want):
             raise TraceError(f"{where}: \"{kind}\" field \"{key}\" should be {want.__name__}, got {value!r}")
         args[attr] = value
+    if cls is Role:
+        if args["role"] not in ("master", "replica"):
+            raise TraceError(f"{where}: \"role\" field \"role\" should be master or replica, got {args['role']!r}")
+        if args["role"] == "replica" and args["master"] is None:
+            raise TraceError(f"{where}: \"role\" line of a replica lacks \"master\"")
     if cls is Promise:
         if args["promised_end"] < 0:
             args["promised_end"] = None
@@ -319,6 +365,20 @@ def _run_header(obj: dict, where: str) -> Run:
         raise TraceError(f"{where}: malformed \"run\" header ({e})") from None
 
 
+# Heartbeats: traffic that repeats for as long as the run lasts (sentinel pings, replica acks, the sentinels' hello
+# messages that repeat the current configuration). It says nothing happened, so it does not count as activity.
+_BACKGROUND_PREFIXES = ("PING", "PONG", "REPLCONF ACK", "REPLCONF GETACK")
+
+
+def is_background(m: Message, kinds: dict[str, str]) -> bool:
+    """Whether a message is a heartbeat: a ping, pong or replica ack, or a sentinel's hello (+switch-master) to a
+    peer sentinel (the announcement that matters goes to the clients). kinds: process name -> kind."""
+    if m.msg.startswith(_BACKGROUND_PREFIXES):
+        return True
+    return (m.msg.startswith("+switch-master") and kinds.get(m.sender) == "sentinel"
+            and kinds.get(m.receiver) == "sentinel")
+
+
 # --- the trace ---------------------------------------------------------------
 
 @dataclass
@@ -337,10 +397,13 @@ class Trace:
     def activity_end_ns(self) -> int:
         """The last instant anything happened: the run's end minus any idle tail.
 
-        Quiescent state samples, the end line and promises are bookkeeping, not activity.
+        Quiescent state samples, the end line and promises are bookkeeping, not activity; nor are heartbeats
+        (``is_background``: pings, replica acks, sentinel hellos), which go on until the run ends.
         """
+        kinds = {p.name: p.kind for p in self.run.processes}
         busy = [r.t for r in self.records
-                if not isinstance(r, (End, Promise)) and not (isinstance(r, App) and r.quiescent)]
+                if not isinstance(r, (End, Promise)) and not (isinstance(r, App) and r.quiescent)
+                and not (isinstance(r, Message) and is_background(r, kinds))]
         return max(busy, default=self.end_ns)
 
     @property
@@ -365,6 +428,15 @@ class Trace:
     @property
     def resources(self) -> list[str]:
         return self.run.names_of("resource")
+
+    @property
+    def sentinels(self) -> list[str]:
+        return self.run.names_of("sentinel")
+
+    @property
+    def services(self) -> list[str]:
+        """Services the clients call from their critical sections (kind "service", e.g. an identity service)."""
+        return self.run.names_of("service")
 
     def kind_of(self, process: str) -> str:
         for p in self.run.processes:

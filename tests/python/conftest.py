@@ -10,7 +10,8 @@ The traces in data/ are written by hand in the simulator's exact line format
   holds A, B, C; C's wall clock jumps +15 s at 1 s and its key expires; c2
   gets C, D, E at 2.001 s; c1 writes at 1.5 s and 4 s, c2 at 3 s.
 - every_line_type.jsonl — not a catalogue story: a small run that uses every
-  line type and fault verb once (lost, held and crash-dropped messages,
+  line type of an unreplicated run (replicated and role lines are in the
+  replicated traces below) and fault verb once (lost, held and crash-dropped messages,
   overlapping pauses, crashes with and without restart, fencing rejections,
   a clock slew, a lease extension and promise lines from grant and extend).
 - redlock_extend_slew.jsonl — Redlock on five nodes r1..r5, quorum 3: c1
@@ -22,8 +23,40 @@ The traces in data/ are written by hand in the simulator's exact line format
   window. c2 writes at 14.3 s, c1 at 14.5 s; c1's clock ends its lease at
   14.898 s and it releases; c2 releases at 15.101 s.
 
+- master_replica_failover.jsonl — SCENARIOS.md #11: master M, replica R
+  (replication delay 10 ms), sentinels s1..s3 (down after 1 s). c1 is
+  granted on M at 2 ms and M crashes at that instant with c1's SET still in
+  its replication buffer: R never gets a "replicated" line for it. The
+  sentinels see M down at 1.04-1.11 s (s2, s3, s1), s3 asks for votes in
+  epoch 1 at 1.15 s, s1 and s2 vote for it, s3 sends REPLICAOF NO ONE and R
+  is promoted at 1.161 s; +switch-master M -> R from 1.202 s. c2 (two attempts
+  at the dead M, dropped) follows the announcement and is granted on R at
+  1.302 s, releases at 2.304 s; c1 believes until it releases at 8.004 s.
+- master_replica_replicated.jsonl — #11 · replicated-before-crash: the same,
+  but M ships c1's SET at 11 ms (R's copy from 12 ms, lag 11 ms after M's
+  key-held at 1 ms) and crashes at 1 s. R is promoted at 2.161 s and inherits
+  c1's value (key-held at the promotion); c2 retries once a second and is
+  granted on R only after c1's release at 8.004 s.
+- sentinel_split_brain.jsonl — #12, with the timings moved so the demotion
+  falls inside c1's lease: zones {M, c1} and {R, s1..s3, c2} are cut apart
+  from 1 s to 4 s; the sentinels promote R at 2.111 s (s2 leads, epoch 1). At
+  3 s c1 is granted on M and c2 on R (both at 3.002 s). After the heal M
+  keeps answering "master" and at 12.1 s the sentinels send REPLICAOF R: M
+  drops c1's key (key-dropped "demoted"), becomes R's replica and resyncs
+  (c2's value as a copy from the snapshot, 12.103 s, until R's DEL reaches it
+  at 12.504 s). Both clients work 9.5 s: c1's release at 12.502 s is refused
+  READONLY by M, c2's deletes on R.
+- oversell_incident.jsonl — #13: one node r1, TTL 10 s, stock 1, a service
+  "identity" paused from 0 to 30 s. c1 is granted at 2 ms, c2 at 10.122 s,
+  c3 at 20.242 s (retrying once a second until the key expires), each calls
+  identity right after its grant; the calls reach it at 30 s and are answered
+  at 30.005 s. All three read stock 1 and decrement it (0, -1, -2); c1's plain
+  DEL deletes c3's key, c2's and c3's find nothing.
+
 Traces written before lease extensions have promise lines without "from";
-the loader reads those as "grant" (tested inline).
+the loader reads those as "grant" (tested inline). In the replicated traces
+the sentinels' pings are thinned once the failover is over (every 250 ms to
+the dead master, every second otherwise) to keep the files small.
 """
 
 from __future__ import annotations
@@ -120,6 +153,49 @@ def redlock_path() -> Path:
 @pytest.fixture
 def every_path() -> Path:
     return DATA / "every_line_type.jsonl"
+
+
+@pytest.fixture
+def failover_path() -> Path:
+    return DATA / "master_replica_failover.jsonl"
+
+
+@pytest.fixture
+def replicated_path() -> Path:
+    return DATA / "master_replica_replicated.jsonl"
+
+
+@pytest.fixture
+def split_brain_path() -> Path:
+    return DATA / "sentinel_split_brain.jsonl"
+
+
+@pytest.fixture
+def oversell_path() -> Path:
+    return DATA / "oversell_incident.jsonl"
+
+
+FAILOVER_VERDICTS = {
+    "scenario": "master-replica-failover",
+    "variants": [
+        {"name": "base", "verdicts": {
+            "grant-exclusive": {"status": "violated", "count": 1, "witness": {
+                "at_ns": 1302 * MS,
+                "text": "c2 (session 2) granted at 1.302s on R while c1's session 1, granted at 2ms on M, was promised "
+                        "until 9.898s"}},
+            "belief-exclusive": {"status": "violated", "count": 1, "witness": {
+                "at_ns": 1302 * MS, "text": "c2 (session 2) began believing at 1.302s while c1 (session 1) had "
+                                            "believed so since 2ms"}},
+        }},
+    ],
+}
+
+
+@pytest.fixture
+def failover_verdicts(tmp_path: Path) -> Path:
+    path = tmp_path / "failover_verdicts.json"
+    path.write_text(json.dumps(FAILOVER_VERDICTS), encoding="utf-8")
+    return path
 
 
 @pytest.fixture

@@ -8,13 +8,17 @@ traces without plotting; the drawing is tested through the files it writes
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import matplotlib.colors
 import matplotlib.image
 import pytest
+from matplotlib.patches import Rectangle
 
 from analysis import style, timeline
 from analysis.trace import (
     App, BeliefEnd, Complete, End, Extend, Fault, GiveUp, Grant, Invoke, KeyDropped, KeyHeld, Message, Op,
-    PhaseReached, Promise, Release, TraceError, Unknown, Want, load, load_verdicts, parse_lines)
+    PhaseReached, Promise, Release, Replicated, Role, TraceError, Unknown, Want, load, load_verdicts, parse_lines)
 
 S = 1_000_000_000
 MS = 1_000_000
@@ -547,3 +551,378 @@ def test_cli_bad_input_exits_2_with_one_line(make_args, message, gc_path, gc_ver
     assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("timeline: ")
     assert message in result.stderr
     assert not (tmp_path / "x.png").exists() and not (tmp_path / "x.pdf").exists()
+
+
+# --- replication, Sentinel and services --------------------------------------------------
+
+REPLICATED = [("M", "redis"), ("R", "redis"), ("c1", "client"), ("c2", "client"), ("s1", "sentinel")]
+
+
+def _texts_by_lane(fig) -> dict[str, list]:
+    """Each lane's texts (by the lane's axis label), from the axes' text artists within half a lane of its centre."""
+    ax = fig.axes[0]
+    lanes = [(t.get_text(), y) for t, y in zip(ax.get_yticklabels(), ax.get_yticks())]
+    out: dict[str, list] = {name: [] for name, _ in lanes}
+    for t in ax.texts:
+        if t.get_transform() is not ax.transData:
+            continue
+        y = t.get_position()[1]
+        for name, lane_y in lanes:
+            if lane_y - 0.5 <= y < lane_y + 0.5:
+                out[name].append(t)
+    return out
+
+
+def _lane_labels(fig) -> list[str]:
+    return [t.get_text() for t in fig.axes[0].get_yticklabels()]
+
+
+def _legend_texts(fig) -> list[str]:
+    return [t.get_text() for t in fig.legends[0].get_texts()]
+
+
+def _overlapping_labels(fig) -> list[tuple[str, str]]:
+    """Pairs of texts on the axes whose drawn boxes overlap (more than a pixel)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    FigureCanvasAgg(fig)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in fig.axes[0].texts if t.get_text()]
+    return [(a[0], b[0]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+            if a[1].x0 < b[1].x1 - 1 and b[1].x0 < a[1].x1 - 1 and a[1].y0 < b[1].y1 - 1 and b[1].y0 < a[1].y1 - 1]
+
+
+def test_loader_reads_replicated_and_role_lines(failover_path, replicated_path, oversell_path):
+    """replicated and role lines become records; sentinels and services are named by the header."""
+    trace = load(replicated_path)
+    assert trace.of(Replicated) == [Replicated(12 * MS, "R", "lock", "5f3a9c2e7b104d81", True, 1)]
+    assert trace.of(Role) == [Role(2161 * MS, "R", "master", None, 1)]
+    assert (trace.clients, trace.nodes, trace.sentinels, trace.services) == (
+        ["c1", "c2"], ["M", "R"], ["s1", "s2", "s3"], [])
+    assert {"replicated", "role"} <= set(trace.frames())
+    assert list(trace.frame("role")["node"]) == ["R"]
+    assert load(oversell_path).services == ["identity"]
+    # Heartbeats (pings, acks, the sentinels' hellos) go on to 20 s; the last activity is c1's release.
+    trace = load(failover_path)
+    assert trace.end_ns == 20 * S and trace.activity_end_ns == 8004 * MS
+
+
+def test_loader_checks_role_lines():
+    """A role other than master/replica, or a replica without its master, is refused with source:line."""
+    with pytest.raises(TraceError, match=r'^<t>:2: "role" field "role" should be master or replica'):
+        parse_lines([header(REPLICATED, ["M", "R"]), line(1, "role", node="R", role="leader", epoch=1)], source="<t>")
+    with pytest.raises(TraceError, match=r'^<t>:2: "role" line of a replica lacks "master"$'):
+        parse_lines([header(REPLICATED, ["M", "R"]), line(1, "role", node="M", role="replica", epoch=1)], source="<t>")
+    with pytest.raises(TraceError, match=r'^<t>:2: "replicated" field "present" should be bool'):
+        parse_lines([header(REPLICATED, ["M", "R"]), line(1, "replicated", node="R", key="lock", value="aa",
+                                                          present=1, offset=1)], source="<t>")
+
+
+def test_initial_roles_from_what_nodes_do(failover_path, split_brain_path, oversell_path, gc_path):
+    """A node's first role is what it did before any role line; unreplicated runs have no roles at all."""
+    assert timeline.initial_roles(load(failover_path)) == {"M": "master", "R": "replica"}
+    assert timeline.initial_roles(load(split_brain_path)) == {"M": "master", "R": "replica"}
+    assert timeline.initial_roles(load(oversell_path)) == {}
+    assert timeline.initial_roles(load(gc_path)) == {}
+    # Without evidence: promoted means it was a replica; demoted (dropping keys) means a master; else header order.
+    trace = parse_lines([header(REPLICATED, ["M", "R"]), line(1 * S, "role", node="M", role="replica", master="R",
+                                                              epoch=1),
+                         line(2 * S, "role", node="R", role="master", epoch=1)])
+    assert timeline.initial_roles(trace) == {"M": "master", "R": "replica"}
+    trace = parse_lines([header(REPLICATED, ["R", "M"]), line(1 * S, "role", node="R", role="master", epoch=1),
+                         line(1 * S, "key-dropped", node="M", key="lock", value="aa", reason="demoted"),
+                         line(1 * S, "role", node="M", role="replica", master="R", epoch=1)])
+    assert timeline.initial_roles(trace) == {"R": "replica", "M": "master"}
+    # Messages tell too: a replica acks, a master answers PONG (master).
+    trace = parse_lines([header(REPLICATED, ["M", "R"]),
+                         line(0, "send", **{"from": "R", "to": "M", "msg": "REPLCONF ACK 0"}),
+                         line(1, "send", **{"from": "M", "to": "s1", "msg": "PONG (master)"})])
+    assert timeline.initial_roles(trace) == {"M": "master", "R": "replica"}
+
+
+def test_role_changes_know_the_role_before(failover_path, split_brain_path):
+    """Each role line with the role it replaced: R's promotion; in the split brain M's demotion after the heal."""
+    changes = timeline.role_changes(load(failover_path))
+    assert changes == [timeline.RoleChange(1161 * MS, "R", "master", None, 1, "replica")]
+    assert changes[0].promotion and changes[0].text == "promoted to master, epoch 1"
+    promoted, demoted = timeline.role_changes(load(split_brain_path))
+    assert (promoted.t, promoted.node, promoted.text) == (2111 * MS, "R", "promoted to master, epoch 1")
+    assert (demoted.t, demoted.node, demoted.before, demoted.promotion) == (12_101 * MS, "M", "master", False)
+    assert demoted.text == "demoted: replica of R, epoch 1"
+    assert timeline.RoleChange(0, "R", "replica", "M2", 2, "replica").text == "now replica of M2, epoch 2"
+
+
+def test_replica_copies_show_lag_and_what_a_promotion_inherits(failover_path, replicated_path, split_brain_path):
+    """R never got c1's key when M crashed at once; with the crash at 1 s R's copy arrives 11 ms after M's hold
+    began and lasts until R's promotion; after the split brain M holds a snapshot copy of c2's value."""
+    assert timeline.replica_copies(load(failover_path)) == []
+    (copy,) = timeline.replica_copies(load(replicated_path))
+    assert (copy.node, copy.client, copy.session, copy.start_ns, copy.end_ns, copy.reason, copy.via, copy.lag_ns) == (
+        "R", "c1", 1, 12 * MS, 2161 * MS, "promoted", "stream", 11 * MS)
+    holds = timeline.hold_intervals(load(replicated_path))
+    assert [(h.node, h.client, h.start_ns, h.reason) for h in holds if h.client == "c1"] == [
+        ("M", "c1", MS, "lost-in-crash"), ("R", "c1", 2161 * MS, "deleted")]  # the copy became R's own hold
+    (copy,) = timeline.replica_copies(load(split_brain_path))
+    assert (copy.node, copy.client, copy.start_ns, copy.end_ns, copy.reason, copy.via, copy.lag_ns) == (
+        "M", "c2", 12_103 * MS, 12_504 * MS, "deleted", "resync", None)
+
+
+def test_replica_copy_ends():
+    """A copy ends at a different value (overwritten), a full resync's flush, a crash of the replica, or the run's
+    end; a copy of a value a master never recorded has no lag."""
+    def repl(t, value, present, offset, frm="M", to="R", text=None):
+        return [line(t, "deliver", **{"from": frm, "to": to, "msg": text or f"repl SET lock {value} @{offset}"}),
+                line(t, "replicated", node=to, key="lock", value=value, present=present, offset=offset)]
+    trace = parse_lines([
+        header(REPLICATED, ["M", "R"]),
+        line(0, "key-held", node="M", key="lock", value="aa"),
+        *repl(10, "aa", True, 1),
+        line(1 * S, "key-held", node="M", key="lock", value="bb"),
+        *repl(1 * S + 10, "aa", False, 2), *repl(1 * S + 10, "bb", True, 2),
+        *repl(2 * S, "bb", False, 3, text="repl FLUSHALL (full resync) @3"),
+        *repl(2 * S, "cc", True, 3),  # from the snapshot: no lag
+        line(3 * S, "fault", fault="crash", target="R", amount=-1),
+        *repl(4 * S, "dd", True, 4),
+        line(5 * S, "end"),
+    ])
+    copies = [(c.value, c.start_ns, c.end_ns, c.reason, c.via, c.lag_ns) for c in timeline.replica_copies(trace)]
+    assert copies == [("aa", 10, 1 * S + 10, "overwritten", "stream", 10),
+                      ("bb", 1 * S + 10, 2 * S, "full resync", "stream", 10),
+                      ("cc", 2 * S, 3 * S, "lost-in-crash", "resync", None),
+                      ("dd", 4 * S, 5 * S, None, "stream", None)]
+
+
+def test_sentinel_events_in_the_failover(failover_path):
+    """Each sentinel's view: its first SDOWN ask, the leader's vote request, the votes, the promotion order and each
+    +switch-master once (the hellos that repeat it every 2 s are not events)."""
+    events = [(e.t, e.sentinel, e.kind, e.text) for e in timeline.sentinel_events(load(failover_path))]
+    assert events == [
+        (1040 * MS, "s2", "sdown", "M down (SDOWN)"),
+        (1070 * MS, "s3", "sdown", "M down (SDOWN)"),
+        (1110 * MS, "s1", "sdown", "M down (SDOWN)"),
+        (1150 * MS, "s3", "ask-votes", "failover, epoch 1: asks votes"),
+        (1151 * MS, "s1", "vote", "votes s3, epoch 1"),
+        (1151 * MS, "s2", "vote", "votes s3, epoch 1"),
+        (1160 * MS, "s3", "promote", "REPLICAOF NO ONE → R"),
+        (1202 * MS, "s3", "switch", "+switch-master M → R"),
+        (1203 * MS, "s1", "switch", "+switch-master M → R"),
+        (1203 * MS, "s2", "switch", "+switch-master M → R"),
+    ]
+
+
+def test_sentinel_events_in_the_split_brain(split_brain_path):
+    """After the heal every sentinel orders the old master to follow R: one reconfigure event each."""
+    events = timeline.sentinel_events(load(split_brain_path))
+    assert [(e.sentinel, e.kind) for e in events if e.t < 3 * S] == [
+        ("s1", "sdown"), ("s2", "sdown"), ("s3", "sdown"), ("s2", "ask-votes"), ("s1", "vote"), ("s3", "vote"),
+        ("s2", "promote"), ("s2", "switch"), ("s1", "switch"), ("s3", "switch")]
+    late = [(e.t, e.sentinel, e.text) for e in events if e.t >= 3 * S]
+    assert late == [(12_100 * MS, "s1", "REPLICAOF R → M"), (12_110 * MS, "s2", "REPLICAOF R → M"),
+                    (12_120 * MS, "s3", "REPLICAOF R → M")]
+
+
+def test_service_calls_wait_out_the_pause(oversell_path):
+    """The three buyers' calls reach identity only when its 30 s pause ends and are answered together."""
+    calls = timeline.service_calls(load(oversell_path))
+    assert [(c.service, c.client, c.called_ns, c.arrived_ns, c.answered_ns, c.received_ns) for c in calls] == [
+        ("identity", "c1", 2 * MS, 30 * S, 30_005 * MS, 30_006 * MS),
+        ("identity", "c2", 10_122 * MS, 30 * S, 30_005 * MS, 30_006 * MS),
+        ("identity", "c3", 20_242 * MS, 30 * S, 30_005 * MS, 30_006 * MS)]
+    assert timeline.pause_intervals(load(oversell_path)) == [timeline.Span("identity", 0, 30 * S)]
+
+
+def test_holds_in_the_incident_and_the_split_brain(oversell_path, split_brain_path):
+    """c1's plain DEL deletes c3's lock (by c1); the demoted M drops c1's key with reason demoted."""
+    holds = timeline.hold_intervals(load(oversell_path))
+    assert [(h.client, h.start_ns, h.end_ns, h.reason, h.by) for h in holds] == [
+        ("c1", MS, 10_002 * MS, "expired", None), ("c2", 10_121 * MS, 20_122 * MS, "expired", None),
+        ("c3", 20_241 * MS, 30_011 * MS, "deleted", "c1")]
+    holds = timeline.hold_intervals(load(split_brain_path))
+    assert [(h.node, h.client, h.start_ns, h.end_ns, h.reason, h.by) for h in holds] == [
+        ("M", "c1", 3001 * MS, 12_101 * MS, "demoted", None), ("R", "c2", 3001 * MS, 12_503 * MS, "deleted", "c2")]
+
+
+def test_stock_ops_at_one_instant_share_a_label(oversell_path):
+    """The buyers' six ops within 3 ms are one cluster; its label reads in time order, each sale with its buyer."""
+    pairs = timeline.ops_with_state(load(oversell_path))
+    (cluster,) = timeline.op_clusters(pairs, gap_ns=10 * MS)
+    assert len(cluster) == 6
+    assert timeline.cluster_lines(cluster) == [("read stock 1 ×3 (c1, c2, c3)", False),
+                                               ("c1 decrement stock 0", False), ("c2 decrement stock -1", False),
+                                               ("c3 decrement stock -2", False)]
+    # The reads share an instant, so do the decrements: two clusters when 2 ms apart is too far.
+    assert [len(c) for c in timeline.op_clusters(pairs, gap_ns=MS // 2)] == [3, 3]
+
+
+def test_cluster_lines_name_refusals_and_stay_short():
+    """A refusal is its own red line; ops alike collapse; past the limit the middle gives way to an ellipsis."""
+    def op(t, client, name, accepted=True, reject="none"):
+        return Op(t, 1, client, name, accepted, reject, -1)
+    cluster = [(op(0, "c1", "write"), None), (op(1, "c2", "write"), None),
+               (op(2, "c3", "write", False, "stale-token"), None), (op(3, "c4", "read"), None)]
+    assert timeline.cluster_lines(cluster) == [("write ×2 (c1, c2)", False), ("c3 write ✗ stale-token", True),
+                                               ("c4 read", False)]
+    many = [(op(i, f"c{i}", f"op{i}"), None) for i in range(6)]
+    assert [text for text, _ in timeline.cluster_lines(many)] == ["c0 op0", "…", "c4 op4", "c5 op5"]
+
+
+def test_message_bursts(failover_path):
+    """Pings to the dead M are runs of drops: with a 300 ms gap one burst from the first drop to the last."""
+    trace = load(failover_path)
+    (burst,) = timeline.message_bursts(trace, gap_ns=300 * MS)
+    kind, msgs = burst
+    dropped = [m for m in trace.of(Message) if m.type == "drop-crashed"]
+    assert kind == "dropped" and msgs == dropped and {m.receiver for m in msgs} == {"M"}
+    assert len(timeline.message_bursts(trace, gap_ns=10 * MS)) > 100
+
+
+def test_failover_lanes_roles_and_promotion(failover_path):
+    """Redis lanes say each node's first role; R's lane marks its promotion (and that it had no copy of the lock);
+    a dashed line crosses the Redis and sentinel lanes there; no empty resource lane."""
+    with style.context():
+        fig = timeline.draw(load(failover_path))
+    assert _lane_labels(fig) == ["c1", "c2", "M (master)", "R (replica)", "s1", "s2", "s3", "network"]
+    ax = fig.axes[0]
+    lane_y = dict(zip(_lane_labels(fig), ax.get_yticks()))
+    dashed = [l for l in ax.lines if l.get_color() == style.ROLE and len(l.get_xdata()) == 2
+              and l.get_xdata()[0] == l.get_xdata()[1]]
+    assert len(dashed) == 1 and dashed[0].get_xdata()[0] == pytest.approx(1.161)
+    assert sorted(dashed[0].get_ydata()) == pytest.approx([lane_y["s3"] - 0.5, lane_y["M (master)"] + 0.5])
+    by_lane = {k: {t.get_text() for t in v} for k, v in _texts_by_lane(fig).items()}
+    assert "promoted to master, epoch 1 · had no copy of the lock" in by_lane["R (replica)"]
+    assert {"c1 · session 1", "lost-in-crash"} <= by_lane["M (master)"]
+    assert {"c2 · session 2", "deleted"} <= by_lane["R (replica)"]
+    assert {"M down (SDOWN) · failover, epoch 1: asks votes", "REPLICAOF NO ONE → R · +switch-master M → R"} \
+        <= by_lane["s3"]
+    assert {"M down (SDOWN) · votes s3, epoch 1", "+switch-master M → R"} <= by_lane["s1"]
+    assert any(t.startswith("131 dropped → M (down)") for t in by_lane["network"])
+    legend = _legend_texts(fig)
+    assert "promotion to master" in legend and "sentinel: REPLICAOF NO ONE (promote)" in legend
+    # Legends only for what appears: no copies, no reconfiguration, no service calls here.
+    assert "replica's copy of that client's value" not in legend and "sentinel: REPLICAOF <master>" not in legend
+    assert "call to a service → its answer" not in legend and "op accepted" not in legend
+    assert _violation_xs(fig) == []
+
+
+def test_replica_copy_is_drawn_lighter_with_its_lag(replicated_path):
+    """R's copy of c1's value is a light, dashed bar in c1's colour from 12 ms to the promotion, labelled with the
+    lag; then R's own solid bar for the same session."""
+    trace = load(replicated_path)
+    with style.context():
+        fig = timeline.draw(trace)
+    ax = fig.axes[0]
+    lane_y = dict(zip(_lane_labels(fig), ax.get_yticks()))
+    c1 = style.client_colour(0)
+    on_r = sorted(((round(p.get_x(), 3), round(p.get_x() + p.get_width(), 3), p.get_facecolor()[:3], p.get_linestyle())
+                   for p in ax.patches if isinstance(p, Rectangle)
+                   and abs(p.get_y() + p.get_height() / 2 - lane_y["R (replica)"]) < 1e-9 and p.get_height() < 0.5),
+                  key=lambda r: r[0])
+    copy, hold = on_r[0], on_r[1]
+    assert (copy[0], copy[1]) == (0.012, 2.161) and (hold[0], hold[1]) == (2.161, 8.003)
+    assert copy[2] == pytest.approx(matplotlib.colors.to_rgb(style.tint(c1)))
+    assert hold[2] == pytest.approx(matplotlib.colors.to_rgb(c1)) and copy[3] != hold[3]
+    texts = {t.get_text() for t in _texts_by_lane(fig)["R (replica)"]}
+    assert {"c1 · replica copy · lag 11 ms", "promoted to master, epoch 1 · inherits c1's value",
+            "c1 · session 1"} <= texts
+    assert "replica's copy of that client's value" in _legend_texts(fig)
+
+
+def test_split_brain_demotion_and_reconfiguration(split_brain_path, tmp_path, run_cli):
+    """The old master's lane shows c1's key dropped by the demotion and M turning replica; the sentinels' lanes the
+    REPLICAOF R each sent it; the PNG and SVG name every lane."""
+    png, svg = tmp_path / "split.png", tmp_path / "split.svg"
+    result = run_cli(split_brain_path, "--out", png, "--out", svg)
+    assert result.returncode == 0, result.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = svg.read_text(encoding="utf-8")
+    for lane in ("c1", "c2", "M (master)", "R (replica)", "s1", "s2", "s3", "network"):
+        assert f">{lane}</text>" in text, lane
+    for label in ("demoted: replica of R, epoch 1", "c2 · replica copy (full resync)", "REPLICAOF R → M",
+                  "partition 0 (drop)", "sentinel: REPLICAOF &lt;master&gt;", "node demoted / re-pointed"):
+        assert label in text, label
+    with style.context():
+        fig = timeline.draw(load(split_brain_path))
+    m_texts = {t.get_text(): t for t in _texts_by_lane(fig)["M (master)"]}
+    assert "demoted" in m_texts and "c1 · session 1" in m_texts
+    markers = [l.get_marker() for l in fig.axes[0].lines if l.get_color() == style.ROLE and len(l.get_xdata()) == 1]
+    assert markers.count("^") == 1 and markers.count("v") == 1
+
+
+def test_incident_shows_the_stalled_service(oversell_path, tmp_path, run_cli):
+    """identity gets a lane: grey for its 30 s pause, a line per buyer's call from the call to the answer at 30 s;
+    r1 says c1's DEL deleted c3's lock, in red; the resource names each sale."""
+    with style.context():
+        fig = timeline.draw(load(oversell_path))
+    assert _lane_labels(fig) == ["c1", "c2", "c3", "r1", "identity", "resource"]
+    ax = fig.axes[0]
+    lane_y = dict(zip(_lane_labels(fig), ax.get_yticks()))
+    calls = sorted((round(l.get_xdata()[0], 3), round(l.get_xdata()[1], 3), l.get_color()) for l in ax.lines
+                   if len(l.get_xdata()) == 2 and abs(l.get_ydata()[0] - lane_y["identity"]) < 0.5
+                   and l.get_linewidth() > 2)
+    assert calls == [(0.002, 30.005, style.client_colour(0)), (10.122, 30.005, style.client_colour(1)),
+                     (20.242, 30.005, style.client_colour(2))]
+    by_lane = {k: {t.get_text(): t for t in v} for k, v in _texts_by_lane(fig).items()}
+    assert {"paused 30 s", "c1: answered after 30.003 s", "c3: answered after 9.763 s"} <= set(by_lane["identity"])
+    assert by_lane["r1"]["deleted by c1"].get_color() == style.VIOLATION
+    assert {"read stock 1 ×3 (c1, c2, c3)", "c3 decrement stock -2"} <= set(by_lane["resource"])
+    assert "call to a service → its answer" in _legend_texts(fig) and "paused" in _legend_texts(fig)
+    svg = tmp_path / "incident.svg"
+    assert run_cli(oversell_path, "--out", svg, "--out", tmp_path / "incident.png").returncode == 0
+    text = svg.read_text(encoding="utf-8")
+    assert ">identity</text>" in text and "services" in text and "stock -2" in text
+
+
+def test_many_sentinels_share_one_lane():
+    """More than three sentinels are one lane; each label names its sentinel, and a fault on one shows there."""
+    procs = [("M", "redis"), ("R", "redis"), ("c1", "client")] + [(f"s{i}", "sentinel") for i in range(1, 6)]
+    trace = parse_lines([
+        header(procs, ["M", "R"]),
+        line(0, "key-held", node="M", key="lock", value="aa"),
+        line(1 * S, "fault", fault="crash", target="s4", amount=-1),
+        line(2 * S, "send", **{"from": "s1", "to": "s2", "msg": "is-master-down-by-addr M epoch 0"}),
+        line(3 * S, "send", **{"from": "s5", "to": "R", "msg": "REPLICAOF NO ONE"}),
+        line(3 * S + MS, "role", node="R", role="master", epoch=1),
+        line(6 * S, "end"),
+    ])
+    with style.context():
+        fig = timeline.draw(trace)
+    assert _lane_labels(fig) == ["c1", "M (master)", "R (replica)", "sentinels ×5"]
+    texts = {t.get_text() for t in _texts_by_lane(fig)["sentinels ×5"]}
+    assert {"s1: M down (SDOWN)", "s5: REPLICAOF NO ONE → R"} <= texts
+    assert any(l.get_marker() == "X" for l in fig.axes[0].lines)  # s4's crash, on the shared lane
+
+
+def test_quiet_sentinels_share_one_lane():
+    """Sentinels that saw nothing (a run without faults) take one lane that says so, not three empty ones."""
+    procs = [("M", "redis"), ("R", "redis"), ("c1", "client")] + [(f"s{i}", "sentinel") for i in range(1, 4)]
+    trace = parse_lines([
+        header(procs, ["M", "R"]),
+        line(0, "send", **{"from": "s1", "to": "M", "msg": "PING"}),
+        line(MS, "send", **{"from": "M", "to": "s1", "msg": "PONG (master)"}),
+        line(1 * S, "end"),
+    ])
+    with style.context():
+        fig = timeline.draw(trace)
+    assert _lane_labels(fig) == ["c1", "M (master)", "R (replica)", "sentinels ×3"]
+    assert {t.get_text() for t in _texts_by_lane(fig)["sentinels ×3"]} == {"no master seen down, no failover"}
+    assert not any(t.startswith("sentinel") for t in _legend_texts(fig))
+
+
+@pytest.mark.parametrize("name", ["master_replica_failover", "master_replica_replicated", "sentinel_split_brain",
+                                  "oversell_incident", "single_node_gc_pause", "redlock_clock_jump",
+                                  "every_line_type", "redlock_extend_slew"])
+def test_labels_never_overlap(name):
+    """No two texts on the plot overlap, whatever the story (the painter leaves one out rather than overlap)."""
+    with style.context():
+        fig = timeline.draw(load(Path(__file__).resolve().parent / "data" / f"{name}.jsonl"))
+    assert _overlapping_labels(fig) == []
+
+
+def test_cli_marks_the_failover_violation(failover_path, failover_verdicts, tmp_path, run_cli):
+    """With the verdicts, P1 and P2 are marked where c2 is granted on R while c1 still holds M's lost lock."""
+    svg = tmp_path / "failover.svg"
+    result = run_cli(failover_path, "--out", svg, "--verdicts", failover_verdicts)
+    assert result.returncode == 0, result.stderr
+    text = svg.read_text(encoding="utf-8")
+    assert ">P1 P2</text>" in text and "granted at 1.302s on R" in text
+    assert ">M (master)</text>" in text and ">R (replica)</text>" in text and "Sentinel" in text
