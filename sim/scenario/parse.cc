@@ -784,7 +784,7 @@ class SpecBuilder {
         case FaultSpecKind::crash: r_.duration(f, "restart_after", Sign::non_negative, fault.restart_after); break;
         case FaultSpecKind::restart: break;
         case FaultSpecKind::clock_jump:
-          if (r_.require(f, "by")) r_.duration(f, "by", Sign::any, fault.by);
+          if (const DocNode* by = r_.require(f, "by")) read_jump(*by, fault);
           break;
         case FaultSpecKind::clock_drift:
           if (r_.require(f, "drift")) read_drift(f, "drift", fault.drift_ppm);
@@ -803,11 +803,29 @@ class SpecBuilder {
     }
   }
 
-  // at = "5s" (true time) or at = "c1 acquired" (a client reaching a phase).
+  // at = "5s" (true time), at = "uniform(1s, 9s)" (a true time drawn per run)
+  // or at = "c1 acquired" (a client reaching a phase).
   void read_trigger(const DocNode& at, TriggerSpec& trigger) {
     std::string raw;
-    if (!r_.string_value(at, "a time such as \"5s\" or a phase such as \"c1 acquired\"", raw)) return;
+    if (!r_.string_value(at, "a time such as \"5s\" or \"uniform(1s, 9s)\", or a phase such as \"c1 acquired\"", raw))
+      return;
     const std::string text = trim(raw);
+    if (text.find('(') != std::string::npos) {  // phases never have parentheses
+      if (text[0] == '-' || text[0] == '+') {
+        r_.fail(at, "a drawn trigger time takes no sign (it counts from the start of the run): write " +
+                        in_quotes(trim(std::string_view(text).substr(1))) + ", got " + in_quotes(raw));
+        return;
+      }
+      std::string error;
+      std::optional<Latency> drawn = parse_latency(text, error);
+      if (!drawn) {
+        r_.fail(at, error);
+        return;
+      }
+      trigger.at_phase = false;
+      trigger.at_drawn = *drawn;
+      return;
+    }
     const bool looks_like_time = !text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) ||
                                                    text[0] == '-' || text[0] == '+' || text[0] == '.');
     if (looks_like_time) {
@@ -824,7 +842,10 @@ class SpecBuilder {
     std::string process, phase_text, extra;
     words >> process >> phase_text >> extra;
     if (phase_text.empty() || !extra.empty()) {
-      r_.fail(at, "expected a time such as \"5s\" or \"PROCESS PHASE\" such as \"c1 acquired\", got " + in_quotes(raw));
+      r_.fail(at,
+              "expected a time such as \"5s\" or \"uniform(1s, 9s)\", or \"PROCESS PHASE\" such as "
+              "\"c1 acquired\", got " +
+                  in_quotes(raw));
       return;
     }
     const std::vector<std::string> clients = process_names(true);
@@ -853,6 +874,34 @@ class SpecBuilder {
     trigger.at_phase = true;
     trigger.process = process;
     trigger.phase = phase;
+  }
+
+  // by = "15s" / "-2s" (a fixed step) or by = "+uniform(5s, 20s)" /
+  // "-exponential(2s)" (a size drawn per run; the sign is the direction).
+  void read_jump(const DocNode& by, FaultSpec& fault) {
+    std::string raw;
+    if (!r_.string_value(by, "a duration string such as \"-2s\" or \"+uniform(5s, 20s)\"", raw)) return;
+    const std::string text = trim(raw);
+    std::string error;
+    if (text.find('(') == std::string::npos) {
+      if (auto d = scenario::duration_from_text(text, Sign::any, error))
+        fault.by = *d;
+      else
+        r_.fail(by, error);
+      return;
+    }
+    if (text[0] != '+' && text[0] != '-') {
+      r_.fail(by, "a drawn jump needs a direction: write " + in_quotes("+" + text) + " to step the clock forward or " +
+                      in_quotes("-" + text) + " to step it back, got " + in_quotes(raw));
+      return;
+    }
+    std::optional<Latency> size = parse_latency(trim(std::string_view(text).substr(1)), error);
+    if (!size) {
+      r_.fail(by, error);
+      return;
+    }
+    fault.by_drawn = *size;
+    fault.by_negative = text[0] == '-';
   }
 
   // groups = [["c1", "r1"], ["c2", "r2"]]

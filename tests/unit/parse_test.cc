@@ -968,6 +968,117 @@ TEST(ParseFault, ClockSlewReadsTargetDriftAndLength) {
                12, "fault.ntp.length", "must not be negative");
 }
 
+// A pause of c1 whose `at` (line 11) is |at|; lines 7-10 are the rest of the fault.
+std::string pause_at(const std::string& at, const std::string& rest = "") {
+  return kTwoClients + "[fault.gc]\nkind = \"pause\"\ntarget = \"c1\"\nlength = \"1s\"\nat = " + at + "\n" + rest;
+}
+
+// A clock jump of c1 whose `by` (line 11) is |by|.
+std::string jump_by(const std::string& by) {
+  return kTwoClients + "[fault.ntp]\nkind = \"clock-jump\"\nat = \"1s\"\ntarget = \"c1\"\nby = " + by + "\n";
+}
+
+TEST(ParseFault, DrawnAtIsATimeTriggerDrawnPerRun) {
+  // Proves at = "DIST(...)" sets at_drawn (not a phase), plain times still set at_time, and --set takes the form too.
+  const TriggerSpec drawn = inline_ok(pause_at("\"uniform(0s, 5s)\"")).faults.at(0).trigger;
+  EXPECT_FALSE(drawn.at_phase);
+  ASSERT_TRUE(drawn.at_drawn.has_value());
+  EXPECT_EQ(drawn.at_drawn->kind, Latency::Kind::uniform);
+  EXPECT_EQ(drawn.at_drawn->a, 0s);
+  EXPECT_EQ(drawn.at_drawn->b, 5s);
+  for (const char* form : {"exponential(2s)", "lognormal(2s, 0.5)", "pareto(1s, 1.5)", " uniform( 1s ,9s ) "}) {
+    const TriggerSpec t = inline_ok(pause_at(std::string("\"") + form + "\"")).faults.at(0).trigger;
+    EXPECT_FALSE(t.at_phase) << form;
+    EXPECT_TRUE(t.at_drawn.has_value()) << form;
+  }
+  const TriggerSpec fixed = inline_ok(pause_at("\"5s\"")).faults.at(0).trigger;
+  EXPECT_FALSE(fixed.at_phase);
+  EXPECT_EQ(fixed.at_time, 5s);
+  EXPECT_FALSE(fixed.at_drawn.has_value());
+  const TriggerSpec phase = inline_ok(pause_at("\"c1 read\"")).faults.at(0).trigger;
+  EXPECT_TRUE(phase.at_phase);
+  EXPECT_EQ(phase.process, "c1");
+  EXPECT_EQ(phase.phase, Phase::read);
+  EXPECT_FALSE(phase.at_drawn.has_value());
+  // A pause may draw both its start and its length.
+  const FaultSpec both = inline_ok(kTwoClients +
+                                   "[fault.gc]\nkind = \"pause\"\ntarget = \"c1\"\n"
+                                   "at = \"uniform(1s, 9s)\"\nlength = \"lognormal(2s, 0.5)\"\n")
+                             .faults.at(0);
+  EXPECT_EQ(both.trigger.at_drawn->kind, Latency::Kind::uniform);
+  EXPECT_EQ(both.length.kind, Latency::Kind::lognormal);
+  EXPECT_EQ(both.length.a, 2s);
+  // From --set, unquoted; the phase trigger of the file is replaced.
+  const ScenarioSpec set = resolve_ok(load_ok("variants.toml"), "base", {"fault.gc.at=uniform(1s, 9s)"});
+  EXPECT_FALSE(set.faults.at(0).trigger.at_phase);
+  ASSERT_TRUE(set.faults.at(0).trigger.at_drawn.has_value());
+  EXPECT_EQ(set.faults.at(0).trigger.at_drawn->b, 9s);
+  // occurrence counts phases: still an error with a drawn time.
+  expect_error(inline_error(pause_at("\"uniform(1s, 2s)\"", "occurrence = 2\n")), "inline.toml", 12,
+               "fault.gc.occurrence", "needs a phase trigger");
+}
+
+TEST(ParseFault, DrawnJumpTakesItsDirectionFromTheSign) {
+  // Proves by = "+DIST" / "-DIST" sets by_drawn and by_negative, and plain signed durations still set by.
+  const FaultSpec forward = inline_ok(jump_by("\"+uniform(5s, 20s)\"")).faults.at(0);
+  ASSERT_TRUE(forward.by_drawn.has_value());
+  EXPECT_EQ(forward.by_drawn->kind, Latency::Kind::uniform);
+  EXPECT_EQ(forward.by_drawn->a, 5s);
+  EXPECT_EQ(forward.by_drawn->b, 20s);
+  EXPECT_FALSE(forward.by_negative);
+  const FaultSpec back = inline_ok(jump_by("\"-exponential(2s)\"")).faults.at(0);
+  ASSERT_TRUE(back.by_drawn.has_value());
+  EXPECT_EQ(back.by_drawn->kind, Latency::Kind::exponential);
+  EXPECT_EQ(back.by_drawn->a, 2s);
+  EXPECT_TRUE(back.by_negative);
+  const FaultSpec spaced = inline_ok(jump_by("\" - lognormal(1s, 0.5) \"")).faults.at(0);
+  ASSERT_TRUE(spaced.by_drawn.has_value());
+  EXPECT_EQ(spaced.by_drawn->kind, Latency::Kind::lognormal);
+  EXPECT_TRUE(spaced.by_negative);
+  const std::pair<std::string, Duration> fixed_cases[] = {{"\"-2s\"", -2s}, {"\"+15s\"", 15s}, {"\"15s\"", 15s}};
+  for (const auto& [text, by] : fixed_cases) {
+    const FaultSpec fixed = inline_ok(jump_by(text)).faults.at(0);
+    EXPECT_EQ(fixed.by, by) << text;
+    EXPECT_FALSE(fixed.by_drawn.has_value()) << text;
+  }
+  ScenarioError error;
+  const std::optional<ScenarioFile> file = ScenarioFile::from_string(jump_by("\"1s\""), "inline.toml", error);
+  ASSERT_TRUE(file.has_value()) << error.to_string();
+  const FaultSpec set = resolve_ok(*file, "base", {"fault.ntp.by=-pareto(1s, 1.5)"}).faults.at(0);
+  ASSERT_TRUE(set.by_drawn.has_value());
+  EXPECT_EQ(set.by_drawn->kind, Latency::Kind::pareto);
+  EXPECT_TRUE(set.by_negative);
+}
+
+TEST(ParseError, DrawnJumpWithoutASignIsRefused) {
+  // Proves a distribution in `by` needs "+" or "-", and the error offers both spellings.
+  const ScenarioError e = inline_error(jump_by("\"uniform(5s, 20s)\""));
+  expect_error(e, "inline.toml", 11, "fault.ntp.by", "a drawn jump needs a direction");
+  EXPECT_NE(e.message.find("\"+uniform(5s, 20s)\" to step the clock forward"), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("\"-uniform(5s, 20s)\" to step it back"), std::string::npos) << e.message;
+  // The opposite mistake in `at`: a trigger time is never signed.
+  expect_error(inline_error(pause_at("\"+uniform(1s, 2s)\"")), "inline.toml", 11, "fault.gc.at",
+               "a drawn trigger time takes no sign");
+}
+
+TEST(ParseError, MalformedDistributionReportsTheLatencyParser) {
+  // Proves a bad distribution in at, by or length reports the latency parser's message at its file, line and key.
+  expect_error(inline_error(pause_at("\"uniform(5s, 1s)\"")), "inline.toml", 11, "fault.gc.at",
+               "uniform(LOW, HIGH) needs LOW <= HIGH");
+  expect_error(inline_error(pause_at("\"unifrom(1s, 2s)\"")), "inline.toml", 11, "fault.gc.at",
+               "unknown latency distribution \"unifrom\"");
+  expect_error(inline_error(pause_at("\"uniform(1s)\"")), "inline.toml", 11, "fault.gc.at",
+               "expected uniform(LOW, HIGH)");
+  expect_error(inline_error(jump_by("\"+exponential(2)\"")), "inline.toml", 11, "fault.ntp.by",
+               "\"2\" is not a duration");
+  expect_error(inline_error(jump_by("\"-uniform(1s, 2s\"")), "inline.toml", 11, "fault.ntp.by", "missing ')'");
+  expect_error(inline_error(kTwoClients + "[fault.gc]\nkind = \"pause\"\nat = \"1s\"\ntarget = \"c1\"\n"
+                                          "length = \"pareto(1s, -1)\"\n"),
+               "inline.toml", 11, "fault.gc.length", "\"-1\" is not a positive number");
+  expect_error(resolve_error(load_ok("variants.toml"), "base", {"fault.gc.at=lognormal(2s)"}), "--set", 0,
+               "fault.gc.at", "expected lognormal(MEDIAN, SIGMA)");
+}
+
 TEST(ParseRedis, DelayedRestartIsADuration) {
   // Proves [redis] delayed_restart reads a non-negative duration (default 0: serve at once).
   EXPECT_EQ(inline_ok(kTwoClients + "[redis]\ndelayed_restart = \"11s\"\n").redis.node.delayed_restart, 11s);
