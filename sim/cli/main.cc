@@ -16,11 +16,16 @@ resource-current and invariant.
 commands:
   run FILE [--variant NAME]... [--seed N] [--set KEY=VALUE]... [--trace FILE] [--json]
                         run a scenario's variants and print their verdicts
+  sweep FILE [--variant NAME] (--vary KEY=SPEC... | --grid GRID.csv) --seeds N
+        [--threads T] [--shard K/N] [--out FILE] [--per-run FILE] [--resume]
+                        run a variant over a parameter grid, N seeds per cell,
+                        and write violation rates per cell as CSV
   validate FILE...      check scenario files without running them
   list [DIR]            the scenario catalogue with one-line stories
 
 'locksim COMMAND --help' describes each command.
-exit codes: 0 verdicts match [expect], 1 a verdict does not, 2 bad input.
+exit codes: 0 verdicts match [expect] (sweep: all rows written), 1 a verdict does
+not, 2 bad input.
 )";
 
 }  // namespace
@@ -39,6 +44,7 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
   if (command == "run") return run_command(program, args);
+  if (command == "sweep") return sweep_command(program, args);
   if (command == "validate") return validate_command(program, args);
   if (command == "list") return list_command(program, args);
   std::cerr << "locksim: unknown command '" << command << "'\n\n" << kUsage;

@@ -1,0 +1,153 @@
+#include "sim/sweep/csv_writer.h"
+
+#include <cerrno>
+#include <cstring>
+
+#include "sim/check/property.h"
+
+namespace locksim::sweep {
+
+namespace {
+
+std::string fixed6(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.6f", value);
+  return buffer;
+}
+
+// |d| in milliseconds with six decimals, exactly (no float on the way).
+std::string exact_ms(Duration d) {
+  const std::int64_t ns = d.count();
+  const std::uint64_t mag = ns < 0 ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%s%llu.%06llu", ns < 0 ? "-" : "",
+                static_cast<unsigned long long>(mag / 1'000'000), static_cast<unsigned long long>(mag % 1'000'000));
+  return buffer;
+}
+
+void append_cell(std::string& out, const CellLabel& cell) {
+  out += csv_field(cell.scenario);
+  out += ',';
+  out += csv_field(cell.variant);
+  out += ',';
+  for (const std::string& v : cell.values) {
+    out += csv_field(v);
+    out += ',';
+  }
+}
+
+std::string header_start(const std::vector<std::string>& keys) {
+  std::string out = "scenario,variant,";
+  for (const std::string& k : keys) out += csv_field(k) + ",";
+  return out;
+}
+
+}  // namespace
+
+std::string csv_field(std::string_view text) {
+  bool quote = !text.empty() && (text.front() == ' ' || text.front() == '\t' || text.back() == ' ' ||
+                                 text.back() == '\t');
+  for (char c : text) quote = quote || c == ',' || c == '"' || c == '\n' || c == '\r';
+  if (!quote) return std::string(text);
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string summary_header(const std::vector<std::string>& keys) {
+  std::string out = header_start(keys) + "runs";
+  for (Property p : kAllProperties) {
+    const std::string name = property_name(p);
+    out += "," + name + ".violated," + name + ".rate," + name + ".ci_low," + name + ".ci_high";
+  }
+  out += ",sessions.mean,acquire_attempts.mean,acquire_ok_rate.mean,acquire_latency_ms.mean,"
+         "longest_stuck_ms.mean,unheld_ms.mean,expired_grants.mean\n";
+  return out;
+}
+
+std::string summary_row_prefix(const CellLabel& cell, std::int64_t runs) {
+  std::string out;
+  append_cell(out, cell);
+  out += std::to_string(runs);
+  out += ',';
+  return out;
+}
+
+std::string summary_row(const CellLabel& cell, const CellAccumulator& acc) {
+  std::string out = summary_row_prefix(cell, acc.runs());
+  const double runs = static_cast<double>(acc.runs());
+  for (Property p : kAllProperties) {
+    const std::int64_t violated = acc.violated(p);
+    const WilsonInterval ci = wilson_interval(violated, acc.runs());
+    out += std::to_string(violated) + ',' + fixed6(acc.runs() == 0 ? 0.0 : static_cast<double>(violated) / runs) +
+           ',' + fixed6(ci.low) + ',' + fixed6(ci.high) + ',';
+  }
+  const auto optional6 = [](const std::optional<double>& v) { return v ? fixed6(*v) : std::string(); };
+  out += fixed6(acc.sessions_mean()) + ',' + fixed6(acc.acquire_attempts_mean()) + ',' +
+         optional6(acc.acquire_ok_rate_mean()) + ',' + optional6(acc.acquire_latency_ms_mean()) + ',' +
+         fixed6(acc.longest_stuck_ms_mean()) + ',' + fixed6(acc.unheld_ms_mean()) + ',' +
+         fixed6(acc.expired_grants_mean()) + '\n';
+  return out;
+}
+
+std::string per_run_header(const std::vector<std::string>& keys) {
+  std::string out = header_start(keys) + "replica,seed";
+  for (Property p : kAllProperties) out += std::string(",") + property_name(p);
+  for (Property p : kAllProperties) out += std::string(",") + property_name(p) + ".first_witness_ms";
+  out += ",sessions,longest_stuck_ms\n";
+  return out;
+}
+
+std::string per_run_row_prefix(const CellLabel& cell, std::uint64_t replica, std::uint64_t seed) {
+  std::string out;
+  append_cell(out, cell);
+  out += std::to_string(replica);
+  out += ',';
+  out += std::to_string(seed);
+  out += ',';
+  return out;
+}
+
+std::string per_run_row(const CellLabel& cell, std::uint64_t replica, std::uint64_t seed, const RunSummary& run) {
+  std::string out = per_run_row_prefix(cell, replica, seed);
+  for (std::size_t i = 0; i < kPropertyCount; ++i) out += run.violated[i] ? "1," : "0,";
+  for (std::size_t i = 0; i < kPropertyCount; ++i) {
+    if (run.first_witness[i]) out += exact_ms(run.first_witness[i]->time_since_epoch());
+    out += ',';
+  }
+  out += std::to_string(run.sessions) + ',' + exact_ms(run.longest_stuck) + '\n';
+  return out;
+}
+
+CsvOutput::~CsvOutput() {
+  if (file_ != nullptr && owned_) std::fclose(file_);
+}
+
+bool CsvOutput::open(const std::string& path, bool append, std::string& error) {
+  path_ = path.empty() ? "standard output" : path;
+  if (path.empty()) {
+    file_ = stdout;
+    owned_ = false;
+    return true;
+  }
+  file_ = std::fopen(path.c_str(), append ? "ab" : "wb");
+  owned_ = true;
+  if (file_ == nullptr) {
+    error = "cannot write " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+bool CsvOutput::write(std::string_view text, std::string& error) {
+  if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fflush(file_) != 0) {
+    error = "cannot write " + path_ + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace locksim::sweep

@@ -1,0 +1,97 @@
+#include "sim/sweep/summary.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace locksim::sweep {
+
+namespace {
+
+constexpr std::int64_t kRateFixed = 1'000'000'000'000;  // per-run rates in 1e-12
+constexpr double kZ95 = 1.959963984540054;               // the 97.5th percentile of the standard normal
+
+double ratio(__int128 sum, std::int64_t n) { return n == 0 ? 0.0 : static_cast<double>(sum) / static_cast<double>(n); }
+
+}  // namespace
+
+RunSummary summarise(const RunResult& result) {
+  RunSummary s;
+  for (std::size_t i = 0; i < kPropertyCount; ++i) {
+    const Verdict& v = result.verdicts[i];
+    s.violated[i] = v.violated;
+    if (v.violated && v.witness) s.first_witness[i] = v.witness->at;
+  }
+  const Liveness& l = result.liveness;
+  s.sessions = l.sessions;
+  s.acquire_attempts = l.acquire_attempts;
+  s.acquire_ok = l.acquire_ok;
+  s.mean_acquire_latency = l.mean_acquire_latency;
+  s.longest_stuck = l.longest_stuck;
+  s.unheld_time = l.unheld_time;
+  s.expired_grants = l.expired_grants;
+  return s;
+}
+
+void CellAccumulator::add(const RunSummary& run) {
+  ++runs_;
+  for (std::size_t i = 0; i < kPropertyCount; ++i) violated_[i] += run.violated[i] ? 1 : 0;
+  sessions_ += run.sessions;
+  acquire_attempts_ += run.acquire_attempts;
+  if (run.acquire_attempts > 0) {
+    // Rounded to nearest in fixed point: the same integer on every machine.
+    const __int128 num = static_cast<__int128>(run.acquire_ok) * kRateFixed;
+    ok_rate_fixed_ += (2 * num + run.acquire_attempts) / (2 * static_cast<__int128>(run.acquire_attempts));
+    ++ok_rate_runs_;
+  }
+  if (run.sessions > 0) {
+    latency_ns_ += run.mean_acquire_latency.count();
+    ++latency_runs_;
+  }
+  longest_stuck_ns_ += run.longest_stuck.count();
+  unheld_ns_ += run.unheld_time.count();
+  expired_grants_ += run.expired_grants;
+}
+
+void CellAccumulator::merge(const CellAccumulator& other) {
+  runs_ += other.runs_;
+  for (std::size_t i = 0; i < kPropertyCount; ++i) violated_[i] += other.violated_[i];
+  sessions_ += other.sessions_;
+  acquire_attempts_ += other.acquire_attempts_;
+  ok_rate_fixed_ += other.ok_rate_fixed_;
+  ok_rate_runs_ += other.ok_rate_runs_;
+  latency_ns_ += other.latency_ns_;
+  latency_runs_ += other.latency_runs_;
+  longest_stuck_ns_ += other.longest_stuck_ns_;
+  unheld_ns_ += other.unheld_ns_;
+  expired_grants_ += other.expired_grants_;
+}
+
+double CellAccumulator::sessions_mean() const { return ratio(sessions_, runs_); }
+double CellAccumulator::acquire_attempts_mean() const { return ratio(acquire_attempts_, runs_); }
+std::optional<double> CellAccumulator::acquire_ok_rate_mean() const {
+  if (ok_rate_runs_ == 0) return std::nullopt;
+  return ratio(ok_rate_fixed_, ok_rate_runs_) / static_cast<double>(kRateFixed);
+}
+std::optional<double> CellAccumulator::acquire_latency_ms_mean() const {
+  if (latency_runs_ == 0) return std::nullopt;
+  return ratio(latency_ns_, latency_runs_) / 1e6;
+}
+double CellAccumulator::longest_stuck_ms_mean() const { return ratio(longest_stuck_ns_, runs_) / 1e6; }
+double CellAccumulator::unheld_ms_mean() const { return ratio(unheld_ns_, runs_) / 1e6; }
+double CellAccumulator::expired_grants_mean() const { return ratio(expired_grants_, runs_); }
+
+WilsonInterval wilson_interval(std::int64_t successes, std::int64_t trials) {
+  if (trials <= 0) return {};
+  const double n = static_cast<double>(trials);
+  const double p = static_cast<double>(successes) / n;
+  const double z2 = kZ95 * kZ95;
+  const double denominator = 1.0 + z2 / n;
+  const double centre = (p + z2 / (2.0 * n)) / denominator;
+  const double half = kZ95 * std::sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denominator;
+  // At 0 and N the bound is exactly 0 or 1; say so rather than print 1e-17.
+  const double low = successes == 0 ? 0.0 : std::max(0.0, centre - half);
+  const double high = successes == trials ? 1.0 : std::min(1.0, centre + half);
+  return {low, high};
+}
+
+}  // namespace locksim::sweep

@@ -1,0 +1,245 @@
+"""locksim sweep as a user meets it: byte-identical CSVs for any thread count and
+shard split, resume after a kill, per-run rows, and exit 2 for bad input."""
+import os
+import pathlib
+import signal
+import subprocess
+import time
+
+import pytest
+
+SCENARIO = "scenarios/redlock-clock-drift.toml"
+# Random latencies make the seeds matter; the drifts straddle the ~1.17 % threshold.
+SMALL = [SCENARIO, "--vary", "clock.C.drift=0.5%..2%:0.5%", "--set", "network.latency=uniform(500us, 2ms)",
+         "--seeds", "20"]
+PROPERTIES = ["grant-exclusive", "belief-exclusive", "resource-exclusive", "resource-current", "invariant"]
+
+
+def sweep(locksim, *args):
+    return locksim("sweep", *args)
+
+
+def ok(result):
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stderr == "", "nothing on stderr unless it is a terminal"
+    return result
+
+
+def test_threads_do_not_change_the_bytes(locksim, tmp_path):
+    """--threads 1 and --threads 2 write identical summary and per-run files."""
+    for t in ("1", "2"):
+        ok(sweep(locksim, *SMALL, "--threads", t, "--out", tmp_path / f"t{t}.csv", "--per-run", tmp_path / f"r{t}.csv"))
+    assert (tmp_path / "t1.csv").read_bytes() == (tmp_path / "t2.csv").read_bytes()
+    assert (tmp_path / "r1.csv").read_bytes() == (tmp_path / "r2.csv").read_bytes()
+
+
+def test_summary_columns_and_values(locksim, tmp_path):
+    """The header has the documented columns; one row per cell with canonical values and the run count."""
+    out = tmp_path / "s.csv"
+    ok(sweep(locksim, *SMALL, "--out", out))
+    lines = out.read_text().splitlines()
+    header = lines[0].split(",")
+    assert header[:4] == ["scenario", "variant", "clock.C.drift", "runs"]
+    expected = []
+    for p in PROPERTIES:
+        expected += [f"{p}.violated", f"{p}.rate", f"{p}.ci_low", f"{p}.ci_high"]
+    expected += ["sessions.mean", "acquire_attempts.mean", "acquire_ok_rate.mean", "acquire_latency_ms.mean",
+                 "longest_stuck_ms.mean", "unheld_ms.mean", "expired_grants.mean"]
+    assert header[4:] == expected
+    rows = [line.split(",") for line in lines[1:]]
+    assert [r[2] for r in rows] == ["0.5%", "1%", "1.5%", "2%"]
+    assert all(r[0] == "redlock-clock-drift" and r[1] == "base" and r[3] == "20" for r in rows)
+    assert all(len(r) == len(header) for r in rows)
+    # 0.5 % fast is inside the drift allowance; 2 % is far outside it.
+    assert rows[0][4] == "0" and rows[0][7] == "0.161125"  # 0 of 20: Wilson upper bound
+    assert rows[-1][4] == "20" and rows[-1][5] == "1.000000"
+
+
+def test_stdout_when_no_out(locksim):
+    """Without --out the CSV goes to standard output."""
+    result = ok(sweep(locksim, *SMALL))
+    assert result.stdout.startswith("scenario,variant,clock.C.drift,runs,")
+    assert len(result.stdout.splitlines()) == 5
+
+
+def test_three_shards_concatenate_to_the_unsharded_file(locksim, tmp_path):
+    """cat shard1 shard2 shard3 == the unsharded file, for the summary and per-run files."""
+    ok(sweep(locksim, *SMALL, "--out", tmp_path / "all.csv", "--per-run", tmp_path / "all.runs.csv"))
+    for k in (1, 2, 3):
+        ok(sweep(locksim, *SMALL, "--shard", f"{k}/3", "--threads", "1" if k == 2 else "2",
+                 "--out", tmp_path / f"s{k}.csv", "--per-run", tmp_path / f"s{k}.runs.csv"))
+    for suffix in (".csv", ".runs.csv"):
+        joined = b"".join((tmp_path / f"s{k}{suffix}").read_bytes() for k in (1, 2, 3))
+        assert joined == (tmp_path / f"all{suffix}").read_bytes()
+    assert not (tmp_path / "s2.csv").read_text().startswith("scenario,"), "only shard 1 writes the header"
+
+
+def test_per_run_rows_are_cells_times_seeds(locksim, tmp_path):
+    """--per-run writes one row per run: cells x seeds, with replica, seed, 0/1 verdicts and witness times."""
+    runs = tmp_path / "runs.csv"
+    ok(sweep(locksim, SCENARIO, "--vary", "clock.C.drift=0.5%..2%:0.5%", "--vary", "lock.ttl=5s,10s",
+             "--seeds", "7", "--per-run", runs, "--out", tmp_path / "s.csv"))
+    lines = runs.read_text().splitlines()
+    assert lines[0].startswith("scenario,variant,clock.C.drift,lock.ttl,replica,seed,grant-exclusive,")
+    assert lines[0].endswith(",invariant.first_witness_ms,sessions,longest_stuck_ms")
+    assert len(lines) - 1 == 4 * 2 * 7
+    row = lines[-1].split(",")
+    assert row[2:5] == ["2%", "10s", "6"]  # first --vary outermost: the last cell is the last of both axes
+    assert row[6] == "1" and row[11] != "", "P1 breaks at 2 % and has a witness time"
+    assert len(set(line.split(",")[5] for line in lines[1:])) == 56, "every run has its own seed"
+
+
+def test_a_per_run_seed_reproduces_with_locksim_run(locksim, tmp_path):
+    """A per-run row's seed, with the cell's values as --set, reproduces the run's verdicts with locksim run."""
+    runs = tmp_path / "runs.csv"
+    ok(sweep(locksim, *SMALL, "--per-run", runs, "--out", tmp_path / "s.csv"))
+    row = runs.read_text().splitlines()[-1].split(",")
+    result = locksim("run", SCENARIO, "--variant", "base", "--seed", row[4], "--set", f"clock.C.drift={row[2]}",
+                     "--set", "network.latency=uniform(500us, 2ms)", "--json")
+    import json
+    verdicts = json.loads(result.stdout)["variants"][0]["verdicts"]
+    for i, p in enumerate(PROPERTIES):
+        assert (verdicts[p]["status"] == "violated") == (row[5 + i] == "1"), p
+
+
+def test_grid_gives_the_same_rows_as_vary(locksim, tmp_path):
+    """A grid file listing the cells of a --vary sweep writes the same file (cells, not their source, set the seeds)."""
+    grid = tmp_path / "grid.csv"
+    grid.write_text("clock.C.drift\n0.5%\n1%\n1.50%\n20000ppm\n")
+    ok(sweep(locksim, *SMALL, "--out", tmp_path / "vary.csv"))
+    args = [SCENARIO, "--grid", grid, "--set", "network.latency=uniform(500us, 2ms)", "--seeds", "20"]
+    ok(sweep(locksim, *args, "--out", tmp_path / "grid.out.csv"))
+    vary = (tmp_path / "vary.csv").read_text().splitlines()
+    from_grid = (tmp_path / "grid.out.csv").read_text().splitlines()
+    assert from_grid[:4] == vary[:4]
+    assert from_grid[4].split(",")[2] == "20000ppm"  # lists keep their unit
+
+
+def test_resume_after_a_kill_equals_an_uninterrupted_sweep(locksim, tmp_path):
+    """Kill a sweep once rows are on disk, --resume it, and get the uninterrupted files byte for byte."""
+    args = [SCENARIO, "--vary", "clock.C.drift=1%..1.6%:0.02%", "--set", "network.latency=uniform(500us, 2ms)",
+            "--seeds", "150", "--threads", "1"]
+    out, runs = tmp_path / "killed.csv", tmp_path / "killed.runs.csv"
+    proc = subprocess.Popen([locksim.binary, "sweep", *map(str, args), "--out", out, "--per-run", runs],
+                            cwd=locksim_root(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if out.exists() and out.read_text().count("\n") >= 3:  # header + 2 cells
+            break
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    killed_rows = out.read_text().count("\n") - 1
+    assert 2 <= killed_rows < 31, "the sweep was killed part-way"
+
+    ok(sweep(locksim, *args, "--out", out, "--per-run", runs, "--resume"))
+    ok(sweep(locksim, *args[:-2], "--threads", "2", "--out", tmp_path / "whole.csv",
+             "--per-run", tmp_path / "whole.runs.csv"))
+    assert out.read_bytes() == (tmp_path / "whole.csv").read_bytes()
+    assert runs.read_bytes() == (tmp_path / "whole.runs.csv").read_bytes()
+
+
+def test_resume_drops_a_partial_last_line(locksim, tmp_path):
+    """A last line without a newline (a write cut short) is cut off and its cell run again."""
+    ok(sweep(locksim, *SMALL, "--out", tmp_path / "whole.csv"))
+    whole = (tmp_path / "whole.csv").read_bytes()
+    cut = tmp_path / "cut.csv"
+    cut.write_bytes(whole[: whole.index(b"\n", whole.index(b"\n") + 1) + 30])
+    ok(sweep(locksim, *SMALL, "--out", cut, "--resume"))
+    assert cut.read_bytes() == whole
+
+
+def test_resume_refuses_a_different_sweeps_file(locksim, tmp_path):
+    """--resume on a file written with other cells or seeds exits 2 and leaves the file alone."""
+    out = tmp_path / "s.csv"
+    ok(sweep(locksim, *SMALL, "--out", out))
+    before = out.read_bytes()
+    result = sweep(locksim, SCENARIO, "--vary", "clock.C.drift=0.5%..2%:0.25%", "--seeds", "20", "--out", out,
+                   "--resume")
+    assert result.returncode == 2
+    assert "--resume" in result.stderr and "different sweep" in result.stderr
+    assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--vary", "clock.C.drift=2%..0.5%:0.5%"], "empty"),
+    (["--vary", "clock.C.drift=0.5%..2%:0%"], "step must be greater than zero"),
+    (["--vary", "lock.ttl=1ms..10s*1"], "factor must be greater than 1"),
+    (["--vary", "clock.C.drift=0.5%..2%"], "needs a step"),
+    (["--vary", "clock.C.drift"], "KEY=SPEC"),
+    (["--vary", "clock.C.drift=fast"], "--vary: clock.C.drift: bad rate"),
+    (["--vary", "lock.tll=1s,2s"], "--vary: lock.tll: unknown key (did you mean \"lock.ttl\"?)"),
+    (["--shard", "0/3", "--vary", "lock.ttl=1s"], "--shard expects K/N"),
+    (["--shard", "4/3", "--vary", "lock.ttl=1s"], "--shard expects K/N"),
+    (["--shard", "x", "--vary", "lock.ttl=1s"], "--shard expects K/N"),
+    (["--grid", "/nonexistent/grid.csv"], "cannot read grid file"),
+    (["--grid", "GRID", "--vary", "lock.ttl=1s"], "exclusive"),
+    (["--vary", "lock.ttl=1s", "--threads", "0"], "--threads must be at least 1"),
+    (["--vary", "lock.ttl=1s", "--resume"], "--resume needs --out"),
+])
+def test_bad_input_exits_2_with_a_message(locksim, tmp_path, args, message):
+    """Bad SPECs, keys, values, shards and grids exit 2 before anything runs, with a one-line message."""
+    args = [str(tmp_path / "grid.csv") if a == "GRID" else a for a in args]
+    (tmp_path / "grid.csv").write_text("lock.ttl\n1s\n")
+    result = sweep(locksim, SCENARIO, "--seeds", "3", *args)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert message in result.stderr
+    assert result.stderr.startswith("locksim sweep: ") and result.stderr.count("\n") == 1
+    assert result.stdout == ""
+
+
+def test_bad_grids_name_the_file_and_line(locksim, tmp_path):
+    """A ragged row or a bad value in a grid names the grid file and its line; more than 8 columns is an error."""
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("lock.ttl,clock.C.drift\n10s,1%\n10s\n")
+    result = sweep(locksim, SCENARIO, "--grid", ragged, "--seeds", "3")
+    assert result.returncode == 2 and f"{ragged}:3: this row has fewer values" in result.stderr
+    bad_value = tmp_path / "bad.csv"
+    bad_value.write_text("lock.ttl,clock.C.drift\n10s,1%\n10s,fast\n")
+    result = sweep(locksim, SCENARIO, "--grid", bad_value, "--seeds", "3")
+    assert result.returncode == 2 and f"{bad_value}:3: clock.C.drift: bad rate" in result.stderr
+    wide = tmp_path / "wide.csv"
+    wide.write_text(",".join(f"k{i}" for i in range(9)) + "\n" + ",".join("1" * 9) + "\n")
+    result = sweep(locksim, SCENARIO, "--grid", wide, "--seeds", "3")
+    assert result.returncode == 2 and "at most 8 keys" in result.stderr
+
+
+def test_missing_seeds_and_help(locksim):
+    """--seeds is required; --help describes the SPEC forms."""
+    result = sweep(locksim, SCENARIO, "--vary", "lock.ttl=1s")
+    assert result.returncode == 2 and "--seeds" in result.stderr
+    help_text = sweep(locksim, "--help")
+    assert help_text.returncode == 0 and "1ms..10s*10" in help_text.stdout and "--shard" in help_text.stdout
+
+
+def locksim_root():
+    return pathlib.Path(__file__).resolve().parents[2]
+
+
+def test_progress_bar_only_on_a_terminal(locksim, tmp_path):
+    """With stderr on a terminal the sweep draws a progress bar (cells, runs/s, ETA); the CSV is unchanged."""
+    import pty
+    leader, follower = pty.openpty()
+    try:
+        result = subprocess.run([locksim.binary, "sweep", *map(str, SMALL), "--out", tmp_path / "tty.csv"],
+                                cwd=locksim_root(), stdout=subprocess.DEVNULL, stderr=follower, timeout=120)
+        os.close(follower)
+        follower = None
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        if follower is not None:
+            os.close(follower)
+        os.close(leader)
+    assert result.returncode == 0
+    text = drawn.decode()
+    assert "4/4 cells" in text and "runs/s" in text and "ETA" in text
+    ok(sweep(locksim, *SMALL, "--out", tmp_path / "plain.csv"))
+    assert (tmp_path / "tty.csv").read_bytes() == (tmp_path / "plain.csv").read_bytes()

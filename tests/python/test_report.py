@@ -1,0 +1,176 @@
+"""The review report (analysis/report.py): one self-contained HTML page per scenario, checked in headless Chromium.
+
+These tests run the real simulator ($LOCKSIM_BIN, as CTest sets it, or build/locksim) on catalogue scenarios and
+use the hand-made sweep fixture data/sweep_gc_grid.csv for the sweep section.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analysis import report
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).resolve().parent / "data"
+GRID = DATA / "sweep_gc_grid.csv"
+GC = ROOT / "scenarios" / "single-node-gc-pause.toml"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--hide-scrollbars", "--mute-audio"]
+
+
+@pytest.fixture(scope="module")
+def locksim_bin() -> Path:
+    path = Path(os.environ.get("LOCKSIM_BIN") or ROOT / "build" / "locksim")
+    if not path.is_file():
+        pytest.skip(f"no simulator at {path}: build it (bash scripts/setup) or set LOCKSIM_BIN")
+    return path
+
+
+def make_report(locksim: Path, out: Path, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "analysis" / "report.py"), *map(str, args),
+                           "--locksim", str(locksim), "--out", str(out)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def gc_report(locksim_bin, tmp_path_factory) -> Path:
+    """The GC-pause story (base, fenced) with the TTL × pause-length sweep: curves and heat maps."""
+    out = tmp_path_factory.mktemp("report") / "gc.html"
+    done = make_report(locksim_bin, out, GC, "--sweep", GRID, "--x", "fault.c1-gc-pause.length", "--y", "lock.ttl",
+                       "--property", "invariant")
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def images(page: str) -> list[bytes]:
+    return [base64.b64decode(m) for m in re.findall(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)]
+
+
+def test_report_tells_story_verdicts_and_expectations(gc_report):
+    """The page has the scenario's title and story, a verdict table per variant with witnesses and ✓ marks."""
+    page = gc_report.read_text(encoding="utf-8")
+    assert "A GC pause outlasts the lease and the paused client&#x27;s late write lands (Kleppmann)" in page
+    assert "c1 takes the lock at 0, reads the counter and is frozen" in page
+    assert 'id="variant-base"' in page and 'id="variant-fenced"' in page
+    assert "every variant matches its expectations" in page
+    assert page.count('title="matches [expect]">✓ violated') >= 5  # base P2-P5, fenced P2
+    assert "write accepted at 15.005s while no one held the lock" in page  # P4's first witness
+    assert "fencing tokens from INCR" in page  # the fenced variant's description
+    assert "locksim run scenarios/single-node-gc-pause.toml --json" in page  # how to reproduce
+
+
+def test_report_is_self_contained(gc_report):
+    """No scripts and nothing fetched from elsewhere: every figure is an inline PNG that decodes."""
+    page = gc_report.read_text(encoding="utf-8")
+    assert "<script" not in page.lower() and "<link" not in page.lower() and "@import" not in page
+    assert not re.search(r'(src|href)="(?!data:|#)', page), "an attribute points outside the page"
+    assert "url(" not in page
+    pngs = images(page)
+    # two timelines (base and fenced both violate), two curves and two heat maps (one per variant)
+    assert len(pngs) == 6
+    for png in pngs:
+        assert png[:8] == PNG_MAGIC and int.from_bytes(png[16:20], "big") > 600
+    assert page.count("<table") >= 4  # overview, two verdict tables, the sweep's rows
+
+
+def test_report_marks_mismatched_expectations(locksim_bin, tmp_path):
+    """A verdict that differs from [expect] (a TTL longer than the pause: nothing breaks) is marked ✗."""
+    out = tmp_path / "mismatch.html"
+    done = make_report(locksim_bin, out, GC, "--variant", "base", "--set", "lock.ttl=20s")
+    assert done.returncode == 0, done.stderr
+    page = out.read_text(encoding="utf-8")
+    assert "✗ expected violated" in page and "differs from [expect]" in page
+    assert "Nothing violated in this run. Show its timeline" in page
+    assert len(images(page)) == 1  # the timeline, folded in a <details>
+    assert "overrides <code>lock.ttl=20s</code>" in page
+
+
+def test_report_bad_input_is_one_line_exit_2(locksim_bin, tmp_path, capsys):
+    """A missing scenario, a sweep without the key, --x without --sweep, a bad override: one line, exit 2."""
+    done = make_report(locksim_bin, tmp_path / "x.html", ROOT / "scenarios" / "no-such.toml")  # as a user runs it
+    assert done.returncode == 2 and done.stderr.startswith("report: ") and "no such file" in done.stderr
+    cases = [
+        ([GC, "--sweep", GRID, "--x", "clock.C.drift"], "no swept key 'clock.C.drift'"),
+        ([GC, "--x", "lock.ttl"], "need --sweep"),
+        ([GC, "--set", "lock.nonsense=1"], "locksim run failed"),
+        ([GC, "--sweep", tmp_path / "none.csv", "--x", "lock.ttl"], "no such file"),
+    ]
+    for args, message in cases:
+        code = report.main([*map(str, args), "--locksim", str(locksim_bin), "--out", str(tmp_path / "x.html")])
+        err = capsys.readouterr().err
+        assert code == 2, (args, err)
+        assert message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_verdict_frame_for_notebooks(locksim_bin, tmp_path):
+    """verdict_frame gives the overview as a table: V/H per property, ✓ where it matches [expect]."""
+    doc, traces, command = report.run_scenario(locksim_bin, ROOT / "scenarios" / "redlock-clock-jump.toml",
+                                               tmp_path)
+    frame = report.verdict_frame(doc)
+    assert list(frame.index) == ["base", "monotonic-expiry"]
+    assert frame.loc["base", "P1 grant-exclusive"] == "V ✓"
+    assert frame.loc["monotonic-expiry", "P1 grant-exclusive"] == "H ✓"
+    assert frame.loc["base", "P5 invariant"] == "H"  # not applicable: no expectation, no mark
+    assert set(traces) == {"base", "monotonic-expiry"} and all(p.exists() for p in traces.values())
+    assert command[:2] == ["locksim", "run"]
+
+
+# --- in a browser ---------------------------------------------------------------------------
+
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.skip("no Chromium: install Debian's chromium (scripts/setup does) to check the report in a browser")
+
+
+PROBE = """<script>
+window.addEventListener('load', function () {
+  var imgs = Array.prototype.slice.call(document.images);
+  var ok = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0; });
+  var m = document.createElement('div');
+  m.id = 'img-check';
+  m.textContent = 'loaded ' + ok.length + ' of ' + imgs.length + ' images; widths ' +
+    ok.map(function (i) { return i.naturalWidth; }).join(' ');
+  document.body.appendChild(m);
+});
+</script>"""
+
+
+def test_report_renders_in_headless_chromium(gc_report, tmp_path):
+    """Chromium loads the page from a file with no network: every <img> decodes and the screenshot is not blank."""
+    browser = chromium()
+    probe = tmp_path / "probe.html"  # a copy with a probe script: the report itself has none
+    probe.write_text(gc_report.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    flags = [browser, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=10000"]
+    done = subprocess.run([*flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    m = re.search(r'<div id="img-check">loaded (\d+) of (\d+) images; widths ([\d ]*)</div>', done.stdout)
+    assert m, "the probe did not run: " + done.stdout[-500:]
+    assert int(m.group(1)) == int(m.group(2)) == 6
+    assert all(int(w) > 600 for w in m.group(3).split())
+
+    shot = tmp_path / "shot.png"
+    done = subprocess.run([*flags, "--window-size=1280,2400", f"--screenshot={shot}", gc_report.as_uri()],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and shot.exists(), done.stderr[-2000:]
+    import matplotlib.image
+    pixels = matplotlib.image.imread(shot)[..., :3]
+    assert pixels.shape[:2] == (2400, 1280)
+    not_white = (pixels < 0.95).any(axis=2).mean()
+    assert not_white > 0.03, f"the screenshot is almost blank ({not_white:.1%} not white)"
+    # The timeline's colours are there: some clearly blue pixels (c1, Okabe-Ito blue #0072B2).
+    blue = ((pixels[..., 2] > 0.6) & (pixels[..., 0] < 0.2)).mean()
+    assert blue > 0.001, "no figure colours in the screenshot"
