@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/options.h"
 #include "sim/scenario/parse.h"
 
 namespace po = boost::program_options;
@@ -14,32 +15,13 @@ namespace locksim::cli {
 
 namespace {
 
-// Parses [options] POSITIONAL...; returns false after printing on error/help.
+// Parses [--help] POSITIONAL...; returns false after printing on error/help.
 bool parse_simple(const std::string& name, const std::string& usage, const std::vector<std::string>& args,
                   std::vector<std::string>& positional_values, int& exit_code) {
   po::options_description options(usage);
   options.add_options()("help,h", "show this help");
-  po::options_description hidden;
-  hidden.add_options()("positional", po::value(&positional_values));
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("positional", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "locksim " << name << ": " << e.what() << "\n\n" << options;
-    exit_code = kExitBadInput;
-    return false;
-  }
-  if (vm.count("help")) {
-    std::cout << options;
-    exit_code = kExitOk;
-    return false;
-  }
-  return true;
+  return parse_command_line(name, options, args, positional_values, -1, vm, exit_code);
 }
 
 std::string join(const std::vector<std::string>& items, const char* sep) {

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/options.h"
 #include "sim/cli/report.h"
 #include "sim/scenario/parse.h"
 
@@ -46,24 +47,10 @@ int run_command(const std::string& program, const std::vector<std::string>& args
       ("set", po::value(&sets), "override a scenario key, e.g. --set lock.ttl=5s (repeatable)")
       ("trace", po::value(&trace_path), "write the run's trace (JSON lines) here; with several variants the variant name is added before the extension")
       ("json", "print one JSON object instead of tables");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value(&file));
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("file", 1);
+  std::vector<std::string> positional;
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "locksim run: " << e.what() << "\n\n" << options;
-    return kExitBadInput;
-  }
-  if (vm.count("help")) {
-    std::cout << options;
-    return kExitOk;
-  }
+  if (int code = kExitOk; !parse_command_line("run", options, args, positional, 1, vm, code)) return code;
+  if (!positional.empty()) file = positional.front();
   if (file.empty()) {
     std::cerr << "locksim run: which scenario file? (locksim run FILE)\n";
     return kExitBadInput;

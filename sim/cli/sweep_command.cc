@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/options.h"
 #include "sim/scenario/parse.h"
 #include "sim/sweep/axis.h"
 #include "sim/sweep/grid.h"
@@ -97,24 +98,10 @@ int sweep_command(const std::string&, const std::vector<std::string>& args) {
       ("out", po::value(&out_path), "write the per-cell CSV here (default: standard output)")
       ("per-run", po::value(&per_run_path), "also write one CSV row per run here")
       ("resume", "continue an interrupted sweep: keep --out's (and --per-run's) complete rows and append the rest");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value(&file));
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("file", 1);
+  std::vector<std::string> positional;
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "locksim sweep: " << e.what() << "\n\n" << options;
-    return kExitBadInput;
-  }
-  if (vm.count("help")) {
-    std::cout << options;
-    return kExitOk;
-  }
+  if (int code = kExitOk; !parse_command_line("sweep", options, args, positional, 1, vm, code)) return code;
+  if (!positional.empty()) file = positional.front();
   const bool resume = vm.count("resume") > 0;
   if (file.empty()) return bad_input("which scenario file? (locksim sweep FILE --vary KEY=SPEC --seeds N)");
   if (vm.count("seeds") == 0) return bad_input("how many seeds per cell? (--seeds N)");

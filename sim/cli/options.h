@@ -1,0 +1,20 @@
+// The command-line plumbing every subcommand shares: options plus positional
+// arguments, one error message naming the command, --help.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+namespace locksim::cli {
+
+// Parses |args| against |visible| (shown in help) and the positional
+// arguments, stored in |positional_values| (at most |max_positional|; -1 =
+// any number). Returns false when the command must stop and return
+// |exit_code|: 2 after printing a parse error, 0 after printing --help.
+// REQUIRES: |visible| has a "help" option.
+bool parse_command_line(const std::string& command, const boost::program_options::options_description& visible,
+                        const std::vector<std::string>& args, std::vector<std::string>& positional_values,
+                        int max_positional, boost::program_options::variables_map& vm, int& exit_code);
+
+}  // namespace locksim::cli
