@@ -58,7 +58,10 @@ class LockHost final : public Process, public LockListener {
     if (start_) return start_(*this);
     lock->acquire(true);
   }
-  void on_message(const Message& m) override { lock->on_reply(std::get<redis::Reply>(m.payload)); }
+  void on_message(const Message& m) override {
+    if (const auto* reply = std::get_if<redis::Reply>(&m.payload)) return lock->on_reply(*reply);
+    lock->on_notice(m.payload);  // sentinel announcements and answers
+  }
   void on_timer(std::uint64_t tag) override {
     if (tag >= kLockTags) return lock->on_timer(tag);
     if (tag == kRelease && lock->held()) lock->release();
