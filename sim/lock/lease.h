@@ -12,10 +12,9 @@
 #include "sim/core/time.h"
 #include "sim/redis/wire.h"
 #include "sim/world/message.h"
+#include "sim/world/process.h"
 
 namespace locksim {
-
-class Process;
 
 struct Lease {
   SessionId session = 0;
@@ -24,6 +23,12 @@ struct Lease {
   ClockKind clock = ClockKind::monotonic;  // the clock that measures validity
   LocalTime end_local{};                  // that clock's reading at which the lease ends
 };
+
+// The one rule every protocol uses to judge its lease: still valid while the
+// client's own clock (the one that measured it) reads before its end.
+inline bool lease_unexpired(const Process& self, const Lease& lease) {
+  return self.clock_now(lease.clock) < lease.end_local;
+}
 
 class LockListener {
  public:

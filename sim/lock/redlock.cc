@@ -209,7 +209,7 @@ void RedlockClient::lose() {
 }
 
 bool RedlockClient::lease_valid() const {
-  return state_ == State::held && self_.clock_now(lease_.clock) < lease_.end_local;
+  return state_ == State::held && lease_unexpired(self_, lease_);
 }
 
 void RedlockClient::abandon_round() {

@@ -217,7 +217,7 @@ void SingleNodeLock::lose() {
 }
 
 bool SingleNodeLock::lease_valid() const {
-  return state_ == State::held && self_.clock_now(lease_.clock) < lease_.end_local;
+  return state_ == State::held && lease_unexpired(self_, lease_);
 }
 
 void SingleNodeLock::on_crash() {
