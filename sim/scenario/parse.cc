@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <climits>
 #include <cstring>
 #include <deque>
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/rng.h"
 #include "sim/scenario/doc.h"
 #include "sim/scenario/presets.h"
 #include "sim/scenario/reader.h"
@@ -36,6 +38,7 @@ struct ScenarioFile::Impl {
     DocNode doc;  // the variant's keys, paths as written ("variant.fenced.lock.fencing")
   };
   std::string path;
+  std::uint64_t content_hash = 0;
   std::shared_ptr<const toml::table> toml;  // owns every value the trees point into
   DocNode base;                             // the document without [variant]
   std::vector<Variant> variants;            // in file order
@@ -1094,6 +1097,7 @@ std::optional<ScenarioFile> ScenarioFile::from_string(std::string_view text, con
                                                       ScenarioError& error) {
   auto impl = std::make_shared<Impl>();
   impl->path = path;
+  impl->content_hash = stable_hash(text);
   try {
     impl->toml = std::make_shared<const toml::table>(toml::parse(text, std::string_view(path)));
   } catch (const toml::parse_error& e) {
@@ -1148,6 +1152,12 @@ std::optional<ScenarioFile> ScenarioFile::from_string(std::string_view text, con
 }
 
 const std::string& ScenarioFile::path() const { return impl_->path; }
+
+std::string ScenarioFile::content_hash() const {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(impl_->content_hash));
+  return hex;
+}
 std::string ScenarioFile::name() const { return string_at(impl_->base, "scenario", "name"); }
 std::string ScenarioFile::title() const { return string_at(impl_->base, "scenario", "title"); }
 std::string ScenarioFile::story() const { return string_at(impl_->base, "scenario", "story"); }

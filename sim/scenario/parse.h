@@ -61,6 +61,9 @@ class ScenarioFile {
   static std::optional<ScenarioFile> from_string(std::string_view text, const std::string& path, ScenarioError& error);
 
   const std::string& path() const;
+  // FNV-1a of the file's bytes, as 16 hex digits: a sweep's manifest records
+  // it, so --resume can tell that the scenario changed under it.
+  std::string content_hash() const;
   std::string name() const;
   std::string title() const;
   std::string story() const;
