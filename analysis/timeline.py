@@ -125,7 +125,7 @@ class Belief:
     token: int  # -1: no fencing token
     start_ns: int  # the grant
     end_ns: int
-    end_reason: str  # released | validity-check | crashed | run-end
+    end_reason: str  # released | validity-check | crashed | abandoned | run-end
     promised_end_ns: Optional[int]  # the grant's promise: the client's clock reaches the validity; None: never
     window_end_ns: Optional[int]  # the promised window as P1 reads it ends (last piece); None: never ends
     renewals: tuple[Renewal, ...] = ()  # extensions, in order

@@ -146,7 +146,7 @@ class BeliefEnd:
     t: int
     session: int
     client: str
-    reason: str  # released | validity-check | crashed
+    reason: str  # released | validity-check | crashed | abandoned
 
 
 @dataclass(frozen=True)

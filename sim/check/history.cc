@@ -71,6 +71,7 @@ const char* belief_end_name(BeliefEnd b) {
     case BeliefEnd::released: return "released";
     case BeliefEnd::validity_check: return "validity-check";
     case BeliefEnd::crashed: return "crashed";
+    case BeliefEnd::abandoned: return "abandoned";
   }
   return "?";
 }

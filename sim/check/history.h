@@ -53,7 +53,7 @@ bool parse_phase(const std::string& text, Phase& out);
 
 enum class RequestKind : std::uint8_t { acquire, release, extend, fencing_token };
 enum class Outcome : std::uint8_t { ok, fail, info };
-enum class BeliefEnd : std::uint8_t { released, validity_check, crashed };
+enum class BeliefEnd : std::uint8_t { released, validity_check, crashed, abandoned };
 enum class KeyGone : std::uint8_t { deleted, expired, overwritten, lost_in_crash, demoted };
 enum class AppKind : std::uint8_t { none, counter, register_value, collection, stock };
 enum class FaultKind : std::uint8_t { pause, resume, crash, restart, clock_jump, clock_drift, partition, heal, clock_slew };

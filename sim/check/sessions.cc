@@ -14,6 +14,7 @@ BeliefStop stop_of(BeliefEnd reason) {
     case BeliefEnd::released: return BeliefStop::released;
     case BeliefEnd::validity_check: return BeliefStop::validity_check;
     case BeliefEnd::crashed: return BeliefStop::crashed;
+    case BeliefEnd::abandoned: return BeliefStop::abandoned;
   }
   return BeliefStop::crashed;
 }

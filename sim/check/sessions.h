@@ -39,6 +39,7 @@ enum class BeliefStop : std::uint8_t {
   released,        // BeliefEnded{released}
   validity_check,  // BeliefEnded{validity_check}
   crashed,         // BeliefEnded{crashed}
+  abandoned,       // BeliefEnded{abandoned}: the next cycle began without a release
   client_crash,    // FaultApplied{crash} on the session's client
   run_end,         // still believing when the run ended
 };

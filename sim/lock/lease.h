@@ -56,6 +56,11 @@ class LockClient {
   // The workload's validity check found the lease over: stop believing
   // without touching the service (a release may still follow).
   virtual void lose() = 0;
+  // The workload moves on to its next cycle without releasing (release =
+  // false): stop believing and forget the lease; its key stays on the
+  // service until the TTL runs out, as a forgotten unlock leaves it.
+  // REQUIRES: held.
+  virtual void abandon() = 0;
   // Is the lease still valid by the client's own clock?
   virtual bool lease_valid() const = 0;
   virtual bool held() const = 0;

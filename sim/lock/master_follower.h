@@ -35,6 +35,7 @@ class MasterFollower final : public LockClient, private LockListener {
   void extend() override { inner_->extend(); }
   void release() override { inner_->release(); }
   void lose() override { inner_->lose(); }
+  void abandon() override { inner_->abandon(); }
   bool lease_valid() const override { return inner_->lease_valid(); }
   bool held() const override { return inner_->held(); }
   const Lease& lease() const override { return inner_->lease(); }

@@ -1,3 +1,4 @@
+#include "sim/core/limits.h"
 #include "sim/lock/redlock.h"
 
 #include "sim/core/check.h"
@@ -137,7 +138,7 @@ void RedlockClient::finish_round() {
     const bool ok = state_ == State::held && quorum_ok && validity > Duration{0};
     self_.record(RequestCompleted{self_.id(), extend_op_, RequestKind::extend, ok ? Outcome::ok : Outcome::fail});
     if (ok) {
-      lease_.end_local = round_.start + config_.validity.ttl - config_.validity.drift();
+      lease_.end_local = saturating_add(round_.start, config_.validity.ttl - config_.validity.drift());
       self_.record(LockExtended{lease_.session, self_.id(), lease_.clock, lease_.end_local});
     }
     listener_.on_extended(ok);
@@ -165,7 +166,7 @@ void RedlockClient::grant(std::int64_t fencing_token) {
   // The lease ends at T1 + ttl - drift, T1 being this attempt's start — or,
   // with node-redlock's bug, the first attempt's, which may lie in the past.
   const LocalTime t1 = config_.first_attempt_expiry ? cycle_start_ : round_.start;
-  const LocalTime end = t1 + config_.validity.ttl - config_.validity.drift();
+  const LocalTime end = saturating_add(t1, config_.validity.ttl - config_.validity.drift());
   lease_ = Lease{self_.new_session_id(), attempt_value_, fencing_token, config_.clock, end};
   self_.record(RequestCompleted{self_.id(), acquire_op_, RequestKind::acquire, Outcome::ok});
   self_.record(LockGranted{lease_.session, self_.id(), lease_.value, fencing_token,
@@ -205,6 +206,14 @@ void RedlockClient::release() {
 void RedlockClient::lose() {
   LOCKSIM_CHECK(state_ == State::held, "lose without a lease");
   if (believing_) self_.record(BeliefEnded{lease_.session, self_.id(), BeliefEnd::validity_check});
+  believing_ = false;
+}
+
+void RedlockClient::abandon() {
+  LOCKSIM_CHECK(state_ == State::held, "abandon without a lease");
+  state_ = State::idle;
+  abandon_round();  // an extension in flight no longer matters
+  if (believing_) self_.record(BeliefEnded{lease_.session, self_.id(), BeliefEnd::abandoned});
   believing_ = false;
 }
 

@@ -1,3 +1,4 @@
+#include "sim/core/limits.h"
 #include "sim/lock/single_node_lock.h"
 
 #include "sim/core/check.h"
@@ -140,7 +141,7 @@ void SingleNodeLock::grant(std::int64_t fencing_token) {
   state_ = State::held;
   believing_ = true;
   lease_ = Lease{self_.new_session_id(), attempt_value_, fencing_token, config_.clock,
-                 attempt_start_ + config_.validity.ttl - config_.validity.drift()};
+                 saturating_add(attempt_start_, config_.validity.ttl - config_.validity.drift())};
   complete(RequestKind::acquire, acquire_op_, Outcome::ok);
   self_.record(LockGranted{lease_.session, self_.id(), lease_.value, fencing_token, validity, config_.clock,
                            lease_.end_local});
@@ -176,7 +177,7 @@ void SingleNodeLock::finish_extend(bool ok) {
   ok = ok && state_ == State::held && config_.validity.validity(now - extend_start_) > Duration{0};
   complete(RequestKind::extend, op, ok ? Outcome::ok : Outcome::fail);
   if (ok) {
-    lease_.end_local = extend_start_ + config_.validity.ttl - config_.validity.drift();
+    lease_.end_local = saturating_add(extend_start_, config_.validity.ttl - config_.validity.drift());
     self_.record(LockExtended{lease_.session, self_.id(), lease_.clock, lease_.end_local});
   }
   listener_.on_extended(ok);
@@ -213,6 +214,14 @@ void SingleNodeLock::release() {
 void SingleNodeLock::lose() {
   LOCKSIM_CHECK(state_ == State::held, "lose without a lease");
   if (believing_) self_.record(BeliefEnded{lease_.session, self_.id(), BeliefEnd::validity_check});
+  believing_ = false;
+}
+
+void SingleNodeLock::abandon() {
+  LOCKSIM_CHECK(state_ == State::held, "abandon without a lease");
+  state_ = State::idle;
+  extend_request_ = 0;  // an extension in flight no longer matters
+  if (believing_) self_.record(BeliefEnded{lease_.session, self_.id(), BeliefEnd::abandoned});
   believing_ = false;
 }
 

@@ -51,6 +51,7 @@ class SingleNodeLock final : public LockClient {
   void extend() override;
   void release() override;
   void lose() override;
+  void abandon() override;
   bool lease_valid() const override;
   bool held() const override { return state_ == State::held; }
   const Lease& lease() const override { return lease_; }

@@ -31,6 +31,11 @@ void WatchdogLock::lose() {
   inner_->lose();
 }
 
+void WatchdogLock::abandon() {
+  stop();
+  inner_->abandon();
+}
+
 void WatchdogLock::on_crash() {
   stop();
   inner_->on_crash();

@@ -30,6 +30,7 @@ class WatchdogLock final : public LockClient, private LockListener {
   void extend() override { inner_->extend(); }
   void release() override;
   void lose() override;
+  void abandon() override;
   bool lease_valid() const override { return inner_->lease_valid(); }
   bool held() const override { return inner_->held(); }
   const Lease& lease() const override { return inner_->lease(); }

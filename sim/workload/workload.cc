@@ -33,6 +33,9 @@ void Workload::start() {
 }
 
 void Workload::begin_cycle() {
+  // A session that ended without a release (release = false) is given up
+  // now: this client no longer counts on it, though its key lives on.
+  if (lock_->held()) lock_->abandon();
   attempt_ = 0;
   self_.record(LockWanted{self_.id()});
   try_acquire();
