@@ -3,18 +3,40 @@
 #include <algorithm>
 
 #include "sim/core/check.h"
+#include "sim/core/limits.h"
 
 namespace locksim {
 
 Network::Network(std::vector<std::string> process_names, LinkSpec default_link, std::uint64_t run_seed)
-    : names_(std::move(process_names)), run_seed_(run_seed) {
-  links_.resize(names_.size() * names_.size());
-  for (auto& l : links_) l.spec = default_link;
+    : names_(std::move(process_names)), run_seed_(run_seed), default_link_(default_link) {
+  if (names_.size() <= kDenseProcesses) dense_.assign(names_.size() * names_.size(), kNoLink);
+}
+
+std::uint32_t Network::find(ProcessId from, ProcessId to) const {
+  if (!dense_.empty()) return dense_[from * names_.size() + to];
+  const auto it = sparse_.find(static_cast<std::uint64_t>(from) << 32 | to);
+  return it == sparse_.end() ? kNoLink : it->second;
+}
+
+Network::LinkState& Network::state(ProcessId from, ProcessId to) {
+  std::uint32_t index = find(from, to);
+  if (index == kNoLink) {
+    index = static_cast<std::uint32_t>(links_.size());
+    links_.push_back(LinkState{default_link_, TrueTime{}, std::nullopt, std::nullopt});
+    if (!dense_.empty())
+      dense_[from * names_.size() + to] = index;
+    else
+      sparse_.emplace(static_cast<std::uint64_t>(from) << 32 | to, index);
+  }
+  return links_[index];
 }
 
 void Network::set_link(ProcessId from, ProcessId to, const LinkSpec& spec) { state(from, to).spec = spec; }
 
-const LinkSpec& Network::link(ProcessId from, ProcessId to) const { return state(from, to).spec; }
+const LinkSpec& Network::link(ProcessId from, ProcessId to) const {
+  const std::uint32_t index = find(from, to);
+  return index == kNoLink ? default_link_ : links_[index].spec;
+}
 
 std::optional<TrueTime> Network::schedule(ProcessId from, ProcessId to, TrueTime true_now) {
   LinkState& l = state(from, to);
@@ -29,7 +51,7 @@ std::optional<TrueTime> Network::schedule(ProcessId from, ProcessId to, TrueTime
     if (!l.latency_rng) l.latency_rng = Rng::derive(run_seed_, component(), "latency");
     latency = l.spec.latency.sample(*l.latency_rng);
   }
-  const TrueTime arrival = std::max(true_now + latency, l.last_delivery);
+  const TrueTime arrival = std::max(saturating_add(true_now, latency), l.last_delivery);
   l.last_delivery = arrival;
   return arrival;
 }

@@ -11,11 +11,17 @@
 //
 // Every link draws from its own streams (latency, loss), derived from the run
 // seed and the link's endpoint names.
+//
+// A link exists from its first use (or from set_link): a scenario with ten
+// thousand clients talks over a few ten thousand pairs, not a hundred million.
+// Small worlds find a link through a flat n x n table of indices (one load
+// per message, the common case); large ones through a hash map of the pairs.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/check/history.h"
@@ -63,12 +69,19 @@ class Network {
     PartitionMode mode;
     bool active;
   };
-  LinkState& state(ProcessId from, ProcessId to) { return links_[from * names_.size() + to]; }
-  const LinkState& state(ProcessId from, ProcessId to) const { return links_[from * names_.size() + to]; }
+  // Worlds up to this many processes index their links densely.
+  static constexpr std::size_t kDenseProcesses = 256;
+  static constexpr std::uint32_t kNoLink = UINT32_MAX;
+
+  std::uint32_t find(ProcessId from, ProcessId to) const;
+  LinkState& state(ProcessId from, ProcessId to);  // created on first use
 
   std::vector<std::string> names_;
   std::uint64_t run_seed_;
-  std::vector<LinkState> links_;  // n x n
+  LinkSpec default_link_;
+  std::vector<LinkState> links_;                                 // in order of first use
+  std::vector<std::uint32_t> dense_;                             // n x n indices into links_, small worlds
+  std::unordered_map<std::uint64_t, std::uint32_t> sparse_;      // (from << 32 | to) -> index; tidy: unordered ok
   std::vector<Partition> partitions_;
 };
 
