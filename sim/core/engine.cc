@@ -42,6 +42,10 @@ bool Engine::pending(TimerId id) const {
 void Engine::run_until(TrueTime until) {
   stopped_ = false;
   while (!stopped_ && !queue_.empty() && queue_.top().at <= until) {
+    if (dispatched_ >= budget_) {
+      budget_exhausted_ = true;
+      return;
+    }
     Event ev = queue_.pop();
     true_now_ = ev.at;
     if (ev.kind == kTimerKind) {

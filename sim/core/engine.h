@@ -47,11 +47,15 @@ class Engine {
   void cancel(TimerId id);
   bool pending(TimerId id) const;
 
-  // Runs events with time <= until (or until stop()); true time ends at |until|
-  // unless stopped early.
+  // Runs events with time <= until (or until stop(), or until the event
+  // budget is spent); true time ends at |until| unless stopped early.
   void run_until(TrueTime until);
   void stop() { stopped_ = true; }
   std::uint64_t events_dispatched() const { return dispatched_; }
+  // At most this many events are dispatched in all: run_until stops early
+  // (true time stays at the last event dispatched) when one more is due.
+  void set_event_budget(std::uint64_t events) { budget_ = events; }
+  bool budget_exhausted() const { return budget_exhausted_; }
 
  private:
   struct TimerSlot {
@@ -62,7 +66,9 @@ class Engine {
   EventQueue queue_;
   TrueTime true_now_{};
   bool stopped_ = false;
+  bool budget_exhausted_ = false;
   std::uint64_t dispatched_ = 0;
+  std::uint64_t budget_ = UINT64_MAX;
   std::vector<TimerSlot> timers_;
   std::vector<std::uint32_t> free_timer_slots_;
 };

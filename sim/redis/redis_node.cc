@@ -1,3 +1,4 @@
+#include "sim/core/limits.h"
 #include "sim/redis/redis_node.h"
 
 #include <chrono>
@@ -158,7 +159,7 @@ void RedisNode::on_restart() {
     // antirez's delayed restart: stay out until delayed_restart has passed
     // since the crash, by the node's monotonic clock (which ran on while it
     // was down).
-    serve_from_ = crashed_at_ + config_.delayed_restart;
+    serve_from_ = saturating_add(crashed_at_, config_.delayed_restart);
     if (monotonic_now() < serve_from_) {
       arm_serve_alarm();
       return;

@@ -1,3 +1,4 @@
+#include "sim/core/limits.h"
 #include "sim/redis/replication.h"
 
 #include <algorithm>
@@ -172,7 +173,7 @@ void Replication::enqueue(ProcessId to, std::variant<ReplicationEntry, GetAck> i
     return;
   }
   const bool was_empty = outbox_.empty();
-  outbox_.push_back(Outgoing{host_.monotonic_now() + config_.replication_delay, to, item});
+  outbox_.push_back(Outgoing{saturating_add(host_.monotonic_now(), config_.replication_delay), to, item});
   if (was_empty) arm_outbox();
 }
 

@@ -1,3 +1,4 @@
+#include "sim/core/limits.h"
 #include "sim/redis/sentinel.h"
 
 #include <chrono>
@@ -184,7 +185,7 @@ void Sentinel::check_sdown(ProcessId id, Instance& in) {
   const Duration elapsed = in.act_ping ? t - *in.act_ping : Duration{0};
   const bool down = elapsed > config_.down_after ||
                     (id == master_ && !in.reports_master &&
-                     t - in.role_reported_time > config_.down_after + 2 * config_.info_every);
+                     t - in.role_reported_time > saturating_add(config_.down_after, 2 * config_.info_every));
   if (down && !in.sdown) {
     in.sdown = true;
     in.sdown_since = t;
@@ -216,7 +217,7 @@ bool Sentinel::start_failover_if_needed() {
   if (!odown_) return false;
   if (failover_.state != FailoverState::none) return false;
   // Last failover attempt (or a vote for someone else) too recent?
-  if (failover_.start_time && now() - *failover_.start_time < 2 * config_.failover_timeout) return false;
+  if (failover_.start_time && now() - *failover_.start_time < saturating_mul(config_.failover_timeout, 2)) return false;
   failover_.state = FailoverState::wait_start;
   failover_.epoch = ++current_epoch_;
   note(SentinelEventKind::new_epoch, kNoProcess, current_epoch_);
@@ -287,7 +288,7 @@ void Sentinel::abort_failover(SentinelEventKind why) {
 // without master_link_down_time (PONG does not carry them).
 ProcessId Sentinel::select_replica() const {
   const LocalTime t = now();
-  const Duration recent = 5 * config_.ping_every;
+  const Duration recent = saturating_mul(config_.ping_every, 5);
   const Duration info_validity = instances_.at(master_).sdown ? recent : 3 * config_.info_every;
   ProcessId best = kNoProcess;
   std::uint64_t best_offset = 0;

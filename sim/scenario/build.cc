@@ -143,6 +143,7 @@ LockFactory lock_factory(const ScenarioSpec& spec, World& w, const ServiceLayout
 std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace) {
   auto world = std::make_unique<World>(seed, trace);
   World& w = *world;
+  w.set_budgets(spec.max_events, spec.max_facts);
 
   // Masters, then their replicas: every node that can serve the lock. Only
   // masters record held keys, so the holder is "the current master's value".
@@ -232,7 +233,7 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
         Rng rng = Rng::derive(seed, "fault " + f.name, "at");
         at = f.trigger.at_drawn->sample(rng);
       }
-      w.schedule_fault(TrueTime{at + f.trigger.delay}, std::move(action));
+      w.schedule_fault(saturating_add(TrueTime{at}, f.trigger.delay), std::move(action));
     }
   }
   return world;

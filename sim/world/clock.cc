@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/check.h"
+#include "sim/core/limits.h"
 
 namespace locksim {
 
@@ -17,10 +18,14 @@ Clock::Clock(Duration offset, std::int64_t drift_ppm) : offset_(offset) {
   segments_.push_back({kTrueStart, LocalTime{Duration{0}}, drift_ppm});
 }
 
+__int128 Clock::advance_exact(const Segment& s, TrueTime t) {
+  const __int128 dt = static_cast<__int128>(t.time_since_epoch().count()) - s.start.time_since_epoch().count();
+  return s.monotonic_start.time_since_epoch().count() + dt * (kMillion + s.drift_ppm) / kMillion;
+}
+
 LocalTime Clock::advance(const Segment& s, TrueTime t) {
-  const __int128 dt = (t - s.start).count();
-  const __int128 local = dt * (kMillion + s.drift_ppm) / kMillion;
-  return s.monotonic_start + Duration{static_cast<std::int64_t>(local)};
+  // In range by the world's check (farthest_reading); kept exact otherwise.
+  return LocalTime{Duration{static_cast<std::int64_t>(advance_exact(s, t))}};
 }
 
 TrueTime Clock::solve(const Segment& s, __int128 target_ns) {
@@ -44,13 +49,23 @@ const Clock::Segment& Clock::segment_at(TrueTime t) const {
   return it == segments_.begin() ? segments_.front() : *(it - 1);
 }
 
-Duration Clock::wall_offset_at(TrueTime t) const {
-  Duration total = offset_;
+__int128 Clock::wall_offset_exact(TrueTime t) const {
+  __int128 total = offset_.count();
   for (const Jump& j : jumps_) {
     if (j.at > t) break;
-    total += j.by;
+    total += j.by.count();
   }
   return total;
+}
+
+__int128 Clock::farthest_reading(TrueTime from, TrueTime until) const {
+  const auto magnitude = [](__int128 v) { return v < 0 ? -v : v; };
+  __int128 farthest = 0;
+  for (TrueTime t : {from, until}) {
+    const __int128 mono = advance_exact(segment_at(t), t);
+    farthest = std::max({farthest, magnitude(mono + offset_.count()), magnitude(mono + wall_offset_exact(t))});
+  }
+  return farthest;
 }
 
 LocalTime Clock::monotonic(TrueTime t) const {
@@ -59,7 +74,9 @@ LocalTime Clock::monotonic(TrueTime t) const {
   return advance(segment_at(t), t) + offset_;
 }
 
-LocalTime Clock::wall(TrueTime t) const { return advance(segment_at(t), t) + wall_offset_at(t); }
+LocalTime Clock::wall(TrueTime t) const {
+  return LocalTime{Duration{static_cast<std::int64_t>(advance_exact(segment_at(t), t) + wall_offset_exact(t))}};
+}
 
 std::int64_t Clock::drift_ppm(TrueTime t) const { return segment_at(t).drift_ppm; }
 
@@ -93,9 +110,9 @@ TrueTime Clock::when_reads(ClockKind kind, LocalTime target, TrueTime from) cons
     TrueTime cut = next_segment == segments_.end() ? kTrueNever : next_segment->start;
     if (kind == ClockKind::wall && next_jump != jumps_.end() && next_jump->at < cut) cut = next_jump->at;
     const Segment& s = segment_at(piece_start);
-    const Duration shift = kind == ClockKind::wall ? wall_offset_at(piece_start) : offset_;
+    const __int128 shift = kind == ClockKind::wall ? wall_offset_exact(piece_start) : offset_.count();
     // Reading on this piece = advance(s, t) + shift.
-    TrueTime t = solve(s, static_cast<__int128>(target.time_since_epoch().count()) - shift.count());
+    TrueTime t = solve(s, static_cast<__int128>(target.time_since_epoch().count()) - shift);
     if (t < piece_start) t = piece_start;
     if (t < cut) return t;
     if (cut == kTrueNever) return kTrueNever;
@@ -107,7 +124,7 @@ TrueTime Clock::when_reads(ClockKind kind, LocalTime target, TrueTime from) cons
 
 Duration Clock::true_span(Duration local, TrueTime from) const {
   if (local <= Duration{0}) return Duration{0};
-  const TrueTime at = when_reads(ClockKind::monotonic, monotonic(from) + local, from);
+  const TrueTime at = when_reads(ClockKind::monotonic, saturating_add(monotonic(from), local), from);
   return at - from;
 }
 

@@ -46,8 +46,15 @@ class Clock {
   // every change applied so far (the future is assumed unchanged).
   TrueTime when_reads(ClockKind kind, LocalTime target, TrueTime from) const;
   // How long in true time until the monotonic clock has advanced by |local|,
-  // starting at |from|.
+  // starting at |from|; a span that would end past every run ends at
+  // kTrueNever (the result is then kTrueNever - from).
   Duration true_span(Duration local, TrueTime from) const;
+
+  // The largest distance from zero either reading reaches over [from, until],
+  // exactly (128-bit), given every change applied so far: the world checks it
+  // against kMaxClockReading whenever the clock changes. Readings rise
+  // between changes, so the ends of the interval bound it.
+  __int128 farthest_reading(TrueTime from, TrueTime until) const;
 
  private:
   struct Segment {
@@ -60,8 +67,9 @@ class Clock {
     Duration by;
   };
   const Segment& segment_at(TrueTime t) const;
-  Duration wall_offset_at(TrueTime t) const;
   static LocalTime advance(const Segment& s, TrueTime t);
+  static __int128 advance_exact(const Segment& s, TrueTime t);
+  __int128 wall_offset_exact(TrueTime t) const;
   // First t in [s.start, +inf) at which the segment's line reaches |target_ns|
   // (a local reading in ns, widened so that shifted targets cannot overflow).
   static TrueTime solve(const Segment& s, __int128 target_ns);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/check.h"
+#include "sim/core/run_error.h"
 #include "sim/world/trace_format.h"
 
 namespace locksim {
@@ -28,7 +29,7 @@ void Process::send(ProcessId to, const Payload& payload) {
 TimerId Process::set_timer(Duration local_delay, std::uint64_t tag) {
   const World& w = *world_;
   if (w.slots_[id_].state == ProcessState::crashed) return TimerId{};  // a dead handler's timers never exist
-  return world_->arm(id_, w.true_now() + w.slots_[id_].clock.true_span(local_delay, w.true_now()), tag);
+  return world_->arm(id_, saturating_add(w.true_now(), w.slots_[id_].clock.true_span(local_delay, w.true_now())), tag);
 }
 
 TimerId Process::set_alarm(ClockKind kind, LocalTime deadline, std::uint64_t tag) {
@@ -107,6 +108,11 @@ void World::set_link(ProcessId from, ProcessId to, const LinkSpec& spec) { link_
 
 void World::schedule_fault(TrueTime at, FaultAction action) { schedule_control(at, Control{std::move(action)}); }
 
+void World::set_budgets(std::uint64_t max_events, std::uint64_t max_facts) {
+  engine_.set_event_budget(max_events);
+  max_facts_ = max_facts;
+}
+
 void World::on_phase(ProcessId process, Phase phase, Duration delay, FaultAction action, int occurrence) {
   triggers_.push_back(PhaseTrigger{process, phase, delay, std::move(action), occurrence});
 }
@@ -122,10 +128,27 @@ void World::run(TrueTime until) {
   for (const auto& p : history_.processes) names.push_back(p.name);
   network_ = std::make_unique<Network>(names, default_link_, seed_);
   for (const auto& [from, to, spec] : link_overrides_) network_->set_link(from, to, spec);
+  until_ = until;
+  for (ProcessId p = 0; p < slots_.size(); ++p) check_clock_range(p);
   for (ProcessId p = 0; p < slots_.size(); ++p) engine_.schedule(kTrueStart, p, kStart);
   if (tracing_) trace_.line(run_header_json(seed_, history_));
   engine_.run_until(until);
+  if (engine_.budget_exhausted())
+    throw RunError("the run stopped after " + std::to_string(engine_.events_dispatched()) + " events at " +
+                   format_time(true_now()) + " of " + format_time(until) +
+                   ", its event budget ([scenario] max_events); a retry with no delay over links with no latency, "
+                   "or a very long run_for, can need that many: raise max_events or look for the loop");
   finish();
+}
+
+void World::check_clock_range(ProcessId p) const {
+  const Slot& s = slots_[p];
+  const TrueTime now = std::min(true_now(), until_);
+  if (s.clock.farthest_reading(now, until_) <= kMaxClockReading.count()) return;
+  throw RunError(s.model->name() + "'s clock would read more than " + describe_limit(kMaxClockReading) +
+                 " from zero before the run ends (at " + format_time(now) +
+                 ", after its offset, drift and jumps so far); a clock reads at most ±" +
+                 describe_limit(kMaxClockReading));
 }
 
 std::uint32_t World::store(const Message& m) {
@@ -256,7 +279,7 @@ void World::apply(const FaultAction& action) {
         if constexpr (std::is_same_v<F, fault::Pause>) {
           Slot& s = slots_[f.target];
           if (s.state == ProcessState::crashed) return;
-          const TrueTime until = now + f.length;
+          const TrueTime until = saturating_add(now, f.length);
           record_fact(FaultApplied{FaultKind::pause, f.target, f.length.count(), 0});
           if (s.state == ProcessState::paused && s.paused_until >= until) return;
           s.state = ProcessState::paused;
@@ -272,28 +295,32 @@ void World::apply(const FaultAction& action) {
           for (const Event& e : s.pending)
             if (e.kind == kDeliver || e.kind == kOutgoing) free_messages_.push_back(static_cast<std::uint32_t>(e.arg0));
           s.pending.clear();
-          if (f.down_for >= Duration{0}) schedule_control(now + f.down_for, Control{FaultAction{fault::Restart{f.target}}});
+          if (f.down_for >= Duration{0})
+            schedule_control(saturating_add(now, f.down_for), Control{FaultAction{fault::Restart{f.target}}});
         } else if constexpr (std::is_same_v<F, fault::Restart>) {
           restart(f.target);
         } else if constexpr (std::is_same_v<F, fault::ClockJump>) {
           slots_[f.target].clock.jump_wall(now, f.by);
           record_fact(FaultApplied{FaultKind::clock_jump, f.target, f.by.count(), 0});
+          check_clock_range(f.target);
           clock_changed(f.target);
         } else if constexpr (std::is_same_v<F, fault::ClockDrift>) {
           slots_[f.target].clock.set_drift(now, f.drift_ppm);
           record_fact(FaultApplied{FaultKind::clock_drift, f.target, f.drift_ppm, 0});
+          check_clock_range(f.target);
           clock_changed(f.target);
         } else if constexpr (std::is_same_v<F, fault::ClockSlew>) {
           Slot& s = slots_[f.target];
           const std::int64_t before = s.clock.drift_ppm(now);
           s.clock.set_drift(now, f.drift_ppm);
           record_fact(FaultApplied{FaultKind::clock_slew, f.target, f.drift_ppm, 0});
+          check_clock_range(f.target);
           clock_changed(f.target);
-          schedule_control(now + f.length, Control{FaultAction{fault::ClockDrift{f.target, before}}});
+          schedule_control(saturating_add(now, f.length), Control{FaultAction{fault::ClockDrift{f.target, before}}});
         } else if constexpr (std::is_same_v<F, fault::Partition>) {
           const std::uint32_t id = network_->partition(f.groups, f.mode);
           record_fact(FaultApplied{FaultKind::partition, kNoProcess, id, f.mode == PartitionMode::hold ? 1u : 0u});
-          if (f.heal_after >= Duration{0}) schedule_control(now + f.heal_after, Heal{id});
+          if (f.heal_after >= Duration{0}) schedule_control(saturating_add(now, f.heal_after), Heal{id});
         }
       },
       action);
@@ -339,12 +366,17 @@ void World::phase_reached(ProcessId p, Phase phase) {
     if (t.delay <= Duration{0}) {
       apply(t.action);
     } else {
-      schedule_control(true_now() + t.delay, Control{t.action});
+      schedule_control(saturating_add(true_now(), t.delay), Control{t.action});
     }
   }
 }
 
 void World::record_fact(const FactBody& fact) {
+  if (history_.facts.size() >= max_facts_)
+    throw RunError("the run recorded " + std::to_string(history_.facts.size()) + " facts by " +
+                   format_time(true_now()) + " of " + format_time(until_) +
+                   ", its history budget ([scenario] max_facts); raise max_facts, shorten run_for or slow the "
+                   "retries down");
   history_.facts.push_back(Fact{true_now(), fact});
   if (tracing_) trace_.line(fact_json(history_.facts.back(), history_));
 }

@@ -14,6 +14,7 @@
 
 #include "sim/check/history.h"
 #include "sim/core/engine.h"
+#include "sim/core/limits.h"
 #include "sim/core/rng.h"
 #include "sim/core/trace.h"
 #include "sim/world/clock.h"
@@ -40,6 +41,9 @@ class World final : private Dispatcher {
   void set_service(const ServiceLayout& layout) { history_.service = layout; }
   void set_app(AppKind app) { history_.app = app; }
   void schedule_fault(TrueTime at, FaultAction action);
+  // A run dispatches at most |max_events| events and records at most
+  // |max_facts| facts; more stops it with a RunError (core/run_error.h).
+  void set_budgets(std::uint64_t max_events, std::uint64_t max_facts);
   // Fires |action| |delay| after the |occurrence|-th time |process| reaches |phase|.
   void on_phase(ProcessId process, Phase phase, Duration delay, FaultAction action, int occurrence = 1);
 
@@ -99,6 +103,9 @@ class World final : private Dispatcher {
   void clock_changed(ProcessId p);
   void phase_reached(ProcessId p, Phase phase);
   void record_fact(const FactBody& fact);
+  // Throws RunError when |p|'s clock could read past kMaxClockReading before
+  // the run ends (a clock fault drove it there).
+  void check_clock_range(ProcessId p) const;
   std::uint32_t store(const Message& m);
   void trace_message(const char* what, const Message& m);
   void finish();
@@ -120,6 +127,10 @@ class World final : private Dispatcher {
   History history_;
   SessionId next_session_ = 1;
   bool finished_ = false;
+  // The end of the run; before run() is called (tests applying faults by
+  // hand), the longest run there can be.
+  TrueTime until_ = kTrueStart + kMaxDuration;
+  std::uint64_t max_facts_ = kDefaultMaxFacts;
 };
 
 }  // namespace locksim
