@@ -3,6 +3,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "sim/core/limits.h"
+
 namespace locksim {
 
 namespace {
@@ -10,9 +12,11 @@ namespace {
 constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 Duration from_ns_double(double ns) {
-  // Latency draws are clamped to [0, 1 day]: a heavy tail must not overflow
-  // int64 or run the simulation backwards.
-  constexpr double kMaxNs = 86'400e9;
+  // Draws are clamped to [0, kMaxDuration]: a heavy tail must not overflow
+  // int64 or run the simulation backwards, and nothing longer than the
+  // longest run can matter to one. (A lower cap would silently shorten what
+  // a user asked for: a pause of lognormal(2 days, 0.5).)
+  constexpr auto kMaxNs = static_cast<double>(kMaxDuration.count());
   if (!(ns > 0)) return Duration{0};
   if (ns > kMaxNs) ns = kMaxNs;
   return Duration{static_cast<std::int64_t>(std::llround(ns))};

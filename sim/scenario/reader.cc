@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/core/limits.h"
+
 namespace locksim::scenario {
 
 const char* const kDurationRule = "write a number and a unit (ns, us, ms, s, min, h) such as \"250ms\" or \"1.5s\"";
@@ -40,16 +42,39 @@ std::string parent_path(const DocNode& node) {
 
 }  // namespace
 
+namespace {
+
+// Over kMaxDuration: say the limit, not the unit rules.
+std::string too_long_message(const std::string& text, bool negative) {
+  return in_quotes(text) + (negative ? " reaches further back than" : " is longer than") +
+         " the longest supported run, " + describe_limit(kMaxDuration) +
+         (negative ? " (durations are limited to ±" + describe_limit(kMaxDuration) + ")" : "");
+}
+
+}  // namespace
+
 std::optional<Duration> duration_from_text(const std::string& text, Sign sign, std::string& error) {
-  const std::optional<Duration> d = parse_duration(text);
-  if (!d) {
-    const std::string compact = without_spaces(text);
-    if (is_plain_number(compact))
-      error = in_quotes(text) + " has no unit; " + kDurationRule;
-    else
-      error = "bad duration " + in_quotes(text) + "; " + kDurationRule;
+  Duration value{0};
+  switch (read_duration_text(text, value)) {
+    case DurationText::ok: break;
+    case DurationText::too_fine:
+      error = in_quotes(text) + " is finer than 1ns, the simulator's resolution";
+      return std::nullopt;
+    case DurationText::too_large:
+      error = too_long_message(text, without_spaces(text).rfind('-', 0) == 0);
+      return std::nullopt;
+    case DurationText::bad:
+      if (is_plain_number(without_spaces(text)))
+        error = in_quotes(text) + " has no unit; " + kDurationRule;
+      else
+        error = "bad duration " + in_quotes(text) + "; " + kDurationRule;
+      return std::nullopt;
+  }
+  if (value > kMaxDuration || value < -kMaxDuration) {
+    error = too_long_message(text, value < Duration{0});
     return std::nullopt;
   }
+  const std::optional<Duration> d = value;
   if (sign == Sign::non_negative && *d < Duration{0}) {
     error = "must not be negative, got " + in_quotes(text);
     return std::nullopt;
@@ -106,8 +131,9 @@ std::optional<std::int64_t> ppm_from_text(const std::string& text, std::string& 
 }
 
 void Reader::fail(const SourcePos& pos, const std::string& key, std::string message) {
-  if (error_) return;
-  error_ = ScenarioError{pos.file, pos.line, key, std::move(message)};
+  for (const ScenarioError& e : errors_)
+    if (e.file == pos.file && e.line == pos.line && e.key == key) return;
+  errors_.push_back(ScenarioError{pos.file, pos.line, key, std::move(message)});
 }
 
 void Reader::check_keys(const DocNode& table, const std::vector<std::string>& known, std::string_view what) {

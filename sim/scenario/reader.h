@@ -1,9 +1,11 @@
 // Typed reads from a scenario document, with the error messages users see.
 //
-// A Reader keeps the first error it is told about and ignores the rest (the
-// rest are usually echoes of the first). Every read leaves its output
-// untouched when the key is absent — so defaults live in spec.h, once — or
-// when the value is bad; the caller checks failed() when it is done.
+// A Reader collects every error it is told about, so that `locksim validate`
+// can list all that is wrong with a file at once. An error on a key and
+// position that already has one is dropped: it is an echo of the first (a
+// value that failed to read, then failed a cross-check). Every read leaves
+// its output untouched when the key is absent — so defaults live in spec.h,
+// once — or when the value is bad; the caller checks failed() when it is done.
 //
 // Unit rules (scenarios/FORMAT.md):
 //  - duration: a number and a unit, ns us ms s min h ("250ms", "1.5s"; "0" alone is allowed)
@@ -34,8 +36,9 @@ extern const char* const kDurationRule;
 
 class Reader {
  public:
-  bool failed() const { return error_.has_value(); }
-  const ScenarioError& error() const { return *error_; }
+  bool failed() const { return !errors_.empty(); }
+  const ScenarioError& error() const { return errors_.front(); }
+  const std::vector<ScenarioError>& errors() const { return errors_; }
 
   void fail(const SourcePos& pos, const std::string& key, std::string message);
   void fail(const DocNode& at, std::string message) { fail(at.pos, at.path, std::move(message)); }
@@ -93,7 +96,7 @@ class Reader {
   // The index of the node's string in |options|, or options.size() after failing.
   std::size_t choose(const DocNode& node, const std::vector<std::string>& options, std::string& text);
 
-  std::optional<ScenarioError> error_;
+  std::vector<ScenarioError> errors_;
 };
 
 }  // namespace locksim::scenario

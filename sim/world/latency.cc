@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "sim/core/limits.h"
+
 namespace locksim {
 
 Duration Latency::sample(Rng& rng) const {
@@ -35,33 +37,43 @@ std::string Latency::describe() const {
   return "?";
 }
 
-std::optional<Duration> parse_duration(const std::string& raw) {
+DurationText read_duration_text(const std::string& raw, Duration& out) {
   std::string text;
   for (char c : raw)
     if (!std::isspace(static_cast<unsigned char>(c))) text.push_back(c);
-  if (text == "0") return Duration{0};
+  if (text == "0") {
+    out = Duration{0};
+    return DurationText::ok;
+  }
   std::size_t i = 0;
   bool negative = false;
   if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
-  std::int64_t whole = 0;
-  std::int64_t frac = 0;
-  std::int64_t frac_scale = 1;
+  // Digits past the 19th cannot matter to a value that must fit int64
+  // nanoseconds: remember that there were more and call it too large.
+  __int128 whole = 0;
   std::size_t digits = 0;
   while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-    whole = whole * 10 + (text[i++] - '0');
-    if (++digits > 15) return std::nullopt;
+    if (++digits <= 30) whole = whole * 10 + (text[i] - '0');
+    ++i;
   }
+  std::int64_t frac = 0;
+  std::int64_t frac_scale = 1;
+  bool too_fine = false;
   if (i < text.size() && text[i] == '.') {
     ++i;
     std::size_t frac_digits = 0;
     while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-      if (++frac_digits > 9) return std::nullopt;
-      frac = frac * 10 + (text[i++] - '0');
-      frac_scale *= 10;
+      if (++frac_digits <= 15) {
+        frac = frac * 10 + (text[i] - '0');
+        frac_scale *= 10;
+      } else if (text[i] != '0') {
+        too_fine = true;
+      }
+      ++i;
     }
-    if (frac_digits == 0) return std::nullopt;
+    if (frac_digits == 0) return DurationText::bad;
   }
-  if (digits == 0) return std::nullopt;
+  if (digits == 0) return DurationText::bad;
   const std::string unit = text.substr(i);
   std::int64_t unit_ns;
   if (unit == "ns") unit_ns = 1;
@@ -70,12 +82,20 @@ std::optional<Duration> parse_duration(const std::string& raw) {
   else if (unit == "s") unit_ns = 1'000'000'000;
   else if (unit == "min" || unit == "m") unit_ns = 60'000'000'000;
   else if (unit == "h") unit_ns = 3'600'000'000'000;
-  else return std::nullopt;
-  const __int128 ns = static_cast<__int128>(whole) * unit_ns + static_cast<__int128>(frac) * unit_ns / frac_scale;
-  if (static_cast<__int128>(frac) * unit_ns % frac_scale != 0) return std::nullopt;  // below 1 ns
-  if (ns > static_cast<__int128>(INT64_MAX)) return std::nullopt;
+  else return DurationText::bad;
+  if (too_fine || static_cast<__int128>(frac) * unit_ns % frac_scale != 0) return DurationText::too_fine;
+  if (digits > 30) return DurationText::too_large;
+  const __int128 ns = whole * unit_ns + static_cast<__int128>(frac) * unit_ns / frac_scale;
+  if (ns > static_cast<__int128>(INT64_MAX)) return DurationText::too_large;
   const auto value = static_cast<std::int64_t>(ns);
-  return Duration{negative ? -value : value};
+  out = Duration{negative ? -value : value};
+  return DurationText::ok;
+}
+
+std::optional<Duration> parse_duration(const std::string& text) {
+  Duration d{0};
+  if (read_duration_text(text, d) != DurationText::ok) return std::nullopt;
+  return d;
 }
 
 std::optional<Latency> parse_latency(const std::string& raw, std::string& error) {
@@ -84,7 +104,13 @@ std::optional<Latency> parse_latency(const std::string& raw, std::string& error)
     if (!std::isspace(static_cast<unsigned char>(c))) text.push_back(c);
   const auto open = text.find('(');
   if (open == std::string::npos) {
-    auto d = parse_duration(text);
+    Duration value{0};
+    const DurationText read = read_duration_text(text, value);
+    if (read == DurationText::too_large || (read == DurationText::ok && value > kMaxDuration)) {
+      error = "\"" + raw + "\" is longer than the longest supported run, " + describe_limit(kMaxDuration);
+      return std::nullopt;
+    }
+    const std::optional<Duration> d = read == DurationText::ok ? std::optional<Duration>(value) : std::nullopt;
     if (!d || *d < Duration{0}) {
       error = "expected a duration such as \"1ms\" or a distribution such as \"uniform(1ms, 5ms)\", got \"" + raw + "\"";
       return std::nullopt;
@@ -109,12 +135,18 @@ std::optional<Latency> parse_latency(const std::string& raw, std::string& error)
   args.push_back(current);
 
   auto duration_arg = [&](std::size_t idx, Duration& out) {
-    auto d = parse_duration(args[idx]);
-    if (!d || *d < Duration{0}) {
+    Duration d{0};
+    const DurationText read = read_duration_text(args[idx], d);
+    if (read == DurationText::too_large || (read == DurationText::ok && d > kMaxDuration)) {
+      error = "\"" + args[idx] + "\" in \"" + raw + "\" is longer than the longest supported run, " +
+              describe_limit(kMaxDuration);
+      return false;
+    }
+    if (read != DurationText::ok || d < Duration{0}) {
       error = "\"" + args[idx] + "\" is not a duration (use units: ns, us, ms, s) in \"" + raw + "\"";
       return false;
     }
-    out = *d;
+    out = d;
     return true;
   };
   auto number_arg = [&](std::size_t idx, double& out) {

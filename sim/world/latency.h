@@ -25,9 +25,20 @@ struct Latency {
   std::string describe() const;
 };
 
-// Parses a latency spec; on failure returns nullopt and sets |error|.
+// Parses a latency spec; on failure returns nullopt and sets |error|. Every
+// duration in it must be within kMaxDuration (core/limits.h), so that no draw
+// leaves the representable range.
 std::optional<Latency> parse_latency(const std::string& text, std::string& error);
-// Parses "10s", "250ms", "40us", "5ns", "1.5s", "-3s", "0"; nullopt on failure.
+
+// How "10s", "250ms", "40us", "5ns", "1.5s", "-3s", "0" read as text.
+enum class DurationText : std::uint8_t {
+  ok,
+  bad,        // not a number and a unit
+  too_fine,   // below 1 ns ("1.0000000001s")
+  too_large,  // a number and a unit, but beyond int64 nanoseconds
+};
+DurationText read_duration_text(const std::string& text, Duration& out);
+// The same, for callers that only need "did it read": nullopt unless ok.
 std::optional<Duration> parse_duration(const std::string& text);
 
 }  // namespace locksim
