@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/errors.h"
 #include "sim/cli/options.h"
 #include "sim/scenario/parse.h"
 
@@ -37,17 +38,17 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 int validate_command(const std::string&, const std::vector<std::string>& args) {
   std::vector<std::string> files;
   int code = kExitOk;
-  if (!parse_simple("validate", "locksim validate FILE...\n\nParses every variant of each file and reports the first error in each,\nnaming file, line and key. Exit 2 if any file is bad.\n\noptions", args, files, code))
+  if (!parse_simple("validate", "locksim validate FILE...\n\nParses every variant of each file and reports every error in it, each once,\nnaming file, line and key. Exit 2 if any file is bad.\n\noptions", args, files, code))
     return code;
   if (files.empty()) {
     std::cerr << "locksim validate: which files? (locksim validate FILE...)\n";
     return kExitBadInput;
   }
   for (const std::string& file : files) {
-    ScenarioError error;
-    auto scenario = ScenarioFile::load(file, error);
+    ScenarioErrors errors;
+    auto scenario = ScenarioFile::load(file, errors);
     if (!scenario) {
-      std::cerr << error.to_string() << "\n";
+      print_errors(std::cerr, "", errors);
       code = kExitBadInput;
       continue;
     }

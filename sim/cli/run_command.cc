@@ -3,10 +3,14 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/errors.h"
+#include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
 #include "sim/cli/report.h"
+#include "sim/core/run_error.h"
 #include "sim/scenario/parse.h"
 
 namespace po = boost::program_options;
@@ -39,11 +43,11 @@ int run_command(const std::string& program, const std::vector<std::string>& args
   std::vector<std::string> variants;
   std::vector<std::string> sets;
   std::string trace_path;
-  std::uint64_t seed = 0;
+  std::string seed_text;
   options.add_options()
       ("help,h", "show this help")
       ("variant", po::value(&variants), "run only this variant (repeatable); 'base' is the story itself")
-      ("seed", po::value(&seed), "run seed (default: the scenario's [scenario] seed)")
+      ("seed", po::value(&seed_text), "run seed, 0 to 18446744073709551615 (default: the scenario's [scenario] seed)")
       ("set", po::value(&sets), "override a scenario key, e.g. --set lock.ttl=5s (repeatable)")
       ("trace", po::value(&trace_path), "write the run's trace (JSON lines) here; with several variants the variant name is added before the extension")
       ("json", "print one JSON object instead of tables");
@@ -57,11 +61,21 @@ int run_command(const std::string& program, const std::vector<std::string>& args
   }
   const bool json = vm.count("json") > 0;
   const bool seed_given = vm.count("seed") > 0;
+  std::uint64_t seed = 0;
+  if (seed_given) {
+    std::string message;
+    const std::optional<std::uint64_t> value = parse_whole_number(seed_text, 0, UINT64_MAX, "--seed", message);
+    if (!value) {
+      std::cerr << "locksim run: " << message << "\n";
+      return kExitBadInput;
+    }
+    seed = *value;
+  }
 
-  ScenarioError error;
-  auto scenario = ScenarioFile::load(file, error);
+  ScenarioErrors errors;
+  auto scenario = ScenarioFile::load(file, errors);
   if (!scenario) {
-    std::cerr << "locksim run: " << error.to_string() << "\n";
+    print_errors(std::cerr, "locksim run: ", errors);
     return kExitBadInput;
   }
   if (variants.empty()) variants = scenario->variants();
@@ -69,9 +83,9 @@ int run_command(const std::string& program, const std::vector<std::string>& args
   // Resolve everything first: bad input is reported before anything runs.
   std::vector<ScenarioSpec> specs;
   for (const std::string& name : variants) {
-    auto spec = scenario->resolve(name, sets, error);
+    auto spec = scenario->resolve(name, sets, errors);
     if (!spec) {
-      std::cerr << "locksim run: " << error.to_string() << "\n";
+      print_errors(std::cerr, "locksim run: ", errors);
       return kExitBadInput;
     }
     if (seed_given) spec->seed = seed;
@@ -101,7 +115,16 @@ int run_command(const std::string& program, const std::vector<std::string>& args
     } else {
       trace = std::make_unique<NullTrace>();
     }
-    VariantOutcome outcome{spec, run_scenario(spec, spec.seed, *trace)};
+    std::optional<RunResult> result;
+    try {
+      result = run_scenario(spec, spec.seed, *trace);
+    } catch (const RunError& e) {
+      // Bad input found during the run (a budget, a drawn value out of range).
+      std::cerr << "locksim run: " << file << ": variant " << spec.variant << ", seed " << spec.seed << ": "
+                << e.what() << "\n";
+      return kExitBadInput;
+    }
+    VariantOutcome outcome{spec, std::move(*result)};
     all_match = all_match && outcome.result.matches();
     if (!json) {
       print_table(std::cout, outcome);

@@ -126,11 +126,15 @@ std::string describe_value(const toml::node& value) {
 }
 
 std::string join_list(const std::vector<std::string>& items) {
+  // A message lists names so that the user can pick the right one; past a
+  // screenful, a list of ten thousand clients helps nobody.
+  constexpr std::size_t kShown = 24;
   std::string out;
-  for (const std::string& item : items) {
+  for (std::size_t i = 0; i < items.size() && i < kShown; ++i) {
     if (!out.empty()) out += ", ";
-    out += item;
+    out += items[i];
   }
+  if (items.size() > kShown) out += ", ... (" + std::to_string(items.size()) + " in all)";
   return out;
 }
 

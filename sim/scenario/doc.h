@@ -55,7 +55,7 @@ std::string describe_value(const toml::node& value);
 // "text" in double quotes, with " and \\ escaped. (Not std::quoted, which ADL would
 // prefer for std::string arguments.)
 std::string in_quotes(std::string_view text);
-// "a, b, c"
+// "a, b, c"; a long list shows its first 24 items and the count.
 std::string join_list(const std::vector<std::string>& items);
 // The candidate closest to |word| by edit distance (with transpositions), if
 // that distance is at most 2; ties go to the earlier candidate.

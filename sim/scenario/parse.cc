@@ -15,9 +15,12 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
+#include "sim/core/limits.h"
 #include "sim/core/rng.h"
+#include "sim/scenario/consistency.h"
 #include "sim/scenario/doc.h"
 #include "sim/scenario/presets.h"
 #include "sim/scenario/reader.h"
@@ -116,7 +119,7 @@ using Keys = std::vector<std::string>;
 
 const Keys kTopKeys{"scenario", "lock",   "redlock", "redis", "sentinel", "service", "resource",
                     "client",   "clock",  "network", "link",  "fault",    "expect"};
-const Keys kScenarioKeys{"name", "title", "story", "run_for", "seed"};
+const Keys kScenarioKeys{"name", "title", "story", "run_for", "seed", "max_events", "max_facts"};
 const Keys kLockKeys{
     "protocol",        "key",         "ttl",           "acquire",     "release",  "fencing",     "fencing_key",
     "request_timeout", "clock",       "drift_factor",  "drift_fixed", "attempts", "retry_delay", "preset",
@@ -225,8 +228,8 @@ class SpecBuilder {
   SpecBuilder(Reader& r, const DocNode& root, const std::string& file) : r_(r), root_(root), file_(file) {}
 
   ScenarioSpec build() {
+    spec_.file = file_;
     check_schema(r_, root_);
-    if (r_.failed()) return spec_;
     read_scenario();
     read_lock();
     read_redis();
@@ -242,6 +245,9 @@ class SpecBuilder {
     read_links();
     read_faults();
     read_expect();
+    // Contradictions between values need the values themselves to be right;
+    // they are found once every key reads.
+    if (!r_.failed()) scenario::check_consistency(r_, root_, spec_);
     return spec_;
   }
 
@@ -273,6 +279,13 @@ class SpecBuilder {
     r_.duration(s, "run_for", Sign::positive, spec_.run_for);
     std::int64_t seed = 0;
     if (r_.integer(s, "seed", std::int64_t{0}, INT64_MAX, seed)) spec_.seed = static_cast<std::uint64_t>(seed);
+    // Budgets: a run that needs more stops with an error rather than running
+    // for ever (a retry loop with no delay) or exhausting memory.
+    std::int64_t budget = 0;
+    if (r_.integer(s, "max_events", std::int64_t{1}, static_cast<std::int64_t>(kMaxEventBudget), budget))
+      spec_.max_events = static_cast<std::uint64_t>(budget);
+    if (r_.integer(s, "max_facts", std::int64_t{1}, static_cast<std::int64_t>(kMaxFactBudget), budget))
+      spec_.max_facts = static_cast<std::uint64_t>(budget);
   }
 
   void read_lock() {
@@ -561,11 +574,19 @@ class SpecBuilder {
     add_process(spec_.resource.name, "resource", resource_name ? resource_name->pos : resource.pos,
                 resource_name ? resource_name->path : "resource.name");
     for (const ClientSpec& c : spec_.clients) add_process(c.name, "client", c.pos, join_key("client", c.name));
+    if (processes_.size() > kMaxProcesses) {
+      const DocNode& clients = section("client");
+      r_.fail(clients.pos, "client",
+              std::to_string(processes_.size()) + " processes; a scenario has at most " +
+                  std::to_string(kMaxProcesses) +
+                  " (clients, redis nodes, replicas, sentinels, services and the resource together)");
+    }
   }
 
   void add_process(const std::string& name, std::string_view kind, const SourcePos& pos, const std::string& key) {
-    for (const Process& p : processes_) {
-      if (p.name == name) {
+    if (const auto it = process_index_.find(name); it != process_index_.end()) {
+      const Process& p = processes_[it->second];
+      {
         std::string where;
         if (p.pos.line > 0 && p.pos.file == pos.file)
           where = " (line " + std::to_string(p.pos.line) + ")";
@@ -578,6 +599,7 @@ class SpecBuilder {
         return;
       }
     }
+    process_index_.emplace(name, processes_.size());
     processes_.push_back({name, kind, pos});
   }
 
@@ -698,8 +720,7 @@ class SpecBuilder {
 
   // True when |name| is a known process; fails otherwise.
   bool known_process(const std::string& name, const SourcePos& pos, const std::string& key) {
-    for (const Process& p : processes_)
-      if (p.name == name) return true;
+    if (process_index_.count(name) != 0) return true;
     const std::vector<std::string> names = process_names();
     r_.fail(pos, key,
             "unknown process " + in_quotes(name) + scenario::did_you_mean(name, names) +
@@ -728,8 +749,10 @@ class SpecBuilder {
   }
 
   bool read_drift(const DocNode& table, std::string_view key, std::int64_t& out) {
-    return r_.ppm(table, key, -999'999, 1'000'000'000,
-                  "drift must be above -1000000ppm (-100%: the clock would stop) and at most 1000000000ppm", out);
+    return r_.ppm(table, key, kMinDriftPpm, kMaxDriftPpm,
+                  "drift must be above -1000000ppm (-100%: the clock would stop) and at most 1000000ppm (+100%: "
+                  "twice true speed)",
+                  out);
   }
 
   bool read_loss(const DocNode& table, std::string_view key, std::int64_t& out) {
@@ -985,6 +1008,7 @@ class SpecBuilder {
   const std::string& file_;
   ScenarioSpec spec_;
   std::vector<Process> processes_;
+  std::map<std::string, std::size_t, std::less<>> process_index_;  // name -> index in processes_
   std::vector<SourcePos> redis_node_pos_;         // where each of spec_.redis.nodes was written
   std::vector<SourcePos> redis_replica_pos_;      // ... each of spec_.redis.replicas
   std::vector<SourcePos> sentinel_pos_;           // ... each of spec_.sentinel.names
@@ -1003,6 +1027,12 @@ bool apply_override(const std::string& text, DocNode& root, std::vector<std::sha
   }
   const std::string key = trim(std::string_view(text).substr(0, eq));
   const std::string value = trim(std::string_view(text).substr(eq + 1));
+  // One key per --set: a value spanning lines would be read as a TOML
+  // document whose second line sets a key nobody checks.
+  if (text.find_first_of("\r\n") != std::string::npos) {
+    error = {kSetFile, 0, key, "a --set is one KEY=VALUE on one line; give each key its own --set"};
+    return false;
+  }
   std::vector<std::string> parts;
   std::size_t start = 0;
   while (true) {
@@ -1053,6 +1083,14 @@ bool apply_override(const std::string& text, DocNode& root, std::vector<std::sha
   return true;
 }
 
+std::string variant_note(const std::string& variant) { return " (in variant " + in_quotes(variant) + ")"; }
+
+// |message| without the note variant_note() appended, if it has one.
+std::string strip_variant_note(const std::string& message) {
+  const std::size_t note = message.rfind(" (in variant \"");
+  return note == std::string::npos || message.back() != ')' ? message : message.substr(0, note);
+}
+
 std::string string_at(const DocNode& root, std::string_view table, std::string_view key) {
   const DocNode* t = root.find(table);
   const DocNode* v = t != nullptr && t->table ? t->find(key) : nullptr;
@@ -1074,34 +1112,60 @@ std::string ScenarioError::to_string() const {
 }
 
 std::optional<ScenarioFile> ScenarioFile::load(const std::string& path, ScenarioError& error) {
+  ScenarioErrors errors;
+  std::optional<ScenarioFile> file = load(path, errors);
+  if (!file) error = errors.front();
+  return file;
+}
+
+std::optional<ScenarioFile> ScenarioFile::load(const std::string& path, ScenarioErrors& errors) {
+  errors.clear();
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    error = {path, 0, "", "is a directory, not a scenario file"};
+    errors.push_back({path, 0, "", "is a directory, not a scenario file"});
     return std::nullopt;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = {path, 0, "", std::string("cannot open the scenario file: ") + std::strerror(errno)};
+    errors.push_back({path, 0, "", std::string("cannot open the scenario file: ") + std::strerror(errno)});
     return std::nullopt;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Read at most one byte past the limit: /dev/zero or a mistaken log file
+  // must be refused, not read until memory runs out.
+  std::string text(kMaxScenarioBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) {
-    error = {path, 0, "", "cannot read the scenario file"};
+    errors.push_back({path, 0, "", "cannot read the scenario file"});
     return std::nullopt;
   }
-  return from_string(text.str(), path, error);
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxScenarioBytes) {
+    errors.push_back({path, 0, "",
+                      "is larger than " + std::to_string(kMaxScenarioBytes >> 20) +
+                          " MiB, the most a scenario file may be (is it a scenario file?)"});
+    return std::nullopt;
+  }
+  return from_string(text, path, errors);
 }
 
 std::optional<ScenarioFile> ScenarioFile::from_string(std::string_view text, const std::string& path,
                                                       ScenarioError& error) {
+  ScenarioErrors errors;
+  std::optional<ScenarioFile> file = from_string(text, path, errors);
+  if (!file) error = errors.front();
+  return file;
+}
+
+std::optional<ScenarioFile> ScenarioFile::from_string(std::string_view text, const std::string& path,
+                                                      ScenarioErrors& errors) {
+  errors.clear();
   auto impl = std::make_shared<Impl>();
   impl->path = path;
   impl->content_hash = stable_hash(text);
   try {
     impl->toml = std::make_shared<const toml::table>(toml::parse(text, std::string_view(path)));
   } catch (const toml::parse_error& e) {
-    error = {path, static_cast<int>(e.source().begin.line), "", "invalid TOML: " + std::string(e.description())};
+    errors.push_back({path, static_cast<int>(e.source().begin.line), "", "invalid TOML: " + std::string(e.description())});
     return std::nullopt;
   }
 
@@ -1140,14 +1204,23 @@ std::optional<ScenarioFile> ScenarioFile::from_string(std::string_view text, con
       impl->variants.push_back(std::move(variant));
     }
   }
-  if (r.failed()) {
-    error = r.error();
-    return std::nullopt;
-  }
+  errors = r.errors();
 
+  // Every variant is validated, and every error reported once: a mistake in
+  // the base shows up in each variant too, and is listed only for the base.
   ScenarioFile file(std::move(impl));
-  for (const std::string& variant : file.variants())
-    if (!file.resolve(variant, {}, error)) return std::nullopt;
+  for (const std::string& variant : file.variants()) {
+    ScenarioErrors variant_errors;
+    if (file.resolve(variant, {}, variant_errors)) continue;
+    for (ScenarioError& e : variant_errors) {
+      const bool seen = std::any_of(errors.begin(), errors.end(), [&](const ScenarioError& known) {
+        return known.file == e.file && known.line == e.line && known.key == e.key &&
+               known.message.rfind(strip_variant_note(e.message), 0) == 0;
+      });
+      if (!seen) errors.push_back(std::move(e));
+    }
+  }
+  if (!errors.empty()) return std::nullopt;
   return file;
 }
 
@@ -1175,6 +1248,15 @@ std::string ScenarioFile::variant_description(const std::string& variant) const 
 
 std::optional<ScenarioSpec> ScenarioFile::resolve(const std::string& variant, const std::vector<std::string>& overrides,
                                                   ScenarioError& error) const {
+  ScenarioErrors errors;
+  std::optional<ScenarioSpec> spec = resolve(variant, overrides, errors);
+  if (!spec) error = errors.front();
+  return spec;
+}
+
+std::optional<ScenarioSpec> ScenarioFile::resolve(const std::string& variant, const std::vector<std::string>& overrides,
+                                                  ScenarioErrors& errors) const {
+  errors.clear();
   const Impl& impl = *impl_;
   DocNode root = impl.base;
   const Impl::Variant* v = nullptr;
@@ -1182,24 +1264,30 @@ std::optional<ScenarioSpec> ScenarioFile::resolve(const std::string& variant, co
     v = impl.find_variant(variant);
     if (v == nullptr) {
       const std::vector<std::string> known = variants();
-      error = {impl.path, 0, "",
-               "unknown variant " + in_quotes(variant) + scenario::did_you_mean(variant, known) +
-                   "; variants: " + join_list(known)};
+      errors.push_back({impl.path, 0, "",
+                        "unknown variant " + in_quotes(variant) + scenario::did_you_mean(variant, known) +
+                            "; variants: " + join_list(known)});
       return std::nullopt;
     }
     merge_into(root, v->doc);
   }
   std::vector<std::shared_ptr<toml::table>> set_values;  // the --set documents the tree points into
-  for (const std::string& o : overrides)
-    if (!apply_override(o, root, set_values, error)) return std::nullopt;
+  for (const std::string& o : overrides) {
+    ScenarioError error;
+    if (!apply_override(o, root, set_values, error)) {
+      errors.push_back(std::move(error));
+      return std::nullopt;
+    }
+  }
 
   Reader r;
   ScenarioSpec spec = SpecBuilder(r, root, impl.path).build();
   if (r.failed()) {
-    error = r.error();
+    errors = r.errors();
     // A base key that only breaks with this variant: say which variant.
-    if (v != nullptr && error.file != kSetFile && error.key.rfind(join_key("variant", variant) + ".", 0) != 0)
-      error.message += " (in variant " + in_quotes(variant) + ")";
+    for (ScenarioError& e : errors)
+      if (v != nullptr && e.file != kSetFile && e.key.rfind(join_key("variant", variant) + ".", 0) != 0)
+        e.message += variant_note(variant);
     return std::nullopt;
   }
   spec.file = impl.path;

@@ -53,11 +53,19 @@ struct ScenarioError {
   std::string to_string() const;
 };
 
+using ScenarioErrors = std::vector<ScenarioError>;
+
 class ScenarioFile {
  public:
-  // Reads |path|, parses it and validates every variant.
+  // Reads |path| (at most kMaxScenarioBytes), parses it and validates every
+  // variant. On failure |errors| lists every error found, each once (a base
+  // key's error is not repeated per variant), in file order per pass; the
+  // ScenarioError overloads give the first.
+  static std::optional<ScenarioFile> load(const std::string& path, ScenarioErrors& errors);
   static std::optional<ScenarioFile> load(const std::string& path, ScenarioError& error);
   // The same for text already in memory; |path| is used in error messages.
+  static std::optional<ScenarioFile> from_string(std::string_view text, const std::string& path,
+                                                 ScenarioErrors& errors);
   static std::optional<ScenarioFile> from_string(std::string_view text, const std::string& path, ScenarioError& error);
 
   const std::string& path() const;
@@ -73,6 +81,8 @@ class ScenarioFile {
   std::string variant_description(const std::string& variant) const;
 
   // One variant with the `--set key=value` |overrides| applied, in order, and validated.
+  std::optional<ScenarioSpec> resolve(const std::string& variant, const std::vector<std::string>& overrides,
+                                      ScenarioErrors& errors) const;
   std::optional<ScenarioSpec> resolve(const std::string& variant, const std::vector<std::string>& overrides,
                                       ScenarioError& error) const;
 

@@ -13,6 +13,7 @@
 
 #include "sim/check/history.h"
 #include "sim/check/property.h"
+#include "sim/core/limits.h"
 #include "sim/core/time.h"
 #include "sim/lock/styles.h"
 #include "sim/redis/config.h"
@@ -201,6 +202,8 @@ struct ScenarioSpec {
   std::string variant_description;
   Duration run_for = 60s;
   std::uint64_t seed = 1;
+  std::uint64_t max_events = kDefaultMaxEvents;  // per run; more is an error (core/limits.h)
+  std::uint64_t max_facts = kDefaultMaxFacts;
   LockSpec lock;
   RedisSpec redis;
   SentinelSpec sentinel;

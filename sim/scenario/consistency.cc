@@ -1,0 +1,250 @@
+#include "sim/scenario/consistency.h"
+
+#include <algorithm>
+#include <initializer_list>
+#include <optional>
+#include <string>
+
+#include "sim/core/limits.h"
+#include "sim/lock/validity.h"
+
+namespace locksim::scenario {
+
+namespace {
+
+using i128 = __int128;
+
+// The node at |path| below |root| (tables only on the way), or null.
+const DocNode* find_path(const DocNode& root, std::initializer_list<std::string_view> path) {
+  const DocNode* node = &root;
+  for (std::string_view key : path) {
+    if (!node->table) return nullptr;
+    node = node->find(key);
+    if (node == nullptr) return nullptr;
+  }
+  return node;
+}
+
+// The first of |paths| that is written, for pointing at the value to change.
+const DocNode* first_written(const DocNode& root,
+                             std::initializer_list<std::initializer_list<std::string_view>> paths) {
+  for (const auto& path : paths)
+    if (const DocNode* node = find_path(root, path)) return node;
+  return nullptr;
+}
+
+void fail_at(Reader& r, const DocNode* node, const SourcePos& fallback_pos, const std::string& fallback_key,
+             std::string message) {
+  if (node != nullptr)
+    r.fail(*node, std::move(message));
+  else
+    r.fail(fallback_pos, fallback_key, std::move(message));
+}
+
+std::string percent_text(std::int64_t ppm) {
+  const std::string sign = ppm < 0 ? "-" : "+";
+  const std::int64_t mag = ppm < 0 ? -ppm : ppm;
+  std::string out = sign + std::to_string(mag / 10'000);
+  if (const std::int64_t rest = mag % 10'000; rest != 0) {
+    std::string decimals = std::to_string(rest);
+    decimals.insert(0, 4 - decimals.size(), '0');
+    while (decimals.back() == '0') decimals.pop_back();
+    out += "." + decimals;
+  }
+  return out + "%";
+}
+
+void check_lease(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
+  const LockSpec& lock = spec.lock;
+  const SourcePos file_pos{spec.file, 0};
+  if (lock.watchdog.enabled && lock.watchdog.renew_every >= lock.ttl) {
+    fail_at(r, first_written(root, {{"lock", "renew_every"}, {"lock", "watchdog"}}), file_pos, "lock.renew_every",
+            "the watchdog renews every " + format_duration(lock.watchdog.renew_every) +
+                ", which is not shorter than the TTL (" + format_duration(lock.ttl) +
+                "): the lease would expire before its first renewal");
+  }
+  const ValidityRule rule{lock.ttl, lock.drift_factor_ppm, lock.drift_fixed};
+  if (rule.drift() >= lock.ttl) {
+    fail_at(r, first_written(root, {{"lock", "drift_fixed"}, {"lock", "drift_factor"}, {"lock", "ttl"}, {"lock", "preset"}}),
+            file_pos, "lock.drift_fixed",
+            "the drift allowance (ttl * drift_factor + drift_fixed = " + format_duration(rule.drift()) +
+                ") is not shorter than the TTL (" + format_duration(lock.ttl) + "): no lease could ever be valid");
+  }
+}
+
+void check_resource(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
+  const SourcePos file_pos{spec.file, 0};
+  if (spec.resource.policy == WritePolicy::fencing && spec.lock.fencing == FencingStyle::none) {
+    fail_at(r, first_written(root, {{"resource", "policy"}}), file_pos, "resource.policy",
+            "a fencing resource needs fencing tokens, and lock.fencing is \"none\": every op would be refused; set "
+            "lock.fencing = \"incr\"");
+  }
+  if (spec.lock.fencing == FencingStyle::incr && spec.lock.fencing_key == spec.lock.key) {
+    fail_at(r, first_written(root, {{"lock", "fencing_key"}, {"lock", "key"}}), file_pos, "lock.fencing_key",
+            "the fencing counter and the lock share the key \"" + spec.lock.key +
+                "\": INCR would run on the lock's value; give fencing_key another name");
+  }
+  if (const DocNode* stock = find_path(root, {"resource", "initial_stock"});
+      stock != nullptr && spec.resource.app != AppKind::stock) {
+    r.fail(*stock, std::string("initial_stock applies to app = \"stock\", and the app is \"") +
+                       app_kind_name(spec.resource.app) + "\"");
+  }
+}
+
+std::string run_end_text(const ScenarioSpec& spec) {
+  return "after the run ends (run_for = " + format_duration(spec.run_for) + ")";
+}
+
+// The earliest a drawn time can be: uniform's low end, a constant, 0 for the
+// unbounded distributions (pareto never draws below its scale).
+Duration lowest_draw(const Latency& l) {
+  switch (l.kind) {
+    case Latency::Kind::constant:
+    case Latency::Kind::uniform:
+    case Latency::Kind::pareto: return l.a;
+    case Latency::Kind::exponential:
+    case Latency::Kind::lognormal: return Duration{0};
+  }
+  return Duration{0};
+}
+
+// The largest a drawn size can be when the distribution is bounded.
+std::optional<Duration> highest_draw(const Latency& l) {
+  switch (l.kind) {
+    case Latency::Kind::constant: return l.a;
+    case Latency::Kind::uniform: return l.b;
+    default: return std::nullopt;
+  }
+}
+
+const DocNode* fault_key(const DocNode& root, const FaultSpec& f, std::string_view key) {
+  return find_path(root, {"fault", f.name, key});
+}
+
+void check_fault_time(Reader& r, const DocNode& root, const ScenarioSpec& spec, const FaultSpec& f) {
+  const TriggerSpec& t = f.trigger;
+  const std::string base = join_key("fault", f.name);
+  if (t.at_phase) {
+    if (t.delay >= spec.run_for)
+      fail_at(r, fault_key(root, f, "after"), f.pos, join_key(base, "after"),
+              "fires " + format_duration(t.delay) + " after its phase, which is " + run_end_text(spec) +
+                  "; it would never happen");
+    return;
+  }
+  const Duration at = t.at_drawn ? lowest_draw(*t.at_drawn) : t.at_time;
+  const Duration earliest = at + t.delay;
+  if (earliest < spec.run_for) return;
+  const char* culprit = at < spec.run_for ? "after" : "at";
+  fail_at(r, fault_key(root, f, culprit), f.pos, join_key(base, culprit),
+          "fires at " + format_duration(earliest) + (t.at_drawn ? " at the earliest" : "") + ", " +
+              run_end_text(spec) + "; it would never happen");
+}
+
+bool is_client(const ScenarioSpec& spec, const std::string& name) {
+  return std::any_of(spec.clients.begin(), spec.clients.end(), [&](const ClientSpec& c) { return c.name == name; });
+}
+
+// A restart needs a crash before it; clients never come back.
+void check_restarts(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
+  for (const FaultSpec& f : spec.faults) {
+    const std::string base = join_key("fault", f.name);
+    if (f.kind == FaultSpecKind::crash && f.restart_after >= Duration{0} && is_client(spec, f.target))
+      fail_at(r, fault_key(root, f, "restart_after"), f.pos, join_key(base, "restart_after"),
+              "a crashed client stays down (its workload does not come back); restart_after applies to redis "
+              "nodes, replicas, sentinels, services and the resource");
+    if (f.kind != FaultSpecKind::restart) continue;
+    const DocNode* target = fault_key(root, f, "target");
+    if (is_client(spec, f.target)) {
+      fail_at(r, target, f.pos, join_key(base, "target"),
+              "a crashed client stays down (its workload does not come back); restart applies to redis nodes, "
+              "replicas, sentinels, services and the resource");
+      continue;
+    }
+    std::optional<Duration> first_crash;  // the earliest fixed crash time, if every crash is at a fixed time
+    bool crashes = false, all_fixed = true;
+    for (const FaultSpec& c : spec.faults) {
+      if (c.kind != FaultSpecKind::crash || c.target != f.target) continue;
+      crashes = true;
+      if (c.trigger.at_phase || c.trigger.at_drawn) {
+        all_fixed = false;
+        continue;
+      }
+      const Duration at = c.trigger.at_time + c.trigger.delay;
+      if (!first_crash || at < *first_crash) first_crash = at;
+    }
+    if (!crashes) {
+      fail_at(r, target, f.pos, join_key(base, "target"),
+              "\"" + f.target + "\" never crashes (no crash fault targets it), so there is nothing to restart");
+      continue;
+    }
+    if (all_fixed && first_crash && !f.trigger.at_phase && !f.trigger.at_drawn &&
+        f.trigger.at_time + f.trigger.delay <= *first_crash)
+      fail_at(r, fault_key(root, f, "at"), f.pos, join_key(base, "at"),
+              "the restart at " + format_duration(f.trigger.at_time + f.trigger.delay) + " comes before \"" +
+                  f.target + "\" first crashes, at " + format_duration(*first_crash));
+  }
+}
+
+// What a process's clock can read during the run, bounded from the fixed
+// values: |offset| + run_for at the fastest rate it is ever set to + every
+// jump's size. Drawn jumps count their upper end when they have one; an
+// unbounded draw (exponential, lognormal, pareto) is checked by the world
+// when it happens. Over kMaxClockReading is refused.
+void check_clock_range(Reader& r, const DocNode& root, const ScenarioSpec& spec, const std::string& name) {
+  Duration offset{0};
+  std::int64_t fastest_ppm = 0;
+  if (const auto it = spec.clocks.find(name); it != spec.clocks.end()) {
+    offset = it->second.offset;
+    fastest_ppm = it->second.drift_ppm;
+  }
+  i128 jumps = 0;
+  const DocNode* blame = nullptr;
+  for (const FaultSpec& f : spec.faults) {
+    if (f.target != name) continue;
+    if (f.kind == FaultSpecKind::clock_drift || f.kind == FaultSpecKind::clock_slew) {
+      fastest_ppm = std::max(fastest_ppm, f.drift_ppm);
+      if (blame == nullptr) blame = fault_key(root, f, "drift");
+    } else if (f.kind == FaultSpecKind::clock_jump) {
+      const std::optional<Duration> size = f.by_drawn ? highest_draw(*f.by_drawn) : std::optional<Duration>(f.by);
+      if (size) jumps += size->count() < 0 ? -static_cast<i128>(size->count()) : size->count();
+      if (blame == nullptr) blame = fault_key(root, f, "by");
+    }
+  }
+  const i128 run = static_cast<i128>(spec.run_for.count()) * (1'000'000 + fastest_ppm) / 1'000'000;
+  const i128 magnitude = (offset.count() < 0 ? -static_cast<i128>(offset.count()) : offset.count()) + run + jumps;
+  if (magnitude <= kMaxClockReading.count()) return;
+  const DocNode* at = first_written(root, {{"clock", name, "offset"}, {"clock", name, "drift"}, {"scenario", "run_for"}});
+  if (offset == Duration{0} && blame != nullptr) at = blame;
+  const auto years = static_cast<long long>(magnitude / kYear.count());
+  fail_at(r, at, SourcePos{spec.file, 0}, join_key("clock", name),
+          "\"" + name + "\"'s clock could read " + std::to_string(years) + " years from zero (offset " +
+              format_duration(offset) + ", a " + format_duration(spec.run_for) + " run at up to " +
+              percent_text(fastest_ppm) + " drift, jumps adding up to " +
+              format_duration(Duration{static_cast<std::int64_t>(std::min<i128>(jumps, INT64_MAX))}) +
+              "); a clock reads at most ±" + describe_limit(kMaxClockReading));
+}
+
+}  // namespace
+
+void check_consistency(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
+  check_lease(r, root, spec);
+  check_resource(r, root, spec);
+  for (const ClientSpec& c : spec.clients) {
+    if (c.start < spec.run_for) continue;
+    fail_at(r, find_path(root, {"client", c.name, "start"}), c.pos, join_key(join_key("client", c.name), "start"),
+            "the client starts at " + format_duration(c.start) + ", " + run_end_text(spec));
+  }
+  for (const FaultSpec& f : spec.faults) check_fault_time(r, root, spec, f);
+  check_restarts(r, root, spec);
+  // Every process whose clock is set or changed.
+  std::vector<std::string> clocks;
+  for (const auto& [name, clock] : spec.clocks) clocks.push_back(name);
+  for (const FaultSpec& f : spec.faults) {
+    const bool clock_fault = f.kind == FaultSpecKind::clock_jump || f.kind == FaultSpecKind::clock_drift ||
+                             f.kind == FaultSpecKind::clock_slew;
+    if (clock_fault && std::find(clocks.begin(), clocks.end(), f.target) == clocks.end()) clocks.push_back(f.target);
+  }
+  for (const std::string& name : clocks) check_clock_range(r, root, spec, name);
+}
+
+}  // namespace locksim::scenario
