@@ -58,12 +58,14 @@ inline constexpr std::size_t kMaxScenarioBytes = 4 << 20;
 // events or records more facts stops with an error instead of running for
 // ever or exhausting memory.
 inline constexpr std::uint64_t kDefaultMaxEvents = 50'000'000;
-inline constexpr std::uint64_t kDefaultMaxFacts = 10'000'000;
+inline constexpr std::uint64_t kDefaultMaxFacts = 4'000'000;  // 72 bytes each: under 300 MB
 inline constexpr std::uint64_t kMaxEventBudget = 10'000'000'000;
 inline constexpr std::uint64_t kMaxFactBudget = 100'000'000;
 
-// "100 years", "4 MiB": limits as the error messages state them.
-std::string describe_limit(Duration d);
+// A duration as error messages state it: "100 years", "876001h", "90min",
+// else format_duration's "1.5s" (format_duration keeps seconds as the
+// largest unit, which reads badly for the values limits are about).
+std::string human_duration(Duration d);
 
 // a + b, or the far end of the range when the sum would leave it. For
 // deadlines: an instant past every run is "never".

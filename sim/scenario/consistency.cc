@@ -59,16 +59,16 @@ void check_lease(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
   const SourcePos file_pos{spec.file, 0};
   if (lock.watchdog.enabled && lock.watchdog.renew_every >= lock.ttl) {
     fail_at(r, first_written(root, {{"lock", "renew_every"}, {"lock", "watchdog"}}), file_pos, "lock.renew_every",
-            "the watchdog renews every " + format_duration(lock.watchdog.renew_every) +
-                ", which is not shorter than the TTL (" + format_duration(lock.ttl) +
+            "the watchdog renews every " + human_duration(lock.watchdog.renew_every) +
+                ", which is not shorter than the TTL (" + human_duration(lock.ttl) +
                 "): the lease would expire before its first renewal");
   }
   const ValidityRule rule{lock.ttl, lock.drift_factor_ppm, lock.drift_fixed};
   if (rule.drift() >= lock.ttl) {
     fail_at(r, first_written(root, {{"lock", "drift_fixed"}, {"lock", "drift_factor"}, {"lock", "ttl"}, {"lock", "preset"}}),
             file_pos, "lock.drift_fixed",
-            "the drift allowance (ttl * drift_factor + drift_fixed = " + format_duration(rule.drift()) +
-                ") is not shorter than the TTL (" + format_duration(lock.ttl) + "): no lease could ever be valid");
+            "the drift allowance (ttl * drift_factor + drift_fixed = " + human_duration(rule.drift()) +
+                ") is not shorter than the TTL (" + human_duration(lock.ttl) + "): no lease could ever be valid");
   }
 }
 
@@ -92,7 +92,7 @@ void check_resource(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
 }
 
 std::string run_end_text(const ScenarioSpec& spec) {
-  return "after the run ends (run_for = " + format_duration(spec.run_for) + ")";
+  return "after the run ends (run_for = " + human_duration(spec.run_for) + ")";
 }
 
 // The earliest a drawn time can be: uniform's low end, a constant, 0 for the
@@ -127,7 +127,7 @@ void check_fault_time(Reader& r, const DocNode& root, const ScenarioSpec& spec, 
   if (t.at_phase) {
     if (t.delay >= spec.run_for)
       fail_at(r, fault_key(root, f, "after"), f.pos, join_key(base, "after"),
-              "fires " + format_duration(t.delay) + " after its phase, which is " + run_end_text(spec) +
+              "fires " + human_duration(t.delay) + " after its phase, which is " + run_end_text(spec) +
                   "; it would never happen");
     return;
   }
@@ -136,7 +136,7 @@ void check_fault_time(Reader& r, const DocNode& root, const ScenarioSpec& spec, 
   if (earliest < spec.run_for) return;
   const char* culprit = at < spec.run_for ? "after" : "at";
   fail_at(r, fault_key(root, f, culprit), f.pos, join_key(base, culprit),
-          "fires at " + format_duration(earliest) + (t.at_drawn ? " at the earliest" : "") + ", " +
+          "fires at " + human_duration(earliest) + (t.at_drawn ? " at the earliest" : "") + ", " +
               run_end_text(spec) + "; it would never happen");
 }
 
@@ -180,8 +180,8 @@ void check_restarts(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
     if (all_fixed && first_crash && !f.trigger.at_phase && !f.trigger.at_drawn &&
         f.trigger.at_time + f.trigger.delay <= *first_crash)
       fail_at(r, fault_key(root, f, "at"), f.pos, join_key(base, "at"),
-              "the restart at " + format_duration(f.trigger.at_time + f.trigger.delay) + " comes before \"" +
-                  f.target + "\" first crashes, at " + format_duration(*first_crash));
+              "the restart at " + human_duration(f.trigger.at_time + f.trigger.delay) + " comes before \"" +
+                  f.target + "\" first crashes, at " + human_duration(*first_crash));
   }
 }
 
@@ -218,10 +218,10 @@ void check_clock_range(Reader& r, const DocNode& root, const ScenarioSpec& spec,
   const auto years = static_cast<long long>(magnitude / kYear.count());
   fail_at(r, at, SourcePos{spec.file, 0}, join_key("clock", name),
           "\"" + name + "\"'s clock could read " + std::to_string(years) + " years from zero (offset " +
-              format_duration(offset) + ", a " + format_duration(spec.run_for) + " run at up to " +
+              human_duration(offset) + ", run_for " + human_duration(spec.run_for) + " at up to " +
               percent_text(fastest_ppm) + " drift, jumps adding up to " +
-              format_duration(Duration{static_cast<std::int64_t>(std::min<i128>(jumps, INT64_MAX))}) +
-              "); a clock reads at most ±" + describe_limit(kMaxClockReading));
+              human_duration(Duration{static_cast<std::int64_t>(std::min<i128>(jumps, INT64_MAX))}) +
+              "); a clock reads at most ±" + human_duration(kMaxClockReading));
 }
 
 }  // namespace
@@ -232,7 +232,7 @@ void check_consistency(Reader& r, const DocNode& root, const ScenarioSpec& spec)
   for (const ClientSpec& c : spec.clients) {
     if (c.start < spec.run_for) continue;
     fail_at(r, find_path(root, {"client", c.name, "start"}), c.pos, join_key(join_key("client", c.name), "start"),
-            "the client starts at " + format_duration(c.start) + ", " + run_end_text(spec));
+            "the client starts at " + human_duration(c.start) + ", " + run_end_text(spec));
   }
   for (const FaultSpec& f : spec.faults) check_fault_time(r, root, spec, f);
   check_restarts(r, root, spec);

@@ -47,8 +47,8 @@ namespace {
 // Over kMaxDuration: say the limit, not the unit rules.
 std::string too_long_message(const std::string& text, bool negative) {
   return in_quotes(text) + (negative ? " reaches further back than" : " is longer than") +
-         " the longest supported run, " + describe_limit(kMaxDuration) +
-         (negative ? " (durations are limited to ±" + describe_limit(kMaxDuration) + ")" : "");
+         " the longest supported run, " + human_duration(kMaxDuration) +
+         (negative ? " (durations are limited to ±" + human_duration(kMaxDuration) + ")" : "");
 }
 
 }  // namespace
@@ -171,8 +171,13 @@ bool Reader::all_tables(const DocNode& node, std::string_view example) {
 
 const DocNode* Reader::require(const DocNode& table, std::string_view key) {
   const DocNode* node = table.find(key);
-  if (node == nullptr) fail(table.pos, join_key(table.path, key), "missing required key");
-  return node;
+  if (node != nullptr) return node;
+  // A misspelling of the key ("lenght") was already reported with a "did you
+  // mean"; saying that the key is missing as well would only echo it.
+  std::vector<std::string> written;
+  for (const DocNode& member : table.members) written.push_back(member.key);
+  if (!closest(key, written)) fail(table.pos, join_key(table.path, key), "missing required key");
+  return nullptr;
 }
 
 bool Reader::string_value(const DocNode& node, const std::string& expected, std::string& out) {

@@ -107,7 +107,7 @@ std::optional<Latency> parse_latency(const std::string& raw, std::string& error)
     Duration value{0};
     const DurationText read = read_duration_text(text, value);
     if (read == DurationText::too_large || (read == DurationText::ok && value > kMaxDuration)) {
-      error = "\"" + raw + "\" is longer than the longest supported run, " + describe_limit(kMaxDuration);
+      error = "\"" + raw + "\" is longer than the longest supported run, " + human_duration(kMaxDuration);
       return std::nullopt;
     }
     const std::optional<Duration> d = read == DurationText::ok ? std::optional<Duration>(value) : std::nullopt;
@@ -139,7 +139,7 @@ std::optional<Latency> parse_latency(const std::string& raw, std::string& error)
     const DurationText read = read_duration_text(args[idx], d);
     if (read == DurationText::too_large || (read == DurationText::ok && d > kMaxDuration)) {
       error = "\"" + args[idx] + "\" in \"" + raw + "\" is longer than the longest supported run, " +
-              describe_limit(kMaxDuration);
+              human_duration(kMaxDuration);
       return false;
     }
     if (read != DurationText::ok || d < Duration{0}) {

@@ -135,7 +135,7 @@ void World::run(TrueTime until) {
   engine_.run_until(until);
   if (engine_.budget_exhausted())
     throw RunError("the run stopped after " + std::to_string(engine_.events_dispatched()) + " events at " +
-                   format_time(true_now()) + " of " + format_time(until) +
+                   human_duration(true_now().time_since_epoch()) + " of " + human_duration(until.time_since_epoch()) +
                    ", its event budget ([scenario] max_events); a retry with no delay over links with no latency, "
                    "or a very long run_for, can need that many: raise max_events or look for the loop");
   finish();
@@ -145,10 +145,10 @@ void World::check_clock_range(ProcessId p) const {
   const Slot& s = slots_[p];
   const TrueTime now = std::min(true_now(), until_);
   if (s.clock.farthest_reading(now, until_) <= kMaxClockReading.count()) return;
-  throw RunError(s.model->name() + "'s clock would read more than " + describe_limit(kMaxClockReading) +
-                 " from zero before the run ends (at " + format_time(now) +
+  throw RunError(s.model->name() + "'s clock would read more than " + human_duration(kMaxClockReading) +
+                 " from zero before the run ends (at " + human_duration(now.time_since_epoch()) +
                  ", after its offset, drift and jumps so far); a clock reads at most ±" +
-                 describe_limit(kMaxClockReading));
+                 human_duration(kMaxClockReading));
 }
 
 std::uint32_t World::store(const Message& m) {
@@ -374,7 +374,7 @@ void World::phase_reached(ProcessId p, Phase phase) {
 void World::record_fact(const FactBody& fact) {
   if (history_.facts.size() >= max_facts_)
     throw RunError("the run recorded " + std::to_string(history_.facts.size()) + " facts by " +
-                   format_time(true_now()) + " of " + format_time(until_) +
+                   human_duration(true_now().time_since_epoch()) + " of " + human_duration(until_.time_since_epoch()) +
                    ", its history budget ([scenario] max_facts); raise max_facts, shorten run_for or slow the "
                    "retries down");
   history_.facts.push_back(Fact{true_now(), fact});

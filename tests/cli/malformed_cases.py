@@ -1,0 +1,434 @@
+"""The battery of malformed inputs: every case is a file (or none) and a command
+line, with the exit code and the message fragments a user must see.
+
+A case is Case(name, snippet, args, code, fragments, key):
+  snippet    TOML appended to BASE (the file is written as battery.toml), or
+             a Replace(old, new) edit of BASE, or Raw(text) for a whole file;
+             None runs the command without writing a file.
+  args       the command line after `locksim`; "{file}" is the file's path.
+  code       the expected exit code.
+  fragments  strings the message must contain (stderr, or stdout for exit 0).
+  key        when set, the message must name it as "battery.toml:LINE: KEY:"
+             (the line is where the key is written: the test finds it).
+"""
+import zlib
+from dataclasses import dataclass
+from typing import List, Optional, Union
+
+BASE = """[scenario]
+name = "battery"
+run_for = "20s"
+
+[client.c1]
+steps = ["read", "write"]
+
+[client.c2]
+start = "1s"
+steps = ["read", "write"]
+"""
+
+
+@dataclass
+class Replace:
+    old: str
+    new: str
+
+
+@dataclass
+class Raw:
+    text: Union[str, bytes]
+
+
+@dataclass
+class Case:
+    name: str
+    snippet: Optional[Union[str, Replace, Raw]]
+    args: List[str]
+    code: int
+    fragments: List[str]
+    key: Optional[str] = None
+
+
+def tag(text):
+    """A short stable suffix that tells apart cases on the same key."""
+    return f"{zlib.crc32(text.encode()) % 1000:03d}"
+
+
+RUN = ["run", "{file}"]
+VALIDATE = ["validate", "{file}"]
+CASES: List[Case] = []
+
+
+def case(name, snippet, fragments, key=None, args=VALIDATE, code=2):
+    CASES.append(Case(name, snippet, list(args), code, list(fragments), key))
+
+
+LIMIT = "longer than the longest supported run, 100 years"
+
+# ---------------------------------------------------------------- TOML syntax
+for name, text in [
+    ("unclosed-string", 'story = "no end\n'),
+    ("bad-table-header", "[lock\n"),
+    ("duplicate-key", '[lock]\nttl = "1s"\nttl = "2s"\n'),
+    ("duplicate-table", "[lock]\n[lock]\n"),
+    ("reopened-base-table", '[scenario]\nstory = "again"\n'),
+    ("bad-escape", '[lock]\nkey = "a\\qb"\n'),
+    ("bare-word-value", "[lock]\nttl = fast\n"),
+    ("key-without-value", "[lock]\nttl =\n"),
+    ("unterminated-array", '[redis]\nnodes = ["r1", "r2"\n'),
+    ("unclosed-inline-table", "[lock]\nx = {a = 1\n"),
+    ("value-without-key", '[lock]\n= "1s"\n'),
+    ("two-values-one-line", '[lock]\nttl = "1s" key = "k"\n'),
+    ("control-character", '[lock]\nkey = "a\x01b"\n'),
+    ("deep-nesting", "[lock]\nx = " + "[" * 300 + "]" * 300 + "\n"),
+    ("leading-zero-integer", "[lock]\nattempts = 007\n"),
+    ("integer-overflow", "[lock]\nattempts = 99999999999999999999\n"),
+]:
+    case("toml-" + name, text, ["battery.toml:", "invalid TOML"])
+case("toml-nul-byte", Raw(BASE.encode() + b"\x00\n"), ["battery.toml:", "invalid TOML"])
+case("toml-invalid-utf8", Raw(BASE.encode() + b'[lock]\nkey = "\xff\xfe"\n'), ["battery.toml:", "invalid TOML"])
+case("toml-binary-garbage", Raw(bytes(range(256)) * 4), ["battery.toml:", "invalid TOML"])
+
+# ---------------------------------------------------------------- files
+case("file-missing", None, ["no-such-file.toml", "cannot open the scenario file"], args=["validate", "no-such-file.toml"])
+case("file-directory", None, ["is a directory, not a scenario file"], args=["validate", "scenarios"])
+case("file-dev-zero", None, ["/dev/zero", "larger than 4 MiB"], args=["validate", "/dev/zero"])
+case("file-too-large", Raw(BASE + "#" * (5 << 20) + "\n"), ["larger than 4 MiB, the most a scenario file may be"])
+case("file-empty", Raw(""), ["scenario.name", "missing required key"])
+case("run-missing-file-name", None, ["which scenario file?"], args=["run"])
+case("validate-no-files", None, ["which files?"], args=["validate"])
+
+# ---------------------------------------------------------------- types
+TYPE_CASES = [
+    ("lock", "ttl", "5", "expected a duration string"),
+    ("lock", "ttl", "true", "expected a duration string"),
+    ("lock", "key", "5", "expected a string"),
+    ("lock", "protocol", "1", "expected one of"),
+    ("lock", "attempts", '"3"', "expected an integer"),
+    ("lock", "attempts", "1.5", "expected an integer"),
+    ("lock", "watchdog", '"yes"', "expected true or false"),
+    ("lock", "drift_factor", '"1%"', "expected a number such as 0.01"),
+    ("lock", "retry_delay", "100", "expected a latency string"),
+    ("lock", "clock", "[]", "expected one of"),
+    ("redis", "nodes", '"r1"', "expected an array of strings"),
+    ("redis", "nodes", "[1, 2]", "expected an array of strings"),
+    ("redis", "persistence", "0", "expected one of"),
+    ("redis", "min_replicas_to_write", '"1"', "expected an integer"),
+    ("redlock", "check_validity", "0", "expected true or false"),
+    ("redlock", "quorum", '"2"', "expected an integer"),
+    ("resource", "initial_stock", '"1"', "expected an integer"),
+    ("resource", "name", "1", "expected a string"),
+    ("network", "latency", "1", "expected a latency string"),
+    ("network", "loss", "0.1", "expected a rate string"),
+    ("sentinel", "names", "3", "expected an array of strings"),
+    ("sentinel", "down_after", "30", "expected a duration string"),
+]
+REDLOCK = '[lock]\nprotocol = "redlock"\n'
+
+
+def table(section, body):
+    """[section] with |body|; [redlock] keys only apply to the Redlock protocol."""
+    return (REDLOCK if section == "redlock" else "") + f"[{section}]\n{body}"
+
+
+for section, key, value, fragment in TYPE_CASES:
+    case(f"type-{section}-{key}-{value.strip(chr(34))[:8]}", table(section, f"{key} = {value}\n"), [fragment],
+         key=f"{section}.{key}")
+case("type-section-not-table", Raw("lock = 5\n" + BASE), ["expected a table"], key="lock")
+case("type-client-not-table", Replace("[client.c2]\nstart", "[client]\nc3 = 1\n[client.c2]\nstart"),
+     ["expected a table such as [client.NAME]"], key="client.c3")
+case("type-steps-not-array", Replace('start = "1s"\nsteps = ["read", "write"]', 'start = "1s"\nsteps = "read"'),
+     ["expected an array of strings"], key="client.c2.steps")
+case("type-step-not-string", Replace('start = "1s"\nsteps = ["read", "write"]', 'start = "1s"\nsteps = ["read", 2]'),
+     ["one element is integer 2"], key="client.c2.steps")
+case("type-run-for-integer", Replace('run_for = "20s"', "run_for = 20"), ["expected a duration string"],
+     key="scenario.run_for")
+case("type-seed-string", Replace('run_for = "20s"', 'run_for = "20s"\nseed = "7"'), ["expected an integer"],
+     key="scenario.seed")
+case("type-variant-not-table", "[variant]\nfast = 1\n", ["expected a table such as [variant.fast]"], key="variant.fast")
+case("type-expect-verdict", '[expect]\ninvariant = "broken"\n', ['expected one of "holds", "violated"'],
+     key="expect.invariant")
+case("type-groups-flat", '[fault.p]\nkind = "partition"\nat = "1s"\ngroups = ["c1", "c2"]\n',
+     ["expected an array of groups"], key="fault.p.groups")
+
+# ---------------------------------------------------------------- durations and ranges
+DURATION_KEYS = [
+    ("lock", "ttl"), ("lock", "request_timeout"), ("lock", "drift_fixed"), ("lock", "renew_every"),
+    ("lock", "wait_timeout"), ("redlock", "node_timeout"), ("redis", "fsync_every"), ("redis", "delayed_restart"),
+    ("redis", "ack_every"), ("redis", "replication_delay"), ("redis", "min_replicas_max_lag"),
+    ("sentinel", "down_after"), ("sentinel", "ping_every"), ("sentinel", "failover_timeout"),
+    ("sentinel", "client_follow_delay"),
+]
+for section, key in DURATION_KEYS:
+    case(f"range-{section}-{key}-too-long", table(section, f'{key} = "99999999999999h"\n'),
+         ['"99999999999999h" is ' + LIMIT], key=f"{section}.{key}")
+for section, key in [("lock", "ttl"), ("lock", "request_timeout"), ("redlock", "node_timeout"),
+                     ("redis", "fsync_every"), ("sentinel", "down_after"), ("sentinel", "ping_every")]:
+    case(f"range-{section}-{key}-zero", table(section, f'{key} = "0s"\n'), ["must be greater than zero"],
+         key=f"{section}.{key}")
+    case(f"range-{section}-{key}-negative", table(section, f'{key} = "-1s"\n'), ["must be greater than zero"],
+         key=f"{section}.{key}")
+for section, key in [("lock", "drift_fixed"), ("redis", "delayed_restart"), ("redis", "replication_delay")]:
+    case(f"range-{section}-{key}-negative", f'[{section}]\n{key} = "-5ms"\n', ["must not be negative"],
+         key=f"{section}.{key}")
+for text, fragment in [
+    ('"2562048h"', LIMIT), ('"876601h"', LIMIT), ('"9223372036854775808ns"', LIMIT),
+    ('"1.0000000001s"', "finer than 1ns"), ('"10"', "has no unit"), ('"10 parsecs"', "bad duration"),
+    ('"ten seconds"', "bad duration"), ('"1e3s"', "bad duration"), ('"--1s"', "bad duration"), ('""', "bad duration"),
+    ('"5d"', "bad duration"), ('"1.s"', "bad duration"),
+]:
+    case(f"duration-ttl-{text.strip(chr(34))[:14]}", f"[lock]\nttl = {text}\n", [fragment], key="lock.ttl")
+case("duration-run-for-too-long", Replace('run_for = "20s"', 'run_for = "876601h"'), [LIMIT], key="scenario.run_for")
+case("duration-run-for-zero", Replace('run_for = "20s"', 'run_for = "0s"'), ["must be greater than zero"],
+     key="scenario.run_for")
+case("duration-offset-too-far-back", '[clock.c1]\noffset = "-876601h"\n',
+     ["reaches further back than the longest supported run, 100 years"], key="clock.c1.offset")
+case("duration-start-too-long", Replace('start = "1s"', 'start = "99999999999999h"'), [LIMIT], key="client.c2.start")
+case("duration-think-negative", Replace('start = "1s"', 'start = "1s"\nthink = "-1s"'), ["must not be negative"],
+     key="client.c2.think")
+for text, fragment in [
+    ('"uniform(1ms, 99999999999999h)"', "is " + LIMIT), ('"uniform(5s, 1s)"', "needs LOW <= HIGH"),
+    ('"exponential(876601h)"', LIMIT), ('"lognormal(1ms, -1)"', "is not a positive number"),
+    ('"lognormal(1ms, nan)"', "is not a positive number"), ('"pareto(1ms, inf)"', "is not a positive number"),
+    ('"pareto(1ms)"', "expected pareto(SCALE, ALPHA)"), ('"gaussian(1ms, 1)"', "unknown latency distribution"),
+    ('"uniform(1ms, 5ms"', "missing ')'"), ('"uniform(-1ms, 5ms)"', "is not a duration"),
+    ('"-1ms"', 'must not be negative, got "-1ms"'),
+]:
+    case(f"latency-{text.strip(chr(34))[:16]}", f"[network]\nlatency = {text}\n", [fragment], key="network.latency")
+for text, fragment in [
+    ('"-1000000ppm"', "drift must be above -1000000ppm"), ('"1000001ppm"', "at most 1000000ppm"),
+    ('"200%"', "at most 1000000ppm"), ('"-100%"', "drift must be above"), ('"0.00001%"', "finer than 1 ppm"),
+    ('"5"', "has no unit"), ('"5 bananas"', "bad rate"), ('"1e3ppm"', "bad rate"),
+]:
+    case(f"drift-{text.strip(chr(34))[:12]}", f"[clock.c1]\ndrift = {text}\n", [fragment], key="clock.c1.drift")
+for text, fragment in [('"101%"', "loss must be between 0% and 100%"), ('"-1%"', "loss must be between 0% and 100%")]:
+    case(f"loss-{text.strip(chr(34))}", f"[network]\nloss = {text}\n", [fragment], key="network.loss")
+for section, key, value, fragment in [
+    ("lock", "attempts", "-1", "must be at least 0"), ("lock", "drift_factor", "1.0", "must be at least 0 and below 1"),
+    ("lock", "drift_factor", "-0.01", "must be at least 0 and below 1"), ("lock", "wait_replicas", "-1", "must be at least 0"),
+    ("redlock", "quorum", "-1", "must be between 1 and 1"), ("redlock", "quorum", "2", "must be between 1 and 1"),
+    ("resource", "initial_stock", "-1", "must be at least 0"),
+]:
+    case(f"range-{section}-{key}-{value}", table(section, f"{key} = {value}\n"), [fragment], key=f"{section}.{key}")
+for key, value, fragment in [("seed", "-1", "must be at least 0"), ("max_events", "0", "must be at least 1"),
+                             ("max_events", "99999999999", "must be at most 10000000000"),
+                             ("max_facts", "0", "must be at least 1"), ("max_facts", "1000000000", "must be at most 100000000")]:
+    case(f"range-scenario-{key}-{value}", Replace('run_for = "20s"', f'run_for = "20s"\n{key} = {value}'), [fragment],
+         key=f"scenario.{key}")
+case("range-iterations-zero", Replace('start = "1s"', 'start = "1s"\niterations = 0'), ["must be at least 1"],
+     key="client.c2.iterations")
+case("range-iterations-huge", Replace('start = "1s"', 'start = "1s"\niterations = 9999999999'),
+     ["must be at most 2147483647"], key="client.c2.iterations")
+case("range-occurrence-zero", '[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c1 read"\noccurrence = 0\nlength = "1s"\n',
+     ["must be at least 1"], key="fault.g.occurrence")
+case("range-wait-timeout-fraction", '[lock]\nwait_timeout = "1.5ms"\n', ["must be a whole number of milliseconds"],
+     key="lock.wait_timeout")
+case("range-max-lag-fraction", '[redis]\nmin_replicas_max_lag = "1500ms"\n', ["must be a whole number of seconds"],
+     key="redis.min_replicas_max_lag")
+case("range-pause-too-long", '[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "1s"\nlength = "876601h"\n', [LIMIT],
+     key="fault.g.length")
+case("range-jump-too-long", '[fault.j]\nkind = "clock-jump"\ntarget = "c1"\nat = "1s"\nby = "-876601h"\n',
+     ["reaches further back than"], key="fault.j.by")
+case("range-at-too-long", '[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "99999999999999h"\nlength = "1s"\n', [LIMIT],
+     key="fault.g.at")
+case("range-after-too-long", '[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c1 read"\nafter = "876601h"\nlength = "1s"\n',
+     [LIMIT], key="fault.g.after")
+case("range-work-too-long", Replace('start = "1s"\nsteps = ["read", "write"]', 'start = "1s"\nsteps = ["work 876601h"]'),
+     [LIMIT], key="client.c2.steps")
+case("range-at-drawn-too-long", '[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "uniform(0s, 876601h)"\nlength = "1s"\n',
+     [LIMIT], key="fault.g.at")
+
+# ---------------------------------------------------------------- names
+for snippet, key, fragment in [
+    ('[lock]\ntll = "5s"\n', "lock.tll", 'unknown key (did you mean "lock.ttl"?)'),
+    ('[lock]\ncolour = "red"\n', "lock.colour", "unknown key; [lock] takes: protocol"),
+    ('[locks]\nttl = "5s"\n', "locks", 'unknown key (did you mean "lock"?)'),
+    ('[redis]\nnode = ["r1"]\n', "redis.node", 'did you mean "redis.nodes"?'),
+    (REDLOCK + '[redlock]\nquorom = 2\n', "redlock.quorom", 'did you mean "redlock.quorum"?'),
+    ('[network]\nlatencey = "1ms"\n', "network.latencey", 'did you mean "network.latency"?'),
+    ('[expect]\ninvariants = "holds"\n', "expect.invariants", 'did you mean "expect.invariant"?'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "1s"\nlenght = "1s"\n', "fault.g.lenght", "unknown key"),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "1s"\nlength = "1s"\nby = "1s"\n', "fault.g.by",
+     '"by" does not apply to a pause fault'),
+    ('[fault.g]\nkind = "paws"\ntarget = "c1"\nat = "1s"\n', "fault.g.kind", 'did you mean "pause"?'),
+    ('[fault.g]\ntarget = "c1"\nat = "1s"\n', "fault.g.kind", "missing required key"),
+    ('[fault.g]\nkind = "pause"\nat = "1s"\nlength = "1s"\n', "fault.g.target", "missing required key"),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nlength = "1s"\n', "fault.g.at", "missing required key"),
+    ('[fault.g]\nkind = "pause"\ntarget = "c9"\nat = "1s"\nlength = "1s"\n', "fault.g.target",
+     'unknown process "c9" (did you mean "c1"?)'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c9 read"\nlength = "1s"\n', "fault.g.at", 'unknown client "c9"'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "r1 read"\nlength = "1s"\n', "fault.g.at",
+     '"r1" is a redis node; phase triggers name a client'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c1 aquired"\nlength = "1s"\n', "fault.g.at",
+     'unknown phase "aquired" (did you mean "acquired"?)'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c1 read now"\nlength = "1s"\n', "fault.g.at",
+     'or "PROCESS PHASE" such as'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "+uniform(1s, 2s)"\nlength = "1s"\n', "fault.g.at",
+     "a drawn trigger time takes no sign"),
+    ('[fault.j]\nkind = "clock-jump"\ntarget = "c1"\nat = "1s"\nby = "uniform(1s, 2s)"\n', "fault.j.by",
+     "a drawn jump needs a direction"),
+    ('[fault.p]\nkind = "partition"\nat = "1s"\ngroups = [["c1"], ["c9"]]\n', "fault.p.groups", 'unknown process "c9"'),
+    ('[fault.p]\nkind = "partition"\nat = "1s"\ngroups = [["c1"], ["c1"]]\n', "fault.p.groups",
+     '"c1" is in more than one group'),
+    ('[fault.p]\nkind = "partition"\nat = "1s"\ngroups = [["c1", "c2"]]\n', "fault.p.groups",
+     "a partition needs at least two groups"),
+    ('[fault.p]\nkind = "partition"\nat = "1s"\ngroups = [["c1"], []]\n', "fault.p.groups",
+     "a group must name at least one process"),
+    ('[fault.p]\nkind = "partition"\nat = "1s"\ngroups = [["c1"], ["c2"]]\nmode = "block"\n', "fault.p.mode",
+     'expected one of "drop", "hold"'),
+    ('[link.l]\nfrom = "c1"\nto = "r9"\n', "link.l.to", 'unknown process "r9"'),
+    ('[link.l]\nfrom = "c1"\nto = "c1"\n', "link.l.to", "a link joins two different processes"),
+    ('[link.l]\nto = "r1"\n', "link.l.from", "missing required key"),
+    ('[clock.c9]\ndrift = "1%"\n', "clock.c9", 'unknown process "c9"'),
+    ('[lock]\nprotocol = "red-lock"\n', "lock.protocol", 'did you mean "redlock"?'),
+    ('[lock]\nacquire = "setnx"\n', "lock.acquire", 'expected one of "set-nx-px", "setnx-then-expire"'),
+    ('[lock]\nrelease = "delete"\n', "lock.release", 'expected one of "compare-and-delete", "del"'),
+    ('[lock]\nfencing = "token"\n', "lock.fencing", 'expected one of "none", "incr"'),
+    ('[lock]\nclock = "realtime"\n', "lock.clock", 'expected one of "monotonic", "wall"'),
+    ('[lock]\npreset = "redlock-go"\n', "lock.preset", "expected one of"),
+    ('[lock]\nkey = ""\n', "lock.key", "must not be empty"),
+    ('[redis]\nexpiry_clock = "steady"\n', "redis.expiry_clock", 'expected one of "wall", "monotonic"'),
+    ('[redis]\npersistence = "rdb"\n', "redis.persistence", "expected one of"),
+    ('[redis]\nnodes = []\n', "redis.nodes", "needs at least one node name"),
+    ('[redis]\nnodes = ["r 1"]\n', "redis.nodes", 'bad process name "r 1"'),
+    ('[redis]\nnodes = ["r1", "r1"]\n', "redis.nodes", 'node "r1" is listed twice'),
+    ('[redis]\nnodes = ["c1"]\n', "client.c1", 'name "c1" is already taken by the redis node'),
+    ('[resource]\npolicy = "fencin"\n', "resource.policy", 'did you mean "fencing"?'),
+    ('[resource]\npolicy = "fence"\n', "resource.policy", 'expected one of "none", "fencing", "unique-token-cas"'),
+    ('[redis]\nreplicas = ["R1"]\n[sentinel]\nnames = ["s1", "s2"]\nquorum = 0\n', "sentinel.quorum",
+     "must be between 1 and 2"),
+    ('[resource]\napp = "counters"\n', "resource.app", 'did you mean "counter"?'),
+    ('[resource]\nname = "c1"\n', "client.c1", 'is already taken by the resource'),
+    ('[redlock]\nfencing_node = "r9"\n[lock]\nprotocol = "redlock"\n', "redlock.fencing_node", 'unknown redis node "r9"'),
+    ('[service.identity]\nlatency = "fast"\n', "service.identity.latency", "bad duration"),
+]:
+    case("name-" + key.replace(".", "-") + "-" + tag(snippet), snippet, [fragment], key=key)
+case("name-unknown-step", Replace('start = "1s"\nsteps = ["read", "write"]', 'start = "1s"\nsteps = ["read", "wirte"]'),
+     ['unknown step "wirte" (did you mean "write"?)'], key="client.c2.steps")
+case("name-step-argument", Replace('start = "1s"\nsteps = ["read", "write"]', 'start = "1s"\nsteps = ["read 2s"]'),
+     ['step "read" takes no argument'], key="client.c2.steps")
+case("name-work-without-duration", Replace('start = "1s"\nsteps = ["read", "write"]', 'start = "1s"\nsteps = ["work"]'),
+     ['step "work" needs a duration or latency'], key="client.c2.steps")
+case("name-call-unknown-service", Replace('start = "1s"\nsteps = ["read", "write"]', 'start = "1s"\nsteps = ["call identity"]'),
+     ['unknown service "identity"'], key="client.c2.steps")
+case("name-bad-client-name", Replace("[client.c2]", '[client."c 2"]'), ['bad process name "c 2"'])
+case("name-no-clients", Raw('[scenario]\nname = "x"\n'), ["at least one client is required"], key="client")
+case("name-missing-scenario-name", Replace('name = "battery"\n', ""), ["missing required key"], key="scenario.name")
+case("name-empty-scenario-name", Replace('name = "battery"', 'name = ""'), ["must not be empty"], key="scenario.name")
+case("name-variant-base", '[variant.base]\nlock.ttl = "1s"\n', ['"base" is the scenario itself'], key="variant.base")
+case("name-variant-unknown-key", '[variant.v]\nlock.tll = "1s"\n', ['did you mean "variant.v.lock.ttl"?'],
+     key="variant.v.lock.tll")
+case("name-variant-to-run", "", ['unknown variant "fenced"'], args=["run", "{file}", "--variant", "fenced"])
+case("name-too-many-processes", Raw(BASE.replace('[client.c1]', "[redis]\nreplicas = [" + ", ".join(
+    f'"x{i}"' for i in range(10001)) + "]\n\n[client.c1]")),
+     ["processes; a scenario has at most 10000"])
+
+# ---------------------------------------------------------------- contradictions
+for snippet, key, fragment in [
+    ('[lock]\nttl = "3s"\nwatchdog = true\nrenew_every = "3s"\n', "lock.renew_every",
+     "the lease would expire before its first renewal"),
+    ('[lock]\nttl = "10ms"\ndrift_factor = 0.5\ndrift_fixed = "5ms"\n', "lock.drift_fixed",
+     "no lease could ever be valid"),
+    ('[resource]\npolicy = "fencing"\n', "resource.policy", 'set lock.fencing = "incr"'),
+    ('[lock]\nfencing = "incr"\nfencing_key = "lock"\n', "lock.fencing_key", "the fencing counter and the lock share the key"),
+    ('[resource]\ninitial_stock = 3\n', "resource.initial_stock", 'initial_stock applies to app = "stock"'),
+    ('[fault.r]\nkind = "restart"\ntarget = "r1"\nat = "5s"\n', "fault.r.target", '"r1" never crashes'),
+    ('[fault.c]\nkind = "crash"\ntarget = "r1"\nat = "10s"\n[fault.r]\nkind = "restart"\ntarget = "r1"\nat = "5s"\n',
+     "fault.r.at", 'comes before "r1" first crashes, at 10s'),
+    ('[fault.c]\nkind = "crash"\ntarget = "c1"\nat = "1s"\n[fault.r]\nkind = "restart"\ntarget = "c1"\nat = "5s"\n',
+     "fault.r.target", "a crashed client stays down"),
+    ('[fault.c]\nkind = "crash"\ntarget = "c1"\nat = "1s"\nrestart_after = "1s"\n', "fault.c.restart_after",
+     "a crashed client stays down"),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "25s"\nlength = "1s"\n', "fault.g.at",
+     "fires at 25s, after the run ends (run_for = 20s); it would never happen"),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "15s"\nafter = "10s"\nlength = "1s"\n', "fault.g.after",
+     "fires at 25s, after the run ends"),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c1 read"\nafter = "20s"\nlength = "1s"\n', "fault.g.after",
+     "after its phase, which is after the run ends"),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "uniform(30s, 40s)"\nlength = "1s"\n', "fault.g.at",
+     "fires at 30s at the earliest"),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "1s"\noccurrence = 2\nlength = "1s"\n', "fault.g.occurrence",
+     "occurrence counts phases"),
+    ('[fault.j1]\nkind = "clock-jump"\ntarget = "c1"\nat = "1s"\nby = "876000h"\n'
+     '[fault.j2]\nkind = "clock-jump"\ntarget = "c1"\nat = "2s"\nby = "876000h"\n', "fault.j1.by",
+     "jumps adding up to"),
+    ('[redis]\nreplicas = ["R1"]\n[lock]\nprotocol = "redlock"\n', "redis.replicas", "replicas are for the single-node lock"),
+    ('[redis]\nnodes = ["r1", "r2"]\n', "redis.nodes", "the single-node lock uses exactly one node"),
+    ('[sentinel]\nnames = ["s1"]\n', "sentinel.names", "sentinels fail the master over to one of its replicas"),
+    ('[redis]\nreplicas = ["R1"]\n[sentinel]\nnames = ["s1"]\nquorum = 2\n', "sentinel.quorum", "must be between 1 and 1"),
+    ('[sentinel]\nquorum = 2\n', "sentinel.quorum", "[sentinel] has no names"),
+    ('[lock]\nwait_replicas = 1\n', "lock.wait_replicas", "must be 0 without replicas"),
+    ('[redis]\nmin_replicas_to_write = 1\n', "redis.min_replicas_to_write", "must be 0 without replicas"),
+    ('[lock]\nprotocol = "redlock"\nacquire = "setnx-then-expire"\n', "lock.acquire",
+     "Redlock always acquires with SET NX PX"),
+    ('[lock]\nprotocol = "redlock"\nrelease = "del"\n', "lock.release", "Redlock always releases with compare-and-delete"),
+    ('[redlock]\nrequests = "parallel"\n', "redlock.requests", '[redlock] applies only with protocol = "redlock"'),
+    ('[lock]\npreset = "node-redlock-first-attempt-expiry"\n', "lock.preset", 'it needs protocol = "redlock"'),
+    ('[expect]\nsessions-at-least = 3\nsessions-at-most = 2\n', "expect.sessions-at-most", "is below sessions-at-least"),
+    ('[expect]\nlongest-stuck-at-least = "2s"\nlongest-stuck-at-most = "1s"\n', "expect.longest-stuck-at-most",
+     "is below longest-stuck-at-least"),
+]:
+    case("contradiction-" + key.replace(".", "-") + "-" + tag(snippet), snippet, [fragment], key=key)
+case("contradiction-clock-range", Raw(BASE.replace('run_for = "20s"', 'run_for = "876600h"') +
+                                     '[clock.c1]\noffset = "876600h"\n'),
+     ['"c1"\'s clock could read 200 years from zero (offset 100 years, run_for 100 years at up to +0% drift',
+      "a clock reads at most ±150 years"], key="clock.c1.offset")
+case("contradiction-start-after-run", Replace('start = "1s"', 'start = "25s"'),
+     ["the client starts at 25s, after the run ends"], key="client.c2.start")
+case("contradiction-in-variant-only", '[variant.late]\nscenario.run_for = "500ms"\n',
+     ['the client starts at 1s, after the run ends (run_for = 500ms) (in variant "late")'], key="client.c2.start")
+
+# ---------------------------------------------------------------- several errors at once
+case("every-error-listed", '[lock]\nttl = "5q"\nrenew_every = 3\n[fault.g]\nkind = "pause"\ntarget = "c9"\nat = "1s"\nlength = "1s"\n',
+     ['lock.ttl: bad duration "5q"', "lock.renew_every: expected a duration string",
+      'fault.g.target: unknown process "c9"'])
+case("base-error-listed-once", '[lock]\nttl = "5q"\n[variant.a]\nlock.key = "a"\n[variant.b]\nlock.key = "b"\n',
+     ['lock.ttl: bad duration "5q"'])
+
+# ---------------------------------------------------------------- --set
+SET = ["run", "{file}", "--set"]
+for value, key, fragment in [
+    ("lock.ttl", "", 'expected KEY=VALUE such as "lock.ttl=10s"'),
+    ("=5s", "", "missing key before '='"),
+    ("lock..ttl=5s", "lock..ttl", "empty part in dotted key"),
+    ("variant.x.lock.ttl=5s", "variant.x.lock.ttl", "--set cannot change variants"),
+    ("lock.ttl=5s\nresource.policy=fencing", "lock.ttl", "a --set is one KEY=VALUE on one line"),
+    ('lock.ttl="5s"\nresource.app="stock"', "lock.ttl", "a --set is one KEY=VALUE on one line"),
+    ("lock.tll=5s", "lock.tll", 'did you mean "lock.ttl"?'),
+    ("lock.ttl=99999999999999h", "lock.ttl", LIMIT),
+    ("lock.ttl=5", "lock.ttl", "expected a duration string"),
+    ("client.c9.start=1sec", "client.c9.start", 'bad duration "1sec"'),
+    ("clock.c1.drift=2000000ppm", "clock.c1.drift", "at most 1000000ppm"),
+    ("scenario.run_for=1ms", "client.c2.start", "the client starts at 1s, after the run ends"),
+]:
+    case("set-" + (key or value)[:20].replace("\n", "-") + "-" + tag(value), "", [fragment],
+         args=SET + [value])
+
+# ---------------------------------------------------------------- command-line numbers
+for value, fragment in [
+    ("-1", "--seed must be a whole number from 0 to 18446744073709551615, got '-1'"),
+    ("18446744073709551616", "got '18446744073709551616'"), ("1e8", "got '1e8'"), ("+1", "got '+1'"),
+    ("0x10", "got '0x10'"), (" 1", "got ' 1'"), ("", "got ''"), ("seven", "got 'seven'"), ("1.0", "got '1.0'"),
+]:
+    case(f"cli-seed-{value.strip() or 'empty'}", "", [fragment], args=["run", "{file}", "--seed", value])
+case("cli-seed-max-runs", "", ["seed 18446744073709551615"], args=["run", "{file}", "--seed", "18446744073709551615"],
+     code=0)
+case("cli-unknown-option", "", ["unrecognised option '--sede'"], args=["run", "{file}", "--sede", "1"])
+case("cli-unknown-command", None, ["unknown command 'rn'"], args=["rn"])
+case("cli-two-files", "", ["too many positional options"], args=["run", "{file}", "{file}"])
+
+# ---------------------------------------------------------------- budgets at run time
+case("run-event-budget", Replace('run_for = "20s"', 'run_for = "20s"\nmax_events = 20'),
+     ["variant base, seed 1: the run stopped after 20 events", "([scenario] max_events)"], args=RUN)
+case("run-fact-budget", Replace('run_for = "20s"', 'run_for = "20s"\nmax_facts = 5'),
+     ["the run recorded 5 facts", "([scenario] max_facts)"], args=RUN)
+case("run-zero-time-loop", Replace('[client.c1]\nsteps = ["read", "write"]',
+                                   '[network]\nlatency = "0"\n[lock]\nretry_delay = "0"\n'
+                                   '[client.c1]\nsteps = ["read", "write"]\nrelease = false'),
+     ["the run recorded 4000000 facts by 1s of 20s"], args=RUN)
+case("run-drawn-jump-out-of-range",
+     Raw(BASE.replace('run_for = "20s"', 'run_for = "876600h"\nmax_events = 100000') +
+                          '[fault.j]\nkind = "clock-jump"\ntarget = "c1"\nat = "1s"\n'
+                          'by = "+exponential(876600h)"\n[fault.k]\nkind = "clock-jump"\ntarget = "c1"\nat = "2s"\n'
+                          'by = "+exponential(876600h)"\n'),
+     ["c1's clock would read more than 150 years from zero"], args=["run", "{file}", "--seed", "3"])
