@@ -172,3 +172,28 @@ TEST(NetworkTest, HealRestoresDeliveryAndIdsAreNotReused) {
 
 }  // namespace
 }  // namespace locksim
+
+namespace locksim {
+namespace {
+
+TEST(NetworkTest, LargeWorldsFindTheirLinksSparselyAndDrawTheSame) {
+  // Above 256 processes links live in a hash map: the same links, the same
+  // per-link streams and FIFO clamps as in a small world's dense table.
+  const LinkSpec slow = link_with("uniform(1ms, 9ms)");
+  Network small(names(4), link_with("exponential(2ms)"), 11);
+  Network large(names(10'000), link_with("exponential(2ms)"), 11);
+  small.set_link(3, 0, slow);
+  large.set_link(3, 0, slow);
+  EXPECT_EQ(large.link(3, 0).latency.describe(), "uniform(1ms, 9ms)");
+  EXPECT_EQ(large.link(0, 3).latency.describe(), "exponential(2ms)");  // the default, never created
+  EXPECT_EQ(large.link(9'999, 42).latency.describe(), "exponential(2ms)");
+  for (int i = 0; i < 200; ++i) {
+    const TrueTime now = T(std::chrono::microseconds(100 * i));
+    EXPECT_EQ(small.schedule(3, 0, now), large.schedule(3, 0, now));
+    EXPECT_EQ(small.schedule(1, 2, now), large.schedule(1, 2, now));
+  }
+  EXPECT_TRUE(large.schedule(9'999, 5'000, T(0s)).has_value());
+}
+
+}  // namespace
+}  // namespace locksim
