@@ -35,7 +35,8 @@ Liveness measure_liveness(const History& h) {
 
   // Counts and acquire latency.
   std::map<ProcessId, TrueTime> last_wanted;
-  Duration latency_sum{0};
+  // 128 bits: many sessions of a long run can wait longer than int64 ns hold in all.
+  __int128 latency_sum = 0;
   std::int64_t latency_count = 0;
   for (const Fact& f : h.facts) {
     if (const auto* inv = std::get_if<RequestInvoked>(&f.body)) {
@@ -59,12 +60,12 @@ Liveness measure_liveness(const History& h) {
       auto it = last_wanted.find(g->client);
       if (it == last_wanted.end()) continue;  // a grant nobody asked for has no latency
       const Duration latency = f.at - it->second;
-      latency_sum += latency;
+      latency_sum += latency.count();
       out.max_acquire_latency = std::max(out.max_acquire_latency, latency);
       ++latency_count;
     }
   }
-  if (latency_count > 0) out.mean_acquire_latency = latency_sum / latency_count;
+  if (latency_count > 0) out.mean_acquire_latency = Duration{static_cast<std::int64_t>(latency_sum / latency_count)};
 
   // The service over time.
   ServiceHolder service(h.service);

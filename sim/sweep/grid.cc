@@ -2,10 +2,14 @@
 
 // GCC 12 sees a strncpy in the library's error type that may truncate a
 // 255-byte file name (it may, by design: the name is only for messages).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-truncation"
+#endif
 #include <libfccp/csv.h>
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 #include <array>
 #include <filesystem>

@@ -1,6 +1,7 @@
 #include "sim/workload/workload.h"
 
 #include "sim/core/check.h"
+#include "sim/core/limits.h"
 
 namespace locksim {
 
@@ -86,7 +87,8 @@ void Workload::run_step() {
       self_.reach(Phase::lost_lock);
       return finish_session();
     case StepKind::read: return send_op(resource::Op::read, 0);
-    case StepKind::write: return send_op(resource::Op::write, last_read_ + 1);
+    // Saturating: a stock read at initial_stock = 2^63 - 1 must not wrap.
+    case StepKind::write: return send_op(resource::Op::write, saturating_add(last_read_, std::int64_t{1}));
     case StepKind::mark:
       if (config_.send_marks) return send_op(resource::Op::mark, 0);
       self_.reach(Phase::marked);
