@@ -584,23 +584,21 @@ class SpecBuilder {
   }
 
   void add_process(const std::string& name, std::string_view kind, const SourcePos& pos, const std::string& key) {
-    if (const auto it = process_index_.find(name); it != process_index_.end()) {
-      const Process& p = processes_[it->second];
-      {
-        std::string where;
-        if (p.pos.line > 0 && p.pos.file == pos.file)
-          where = " (line " + std::to_string(p.pos.line) + ")";
-        else if (p.pos.file == kSetFile)
-          where = " (from --set)";
-        r_.fail(pos, key,
-                "name " + in_quotes(name) + " is already taken by the " + std::string(p.kind) + where +
-                    "; process names must be unique across clients, redis nodes, replicas, sentinels, services and "
-                    "the resource");
-        return;
-      }
+    const auto [it, added] = process_index_.emplace(name, processes_.size());
+    if (added) {
+      processes_.push_back({name, kind, pos});
+      return;
     }
-    process_index_.emplace(name, processes_.size());
-    processes_.push_back({name, kind, pos});
+    const Process& p = processes_[it->second];
+    std::string where;
+    if (p.pos.line > 0 && p.pos.file == pos.file)
+      where = " (line " + std::to_string(p.pos.line) + ")";
+    else if (p.pos.file == kSetFile)
+      where = " (from --set)";
+    r_.fail(pos, key,
+            "name " + in_quotes(name) + " is already taken by the " + std::string(p.kind) + where +
+                "; process names must be unique across clients, redis nodes, replicas, sentinels, services and "
+                "the resource");
   }
 
   // Replication and failover: replicas need the single-node protocol (and so
