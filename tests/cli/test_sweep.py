@@ -145,6 +145,7 @@ def test_resume_drops_a_partial_last_line(locksim, tmp_path):
     whole = (tmp_path / "whole.csv").read_bytes()
     cut = tmp_path / "cut.csv"
     cut.write_bytes(whole[: whole.index(b"\n", whole.index(b"\n") + 1) + 30])
+    (tmp_path / "cut.csv.json").write_bytes((tmp_path / "whole.csv.json").read_bytes())
     ok(sweep(locksim, *SMALL, "--out", cut, "--resume"))
     assert cut.read_bytes() == whole
 
@@ -174,7 +175,7 @@ def test_resume_refuses_a_different_sweeps_file(locksim, tmp_path):
     (["--shard", "x", "--vary", "lock.ttl=1s"], "--shard expects K/N"),
     (["--grid", "/nonexistent/grid.csv"], "cannot read grid file"),
     (["--grid", "GRID", "--vary", "lock.ttl=1s"], "exclusive"),
-    (["--vary", "lock.ttl=1s", "--threads", "0"], "--threads must be at least 1"),
+    (["--vary", "lock.ttl=1s", "--threads", "0"], "--threads must be a whole number from 1 to 256, got '0'"),
     (["--vary", "lock.ttl=1s", "--resume"], "--resume needs --out"),
 ])
 def test_bad_input_exits_2_with_a_message(locksim, tmp_path, args, message):
