@@ -45,7 +45,7 @@ class Parser {
   }
 
   bool parse_value(JsonValue& out, int depth) {
-    if (depth > kMaxDepth) return stop("nested too deeply");
+    if (depth >= kMaxDepth) return stop("nested too deeply");
     skip_space();
     if (pos_ >= text_.size()) return stop("the text ends where a value should be");
     const char c = text_[pos_];
