@@ -78,10 +78,6 @@ TEST_F(SweepCellResolver, VaryCheckFindsBadValuesBeforeAnythingRuns) {
   ASSERT_TRUE(cells) << error;
   const CellResolver one_key(*file_, "base", {}, {"clock.C.drift"}, "");
   EXPECT_TRUE(check_vary_cells(*cells, one_key, error)) << error;
-  drifts[kCheckedValuesPerAxis - 1] = "bad";
-  cells = VaryCells::make({{"clock.C.drift", drifts}}, error);
-  EXPECT_FALSE(check_vary_cells(*cells, one_key, error));
-  drifts[kCheckedValuesPerAxis - 1] = "1%";
   drifts.back() = "bad";
   cells = VaryCells::make({{"clock.C.drift", drifts}}, error);
   EXPECT_FALSE(check_vary_cells(*cells, one_key, error));
