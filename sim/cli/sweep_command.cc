@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <memory>
 #include <optional>
 
 #include "sim/cli/commands.h"
@@ -125,40 +124,43 @@ bool check_args(const po::variables_map& vm, const std::string& seeds, const std
                                      error);
 }
 
-// The cells: --vary axes, a grid file (its header only, for now), or
-// (neither) one cell of the variant as it is.
-std::unique_ptr<sweep::CellSource> make_cells(const SweepArgs& a, std::string& error) {
+// The sweep's cells: --vary axes, or a grid file.
+struct SweepCells {
+  std::optional<sweep::VaryCells> vary;
+  std::optional<sweep::GridCells> grid;
+  sweep::CellSource& source() { return grid ? static_cast<sweep::CellSource&>(*grid) : *vary; }
+};
+
+// --vary axes, a grid file (its header only, for now), or (neither) one cell
+// of the variant as it is.
+bool make_cells(const SweepArgs& a, SweepCells& cells, std::string& error) {
   if (!a.grid_path.empty()) {
-    std::optional<sweep::GridCells> grid = sweep::GridCells::open(a.grid_path, error);
-    if (!grid) return nullptr;
-    return std::make_unique<sweep::GridCells>(std::move(*grid));
+    cells.grid = sweep::GridCells::open(a.grid_path, error);
+    return cells.grid.has_value();
   }
   std::vector<sweep::Axis> axes;
   for (const std::string& text : a.varies) {
     std::optional<sweep::Axis> axis = sweep::parse_axis(text, error);
-    if (!axis) {
-      error = "--vary: " + error;
-      return nullptr;
-    }
+    if (!axis) return fail(error, "--vary: " + error);
     axes.push_back(std::move(*axis));
   }
-  std::optional<sweep::VaryCells> cells = sweep::VaryCells::make(std::move(axes), error);
-  if (!cells) return nullptr;
-  return std::make_unique<sweep::VaryCells>(std::move(*cells));
+  cells.vary = sweep::VaryCells::make(std::move(axes), error);
+  return cells.vary.has_value();
 }
 
 // Before anything runs, every shard checks the same values the same way
 // (cell_resolver.h, grid.h): a bad value is reported now, with where it came
 // from, wherever it sits in the grid.
-bool check_cells(sweep::CellSource& cells, const sweep::CellResolver& resolver, std::string& error) {
-  if (auto* grid = dynamic_cast<sweep::GridCells*>(&cells))
-    return grid->scan([&](const sweep::Cell& row, std::string& e) { return resolver.resolve(row, e).has_value(); },
-                      error);
-  return sweep::check_vary_cells(dynamic_cast<const sweep::VaryCells&>(cells), resolver, error);
+bool check_cells(SweepCells& cells, const sweep::CellResolver& resolver, std::string& error) {
+  if (cells.grid)
+    return cells.grid->scan([&](const sweep::Cell& row, std::string& e) { return resolver.resolve(row, e).has_value(); },
+                            error);
+  return sweep::check_vary_cells(*cells.vary, resolver, error);
 }
 
 sweep::Manifest make_manifest(const std::string& program, const std::vector<std::string>& args, const SweepArgs& a,
-                              const ScenarioFile& scenario, const sweep::CellSource& cells, sweep::CellRange range) {
+                              const ScenarioFile& scenario, SweepCells& sweep_cells, sweep::CellRange range) {
+  const sweep::CellSource& cells = sweep_cells.source();
   sweep::Manifest m;
   m.file = "summary";
   m.csv_format = sweep::kCsvFormat;
@@ -169,9 +171,9 @@ sweep::Manifest make_manifest(const std::string& program, const std::vector<std:
   m.variant = a.variant;
   m.sets = a.sets;
   m.varies = a.varies;
-  if (const auto* grid = dynamic_cast<const sweep::GridCells*>(&cells)) {
+  if (sweep_cells.grid) {
     m.grid_path = a.grid_path;
-    m.grid_hash = grid->content_hash();
+    m.grid_hash = sweep_cells.grid->content_hash();
   }
   m.keys = cells.keys();
   m.cells = cells.size();
@@ -211,11 +213,12 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
   std::string error;
   if (!check_args(vm, seeds_text, threads_text, shard_text, a, error)) return bad_input(error);
 
-  std::unique_ptr<sweep::CellSource> cells = make_cells(a, error);
-  if (!cells) return bad_input(error);
+  SweepCells sweep_cells;
+  if (!make_cells(a, sweep_cells, error)) return bad_input(error);
+  sweep::CellSource& cells = sweep_cells.source();
   for (const std::string& set : a.sets) {
     const std::string key = set.substr(0, set.find('='));
-    for (const std::string& k : cells->keys())
+    for (const std::string& k : cells.keys())
       if (key == k) return bad_input("--set " + set + ": " + k + " is also a sweep key; give it in one place");
   }
 
@@ -228,15 +231,15 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
     for (const std::string& v : known) list += (list.empty() ? "" : ", ") + v;
     return bad_input(a.file + ": unknown variant \"" + a.variant + "\"; variants: " + list);
   }
-  const sweep::CellResolver resolver(*scenario, a.variant, a.sets, cells->keys(), a.grid_path);
-  if (!check_cells(*cells, resolver, error)) return bad_input(error);
+  const sweep::CellResolver resolver(*scenario, a.variant, a.sets, cells.keys(), a.grid_path);
+  if (!check_cells(sweep_cells, resolver, error)) return bad_input(error);
 
-  const sweep::CellRange range = sweep::shard_cells(cells->size(), a.shard);
-  const sweep::Manifest manifest = make_manifest(program, args, a, *scenario, *cells, range);
+  const sweep::CellRange range = sweep::shard_cells(cells.size(), a.shard);
+  const sweep::Manifest manifest = make_manifest(program, args, a, *scenario, sweep_cells, range);
   sweep::SweepPlan plan;
   plan.scenario = scenario->name();
   plan.variant = a.variant;
-  plan.cells = cells.get();
+  plan.cells = &cells;
   plan.range = range;
   plan.resolve = [&resolver](const sweep::Cell& cell, std::string& e) { return resolver.resolve(cell, e); };
   plan.seeds = a.seeds;
