@@ -114,7 +114,9 @@ bool check_args(const po::variables_map& vm, const std::string& seeds, const std
   if (!k) return false;
   a.shard = *k;
   // Every file the sweep reads or writes is a file of its own.
-  const auto manifest_of = [](const std::string& path) { return path.empty() ? path : sweep::manifest_path(path); };
+  const auto manifest_of = [](const std::string& path) {
+    return sweep::gets_manifest(path) ? sweep::manifest_path(path) : std::string();
+  };
   return sweep::check_distinct_files({{"the scenario file", a.file},
                                       {"--grid", a.grid_path},
                                       {"--out", a.out_path},

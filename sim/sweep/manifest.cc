@@ -208,6 +208,13 @@ std::vector<std::string> manifest_differences(const Manifest& file, const Manife
   return out;
 }
 
+bool gets_manifest(const std::string& csv_path) {
+  if (csv_path.empty()) return false;
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(csv_path, ec);
+  return !std::filesystem::exists(status) || std::filesystem::is_regular_file(status);
+}
+
 bool write_manifest(const std::string& path, const Manifest& manifest, std::string& error) {
   const std::string text = manifest_json(manifest);
   std::FILE* f = std::fopen(path.c_str(), "wb");

@@ -59,6 +59,9 @@ struct Manifest {
 
 // Where the manifest of the CSV at |csv_path| lives.
 inline std::string manifest_path(const std::string& csv_path) { return csv_path + ".json"; }
+// Whether the CSV at |csv_path| gets a manifest: a file path ("" is standard
+// output) that is a regular file or does not exist yet — not /dev/null.
+bool gets_manifest(const std::string& csv_path);
 
 std::string manifest_json(const Manifest& manifest);
 // nullopt with |error| when |json| is not a manifest.

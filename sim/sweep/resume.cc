@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/sweep/csv_writer.h"
+#include "sim/sweep/manifest.h"
 #include "sim/sweep/row_check.h"
 #include "sim/sweep/seeds.h"
 
@@ -42,6 +43,12 @@ std::string strip_newline(std::string text) {
 bool exists(const std::string& path) {
   std::error_code ec;
   return fs::exists(path, ec);
+}
+
+// A file --resume can continue: a regular file (not /dev/null, not a FIFO).
+bool resumable(const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
 }
 
 std::string where(const std::string& path, std::size_t index) { return path + ":" + std::to_string(index + 1) + ": "; }
@@ -177,13 +184,6 @@ bool truncate_to(const std::string& path, std::uintmax_t bytes, std::string& err
 
 }  // namespace
 
-bool gets_manifest(const std::string& path) {
-  if (path.empty()) return false;
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  return !fs::exists(status) || fs::is_regular_file(status);
-}
-
 std::optional<std::size_t> prepare_resume(const SweepPlan& plan, const RunnerOptions& options, std::string& error) {
   const std::string& out = options.out_path;
   const std::string& runs = options.per_run_path;
@@ -194,11 +194,11 @@ std::optional<std::size_t> prepare_resume(const SweepPlan& plan, const RunnerOpt
   }
   std::size_t cells_done = 0;
   std::uintmax_t out_bytes = 0, runs_bytes = 0;
-  const bool out_exists = exists(out);
+  const bool out_exists = resumable(out);
   if (out_exists && (!check_manifest(out, options.manifest, error) ||
                      !check_summary(plan, out, cells_done, out_bytes, error)))
     return std::nullopt;
-  const bool runs_exists = !runs.empty() && exists(runs);
+  const bool runs_exists = !runs.empty() && resumable(runs);
   if (!runs.empty() && !runs_exists && cells_done > 0) {
     error = "--resume: " + runs + " does not exist, but the summary file already holds " + std::to_string(cells_done) +
             " cells; remove both files to start over";

@@ -18,10 +18,6 @@
 
 namespace locksim::sweep {
 
-// Whether the CSV at |path| gets a manifest: a file path ("" is standard
-// output) that is a regular file or does not exist yet.
-bool gets_manifest(const std::string& path);
-
 // The number of this shard's cells the summary file already holds (0 when
 // it does not exist), after cutting both files to their checked rows;
 // nullopt with a one-line |error| when they cannot be continued.

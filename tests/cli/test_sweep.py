@@ -462,3 +462,9 @@ def test_resume_after_kill_with_two_threads_and_a_grid(locksim, tmp_path):
     ok(sweep(locksim, *args[:-1], "1", "--out", tmp_path / "whole.csv", "--per-run", tmp_path / "whole.runs.csv"))
     assert out.read_bytes() == (tmp_path / "whole.csv").read_bytes()
     assert runs.read_bytes() == (tmp_path / "whole.runs.csv").read_bytes()
+
+
+def test_devices_get_no_manifest(locksim):
+    """--out and --per-run may both be /dev/null (even with --resume): no manifest is written beside a device."""
+    ok(sweep(locksim, *TINY, "--out", "/dev/null", "--per-run", "/dev/null", "--resume"))
+    assert not os.path.exists("/dev/null.json")
