@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,6 +51,30 @@ class AxisValues {
   std::string at(std::size_t index) const;
   // Every value, written out (tests and short axes).
   std::vector<std::string> all() const;
+
+  // The values in order, each computed when it is reached:
+  // `for (const std::string& value : axis.values)`.
+  class Iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = std::string;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = std::string;
+    Iterator(const AxisValues* values, std::size_t index) : values_(values), index_(index) {}
+    std::string operator*() const { return values_->at(index_); }
+    Iterator& operator++() {
+      ++index_;
+      return *this;
+    }
+    bool operator==(const Iterator& other) const { return index_ == other.index_; }
+
+   private:
+    const AxisValues* values_;
+    std::size_t index_;
+  };
+  Iterator begin() const { return {this, 0}; }
+  Iterator end() const { return {this, size()}; }
 
  private:
   friend struct AxisBuilder;

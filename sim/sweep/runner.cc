@@ -138,9 +138,10 @@ class Pool {
         if (per_run_ != nullptr) result.per_run_rows += per_run_row(label, replica, seed, run);
       }
     } catch (const std::exception& e) {
-      result.error = "a run failed: " + std::string(e.what()) + " (cell " +
+      // Where, in the words `locksim run` needs to replay it.
+      result.error = plan_.scenario + ": variant " + plan_.variant + ", cell " +
                      cell_text(plan_.cells->keys(), live.cell.values) + ", replica " + std::to_string(replica) +
-                     ", seed " + std::to_string(replica_seed(live.seed_base, replica)) + ")";
+                     ", seed " + std::to_string(replica_seed(live.seed_base, replica)) + ": " + e.what();
     }
     return result;
   }

@@ -116,6 +116,9 @@ TEST(SweepAxis, LinearRangesAreComputedByIndex) {
   auto rates = parse_spec("0.5%..2%:0.25%", error);
   ASSERT_TRUE(rates) << error;
   EXPECT_EQ(rates->all(), (Values{"0.5%", "0.75%", "1%", "1.25%", "1.5%", "1.75%", "2%"}));
+  Values walked;
+  for (const std::string& value : *rates) walked.push_back(value);
+  EXPECT_EQ(walked, rates->all());
 }
 
 // Ranges near int64's end stop or fail cleanly, never overflowing 128-bit arithmetic (the sanitizer build checks).
