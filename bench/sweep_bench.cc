@@ -2,49 +2,67 @@
 // redlock-clock-drift (C's drift 0 .. 3.9 %), with 1 and 2 worker threads.
 // runs_per_s is the figure the target scales: 400 cells x 1000
 // seeds under 60 s on two cores needs about 6,700 runs/s, and two threads
-// should be at least 1.8x one. Rows go to /dev/null; everything else (spec
-// copies, seeds, summaries, the ordered writer) is what a real sweep does.
+// should be at least 1.8x one. Rows go to /dev/null; everything else
+// (resolving each cell as it starts, seeds, summaries, the ordered writer)
+// is what a real sweep does.
+//
+// BM_SweepCellOverhead is the other end: a million-cell --vary sweep, one
+// seed each, of which it runs one small shard — what a cell costs the
+// runner beyond its run (reading it by index, resolving it, writing its row).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 #include "sim/scenario/parse.h"
 #include "sim/sweep/axis.h"
 #include "sim/sweep/runner.h"
+#include "sim/sweep/vary_cells.h"
 
 namespace locksim::sweep {
 namespace {
 
+struct Sweep {
+  ScenarioFile file;
+  VaryCells cells;
+  SweepPlan plan;
+};
+
+[[noreturn]] void die(const std::string& message) {
+  std::fprintf(stderr, "%s\n", message.c_str());
+  std::abort();
+}
+
+// A --vary sweep of one scenario, one shard of it, with |seeds| seeds per cell.
+std::unique_ptr<Sweep> make_sweep(const char* scenario, const char* vary, std::uint64_t seeds, Shard shard) {
+  ScenarioError error;
+  auto file = ScenarioFile::load(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + scenario, error);
+  if (!file) die(error.to_string());
+  std::string message;
+  auto axis = parse_axis(vary, message);
+  auto cells = axis ? VaryCells::make({*axis}, message) : std::nullopt;
+  if (!cells) die(message);
+  auto sweep = std::unique_ptr<Sweep>(new Sweep{std::move(*file), std::move(*cells), {}});
+  SweepPlan& p = sweep->plan;
+  p.scenario = sweep->file.name();
+  p.variant = "base";
+  p.cells = &sweep->cells;
+  p.range = shard_cells(sweep->cells.size(), shard);
+  p.resolve = [s = sweep.get()](const Cell& cell, std::string& e) -> std::optional<ScenarioSpec> {
+    ScenarioError scenario_error;
+    auto spec = s->file.resolve("base", cell_overrides(s->cells.keys(), cell.values), scenario_error);
+    if (!spec) e = scenario_error.to_string();
+    return spec;
+  };
+  p.seeds = seeds;
+  return sweep;
+}
+
 const SweepPlan& plan_40x100() {
-  static const SweepPlan plan = [] {
-    ScenarioError error;
-    auto file = ScenarioFile::load(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/redlock-clock-drift.toml", error);
-    if (!file) {
-      std::fprintf(stderr, "%s\n", error.to_string().c_str());
-      std::abort();
-    }
-    std::string message;
-    auto axis = parse_axis("clock.C.drift=0ppm..39000ppm:1000ppm", message);
-    auto table = axis ? cross_product({*axis}, message) : std::nullopt;
-    if (!table) {
-      std::fprintf(stderr, "%s\n", message.c_str());
-      std::abort();
-    }
-    SweepPlan p;
-    p.scenario = file->name();
-    p.variant = "base";
-    p.keys = table->keys;
-    p.seeds = 100;
-    for (const auto& values : table->cells) {
-      auto spec = file->resolve("base", cell_overrides(table->keys, values), error);
-      if (!spec) std::abort();
-      p.values.push_back(values);
-      p.specs.push_back(std::move(*spec));
-    }
-    return p;
-  }();
-  return plan;
+  static const std::unique_ptr<Sweep> sweep =
+      make_sweep("redlock-clock-drift.toml", "clock.C.drift=0ppm..39000ppm:1000ppm", 100, {1, 1});
+  return sweep->plan;
 }
 
 void BM_Sweep40x100(benchmark::State& state) {
@@ -81,6 +99,24 @@ void BM_Sweep40x100PerRun(benchmark::State& state) {
   state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(runs), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Sweep40x100PerRun)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(3);
+
+// Shard 1 of 1000 of a million-cell sweep (1000 cells, one seed each): the cost per cell of a big sweep.
+void BM_SweepCellOverhead(benchmark::State& state) {
+  static const std::unique_ptr<Sweep> sweep =
+      make_sweep("single-node-gc-pause.toml", "lock.ttl=1ms..1000s:1ms", 1, {1, 1000});
+  RunnerOptions options;
+  options.threads = 2;
+  options.out_path = "/dev/null";
+  std::uint64_t cells = 0;
+  for (auto _ : state) {
+    SweepOutcome outcome;
+    std::string error;
+    if (!run_sweep(sweep->plan, options, outcome, error)) state.SkipWithError(error.c_str());
+    cells += outcome.cells_run;
+  }
+  state.counters["cells_per_s"] = benchmark::Counter(static_cast<double>(cells), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_SweepCellOverhead)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(2);
 
 }  // namespace
 }  // namespace locksim::sweep

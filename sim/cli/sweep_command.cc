@@ -1,7 +1,8 @@
 // locksim sweep: one scenario variant over a grid of parameter values, many
 // seeds per cell, one CSV row per cell (sim/sweep/ does the work; this file
-// reads the command line, resolves every cell before anything runs, and
-// supplies the progress bar's real-time clock).
+// reads the command line, checks the files and the cells before anything
+// runs, describes the sweep in its manifest, and supplies the progress bar's
+// real-time clock).
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,15 +11,22 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
-#include <thread>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
+#include "sim/cli/sweep_options.h"
+#include "sim/core/version.h"
 #include "sim/scenario/parse.h"
 #include "sim/sweep/axis.h"
+#include "sim/sweep/cell_resolver.h"
+#include "sim/sweep/csv_writer.h"
+#include "sim/sweep/file_identity.h"
 #include "sim/sweep/grid.h"
+#include "sim/sweep/manifest.h"
 #include "sim/sweep/progress.h"
 #include "sim/sweep/runner.h"
+#include "sim/sweep/vary_cells.h"
 
 namespace po = boost::program_options;
 
@@ -66,16 +74,13 @@ int bad_input(const std::string& message) {
   return kExitBadInput;
 }
 
-bool key_of_cell(const std::string& error_key, const std::vector<std::string>& keys) {
-  for (const std::string& k : keys)
-    if (error_key == k || error_key.rfind(k + ".", 0) == 0 || k.rfind(error_key + ".", 0) == 0) return true;
+bool fail(std::string& error, std::string message) {
+  error = std::move(message);
   return false;
 }
 
-}  // namespace
-
-int sweep_command(const std::string&, const std::vector<std::string>& args) {
-  po::options_description options(kSweepUsage);
+// What the command line says, before anything is read.
+struct SweepArgs {
   std::string file;
   std::string variant = "base";
   std::vector<std::string> varies;
@@ -83,118 +88,178 @@ int sweep_command(const std::string&, const std::vector<std::string>& args) {
   std::string grid_path;
   std::uint64_t seeds = 0;
   unsigned threads = 0;
-  std::string shard_text = "1/1";
+  sweep::Shard shard;
   std::string out_path;
   std::string per_run_path;
+  bool resume = false;
+};
+
+// Checks the options that need no file; false with |error| on the first problem.
+bool check_args(const po::variables_map& vm, const std::string& seeds, const std::string& threads,
+                const std::string& shard, SweepArgs& a, std::string& error) {
+  if (a.file.empty()) return fail(error, "which scenario file? (locksim sweep FILE --vary KEY=SPEC --seeds N)");
+  if (vm.count("seeds") == 0) return fail(error, "how many seeds per cell? (--seeds N)");
+  const std::optional<std::uint64_t> n = parse_whole_number(seeds, 1, kMaxSweepSeeds, "--seeds", error);
+  if (!n) return false;
+  a.seeds = *n;
+  if (!a.grid_path.empty() && !a.varies.empty()) return fail(error, "--grid and --vary are exclusive; use one");
+  a.threads = default_threads();
+  if (vm.count("threads") > 0) {
+    const std::optional<std::uint64_t> t = parse_whole_number(threads, 1, kMaxSweepThreads, "--threads", error);
+    if (!t) return false;
+    a.threads = static_cast<unsigned>(*t);
+  }
+  if (a.resume && a.out_path.empty()) return fail(error, "--resume needs --out (the file to continue)");
+  const std::optional<sweep::Shard> k = parse_shard(shard, error);
+  if (!k) return false;
+  a.shard = *k;
+  // Every file the sweep reads or writes is a file of its own.
+  const auto manifest_of = [](const std::string& path) {
+    return sweep::gets_manifest(path) ? sweep::manifest_path(path) : std::string();
+  };
+  return sweep::check_distinct_files({{"the scenario file", a.file},
+                                      {"--grid", a.grid_path},
+                                      {"--out", a.out_path},
+                                      {"the manifest of --out", manifest_of(a.out_path)},
+                                      {"--per-run", a.per_run_path},
+                                      {"the manifest of --per-run", manifest_of(a.per_run_path)}},
+                                     error);
+}
+
+// The sweep's cells: --vary axes, or a grid file.
+struct SweepCells {
+  std::optional<sweep::VaryCells> vary;
+  std::optional<sweep::GridCells> grid;
+  sweep::CellSource& source() { return grid ? static_cast<sweep::CellSource&>(*grid) : *vary; }
+};
+
+// --vary axes, a grid file (its header only, for now), or (neither) one cell
+// of the variant as it is.
+bool make_cells(const SweepArgs& a, SweepCells& cells, std::string& error) {
+  if (!a.grid_path.empty()) {
+    cells.grid = sweep::GridCells::open(a.grid_path, error);
+    return cells.grid.has_value();
+  }
+  std::vector<sweep::Axis> axes;
+  for (const std::string& text : a.varies) {
+    std::optional<sweep::Axis> axis = sweep::parse_axis(text, error);
+    if (!axis) return fail(error, "--vary: " + error);
+    axes.push_back(std::move(*axis));
+  }
+  cells.vary = sweep::VaryCells::make(std::move(axes), error);
+  return cells.vary.has_value();
+}
+
+// Before anything runs, every shard checks the same values the same way
+// (cell_resolver.h, grid.h): a bad value is reported now, with where it came
+// from, wherever it sits in the grid.
+bool check_cells(SweepCells& cells, const sweep::CellResolver& resolver, std::string& error) {
+  if (cells.grid)
+    return cells.grid->scan([&](const sweep::Cell& row, std::string& e) { return resolver.resolve(row, e).has_value(); },
+                            error);
+  return sweep::check_vary_cells(*cells.vary, resolver, error);
+}
+
+sweep::Manifest make_manifest(const std::string& program, const std::vector<std::string>& args, const SweepArgs& a,
+                              const ScenarioFile& scenario, SweepCells& sweep_cells, sweep::CellRange range) {
+  const sweep::CellSource& cells = sweep_cells.source();
+  sweep::Manifest m;
+  m.file = "summary";
+  m.csv_format = sweep::kCsvFormat;
+  m.locksim_version = std::string(kVersion);
+  m.scenario_path = a.file;
+  m.scenario_name = scenario.name();
+  m.scenario_hash = scenario.content_hash();
+  m.variant = a.variant;
+  m.sets = a.sets;
+  m.varies = a.varies;
+  if (sweep_cells.grid) {
+    m.grid_path = a.grid_path;
+    m.grid_hash = sweep_cells.grid->content_hash();
+  }
+  m.keys = cells.keys();
+  m.cells = cells.size();
+  m.seeds = a.seeds;
+  m.shard_index = a.shard.index;
+  m.shard_count = a.shard.count;
+  m.shard_begin = range.begin;
+  m.shard_end = range.end;
+  m.command_line = {program, "sweep"};
+  m.command_line.insert(m.command_line.end(), args.begin(), args.end());
+  return m;
+}
+
+}  // namespace
+
+int sweep_command(const std::string& program, const std::vector<std::string>& args) {
+  po::options_description options(kSweepUsage);
+  SweepArgs a;
+  std::string seeds_text, threads_text, shard_text = "1/1";
   options.add_options()
       ("help,h", "show this help")
-      ("variant", po::value(&variant), "the variant to sweep (default: base)")
-      ("vary", po::value(&varies), "KEY=SPEC: an axis of the grid (repeatable; first outermost)")
-      ("grid", po::value(&grid_path), "read the cells from this CSV (header = keys, a row per cell) instead of --vary")
-      ("seeds", po::value(&seeds), "runs per cell (replicas 0..N-1, each with its own derived seed)")
-      ("set", po::value(&sets), "fix a key for every cell, e.g. --set lock.ttl=5s (repeatable)")
-      ("threads", po::value(&threads), "worker threads (default: the machine's hardware threads)")
-      ("shard", po::value(&shard_text), "K/N: run only the K-th of N contiguous blocks of cells; shard 1 writes the header")
-      ("out", po::value(&out_path), "write the per-cell CSV here (default: standard output)")
-      ("per-run", po::value(&per_run_path), "also write one CSV row per run here")
-      ("resume", "continue an interrupted sweep: keep --out's (and --per-run's) complete rows and append the rest");
+      ("variant", po::value(&a.variant), "the variant to sweep (default: base)")
+      ("vary", po::value(&a.varies), "KEY=SPEC: an axis of the grid (repeatable; first outermost)")
+      ("grid", po::value(&a.grid_path), "read the cells from this CSV (header = keys, a row per cell) instead of --vary")
+      ("seeds", po::value(&seeds_text), "runs per cell, 1 to 1000000000 (replicas 0..N-1, each with its own derived seed)")
+      ("set", po::value(&a.sets), "fix a key for every cell, e.g. --set lock.ttl=5s (repeatable)")
+      ("threads", po::value(&threads_text), "worker threads, 1 to 256 (default: the machine's hardware threads)")
+      ("shard", po::value(&shard_text), "K/N: run only the K-th of N contiguous blocks of cells (N <= 1000000); shard 1 writes the header")
+      ("out", po::value(&a.out_path), "write the per-cell CSV here (default: standard output), and its manifest to OUT.json")
+      ("per-run", po::value(&a.per_run_path), "also write one CSV row per run here (and its manifest to PER-RUN.json)")
+      ("resume", "continue an interrupted sweep: check --out's (and --per-run's) manifest and rows, keep them and append the rest");
   std::vector<std::string> positional;
   po::variables_map vm;
   if (int code = kExitOk; !parse_command_line("sweep", options, args, positional, 1, vm, code)) return code;
-  if (!positional.empty()) file = positional.front();
-  const bool resume = vm.count("resume") > 0;
-  if (file.empty()) return bad_input("which scenario file? (locksim sweep FILE --vary KEY=SPEC --seeds N)");
-  if (vm.count("seeds") == 0) return bad_input("how many seeds per cell? (--seeds N)");
-  if (seeds == 0) return bad_input("--seeds must be at least 1");
-  if (!grid_path.empty() && !varies.empty()) return bad_input("--grid and --vary are exclusive; use one");
-  if (vm.count("threads") && threads == 0) return bad_input("--threads must be at least 1");
-  if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
-  if (resume && out_path.empty()) return bad_input("--resume needs --out (the file to continue)");
-  if (!out_path.empty() && out_path == per_run_path) return bad_input("--out and --per-run must be different files");
+  if (!positional.empty()) a.file = positional.front();
+  a.resume = vm.count("resume") > 0;
   std::string error;
-  const std::optional<sweep::Shard> shard = sweep::parse_shard(shard_text, error);
-  if (!shard) return bad_input(error);
+  if (!check_args(vm, seeds_text, threads_text, shard_text, a, error)) return bad_input(error);
 
-  // The cells: --vary axes, a grid file, or (neither) one cell of the variant as it is.
-  std::optional<sweep::CellTable> table;
-  if (!grid_path.empty()) {
-    table = sweep::read_grid(grid_path, error);
-    if (!table) return bad_input(error);
-  } else {
-    std::vector<sweep::Axis> axes;
-    for (const std::string& text : varies) {
-      std::optional<sweep::Axis> axis = sweep::parse_axis(text, error);
-      if (!axis) return bad_input("--vary: " + error);
-      axes.push_back(std::move(*axis));
-    }
-    table = sweep::cross_product(axes, error);
-    if (!table) return bad_input(error);
-  }
-  for (const std::string& set : sets) {
+  SweepCells sweep_cells;
+  if (!make_cells(a, sweep_cells, error)) return bad_input(error);
+  sweep::CellSource& cells = sweep_cells.source();
+  for (const std::string& set : a.sets) {
     const std::string key = set.substr(0, set.find('='));
-    for (const std::string& k : table->keys)
+    for (const std::string& k : cells.keys())
       if (key == k) return bad_input("--set " + set + ": " + k + " is also a sweep key; give it in one place");
   }
 
   ScenarioError scenario_error;
-  const std::optional<ScenarioFile> scenario = ScenarioFile::load(file, scenario_error);
+  const std::optional<ScenarioFile> scenario = ScenarioFile::load(a.file, scenario_error);
   if (!scenario) return bad_input(scenario_error.to_string());
-
   const std::vector<std::string> known = scenario->variants();
-  if (std::find(known.begin(), known.end(), variant) == known.end()) {
+  if (std::find(known.begin(), known.end(), a.variant) == known.end()) {
     std::string list;
     for (const std::string& v : known) list += (list.empty() ? "" : ", ") + v;
-    return bad_input(file + ": unknown variant \"" + variant + "\"; variants: " + list);
+    return bad_input(a.file + ": unknown variant \"" + a.variant + "\"; variants: " + list);
   }
+  const sweep::CellResolver resolver(*scenario, a.variant, a.sets, cells.keys(), a.grid_path);
+  if (!check_cells(sweep_cells, resolver, error)) return bad_input(error);
 
-  // Resolve every cell once, before anything runs: a bad value anywhere in
-  // the grid is reported now, with where it came from, and every shard
-  // rejects the same grid. Only this shard's specs are kept.
-  const sweep::CellRange range = sweep::shard_cells(table->cells.size(), *shard);
+  const sweep::CellRange range = sweep::shard_cells(cells.size(), a.shard);
+  const sweep::Manifest manifest = make_manifest(program, args, a, *scenario, sweep_cells, range);
   sweep::SweepPlan plan;
   plan.scenario = scenario->name();
-  plan.variant = variant;
-  plan.keys = table->keys;
-  plan.seeds = seeds;
-  plan.writes_header = shard->index == 1;
-  for (std::size_t i = 0; i < table->cells.size(); ++i) {
-    std::vector<std::string> overrides = sets;
-    for (std::string& o : sweep::cell_overrides(table->keys, table->cells[i])) overrides.push_back(std::move(o));
-    std::optional<ScenarioSpec> spec = scenario->resolve(variant, overrides, scenario_error);
-    if (!spec) {
-      ScenarioError e = scenario_error;
-      if (e.file == "--set" && (sets.empty() || key_of_cell(e.key, table->keys))) {
-        if (grid_path.empty()) {
-          e.file = "--vary";
-        } else {
-          e.file = grid_path;
-          e.line = table->lines[i];
-        }
-      }
-      std::string where;  // which cell, unless the error is a --set's alone
-      if (!table->keys.empty() && e.file != "--set")
-        where = " (cell " + sweep::cell_text(table->keys, table->cells[i]) + ")";
-      return bad_input(e.to_string() + where);
-    }
-    if (i >= range.begin && i < range.end) {
-      plan.values.push_back(table->cells[i]);
-      plan.specs.push_back(std::move(*spec));
-    }
-  }
-  table.reset();
+  plan.variant = a.variant;
+  plan.cells = &cells;
+  plan.range = range;
+  plan.resolve = [&resolver](const sweep::Cell& cell, std::string& e) { return resolver.resolve(cell, e); };
+  plan.seeds = a.seeds;
+  plan.writes_header = a.shard.index == 1;
 
   sweep::RunnerOptions run_options;
-  run_options.threads = threads;
-  run_options.out_path = out_path;
-  run_options.per_run_path = per_run_path;
-  run_options.resume = resume;
+  run_options.threads = a.threads;
+  run_options.out_path = a.out_path;
+  run_options.per_run_path = a.per_run_path;
+  run_options.resume = a.resume;
+  run_options.manifest = &manifest;
   MonotonicStopwatch stopwatch;
   if (isatty(STDERR_FILENO) == 1) {
     run_options.stopwatch = &stopwatch;
     run_options.progress_out = stderr;
   }
   sweep::SweepOutcome outcome;
-  if (!sweep::run_sweep(std::move(plan), run_options, outcome, error)) return bad_input(error);
+  if (!sweep::run_sweep(plan, run_options, outcome, error)) return bad_input(error);
   return kExitOk;
 }
 

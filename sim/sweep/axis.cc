@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "sim/core/check.h"
 #include "sim/core/time.h"
 #include "sim/scenario/reader.h"
 #include "sim/world/latency.h"
@@ -198,9 +199,24 @@ std::optional<Quantity> range_part(const std::string& part, const char* what, co
   return q;
 }
 
-std::optional<std::vector<std::string>> expand_linear(const std::string& spec, const std::string& a,
-                                                      const std::string& b, const std::string& s,
-                                                      std::string& error) {
+}  // namespace
+
+// Builds the lazy form of a linear range; a friend of AxisValues.
+struct AxisBuilder {
+  static AxisValues linear(std::uint8_t kind, __int128 start, __int128 step, std::size_t count) {
+    AxisValues values;
+    values.linear_ = AxisValues::Linear{kind, start, step, count};
+    return values;
+  }
+};
+
+namespace {
+
+// A linear range, kept as start, step and count. It fails where writing the
+// values out one by one would have: at the first value past int64, or at
+// value kMaxAxisValues + 1, whichever comes first.
+std::optional<AxisValues> linear_range(const std::string& spec, const std::string& a, const std::string& b,
+                                       const std::string& s, std::string& error) {
   auto start = range_part(a, "start", spec, error);
   if (!start) return std::nullopt;
   auto end = range_part(b, "end", spec, error);
@@ -216,10 +232,21 @@ std::optional<std::vector<std::string>> expand_linear(const std::string& spec, c
     error = "range " + quoted(spec) + " is empty: its start is past its end";
     return std::nullopt;
   }
-  std::vector<std::string> out;
-  for (Quantity v = *start; v.units <= end->units; v.units += step->units)
-    if (!push(out, v, spec, error)) return std::nullopt;
-  return out;
+  // Parts are at most 10^27 units (18 digits of billionths), so none of this
+  // comes near __int128's 10^38.
+  const i128 count = (end->units - start->units) / step->units + 1;
+  constexpr i128 kInt64Max = std::numeric_limits<std::int64_t>::max();
+  const i128 first_too_big = fits_int64(start->units) ? (kInt64Max - start->units) / step->units + 1 : 0;
+  if (first_too_big < count && first_too_big <= static_cast<i128>(kMaxAxisValues)) {
+    error = "range " + quoted(spec) + " runs past the largest value";
+    return std::nullopt;
+  }
+  if (count > static_cast<i128>(kMaxAxisValues)) {
+    error = "range " + quoted(spec) + " has more than " + std::to_string(kMaxAxisValues) + " values";
+    return std::nullopt;
+  }
+  return AxisBuilder::linear(static_cast<std::uint8_t>(start->kind), start->units, step->units,
+                             static_cast<std::size_t>(count));
 }
 
 std::optional<std::vector<std::string>> expand_geometric(const std::string& spec, const std::string& a,
@@ -251,7 +278,10 @@ std::optional<std::vector<std::string>> expand_geometric(const std::string& spec
   std::vector<std::string> out;
   for (Quantity v = *start; v.units <= end->units;) {
     if (!push(out, v, spec, error)) return std::nullopt;
-    const i128 next = v.units * factor;
+    // v fits int64 (push checked it) but the factor may be up to 10^27: a
+    // product past __int128 is past every end.
+    i128 next = 0;
+    if (__builtin_mul_overflow(v.units, factor, &next)) break;
     if (next % kDecimalScale != 0) {
       error = "range " + quoted(spec) + ": " + format_quantity(v) + " * " + trim(f) +
               " is not exact (the finest step is 1ns, 1ppm, 1 or 0.000000001)";
@@ -296,7 +326,7 @@ std::string canonical_value(std::string_view text) {
   return trim(text);
 }
 
-std::optional<std::vector<std::string>> expand_spec(std::string_view raw, std::string& error) {
+std::optional<AxisValues> parse_spec(std::string_view raw, std::string& error) {
   const std::string spec = trim(raw);
   if (spec.empty()) {
     error = "empty SPEC; write a range A..B:STEP, a geometric range A..B*F or a list X,Y,Z";
@@ -313,10 +343,12 @@ std::optional<std::vector<std::string>> expand_spec(std::string_view raw, std::s
       error = "range " + quoted(spec) + " has both a step (:) and a factor (*); give one";
       return std::nullopt;
     }
-    if (colon != std::string::npos)
-      return expand_linear(spec, a, rest.substr(0, colon), rest.substr(colon + 1), error);
-    if (star != std::string::npos)
-      return expand_geometric(spec, a, rest.substr(0, star), rest.substr(star + 1), error);
+    if (colon != std::string::npos) return linear_range(spec, a, rest.substr(0, colon), rest.substr(colon + 1), error);
+    if (star != std::string::npos) {
+      auto values = expand_geometric(spec, a, rest.substr(0, star), rest.substr(star + 1), error);
+      if (!values) return std::nullopt;
+      return AxisValues(std::move(*values));
+    }
     error = "range " + quoted(spec) + " needs a step (A..B:STEP) or a factor (A..B*F)";
     return std::nullopt;
   }
@@ -332,7 +364,27 @@ std::optional<std::vector<std::string>> expand_spec(std::string_view raw, std::s
     }
     values.push_back(canonical_value(item));
   }
-  return values;
+  return AxisValues(std::move(values));
+}
+
+std::optional<std::vector<std::string>> expand_spec(std::string_view spec, std::string& error) {
+  std::optional<AxisValues> values = parse_spec(spec, error);
+  if (!values) return std::nullopt;
+  return values->all();
+}
+
+std::string AxisValues::at(std::size_t index) const {
+  if (!linear_) return listed_.at(index);
+  LOCKSIM_CHECK(index < linear_->count, "axis value index out of range");
+  return format_quantity(Quantity{static_cast<Kind>(linear_->kind),
+                                  linear_->start + static_cast<i128>(index) * linear_->step});
+}
+
+std::vector<std::string> AxisValues::all() const {
+  std::vector<std::string> out;
+  out.reserve(size());
+  for (std::size_t i = 0; i < size(); ++i) out.push_back(at(i));
+  return out;
 }
 
 std::optional<Axis> parse_axis(std::string_view raw, std::string& error) {
@@ -353,47 +405,13 @@ std::optional<Axis> parse_axis(std::string_view raw, std::string& error) {
       return std::nullopt;
     }
   }
-  auto values = expand_spec(raw.substr(eq + 1), error);
+  auto values = parse_spec(raw.substr(eq + 1), error);
   if (!values) {
     error = axis.key + ": " + error;
     return std::nullopt;
   }
   axis.values = std::move(*values);
   return axis;
-}
-
-std::optional<CellTable> cross_product(const std::vector<Axis>& axes, std::string& error) {
-  CellTable table;
-  std::size_t total = 1;
-  for (std::size_t i = 0; i < axes.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j) {
-      if (axes[j].key == axes[i].key) {
-        error = "--vary " + axes[i].key + " is given twice; put all its values in one SPEC";
-        return std::nullopt;
-      }
-    }
-    table.keys.push_back(axes[i].key);
-    if (axes[i].values.empty() || total > kMaxCells / axes[i].values.size()) {
-      error = "the --vary axes make more than " + std::to_string(kMaxCells) + " cells";
-      return std::nullopt;
-    }
-    total *= axes[i].values.size();
-  }
-  table.cells.reserve(total);
-  table.lines.assign(total, 0);
-  std::vector<std::size_t> index(axes.size(), 0);
-  for (std::size_t n = 0; n < total; ++n) {
-    std::vector<std::string> values;
-    values.reserve(axes.size());
-    for (std::size_t k = 0; k < axes.size(); ++k) values.push_back(axes[k].values[index[k]]);
-    table.cells.push_back(std::move(values));
-    // Odometer: the last axis turns fastest.
-    for (std::size_t k = axes.size(); k-- > 0;) {
-      if (++index[k] < axes[k].values.size()) break;
-      index[k] = 0;
-    }
-  }
-  return table;
 }
 
 }  // namespace locksim::sweep

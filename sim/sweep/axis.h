@@ -19,40 +19,92 @@
 //
 // Values are not checked against the key here: each cell is resolved by the
 // scenario parser (parse.h), which owns every key's rules and error messages.
+//
+// A linear range is never written out: its values are computed from their
+// index (start + index * step), so `1ms..1000s:1ms` costs three integers, not
+// a million strings. Lists and geometric ranges (at most a few dozen exact
+// values fit in int64) are held as text.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "sim/sweep/cells.h"
-
 namespace locksim::sweep {
 
-// One --vary: a key and its values, in order, as canonical text.
-struct Axis {
-  std::string key;
-  std::vector<std::string> values;
+inline constexpr std::size_t kMaxAxisValues = 1'000'000;
+
+// The values of one axis, in order, as canonical text, by index.
+class AxisValues {
+ public:
+  AxisValues() = default;
+  // A list of values, taken as they are (already canonical). Implicit, so a
+  // test can write Axis{"lock.ttl", {"1s", "2s"}}.
+  AxisValues(std::vector<std::string> values) : listed_(std::move(values)) {}
+
+  std::size_t size() const { return linear_ ? linear_->count : listed_.size(); }
+  // REQUIRES: index < size().
+  std::string at(std::size_t index) const;
+  // Every value, written out (tests and short axes).
+  std::vector<std::string> all() const;
+
+  // The values in order, each computed when it is reached:
+  // `for (const std::string& value : axis.values)`.
+  class Iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = std::string;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = std::string;
+    Iterator(const AxisValues* values, std::size_t index) : values_(values), index_(index) {}
+    std::string operator*() const { return values_->at(index_); }
+    Iterator& operator++() {
+      ++index_;
+      return *this;
+    }
+    bool operator==(const Iterator& other) const { return index_ == other.index_; }
+
+   private:
+    const AxisValues* values_;
+    std::size_t index_;
+  };
+  Iterator begin() const { return {this, 0}; }
+  Iterator end() const { return {this, size()}; }
+
+ private:
+  friend struct AxisBuilder;
+  struct Linear {
+    std::uint8_t kind = 0;  // axis.cc's Kind
+    __int128 start = 0;     // in the kind's units
+    __int128 step = 0;
+    std::size_t count = 0;  // every value fits int64 (checked when built)
+  };
+  std::vector<std::string> listed_;
+  std::optional<Linear> linear_;
 };
 
-inline constexpr std::size_t kMaxAxisValues = 1'000'000;
-inline constexpr std::size_t kMaxCells = 10'000'000;
+// One --vary: a key and its values.
+struct Axis {
+  std::string key;
+  AxisValues values;
+};
 
 // Parses one "KEY=SPEC". On failure returns nullopt and sets |error| to a
 // one-line message (without the command's name).
 std::optional<Axis> parse_axis(std::string_view text, std::string& error);
 
-// Expands SPEC alone into canonical values.
+// SPEC alone, as lazily computed values.
+std::optional<AxisValues> parse_spec(std::string_view spec, std::string& error);
+// SPEC alone, written out into canonical values.
 std::optional<std::vector<std::string>> expand_spec(std::string_view spec, std::string& error);
 
 // The canonical text of one value (see above); text of no known kind comes
 // back trimmed and otherwise unchanged.
 std::string canonical_value(std::string_view text);
-
-// The cross product of |axes|, first axis outermost (it changes slowest).
-// Fails on a key given twice or more than kMaxCells cells.
-std::optional<CellTable> cross_product(const std::vector<Axis>& axes, std::string& error);
 
 }  // namespace locksim::sweep

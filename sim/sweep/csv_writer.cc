@@ -9,12 +9,6 @@ namespace locksim::sweep {
 
 namespace {
 
-std::string fixed6(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.6f", value);
-  return buffer;
-}
-
 // |d| in milliseconds with six decimals, exactly (no float on the way).
 std::string exact_ms(Duration d) {
   const std::int64_t ns = d.count();
@@ -43,6 +37,24 @@ std::string header_start(const std::vector<std::string>& keys) {
 }
 
 }  // namespace
+
+std::string fixed6(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.6f", value);
+  return buffer;
+}
+
+std::string cell_columns(const CellLabel& cell) {
+  std::string out;
+  append_cell(out, cell);
+  return out;
+}
+
+std::string property_columns(std::int64_t violated, std::int64_t runs) {
+  const WilsonInterval ci = wilson_interval(violated, runs);
+  const double rate = runs == 0 ? 0.0 : static_cast<double>(violated) / static_cast<double>(runs);
+  return std::to_string(violated) + ',' + fixed6(rate) + ',' + fixed6(ci.low) + ',' + fixed6(ci.high);
+}
 
 std::string csv_field(std::string_view text) {
   bool quote = !text.empty() && (text.front() == ' ' || text.front() == '\t' || text.back() == ' ' ||
@@ -78,13 +90,7 @@ std::string summary_row_prefix(const CellLabel& cell, std::int64_t runs) {
 
 std::string summary_row(const CellLabel& cell, const CellAccumulator& acc) {
   std::string out = summary_row_prefix(cell, acc.runs());
-  const double runs = static_cast<double>(acc.runs());
-  for (Property p : kAllProperties) {
-    const std::int64_t violated = acc.violated(p);
-    const WilsonInterval ci = wilson_interval(violated, acc.runs());
-    out += std::to_string(violated) + ',' + fixed6(acc.runs() == 0 ? 0.0 : static_cast<double>(violated) / runs) +
-           ',' + fixed6(ci.low) + ',' + fixed6(ci.high) + ',';
-  }
+  for (Property p : kAllProperties) out += property_columns(acc.violated(p), acc.runs()) + ',';
   const auto optional6 = [](const std::optional<double>& v) { return v ? fixed6(*v) : std::string(); };
   out += fixed6(acc.sessions_mean()) + ',' + fixed6(acc.acquire_attempts_mean()) + ',' +
          optional6(acc.acquire_ok_rate_mean()) + ',' + optional6(acc.acquire_latency_ms_mean()) + ',' +

@@ -32,6 +32,10 @@
 
 namespace locksim::sweep {
 
+// The layout's version, recorded in the manifest (manifest.h): bump it when
+// a column is added, removed or printed differently.
+inline constexpr std::uint64_t kCsvFormat = 1;
+
 std::string csv_field(std::string_view text);
 
 // Everything a row needs to name its cell.
@@ -41,11 +45,18 @@ struct CellLabel {
   const std::vector<std::string>& values;
 };
 
+// "scenario,variant,value1,...,valueK,": how every row of a cell starts.
+std::string cell_columns(const CellLabel& cell);
+
 std::string summary_header(const std::vector<std::string>& keys);
 std::string summary_row(const CellLabel& cell, const CellAccumulator& acc);
-// The start of a cell's summary row, up to and including "runs,": what
-// --resume compares to recognise a row.
+// The start of a cell's summary row, up to and including "runs,".
 std::string summary_row_prefix(const CellLabel& cell, std::int64_t runs);
+// "<p>.violated,<p>.rate,<p>.ci_low,<p>.ci_high" as a row prints them for
+// |violated| of |runs| runs: what --resume recomputes to check a row.
+std::string property_columns(std::int64_t violated, std::int64_t runs);
+// A rate or mean as rows print it ("%.6f").
+std::string fixed6(double value);
 
 std::string per_run_header(const std::vector<std::string>& keys);
 std::string per_run_row(const CellLabel& cell, std::uint64_t replica, std::uint64_t seed, const RunSummary& run);

@@ -10,23 +10,81 @@
 // The header names the keys (any key --set accepts); each row is one cell,
 // in file order. Fields may be quoted ("uniform(1ms, 5ms)" needs it) and are
 // trimmed of spaces and tabs; values are canonicalised as --vary list items
-// are (axis.h). Parsing is fast-cpp-csv-parser's (Debian libfccp), whose
-// reader fixes its column count at compile time, so a grid has 1 to
-// kMaxGridColumns keys.
+// are (axis.h). Blank lines are skipped; grid_lines.h says what else is
+// accepted and what is refused. A grid has 1 to kMaxGridColumns keys.
+//
+// The file is read, never held: open() reads the header, scan() reads every
+// row once — checking its shape, counting the cells, hashing the bytes for
+// the manifest and showing the caller each row that holds a (key, value)
+// pair not seen before, so the values can be checked before anything runs —
+// and a cursor reads a block of rows again while the sweep runs. scan() notes
+// where every kCheckpointRows-th row starts, so a shard's cursor seeks close
+// to its block instead of re-reading the rows before it.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/sweep/cells.h"
 
 namespace locksim::sweep {
 
-inline constexpr std::size_t kMaxGridColumns = 8;
+class GridLineReader;
 
-// Reads the grid at |path|. On failure returns nullopt and sets |error| to a
-// one-line message that starts with the path (and the line, when there is one).
-std::optional<CellTable> read_grid(const std::string& path, std::string& error);
+inline constexpr std::size_t kMaxGridColumns = 8;
+// Rows whose pairs are shown to scan()'s caller stop at this many distinct
+// values per column: a million-row grid of distinct values is checked on its
+// first ten thousand, and the rest when each cell runs.
+inline constexpr std::size_t kCheckedValuesPerColumn = 10'000;
+inline constexpr std::size_t kCheckpointRows = 1 << 16;
+
+class GridCells final : public CellSource {
+ public:
+  // Called by scan() with a row whose (key, value) pairs include one not
+  // seen before; false (with |error| set) stops the scan.
+  using RowCheck = std::function<bool(const Cell& row, std::string& error)>;
+
+  // Reads the header of the grid at |path|. On failure returns nullopt and
+  // sets |error| to a one-line message that starts with the path (and the
+  // line, when there is one).
+  static std::optional<GridCells> open(const std::string& path, std::string& error);
+  // Reads every row (see above). Must be called once, before size() and open().
+  bool scan(const RowCheck& check, std::string& error);
+
+  const std::vector<std::string>& keys() const override { return keys_; }
+  std::size_t size() const override { return rows_; }
+  std::unique_ptr<CellCursor> open(std::size_t first, std::size_t end, std::string& error) const override;
+
+  const std::string& path() const { return path_; }
+  // FNV-1a of the file's bytes as 16 hex digits (what a manifest records).
+  const std::string& content_hash() const { return hash_; }
+
+  // Where a row starts; the cursor's way in.
+  struct Checkpoint {
+    std::uint64_t offset = 0;
+    std::uint64_t line = 0;
+  };
+
+ private:
+  GridCells() = default;
+  std::string path_;
+  std::vector<std::string> keys_;
+  Checkpoint first_row_;                 // just after the header
+  std::vector<Checkpoint> checkpoints_;  // [k]: where row k * kCheckpointRows starts
+  std::size_t rows_ = 0;
+  std::string hash_;
+  std::shared_ptr<GridLineReader> reader_;  // from open() to the end of scan()
+};
+
+// Reads one row's values from |line| (line |line_number| of |path|): split,
+// counted against |columns| and canonicalised. False with |error| naming
+// PATH:LINE when the row is malformed.
+bool grid_row(const std::string& path, std::uint64_t line_number, const std::string& line, std::size_t columns,
+              std::vector<std::string>& values, std::string& error);
 
 }  // namespace locksim::sweep

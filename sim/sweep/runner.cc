@@ -1,19 +1,17 @@
 #include "sim/sweep/runner.h"
 
 #include <algorithm>
-#include <cctype>
 #include <condition_variable>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <thread>
 
 #include "sim/core/trace.h"
 #include "sim/scenario/run.h"
-#include "sim/sweep/cells.h"
 #include "sim/sweep/csv_writer.h"
+#include "sim/sweep/resume.h"
 #include "sim/sweep/seeds.h"
 #include "sim/sweep/summary.h"
 
@@ -23,185 +21,46 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool parse_count(std::string_view text, std::size_t& out) {
-  if (text.empty() || text.size() > 9) return false;
-  out = 0;
-  for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-    out = out * 10 + static_cast<std::size_t>(c - '0');
-  }
-  return true;
-}
-
-// ---- --resume ----------------------------------------------------------------
-
-// Walks the complete lines of an existing output file. |accept| sees each
-// line (without '\n') and its 0-based index and returns false to stop; the
-// result is the byte length of the accepted lines. A last line without '\n'
-// is never shown: it is what a kill left half-written.
-template <typename Accept>
-std::uintmax_t complete_prefix(const std::string& path, Accept accept, bool& stopped) {
-  std::ifstream in(path, std::ios::binary);
-  std::string line;
-  std::uintmax_t bytes = 0;
-  std::size_t index = 0;
-  stopped = false;
-  while (std::getline(in, line)) {
-    if (in.eof()) break;  // no '\n': partial
-    if (!accept(line, index)) {
-      stopped = true;
-      break;
-    }
-    bytes += line.size() + 1;
-    ++index;
-  }
-  return bytes;
-}
-
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && text.substr(0, prefix.size()) == prefix;
-}
-
-std::string strip_newline(std::string text) {
-  if (!text.empty() && text.back() == '\n') text.pop_back();
-  return text;
-}
-
-bool truncate_to(const std::string& path, std::uintmax_t bytes, std::string& error) {
-  std::error_code ec;
-  if (fs::file_size(path, ec) == bytes && !ec) return true;
-  fs::resize_file(path, bytes, ec);
-  if (ec) {
-    error = "cannot truncate " + path + " for --resume: " + ec.message();
-    return false;
-  }
-  return true;
-}
-
-struct Plan {
-  const SweepPlan& sweep;
-  std::vector<std::uint64_t> seed_bases;  // per cell
-
-  CellLabel label(std::size_t cell) const { return {sweep.scenario, sweep.variant, sweep.values[cell]}; }
+// One cell in flight: read when its first chunk is taken, resolved by the
+// first worker to run one of its chunks, its spec dropped when its summary
+// row is written.
+struct LiveCell {
+  Cell cell;
+  std::uint64_t seed_base = 0;
+  std::once_flag resolved;
+  std::optional<ScenarioSpec> spec;
+  std::string error;  // the cell could not be read or resolved: the sweep stops here
 };
 
-// How many cells the summary file already holds; truncates it to its
-// complete, matching rows. nullopt (with |error|) on a mismatch.
-std::optional<std::size_t> resume_summary(const Plan& plan, const std::string& path, std::string& error) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) return 0;
-  const std::string header = strip_newline(summary_header(plan.sweep.keys));
-  const std::size_t header_lines = plan.sweep.writes_header ? 1 : 0;
-  const std::size_t cells = plan.sweep.values.size();
-  std::string problem;
-  bool stopped = false;
-  const std::uintmax_t bytes = complete_prefix(
-      path,
-      [&](const std::string& line, std::size_t index) {
-        if (index < header_lines) {
-          if (line != header) problem = "line 1 is not this sweep's header";
-          return problem.empty();
-        }
-        const std::size_t cell = index - header_lines;
-        if (cell >= cells) {
-          problem = "it has more rows than this sweep (shard) has cells (" + std::to_string(cells) + ")";
-          return false;
-        }
-        const std::string want = summary_row_prefix(plan.label(cell), static_cast<std::int64_t>(plan.sweep.seeds));
-        if (!starts_with(line, want))
-          problem = "line " + std::to_string(index + 1) + " is not cell " + std::to_string(cell + 1) +
-                    " of this sweep (expected it to start with '" + want + "')";
-        return problem.empty();
-      },
-      stopped);
-  if (stopped) {
-    error = "--resume: " + path + ": " + problem + "; it was written by a different sweep, seed count or --shard";
-    return std::nullopt;
-  }
-  if (!truncate_to(path, bytes, error)) return std::nullopt;
-  // Count the rows kept.
-  std::size_t lines = 0;
-  complete_prefix(path, [&](const std::string&, std::size_t) { return ++lines, true; }, stopped);
-  return lines > header_lines ? lines - header_lines : 0;
-}
-
-// Cuts the per-run file to the rows of the first |cells_done| cells, after
-// checking them. False (with |error|) when they are not all there or differ.
-bool resume_per_run(const Plan& plan, const std::string& path, std::size_t cells_done, std::string& error) {
-  std::error_code ec;
-  const std::uint64_t seeds = plan.sweep.seeds;
-  const std::size_t header_lines = plan.sweep.writes_header ? 1 : 0;
-  const std::uint64_t rows_wanted = cells_done * seeds;
-  if (!fs::exists(path, ec)) {
-    if (cells_done == 0) return true;
-    error = "--resume: " + path + " does not exist, but the summary file already holds " + std::to_string(cells_done) +
-            " cells; remove both files to start over";
-    return false;
-  }
-  const std::string header = strip_newline(per_run_header(plan.sweep.keys));
-  std::string problem;
-  std::uint64_t kept = 0;
-  bool stopped = false;
-  const std::uintmax_t bytes = complete_prefix(
-      path,
-      [&](const std::string& line, std::size_t index) {
-        if (index < header_lines) {
-          if (line != header) problem = "line 1 is not this sweep's per-run header";
-          return problem.empty();
-        }
-        const std::uint64_t row = index - header_lines;
-        if (row >= rows_wanted) return false;  // rows of an unfinished cell: dropped, it runs again
-        const std::size_t cell = static_cast<std::size_t>(row / seeds);
-        const std::uint64_t replica = row % seeds;
-        const std::string want =
-            per_run_row_prefix(plan.label(cell), replica, replica_seed(plan.seed_bases[cell], replica));
-        if (!starts_with(line, want))
-          problem = "line " + std::to_string(index + 1) + " is not run " + std::to_string(replica) + " of cell " +
-                    std::to_string(cell + 1) + " of this sweep";
-        if (problem.empty()) ++kept;
-        return problem.empty();
-      },
-      stopped);
-  if (!problem.empty()) {
-    error = "--resume: " + path + ": " + problem + "; it was written by a different sweep, seed count or --shard";
-    return false;
-  }
-  if (kept < rows_wanted) {
-    error = "--resume: " + path + " holds " + std::to_string(kept) + " runs but the summary file's " +
-            std::to_string(cells_done) + " cells need " + std::to_string(rows_wanted) +
-            "; remove both files to start over";
-    return false;
-  }
-  return truncate_to(path, bytes, error);
-}
-
-// ---- the pool ----------------------------------------------------------------
-
 struct ChunkResult {
+  std::shared_ptr<LiveCell> cell;
   CellAccumulator acc;
   std::string per_run_rows;
+  std::string error;  // the sweep stops at this chunk
   bool ready = false;
 };
 
 class Pool {
  public:
-  Pool(SweepPlan& sweep, const Plan& plan, std::size_t first_cell, std::uint64_t chunk_runs, unsigned threads,
-       CsvOutput& out, CsvOutput* per_run, ProgressBar* progress)
-      : sweep_(sweep),
-        plan_(plan),
+  Pool(const SweepPlan& plan, std::size_t first_cell, std::uint64_t chunk_runs, unsigned threads, CsvOutput& out,
+       CsvOutput* per_run, ProgressBar* progress)
+      : plan_(plan),
         first_cell_(first_cell),
         chunk_runs_(chunk_runs),
-        chunks_per_cell_((sweep.seeds + chunk_runs - 1) / chunk_runs),
-        items_((sweep.values.size() - first_cell) * chunks_per_cell_),
+        chunks_per_cell_((plan.seeds + chunk_runs - 1) / chunk_runs),
+        items_((plan.range.end - plan.range.begin - first_cell) * chunks_per_cell_),
         threads_(threads),
         window_(std::max<std::size_t>(8, std::size_t{threads} * 4)),
         ring_(window_),
         out_(out),
         per_run_(per_run),
         progress_(progress),
+        limit_(items_),
         cells_done_(first_cell) {}
 
   bool run(std::string& error) {
+    cursor_ = plan_.cells->open(plan_.range.begin + first_cell_, plan_.range.end, error);
+    if (!cursor_) return false;
     const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(threads_, std::max<std::uint64_t>(1, items_)));
     std::vector<std::thread> workers;
     workers.reserve(n);
@@ -219,47 +78,70 @@ class Pool {
   void work() {
     while (true) {
       std::uint64_t item = 0;
+      std::shared_ptr<LiveCell> cell;
       {
         std::unique_lock lock(mutex_);
         // Stay within the window: a slow chunk must not let the others pile
-        // up an unbounded backlog of finished rows behind it.
-        cv_.wait(lock, [&] { return failed_ || next_item_ >= items_ || next_item_ < written_ + window_; });
-        if (failed_ || next_item_ >= items_) return;
+        // up an unbounded backlog of finished rows (and live cells) behind it.
+        cv_.wait(lock, [&] { return failed_ || next_item_ >= limit_ || next_item_ < written_ + window_; });
+        if (failed_ || next_item_ >= limit_) return;
         item = next_item_++;
+        if (item % chunks_per_cell_ == 0) current_ = read_cell();
+        cell = current_;
       }
-      ChunkResult result;
-      std::string failure;
-      try {
-        result = run_chunk(item);
-      } catch (const std::exception& e) {
-        failure = std::string("a run failed: ") + e.what();
-      }
+      ChunkResult result = run_chunk(item, std::move(cell));
       std::unique_lock lock(mutex_);
-      if (!failure.empty()) {
-        fail(failure);
-      } else {
-        runs_done_ += result.acc.runs();
-        ring_[item % window_] = std::move(result);
-        ring_[item % window_].ready = true;
-        drain();
-        if (progress_ != nullptr) progress_->update(cells_done_, runs_done_);
-      }
+      // A failed chunk is written like any other, so every row before it
+      // goes out first; nothing after it is started.
+      if (!result.error.empty()) limit_ = std::min(limit_, item + 1);
+      runs_done_ += static_cast<std::uint64_t>(result.acc.runs());
+      ring_[item % window_] = std::move(result);
+      ring_[item % window_].ready = true;
+      drain();
+      if (progress_ != nullptr) progress_->update(cells_done_, runs_done_);
       cv_.notify_all();
     }
   }
 
-  ChunkResult run_chunk(std::uint64_t item) const {
-    const std::size_t cell = first_cell_ + static_cast<std::size_t>(item / chunks_per_cell_);
-    const std::uint64_t first = item % chunks_per_cell_ * chunk_runs_;
-    const std::uint64_t last = std::min(sweep_.seeds, first + chunk_runs_);
-    const ScenarioSpec& spec = sweep_.specs[cell];
+  // The next cell from the cursor. Holds mutex_ (cells are read in order).
+  std::shared_ptr<LiveCell> read_cell() {
+    auto live = std::make_shared<LiveCell>();
+    if (!cursor_->next(live->cell, live->error)) {
+      if (live->error.empty()) live->error = "the sweep's cells ended early";
+      return live;
+    }
+    live->seed_base = cell_seed_base(plan_.scenario, plan_.variant, cell_text(plan_.cells->keys(), live->cell.values));
+    return live;
+  }
+
+  ChunkResult run_chunk(std::uint64_t item, std::shared_ptr<LiveCell> cell) const {
     ChunkResult result;
-    for (std::uint64_t replica = first; replica < last; ++replica) {
-      const std::uint64_t seed = replica_seed(plan_.seed_bases[cell], replica);
-      NullTrace trace;
-      const RunSummary run = summarise(run_scenario(spec, seed, trace));
-      result.acc.add(run);
-      if (per_run_ != nullptr) result.per_run_rows += per_run_row(plan_.label(cell), replica, seed, run);
+    result.cell = std::move(cell);
+    LiveCell& live = *result.cell;
+    const std::uint64_t first = item % chunks_per_cell_ * chunk_runs_;
+    const std::uint64_t last = std::min(plan_.seeds, first + chunk_runs_);
+    std::uint64_t replica = first;
+    try {
+      std::call_once(live.resolved, [&] {
+        if (live.error.empty()) live.spec = plan_.resolve(live.cell, live.error);
+      });
+      if (!live.error.empty()) {
+        result.error = live.error;
+        return result;
+      }
+      const CellLabel label{plan_.scenario, plan_.variant, live.cell.values};
+      for (; replica < last; ++replica) {
+        const std::uint64_t seed = replica_seed(live.seed_base, replica);
+        NullTrace trace;
+        const RunSummary run = summarise(run_scenario(*live.spec, seed, trace));
+        result.acc.add(run);
+        if (per_run_ != nullptr) result.per_run_rows += per_run_row(label, replica, seed, run);
+      }
+    } catch (const std::exception& e) {
+      // Where, in the words `locksim run` needs to replay it.
+      result.error = plan_.scenario + ": variant " + plan_.variant + ", cell " +
+                     cell_text(plan_.cells->keys(), live.cell.values) + ", replica " + std::to_string(replica) +
+                     ", seed " + std::to_string(replica_seed(live.seed_base, replica)) + ": " + e.what();
     }
     return result;
   }
@@ -268,18 +150,19 @@ class Pool {
   void drain() {
     while (!failed_ && written_ < items_ && ring_[written_ % window_].ready) {
       ChunkResult& chunk = ring_[written_ % window_];
+      if (!chunk.error.empty()) return fail(chunk.error);
       std::string error;
       if (per_run_ != nullptr && !per_run_->write(chunk.per_run_rows, error)) return fail(error);
       cell_acc_.merge(chunk.acc);
-      chunk = ChunkResult{};
       ++written_;
       if (written_ % chunks_per_cell_ == 0) {
-        const std::size_t cell = first_cell_ + static_cast<std::size_t>(written_ / chunks_per_cell_) - 1;
-        if (!out_.write(summary_row(plan_.label(cell), cell_acc_), error)) return fail(error);
+        const CellLabel label{plan_.scenario, plan_.variant, chunk.cell->cell.values};
+        if (!out_.write(summary_row(label, cell_acc_), error)) return fail(error);
         cell_acc_ = CellAccumulator{};
-        { const ScenarioSpec done = std::move(sweep_.specs[cell]); }  // every chunk of the cell is done with it
+        chunk.cell->spec.reset();  // every chunk of the cell is done with it
         ++cells_done_;
       }
+      chunk = ChunkResult{};
     }
   }
 
@@ -288,9 +171,8 @@ class Pool {
     failed_ = true;
   }
 
-  SweepPlan& sweep_;
-  const Plan& plan_;
-  const std::size_t first_cell_;
+  const SweepPlan& plan_;
+  const std::size_t first_cell_;  // of the shard: cells before it were resumed
   const std::uint64_t chunk_runs_;
   const std::uint64_t chunks_per_cell_;
   const std::uint64_t items_;
@@ -300,6 +182,8 @@ class Pool {
   std::mutex mutex_;
   std::condition_variable cv_;
   // Guarded by mutex_:
+  std::unique_ptr<CellCursor> cursor_;
+  std::shared_ptr<LiveCell> current_;  // the cell of the last item taken
   std::uint64_t next_item_ = 0;
   std::uint64_t written_ = 0;
   std::vector<ChunkResult> ring_;  // finished chunks by item % window_
@@ -307,6 +191,7 @@ class Pool {
   CsvOutput& out_;
   CsvOutput* per_run_;
   ProgressBar* progress_;
+  std::uint64_t limit_;  // no item at or past this is started (a failed chunk lowers it)
   std::size_t cells_done_;
   std::uint64_t runs_done_ = 0;
   bool failed_ = false;
@@ -317,24 +202,27 @@ std::uint64_t choose_chunk(std::uint64_t cells, std::uint64_t seeds, unsigned th
   // Enough chunks to keep every thread busy to the end, few enough that a
   // chunk's bookkeeping is noise next to its runs. Output does not depend on it.
   const std::uint64_t target_items = std::uint64_t{threads} * 16;
-  const std::uint64_t total = cells * seeds;
-  const std::uint64_t chunk = std::clamp<std::uint64_t>((total + target_items - 1) / target_items, 1, 256);
-  return std::min(chunk, seeds);
+  const unsigned __int128 total = static_cast<unsigned __int128>(cells) * seeds;
+  const auto per_item = static_cast<std::uint64_t>(
+      std::min<unsigned __int128>((total + target_items - 1) / target_items, 256));
+  return std::min(std::max<std::uint64_t>(per_item, 1), seeds);
+}
+
+// Opens one output file: appends to a resumed one, or truncates it, writes
+// its manifest (before any row, so a file never has rows without one) and
+// the header when this shard writes it.
+bool open_output(CsvOutput& file, const std::string& path, const std::string& header, const Manifest* manifest,
+                 const SweepPlan& plan, bool resume, std::string& error) {
+  std::error_code ec;
+  const bool append = resume && !path.empty() && fs::exists(path, ec) && fs::file_size(path, ec) > 0;
+  if (!file.open(path, append, error)) return false;
+  if (append) return true;
+  if (manifest != nullptr && gets_manifest(path) && !write_manifest(manifest_path(path), *manifest, error))
+    return false;
+  return !plan.writes_header || file.write(header, error);
 }
 
 }  // namespace
-
-std::optional<Shard> parse_shard(std::string_view text, std::string& error) {
-  const std::size_t slash = text.find('/');
-  Shard shard;
-  if (slash == std::string_view::npos || !parse_count(text.substr(0, slash), shard.index) ||
-      !parse_count(text.substr(slash + 1), shard.count) || shard.index < 1 || shard.count < 1 ||
-      shard.index > shard.count) {
-    error = "--shard expects K/N with 1 <= K <= N, such as 2/4, got '" + std::string(text) + "'";
-    return std::nullopt;
-  }
-  return shard;
-}
 
 CellRange shard_cells(std::size_t cells, Shard shard) {
   const auto bound = [&](std::size_t k) {
@@ -343,12 +231,7 @@ CellRange shard_cells(std::size_t cells, Shard shard) {
   return {bound(shard.index - 1), bound(shard.index)};
 }
 
-bool run_sweep(SweepPlan sweep, const RunnerOptions& options, SweepOutcome& outcome, std::string& error) {
-  Plan plan{sweep, {}};
-  plan.seed_bases.reserve(sweep.values.size());
-  for (const auto& values : sweep.values)
-    plan.seed_bases.push_back(cell_seed_base(sweep.scenario, sweep.variant, cell_text(sweep.keys, values)));
-
+bool run_sweep(const SweepPlan& plan, const RunnerOptions& options, SweepOutcome& outcome, std::string& error) {
   // Resume: decide where to start before anything runs.
   std::size_t first_cell = 0;
   if (options.resume) {
@@ -356,36 +239,37 @@ bool run_sweep(SweepPlan sweep, const RunnerOptions& options, SweepOutcome& outc
       error = "--resume needs --out (the file to continue)";
       return false;
     }
-    const std::optional<std::size_t> done = resume_summary(plan, options.out_path, error);
+    const std::optional<std::size_t> done = prepare_resume(plan, options, error);
     if (!done) return false;
     first_cell = *done;
-    if (!options.per_run_path.empty() && !resume_per_run(plan, options.per_run_path, first_cell, error))
-      return false;
   }
   outcome.cells_resumed = first_cell;
 
+  std::optional<Manifest> per_run_manifest;
+  if (options.manifest != nullptr) {
+    per_run_manifest = *options.manifest;
+    per_run_manifest->file = "per-run";
+  }
   CsvOutput out;
   CsvOutput per_run_out;
-  auto open = [&](CsvOutput& file, const std::string& path, const std::string& header) {
-    std::error_code ec;
-    const bool append = options.resume && !path.empty() && fs::exists(path, ec) && fs::file_size(path, ec) > 0;
-    if (!file.open(path, append, error)) return false;
-    return append || !sweep.writes_header || file.write(header, error);
-  };
-  if (!open(out, options.out_path, summary_header(sweep.keys))) return false;
-  if (!options.per_run_path.empty() && !open(per_run_out, options.per_run_path, per_run_header(sweep.keys)))
+  if (!open_output(out, options.out_path, summary_header(plan.cells->keys()), options.manifest, plan, options.resume,
+                   error))
+    return false;
+  if (!options.per_run_path.empty() &&
+      !open_output(per_run_out, options.per_run_path, per_run_header(plan.cells->keys()),
+                   per_run_manifest ? &*per_run_manifest : nullptr, plan, options.resume, error))
     return false;
 
-  const std::uint64_t cells_left = sweep.values.size() - first_cell;
+  const std::uint64_t cells_left = plan.range.end - plan.range.begin - first_cell;
   if (cells_left == 0) return true;
   const unsigned threads = std::max(1U, options.threads);
-  const std::uint64_t chunk = options.chunk_runs > 0 ? std::min(options.chunk_runs, sweep.seeds)
-                                                     : choose_chunk(cells_left, sweep.seeds, threads);
+  const std::uint64_t chunk = options.chunk_runs > 0 ? std::min(options.chunk_runs, plan.seeds)
+                                                     : choose_chunk(cells_left, plan.seeds, threads);
   std::unique_ptr<ProgressBar> progress;
   if (options.stopwatch != nullptr && options.progress_out != nullptr)
-    progress = std::make_unique<ProgressBar>(options.progress_out, *options.stopwatch, sweep.values.size(),
-                                             cells_left * sweep.seeds);
-  Pool pool(sweep, plan, first_cell, chunk, threads, out, options.per_run_path.empty() ? nullptr : &per_run_out,
+    progress = std::make_unique<ProgressBar>(options.progress_out, *options.stopwatch, plan.range.end - plan.range.begin,
+                                             cells_left * plan.seeds);
+  Pool pool(plan, first_cell, chunk, threads, out, options.per_run_path.empty() ? nullptr : &per_run_out,
             progress.get());
   const bool ok = pool.run(error);
   outcome.cells_run = pool.cells_run();

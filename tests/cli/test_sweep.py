@@ -1,6 +1,9 @@
 """locksim sweep as a user meets it: byte-identical CSVs for any thread count and
-shard split, resume after a kill, per-run rows, and exit 2 for bad input."""
+shard split, resume after a kill, per-run rows, manifests that --resume checks,
+and exit 2 for bad input."""
+import json
 import os
+import shutil
 import pathlib
 import signal
 import subprocess
@@ -145,6 +148,7 @@ def test_resume_drops_a_partial_last_line(locksim, tmp_path):
     whole = (tmp_path / "whole.csv").read_bytes()
     cut = tmp_path / "cut.csv"
     cut.write_bytes(whole[: whole.index(b"\n", whole.index(b"\n") + 1) + 30])
+    (tmp_path / "cut.csv.json").write_bytes((tmp_path / "whole.csv.json").read_bytes())
     ok(sweep(locksim, *SMALL, "--out", cut, "--resume"))
     assert cut.read_bytes() == whole
 
@@ -174,14 +178,29 @@ def test_resume_refuses_a_different_sweeps_file(locksim, tmp_path):
     (["--shard", "x", "--vary", "lock.ttl=1s"], "--shard expects K/N"),
     (["--grid", "/nonexistent/grid.csv"], "cannot read grid file"),
     (["--grid", "GRID", "--vary", "lock.ttl=1s"], "exclusive"),
-    (["--vary", "lock.ttl=1s", "--threads", "0"], "--threads must be at least 1"),
+    (["--vary", "lock.ttl=1s", "--threads", "0"], "--threads must be a whole number from 1 to 256, got '0'"),
+    (["--vary", "lock.ttl=1s", "--threads", "-1"], "--threads must be a whole number from 1 to 256, got '-1'"),
+    (["--vary", "lock.ttl=1s", "--threads", "1e8"], "--threads must be a whole number from 1 to 256, got '1e8'"),
+    (["--vary", "lock.ttl=1s", "--threads", "257"], "--threads must be a whole number from 1 to 256, got '257'"),
+    (["--vary", "lock.ttl=1s", "--seeds", "-1"], "--seeds must be a whole number from 1 to 1000000000, got '-1'"),
+    (["--vary", "lock.ttl=1s", "--seeds=-1"], "--seeds must be a whole number from 1 to 1000000000, got '-1'"),
+    (["--vary", "lock.ttl=1s", "--seeds", "0"], "--seeds must be a whole number from 1 to 1000000000, got '0'"),
+    (["--vary", "lock.ttl=1s", "--seeds", "1e8"], "--seeds must be a whole number from 1 to 1000000000, got '1e8'"),
+    (["--vary", "lock.ttl=1s", "--seeds", "1000000001"], "--seeds must be a whole number from 1 to 1000000000"),
+    (["--shard", "1/0", "--vary", "lock.ttl=1s"], "--shard expects K/N with 1 <= K <= N <= 1000000, such as 2/4, got '1/0'"),
+    (["--shard", "1/2000000", "--vary", "lock.ttl=1s"], "got '1/2000000'"),
+    (["--shard", "1/2/3", "--vary", "lock.ttl=1s"], "--shard expects K/N"),
+    (["--vary", "lock.ttl=1ns..2562047h*1000000000000000000"], "--vary: lock.ttl: bad factor"),
+    (["--vary", "lock.ttl=1ns..1000s:1ns"], "--vary: lock.ttl: range '1ns..1000s:1ns' has more than 1000000 values"),
+    (["--vary", "a=1..1000000:1", "--vary", "b=1..1000000:1"], "the --vary axes make more than 1000000000 cells"),
     (["--vary", "lock.ttl=1s", "--resume"], "--resume needs --out"),
 ])
 def test_bad_input_exits_2_with_a_message(locksim, tmp_path, args, message):
     """Bad SPECs, keys, values, shards and grids exit 2 before anything runs, with a one-line message."""
     args = [str(tmp_path / "grid.csv") if a == "GRID" else a for a in args]
     (tmp_path / "grid.csv").write_text("lock.ttl\n1s\n")
-    result = sweep(locksim, SCENARIO, "--seeds", "3", *args)
+    args = ["--seeds", "3", *args] if not any(a.startswith("--seeds") for a in args) else args
+    result = sweep(locksim, SCENARIO, *args)
     assert result.returncode == 2, result.stdout + result.stderr
     assert message in result.stderr
     assert result.stderr.startswith("locksim sweep: ") and result.stderr.count("\n") == 1
@@ -243,3 +262,209 @@ def test_progress_bar_only_on_a_terminal(locksim, tmp_path):
     assert "4/4 cells" in text and "runs/s" in text and "ETA" in text
     ok(sweep(locksim, *SMALL, "--out", tmp_path / "plain.csv"))
     assert (tmp_path / "tty.csv").read_bytes() == (tmp_path / "plain.csv").read_bytes()
+
+
+# --- hardening: numbers, files, manifests, resume checks, grids -----------------------------------------------------
+
+TINY = [SCENARIO, "--vary", "clock.C.drift=1%,2%", "--seeds", "2"]
+
+
+def test_more_shards_than_cells(locksim, tmp_path):
+    """A shard with no cells writes nothing (shard 1 only its header), and the shards still join to the whole."""
+    ok(sweep(locksim, *TINY, "--out", tmp_path / "all.csv"))
+    for k in range(1, 6):
+        ok(sweep(locksim, *TINY, "--shard", f"{k}/5", "--out", tmp_path / f"p{k}.csv"))
+    assert (tmp_path / "p1.csv").read_text().count("\n") == 1, "shard 1 of 5 has no cell: the header only"
+    assert (tmp_path / "p2.csv").read_bytes() == b""
+    joined = b"".join((tmp_path / f"p{k}.csv").read_bytes() for k in range(1, 6))
+    assert joined == (tmp_path / "all.csv").read_bytes()
+
+
+def refused(result, *fragments):
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.startswith("locksim sweep: ") and result.stderr.count("\n") == 1, result.stderr
+    for fragment in fragments:
+        assert fragment in result.stderr, result.stderr
+    return result
+
+
+def test_the_same_file_under_two_names_is_refused(locksim, tmp_path):
+    """--out and --per-run naming one file (./ prefix, symlink, hard link, a manifest, the scenario) exit 2, writing nothing."""
+    a = tmp_path / "a.csv"
+    refused(sweep(locksim, *TINY, "--out", a, "--per-run", f"{tmp_path}/./a.csv"),
+            f"--out {a} and --per-run {tmp_path}/./a.csv are the same file")
+    assert not a.exists() and not (tmp_path / "a.csv.json").exists()
+    refused(sweep(locksim, *TINY, "--out", a, "--per-run", tmp_path / "a.csv.json"),
+            f"the manifest of --out {a}.json and --per-run {a}.json are the same file")
+    a.write_text("keep me\n")
+    (tmp_path / "link.csv").symlink_to(a)
+    refused(sweep(locksim, *TINY, "--out", a, "--per-run", tmp_path / "link.csv"), "are the same file")
+    os.link(a, tmp_path / "hard.csv")
+    refused(sweep(locksim, *TINY, "--out", tmp_path / "hard.csv", "--per-run", a), "are the same file")
+    assert a.read_text() == "keep me\n"
+    scenario = tmp_path / "s.toml"
+    shutil.copy(locksim_root() / SCENARIO, scenario)
+    before = scenario.read_bytes()
+    refused(sweep(locksim, scenario, "--vary", "clock.C.drift=1%", "--seeds", "1", "--out", tmp_path / "." / "s.toml"),
+            f"the scenario file {scenario} and --out")
+    grid = tmp_path / "grid.csv"
+    grid.write_text("clock.C.drift\n1%\n")
+    refused(sweep(locksim, scenario, "--grid", grid, "--seeds", "1", "--per-run", grid), "--grid")
+    assert scenario.read_bytes() == before and grid.read_text() == "clock.C.drift\n1%\n"
+
+
+def test_manifests_describe_the_sweep(locksim, tmp_path):
+    """Every file gets FILE.json: version, scenario hash, --set, --vary, keys, cells, seeds, shard range, command line."""
+    ok(sweep(locksim, *TINY, "--set", "lock.ttl=5s", "--shard", "2/2", "--out", tmp_path / "s.csv",
+             "--per-run", tmp_path / "r.csv"))
+    summary = json.loads((tmp_path / "s.csv.json").read_text())
+    per_run = json.loads((tmp_path / "r.csv.json").read_text())
+    assert summary["format"] == "locksim sweep manifest" and summary["csv_format"] == 1
+    assert summary["file"] == "summary" and per_run["file"] == "per-run"
+    assert summary["scenario_name"] == "redlock-clock-drift" and len(summary["scenario_hash"]) == 16
+    assert summary["set"] == ["lock.ttl=5s"] and summary["vary"] == ["clock.C.drift=1%,2%"]
+    assert summary["keys"] == ["clock.C.drift"] and summary["cells"] == 2 and summary["seeds"] == 2
+    assert summary["shard"] == "2/2" and summary["shard_cells"] == {"begin": 1, "end": 2}
+    assert summary["command_line"][1:3] == ["sweep", SCENARIO] and summary["grid_hash"] == ""
+    assert {k: v for k, v in per_run.items() if k != "file"} == {k: v for k, v in summary.items() if k != "file"}
+
+
+def test_no_manifest_for_standard_output(locksim, tmp_path):
+    """Writing to standard output leaves no manifest anywhere."""
+    result = subprocess.run([locksim.binary, "sweep", str(locksim_root() / SCENARIO), *TINY[1:]], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and result.stdout.startswith("scenario,")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("change, message", [
+    (["--set", "lock.ttl=10s"], "--set differs: the file has lock.ttl=5s, this command has lock.ttl=10s"),
+    (["--set", "lock.ttl=5s", "--seeds", "3"], "--seeds differs: the file has 2, this command has 3"),
+    (["--set", "lock.ttl=5s", "--variant", "fast-0.5pct"], "--variant differs: the file has base, this command has fast-0.5pct"),
+])
+def test_resume_refuses_a_changed_sweep(locksim, tmp_path, change, message):
+    """--resume with another --set, --seeds or --variant names the field and both values, and changes nothing."""
+    out = tmp_path / "s.csv"
+    ok(sweep(locksim, *TINY, "--set", "lock.ttl=5s", "--out", out, "--per-run", tmp_path / "r.csv"))
+    lines = out.read_bytes().splitlines(keepends=True)
+    out.write_bytes(b"".join(lines[:2]))  # as if killed after the first cell
+    before = out.read_bytes()
+    args = [a for a in TINY if a not in ("--seeds", "2")] + (["--seeds", "2"] if "--seeds" not in change else [])
+    refused(sweep(locksim, *args, *change, "--out", out, "--per-run", tmp_path / "r.csv", "--resume"),
+            f"--resume: {out} was written by a different sweep: ", message)
+    assert out.read_bytes() == before
+
+
+def test_resume_refuses_a_modified_scenario(locksim, tmp_path):
+    """Editing the scenario file between a sweep and its --resume is refused, naming both hashes."""
+    scenario = tmp_path / "s.toml"
+    shutil.copy(locksim_root() / SCENARIO, scenario)
+    args = [scenario, *TINY[1:], "--out", tmp_path / "s.csv"]
+    ok(sweep(locksim, *args))
+    scenario.write_text(scenario.read_text() + "\n# an edit\n")
+    refused(sweep(locksim, *args, "--resume"), "the scenario file changed since the sweep started (hash ")
+
+
+def test_resume_accepts_other_threads_and_refuses_a_file_without_manifest(locksim, tmp_path):
+    """The command line is recorded, not compared: --threads may change. A file with no manifest is refused."""
+    out = tmp_path / "s.csv"
+    ok(sweep(locksim, *TINY, "--threads", "1", "--out", out))
+    whole = out.read_bytes()
+    out.write_bytes(whole[: whole.index(b"\n") + 1])
+    ok(sweep(locksim, *TINY, "--threads", "2", "--out", out, "--resume"))
+    assert out.read_bytes() == whole
+    (tmp_path / "s.csv.json").unlink()
+    refused(sweep(locksim, *TINY, "--out", out, "--resume"),
+            f"{out} has no manifest ({out}.json) beside it, so locksim cannot tell which sweep wrote it; "
+            "remove the file to start over")
+
+
+def test_resume_refuses_a_tampered_row(locksim, tmp_path):
+    """A kept row whose numbers do not add up is refused with file:line and what is wrong, not silently cut."""
+    out = tmp_path / "s.csv"
+    ok(sweep(locksim, *TINY, "--out", out))
+    lines = out.read_text().splitlines(keepends=True)
+    fields = lines[1].split(",")
+    fields[3] = "3"  # runs
+    out.write_text(lines[0] + ",".join(fields))
+    refused(sweep(locksim, *TINY, "--out", out, "--resume"), f"--resume: {out}:2: runs is '3', but --seeds is 2")
+    fields[3], fields[4] = "2", "1"  # one violation of two, but the rate still says 0
+    out.write_text(lines[0] + ",".join(fields))
+    refused(sweep(locksim, *TINY, "--out", out, "--resume"),
+            f"{out}:2: grant-exclusive.rate,ci_low,ci_high are '0.000000,0.000000,0.657620', but 1 of 2 runs give")
+
+
+def test_grid_bom_crlf_and_blank_lines_are_accepted(locksim, tmp_path):
+    """A grid with a BOM, CRLF line ends, blank lines and a blank last line gives the same file as a plain grid."""
+    plain, fancy = tmp_path / "plain.csv", tmp_path / "fancy.csv"
+    plain.write_text("clock.C.drift\n1%\n2%\n")
+    fancy.write_bytes(b"\xef\xbb\xbfclock.C.drift\r\n1%\r\n\r\n2%\r\n\r\n")
+    for g in (plain, fancy):
+        ok(sweep(locksim, SCENARIO, "--grid", g, "--seeds", "2", "--out", tmp_path / f"{g.stem}.out.csv"))
+    assert (tmp_path / "plain.out.csv").read_bytes() == (tmp_path / "fancy.out.csv").read_bytes()
+
+
+@pytest.mark.parametrize("content, line, fragment", [
+    (b"clock.C.drift\n1%\n2\x00%\n", 3, "a NUL byte at column 2; a grid file is CSV text, and this looks like a binary file"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", 1, "a byte that is not UTF-8 at column 1"),
+    (b"clock.C.drift\ncaf\xe9\n", 2, "a byte that is not UTF-8 at column 4; a grid file is CSV text in UTF-8"),
+    (b"clock.C.drift\n" + b"x" * (1 << 21) + b"\n", 2, "a line longer than 1 MiB"),
+], ids=["nul", "png", "latin1", "long-line"])
+def test_binary_grids_are_refused_with_a_line(locksim, tmp_path, content, line, fragment):
+    """NUL bytes, bytes that are not UTF-8 and over-long lines give grid.csv:LINE in our own words."""
+    grid = tmp_path / "grid.csv"
+    grid.write_bytes(content)
+    result = refused(sweep(locksim, SCENARIO, "--grid", grid, "--seeds", "1"), f"{grid}:{line}: {fragment}")
+    assert "io::" not in result.stderr and "Extra column" not in result.stderr
+
+
+def test_a_bad_grid_value_is_named_once(locksim, tmp_path):
+    """The bad value appears once in the message; the cell is still named."""
+    grid = tmp_path / "grid.csv"
+    value = "fast" * 20
+    grid.write_text(f"lock.ttl,clock.C.drift\n10s,1%\n10s,{value}\n")
+    result = refused(sweep(locksim, SCENARIO, "--grid", grid, "--seeds", "1"), f"{grid}:3: clock.C.drift: bad rate")
+    assert result.stderr.count(value) == 1, result.stderr
+    assert "(cell lock.ttl=10s;clock.C.drift=...)" in result.stderr
+
+
+QUORUM_GRID = 'redis.nodes,redlock.quorum\n"[""A"",""B"",""C"",""D"",""E""]",4\n"[""A"",""B"",""C""]",2\n"[""A"",""B"",""C""]",4\n'
+
+
+def test_a_combination_that_fails_when_reached_stops_the_sweep(locksim, tmp_path):
+    """A grid row whose values pass alone but not together stops the sweep there: exit 2, file:line, earlier rows kept."""
+    grid, out = tmp_path / "grid.csv", tmp_path / "s.csv"
+    grid.write_text(QUORUM_GRID)
+    refused(sweep(locksim, "scenarios/no-faults-redlock.toml", "--grid", grid, "--seeds", "1", "--out", out),
+            f"{grid}:4: redlock.quorum: must be between 1 and 3", '(cell redis.nodes=["A","B","C"];redlock.quorum=4)')
+    assert out.read_text().count("\n") == 3, "the header and the two cells before the bad one"
+    result = refused(sweep(locksim, "scenarios/no-faults-redlock.toml", "--vary", 'redis.nodes=["A","B","C","D","E"],["A","B","C"]',
+                           "--vary", "redlock.quorum=2,4", "--seeds", "1", "--out", out),
+                     "--vary: redlock.quorum: must be between 1 and 3")
+    assert out.read_text().count("\n") == 4, "cells 1-3 of the cross product are written"
+
+
+def test_resume_after_kill_with_two_threads_and_a_grid(locksim, tmp_path):
+    """A grid sweep killed part-way and resumed equals the uninterrupted sweep, per-run file included."""
+    grid = tmp_path / "grid.csv"
+    grid.write_text("clock.C.drift\n" + "".join(f"{d}ppm\n" for d in range(10000, 16000, 200)))
+    args = [SCENARIO, "--grid", grid, "--set", "network.latency=uniform(500us, 2ms)", "--seeds", "120", "--threads", "2"]
+    out, runs = tmp_path / "killed.csv", tmp_path / "killed.runs.csv"
+    proc = subprocess.Popen([locksim.binary, "sweep", *map(str, args), "--out", out, "--per-run", runs],
+                            cwd=locksim_root(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (out.exists() and out.read_text().count("\n") >= 3):
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert 2 <= out.read_text().count("\n") - 1 < 30, "the sweep was killed part-way"
+    ok(sweep(locksim, *args, "--out", out, "--per-run", runs, "--resume"))
+    ok(sweep(locksim, *args[:-1], "1", "--out", tmp_path / "whole.csv", "--per-run", tmp_path / "whole.runs.csv"))
+    assert out.read_bytes() == (tmp_path / "whole.csv").read_bytes()
+    assert runs.read_bytes() == (tmp_path / "whole.runs.csv").read_bytes()
+
+
+def test_devices_get_no_manifest(locksim):
+    """--out and --per-run may both be /dev/null (even with --resume): no manifest is written beside a device."""
+    ok(sweep(locksim, *TINY, "--out", "/dev/null", "--per-run", "/dev/null", "--resume"))
+    assert not os.path.exists("/dev/null.json")

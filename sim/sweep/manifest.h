@@ -1,0 +1,82 @@
+// A sweep's manifest: what wrote a CSV file, kept beside it as FILE.json.
+//
+// A sweep's rows say which cell they are, but not which experiment: the
+// same cells with another --set value, another seed count or an edited
+// scenario give rows that look alike and mean something else. So every sweep
+// that writes a file also writes its manifest — before the first row — and
+// --resume compares the manifest with what this command would write. A
+// mismatch is refused with each differing field and both of its values;
+// a file without a manifest is refused too, since nothing says which sweep
+// wrote it. The command line is recorded for people and never compared: a
+// resumed sweep legitimately differs in --threads and --resume itself.
+//
+// The manifest is JSON, one member per line in a fixed order, written with
+// json_quote (sim/core/trace.h) and read back with json_value.h. Fields:
+//   format            "locksim sweep manifest"
+//   csv_format        the CSV layout's version (csv_writer.h, kCsvFormat)
+//   file              "summary" (--out) or "per-run" (--per-run)
+//   locksim_version   kVersion of the locksim that wrote it
+//   scenario_path, scenario_name, scenario_hash (FNV-1a of the file's bytes)
+//   variant, set (the --set values in order), vary (the --vary specs in
+//   order), grid_path and grid_hash ("" without --grid)
+//   keys              the cells' keys, in column order
+//   cells             cells in the whole sweep
+//   seeds             runs per cell
+//   shard             "K/N"
+//   shard_cells       {"begin": B, "end": E}: the shard's cells [B, E), 0-based
+//   command_line      the arguments, program name first
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace locksim::sweep {
+
+struct Manifest {
+  std::string file;  // "summary" or "per-run"
+  std::uint64_t csv_format = 0;
+  std::string locksim_version;
+  std::string scenario_path;
+  std::string scenario_name;
+  std::string scenario_hash;
+  std::string variant;
+  std::vector<std::string> sets;
+  std::vector<std::string> varies;
+  std::string grid_path;
+  std::string grid_hash;
+  std::vector<std::string> keys;
+  std::uint64_t cells = 0;
+  std::uint64_t seeds = 0;
+  std::uint64_t shard_index = 1;
+  std::uint64_t shard_count = 1;
+  std::uint64_t shard_begin = 0;
+  std::uint64_t shard_end = 0;
+  std::vector<std::string> command_line;
+};
+
+// Where the manifest of the CSV at |csv_path| lives.
+inline std::string manifest_path(const std::string& csv_path) { return csv_path + ".json"; }
+// Whether the CSV at |csv_path| gets a manifest: a file path ("" is standard
+// output) that is a regular file or does not exist yet — not /dev/null.
+bool gets_manifest(const std::string& csv_path);
+
+std::string manifest_json(const Manifest& manifest);
+// nullopt with |error| when |json| is not a manifest.
+std::optional<Manifest> parse_manifest(std::string_view json, std::string& error);
+
+// What differs between the manifest of an existing file (|file|) and this
+// command's (|now|), one phrase per field: "--set differs: the file has
+// lock.ttl=5s, this command has lock.ttl=10s". Empty when they match; the
+// command line is not compared.
+std::vector<std::string> manifest_differences(const Manifest& file, const Manifest& now);
+
+// Writes |manifest| to |path|, replacing it; false with |error| on an I/O error.
+bool write_manifest(const std::string& path, const Manifest& manifest, std::string& error);
+// Reads the manifest at |path|; nullopt with |error| when it is missing,
+// unreadable or not a manifest.
+std::optional<Manifest> read_manifest(const std::string& path, std::string& error);
+
+}  // namespace locksim::sweep

@@ -1,0 +1,65 @@
+// Files are compared by identity, not by spelling: "./a", "d/../a", symlinks
+// and hard links are the same file, files that do not exist yet compare by
+// canonical path, and devices are never the same file as anything.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "sim/sweep/file_identity.h"
+
+namespace locksim::sweep {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SweepFileIdentity : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / "locksim_sweep_file_identity";
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "d");
+    std::ofstream(p("a.csv")) << "x";
+  }
+  std::string p(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+// Spellings, symlinks and hard links of one existing file are the same file; another file is not.
+TEST_F(SweepFileIdentity, ExistingFilesCompareByInode) {
+  EXPECT_TRUE(same_file(p("a.csv"), p("a.csv")));
+  EXPECT_TRUE(same_file(p("a.csv"), p("./a.csv")));
+  EXPECT_TRUE(same_file(p("a.csv"), p("d/../a.csv")));
+  fs::create_symlink(p("a.csv"), p("link.csv"));
+  EXPECT_TRUE(same_file(p("a.csv"), p("link.csv")));
+  fs::create_hard_link(p("a.csv"), p("hard.csv"));
+  EXPECT_TRUE(same_file(p("hard.csv"), p("link.csv")));
+  std::ofstream(p("b.csv")) << "y";
+  EXPECT_FALSE(same_file(p("a.csv"), p("b.csv")));
+}
+
+// Files that do not exist yet compare by canonical path, through a symlinked directory too.
+TEST_F(SweepFileIdentity, NewFilesCompareByCanonicalPath) {
+  EXPECT_TRUE(same_file(p("new.csv"), p("d/../new.csv")));
+  EXPECT_FALSE(same_file(p("new.csv"), p("new.csv.json")));
+  fs::create_directory_symlink(p("d"), p("dlink"));
+  EXPECT_TRUE(same_file(p("d/new.csv"), p("dlink/new.csv")));
+  EXPECT_FALSE(same_file(p("a.csv"), p("new.csv")));
+}
+
+// The message names both roles and both paths; empty paths and devices are skipped.
+TEST_F(SweepFileIdentity, CheckNamesBothPaths) {
+  std::string error;
+  EXPECT_TRUE(check_distinct_files({{"--out", p("a.csv")}, {"--per-run", ""}, {"--grid", ""}}, error));
+  EXPECT_TRUE(check_distinct_files({{"--out", "/dev/null"}, {"--per-run", "/dev/null"}}, error));
+  EXPECT_FALSE(check_distinct_files({{"the scenario file", p("s.toml")},
+                                     {"--out", p("a.csv")},
+                                     {"the manifest of --out", p("a.csv.json")},
+                                     {"--per-run", p("./a.csv")}},
+                                    error));
+  EXPECT_EQ(error, "--out " + p("a.csv") + " and --per-run " + p("./a.csv") + " are the same file; give each its own");
+}
+
+}  // namespace
+}  // namespace locksim::sweep
