@@ -96,12 +96,18 @@ std::string join_key(std::string_view parent, std::string_view key) {
 }
 
 std::string in_quotes(std::string_view text) {
+  // A message quotes what the user wrote so that it can be found; a value
+  // of a megabyte (a grid cell, a pasted log) is shown by its start and size.
+  constexpr std::size_t kShown = 80;
+  const bool cut = text.size() > kShown;
   std::string out = "\"";
-  for (char c : text) {
+  for (char c : cut ? text.substr(0, kShown) : text) {
     if (c == '"' || c == '\\') out.push_back('\\');
     out.push_back(c);
   }
+  if (cut) out += "...";
   out.push_back('"');
+  if (cut) out += " (" + std::to_string(text.size()) + " bytes)";
   return out;
 }
 

@@ -52,7 +52,8 @@ void merge_into(DocNode& into, const DocNode& from);
 std::string join_key(std::string_view parent, std::string_view key);
 // "integer 10", "string \"10s\"", "float 0.5", "boolean true", "an array", ...
 std::string describe_value(const toml::node& value);
-// "text" in double quotes, with " and \\ escaped. (Not std::quoted, which ADL would
+// "text" in double quotes, with " and \\ escaped; past 80 bytes, its first 80
+// and its length. (Not std::quoted, which ADL would
 // prefer for std::string arguments.)
 std::string in_quotes(std::string_view text);
 // "a, b, c"; a long list shows its first 24 items and the count.

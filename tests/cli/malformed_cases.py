@@ -1,7 +1,7 @@
 """The battery of malformed inputs: every case is a file (or none) and a command
 line, with the exit code and the message fragments a user must see.
 
-A case is Case(name, snippet, args, code, fragments, key):
+A case is Case(name, snippet, args, code, fragments, key, files, setup, rewrite):
   snippet    TOML appended to BASE (the file is written as battery.toml), or
              a Replace(old, new) edit of BASE, or Raw(text) for a whole file;
              None runs the command without writing a file.
@@ -10,10 +10,14 @@ A case is Case(name, snippet, args, code, fragments, key):
   fragments  strings the message must contain (stderr, or stdout for exit 0).
   key        when set, the message must name it as "battery.toml:LINE: KEY:"
              (the line is where the key is written: the test finds it).
+  files      more files beside battery.toml ({name: text or bytes}); "{dir}"
+             in args is their directory.
+  setup      commands that must succeed first (a sweep to --resume).
+  rewrite    battery.toml's new snippet after the setup (a changed scenario).
 """
 import zlib
-from dataclasses import dataclass
-from typing import List, Optional, Union
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Union
 
 BASE = """[scenario]
 name = "battery"
@@ -47,6 +51,9 @@ class Case:
     code: int
     fragments: List[str]
     key: Optional[str] = None
+    files: Dict[str, Union[str, bytes]] = field(default_factory=dict)
+    setup: List[List[str]] = field(default_factory=list)
+    rewrite: Optional[str] = None
 
 
 def tag(text):
@@ -59,8 +66,9 @@ VALIDATE = ["validate", "{file}"]
 CASES: List[Case] = []
 
 
-def case(name, snippet, fragments, key=None, args=VALIDATE, code=2):
-    CASES.append(Case(name, snippet, list(args), code, list(fragments), key))
+def case(name, snippet, fragments, key=None, args=VALIDATE, code=2, files=None, setup=None, rewrite=None):
+    CASES.append(Case(name, snippet, list(args), code, list(fragments), key, dict(files or {}), list(setup or []),
+                      rewrite))
 
 
 LIMIT = "longer than the longest supported run, 100 years"
@@ -432,3 +440,100 @@ case("run-drawn-jump-out-of-range",
                           'by = "+exponential(876600h)"\n[fault.k]\nkind = "clock-jump"\ntarget = "c1"\nat = "2s"\n'
                           'by = "+exponential(876600h)"\n'),
      ["c1's clock would read more than 150 years from zero"], args=["run", "{file}", "--seed", "3"])
+
+# ---------------------------------------------------------------- sweeps: numbers and options
+SWEEP = ["sweep", "{file}", "--vary", "lock.ttl=5s,10s"]
+for value in ["-1", "0", "1e8", "1000000001", "many"]:
+    case(f"sweep-seeds-{value}", "", [f"--seeds must be a whole number from 1 to 1000000000, got '{value}'"],
+         args=SWEEP + ["--seeds", value])
+for value in ["0", "-1", "1e8", "257", "two"]:
+    case(f"sweep-threads-{value}", "", [f"--threads must be a whole number from 1 to 256, got '{value}'"],
+         args=SWEEP + ["--seeds", "1", "--threads", value])
+for value in ["0/3", "4/3", "1/0", "1/2000000", "x", "1/2/3", "-1/2", "1/"]:
+    case(f"sweep-shard-{value.replace('/', '-of-')}", "",
+         [f"--shard expects K/N with 1 <= K <= N <= 1000000, such as 2/4, got '{value}'"],
+         args=SWEEP + ["--seeds", "1", "--shard", value])
+case("sweep-no-seeds", "", ["how many seeds per cell? (--seeds N)"], args=SWEEP)
+case("sweep-grid-and-vary", "", ["--grid and --vary are exclusive"],
+     args=SWEEP + ["--seeds", "1", "--grid", "{dir}/grid.csv"], files={"grid.csv": "lock.ttl\n5s\n"})
+case("sweep-resume-without-out", "", ["--resume needs --out"], args=SWEEP + ["--seeds", "1", "--resume"])
+case("sweep-set-and-vary-same-key", "", ["lock.ttl is also a sweep key; give it in one place"],
+     args=SWEEP + ["--seeds", "1", "--set", "lock.ttl=3s"])
+case("sweep-unknown-variant", "", ['unknown variant "fenced"'], args=SWEEP + ["--seeds", "1", "--variant", "fenced"])
+
+# ---------------------------------------------------------------- sweeps: --vary specs
+for spec, fragment in [
+    ("lock.ttl", "expected KEY=SPEC"),
+    ("=1s", "missing key before '='"),
+    ("lock.ttl=", "empty SPEC"),
+    ("lock.ttl=1s..2s", "needs a step (A..B:STEP) or a factor (A..B*F)"),
+    ("lock.ttl=2s..1s:1s", "is empty: its start is past its end"),
+    ("lock.ttl=1s..2s:0s", "the step must be greater than zero"),
+    ("lock.ttl=1s..8s:1s*2", "has both a step (:) and a factor (*)"),
+    ("lock.ttl=1s..10s*1", "the factor must be greater than 1"),
+    ("lock.ttl=0s..10s*2", "a geometric range needs a start greater than zero"),
+    ("lock.ttl=1ns..1000s:1ns", "has more than 1000000 values"),
+    ("lock.ttl=1s..10ppm:1s", "mixes kinds of value"),
+    ("lock.ttl=1h..2562047h*1000000", "is longer than the longest supported run, 100 years"),
+    ("lock.ttl=1ns..2562047h*1.5", "is not exact"),
+    ("lock.ttl=5s,,10s", "has an empty value"),
+    ("lock.ttl=fast", "--vary: lock.ttl: bad duration \"fast\""),
+    ("lock.ttl=99999999999999h", "is longer than the longest supported run, 100 years"),
+    ("lock.tll=5s", 'did you mean "lock.ttl"?'),
+    ("clock.c1.drift=0%..300%:100%", "at most 1000000ppm"),
+]:
+    case("sweep-vary-" + spec.split("=")[-1][:18].replace("/", "-") + "-" + tag(spec), "", [fragment],
+         args=["sweep", "{file}", "--seeds", "1", "--vary", spec])
+case("sweep-vary-twice", "", ["--vary lock.ttl is given twice"],
+     args=["sweep", "{file}", "--seeds", "1", "--vary", "lock.ttl=1s", "--vary", "lock.ttl=2s"])
+
+# ---------------------------------------------------------------- sweeps: grid files
+GRID = ["sweep", "{file}", "--seeds", "1", "--grid", "{dir}/grid.csv"]
+for name, text, fragment in [
+    ("header-only", "lock.ttl\n", "no cells; the grid has a header but no rows"),
+    ("empty", "", "empty grid file"),
+    ("nul-byte", b"lock.ttl\n5\x00s\n", "grid.csv:2: a NUL byte"),
+    ("latin1", b"lock.ttl\n5s\xe9\n", "grid.csv:2: a byte that is not UTF-8"),
+    ("too-few", "lock.ttl,client.c2.start\n5s\n", "grid.csv:2: this row has fewer values than the header's 2 keys"),
+    ("too-many", "lock.ttl\n5s,1s\n", "grid.csv:2: this row has more values than the header's 1 keys"),
+    ("unclosed-quote", 'lock.ttl\n"5s\n', "grid.csv:2: a quoted value is not closed"),
+    ("duplicate-key", "lock.ttl,lock.ttl\n5s,6s\n", "grid.csv:1: key 'lock.ttl' is named twice"),
+    ("empty-key", "lock.ttl,\n5s,6s\n", "grid.csv:1: column 2 has no key"),
+    ("nine-columns", ",".join(f"k{i}" for i in range(9)) + "\n" + ",".join("1" for _ in range(9)) + "\n",
+     "grid.csv:1: 9 columns; a grid has at most 8 keys"),
+    ("bad-value", "lock.ttl\n5s\nfast\n", 'grid.csv:3: lock.ttl: bad duration "fast"'),
+    ("too-long-value", "lock.ttl\n99999999999999h\n", "is longer than the longest supported run, 100 years"),
+    ("long-line", "lock.ttl\n" + "x" * (20 << 20) + "\n", "grid.csv:2: a line longer than"),
+    ("long-value", "lock.ttl\n" + "y" * 5000 + "\n", '"yyyyyyyyyy'),
+]:
+    case(f"sweep-grid-{name}", "", [fragment], args=GRID, files={"grid.csv": text})
+case("sweep-grid-missing", "", ["cannot read grid file", "No such file or directory"],
+     args=["sweep", "{file}", "--seeds", "1", "--grid", "{dir}/none.csv"])
+case("sweep-grid-directory", "", ["cannot read grid file", "it is a directory"],
+     args=["sweep", "{file}", "--seeds", "1", "--grid", "{dir}"])
+case("sweep-grid-bad-value-named-once", "", ["...)\n", '..." (5000 bytes)'], args=GRID,
+     files={"grid.csv": "lock.ttl\n" + "x" * 5000 + "\n"})
+case("long-value-quoted-by-its-start", "[lock]\nkey = 5\nttl = \"" + "z" * 3000 + "\"\n",
+     ['lock.ttl: bad duration "zzzzzzzz', '..." (3000 bytes)'], key="lock.ttl")
+case("sweep-grid-bom-crlf-blank-lines", "", ["scenario,variant,lock.ttl,runs"], code=0, args=GRID,
+     files={"grid.csv": b"\xef\xbb\xbflock.ttl\r\n5s\r\n\r\n10s\r\n\r\n"})
+
+# ---------------------------------------------------------------- sweeps: output files and --resume
+OUT = ["sweep", "{file}", "--seeds", "2", "--vary", "lock.ttl=5s,10s", "--out", "{dir}/out.csv"]
+case("sweep-same-file-dot-slash", "", ["are the same file"],
+     args=OUT + ["--per-run", "{dir}/./out.csv"])
+case("sweep-out-is-scenario", "", ["the scenario file", "are the same file"],
+     args=["sweep", "{file}", "--seeds", "1", "--vary", "lock.ttl=5s", "--out", "{file}"])
+case("sweep-resume-no-manifest", "", ["has no manifest", "cannot tell which sweep wrote it"],
+     args=OUT + ["--resume"], files={"out.csv": "scenario,variant,lock.ttl,runs\n"})
+case("sweep-resume-changed-set", "", ["was written by a different sweep", "--set differs"],
+     args=OUT + ["--resume", "--set", "client.c2.start=2s"], setup=[OUT])
+case("sweep-resume-changed-seeds", "", ["was written by a different sweep", "seeds"],
+     args=[a if a != "2" else "3" for a in OUT] + ["--resume"], setup=[OUT])
+case("sweep-resume-changed-scenario", "", ["the scenario file changed since the sweep started"],
+     args=OUT + ["--resume"], setup=[OUT], rewrite="[lock]\nkey = \"other\"\n")
+case("sweep-resume-bad-row", "", ["--resume:", "runs is"], args=OUT + ["--resume"],
+     setup=[OUT, ["!corrupt", "{dir}/out.csv", ",2,", ",3,"]])
+case("sweep-run-error-names-the-cell", Replace('run_for = "20s"', 'run_for = "20s"\nmax_events = 20'),
+     ["variant base, cell lock.ttl=5s, replica 0, seed", "the run stopped after 20 events"],
+     args=["sweep", "{file}", "--seeds", "1", "--vary", "lock.ttl=5s", "--out", "{dir}/out.csv"])

@@ -2,6 +2,7 @@
 expected exit code and a message that names what is wrong and where: the file,
 the line and the key, in the user's words. Also: no case crashes, and the
 battery stays large enough to mean something."""
+import pathlib
 import re
 
 import pytest
@@ -31,10 +32,31 @@ def test_the_battery_is_large():
     assert len(set(names)) == len(names), sorted(n for n in names if names.count(n) > 1)
 
 
+def fill(args, path, directory):
+    return [str(path) if a == "{file}" else a.replace("{dir}", str(directory)) for a in args]
+
+
+def corrupt(path, old, new):
+    """Replaces the first |old| after the header line of |path| (a setup step)."""
+    text = pathlib.Path(path).read_text()
+    head, rest = text.split("\n", 1)
+    pathlib.Path(path).write_text(head + "\n" + rest.replace(old, new, 1))
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_malformed_input(locksim, tmp_path, case):
     path = write_case(tmp_path, case.snippet)
-    args = [str(path) if a == "{file}" else a for a in case.args]
+    for name, content in case.files.items():
+        (tmp_path / name).write_bytes(content if isinstance(content, bytes) else content.encode())
+    for step in case.setup:
+        if step[0] == "!corrupt":
+            corrupt(*fill(step[1:], path, tmp_path))
+            continue
+        done = locksim(*fill(step, path, tmp_path))
+        assert done.returncode == 0, done.stderr
+    if case.rewrite is not None:
+        write_case(tmp_path, case.rewrite)
+    args = fill(case.args, path, tmp_path)
     result = locksim(*args)
     output = result.stdout if case.code == 0 else result.stderr
     assert result.returncode == case.code, f"exit {result.returncode}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
