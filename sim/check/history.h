@@ -171,11 +171,19 @@ struct PhaseReached {
   ProcessId process;
   Phase phase;
 };
+// A scenario's fault (History::fault_names[fault]) fired: its time came or
+// its phase was reached. |took_effect| is false when it changed nothing — a
+// pause or crash of a crashed process, a restart of a running one, a pause
+// inside a longer pause — so that a finding never rests on a silent no-op.
+struct FaultFired {
+  std::uint32_t fault;
+  bool took_effect;
+};
 struct RunEnded {};
 
 using FactBody = std::variant<RequestInvoked, RequestCompleted, LockWanted, LockGaveUp, LockGranted, LockExtended,
                               BeliefEnded, LockReleased, KeyHeld, KeyDropped, Replicated, RoleChanged, ResourceOp,
-                              AppState, FaultApplied, PhaseReached, RunEnded>;
+                              AppState, FaultApplied, PhaseReached, FaultFired, RunEnded>;
 
 struct Fact {
   TrueTime at;
@@ -197,6 +205,7 @@ struct ServiceLayout {
 struct History {
   std::vector<ProcessInfo> processes;
   std::vector<std::string> key_names;
+  std::vector<std::string> fault_names;  // the scenario's [fault.NAME] tables, in file order
   ServiceLayout service;
   AppKind app = AppKind::none;
   std::vector<Fact> facts;

@@ -56,6 +56,15 @@ void print_table(std::ostream& out, const VariantOutcome& v) {
       << format_duration(l.mean_acquire_latency) << " max " << format_duration(l.max_acquire_latency)
       << ", longest stuck " << format_duration(l.longest_stuck) << ", unheld " << format_duration(l.unheld_time)
       << " of " << format_duration(l.run_length) << "\n";
+  if (!r.faults.empty()) {
+    out << "  faults:";
+    for (std::size_t i = 0; i < r.faults.size(); ++i)
+      out << (i ? ";" : "") << " " << r.faults[i].name << " " << describe_firing(r.faults[i]);
+    out << "\n";
+    // A verdict may rest on a fault that did nothing: say so where it is seen.
+    for (const FaultOutcome& f : r.faults)
+      if (f.effective == 0) out << "  fault " << f.name << " " << describe_firing(f) << "\n";
+  }
   for (const Mismatch& m : r.mismatches)
     out << "  MISMATCH " << m.what << ": expected " << m.expected << ", got " << m.actual << "\n";
   out << (r.matches() ? "  matches [expect]\n" : "  DOES NOT MATCH [expect]\n");
@@ -106,8 +115,18 @@ void print_json(std::ostream& out, const std::string& scenario, const std::strin
         << ",\"gave_up\":" << l.gave_up
         << ",\"mean_acquire_latency_ns\":" << ns(l.mean_acquire_latency)
         << ",\"max_acquire_latency_ns\":" << ns(l.max_acquire_latency) << ",\"longest_stuck_ns\":" << ns(l.longest_stuck)
-        << ",\"unheld_ns\":" << ns(l.unheld_time) << ",\"run_length_ns\":" << ns(l.run_length) << "},\"events\":" << r.events
-        << "}";
+        << ",\"unheld_ns\":" << ns(l.unheld_time) << ",\"run_length_ns\":" << ns(l.run_length) << "},\"faults\":[";
+    for (std::size_t f = 0; f < r.faults.size(); ++f) {
+      const FaultOutcome& fault = r.faults[f];
+      const auto at = [](TrueTime t) {
+        return t == kTrueNever ? std::string("null") : std::to_string(t.time_since_epoch().count());
+      };
+      out << (f ? "," : "") << "{\"name\":" << json_quote(fault.name) << ",\"fired\":" << fault.fired
+          << ",\"effective\":" << fault.effective << ",\"first_at_ns\":" << at(fault.first_at)
+          << ",\"first_effective_at_ns\":" << at(fault.first_effective_at)
+          << ",\"text\":" << json_quote(describe_firing(fault)) << "}";
+    }
+    out << "],\"events\":" << r.events << "}";
   }
   out << "]}\n";
 }

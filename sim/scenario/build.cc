@@ -222,18 +222,22 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
     if (l.both_ways) w.set_link(to, from, l.spec);
   }
 
-  for (const FaultSpec& f : spec.faults) {
+  std::vector<std::string> fault_names;
+  for (const FaultSpec& f : spec.faults) fault_names.push_back(f.name);
+  w.set_fault_names(std::move(fault_names));
+  for (std::uint32_t index = 0; index < spec.faults.size(); ++index) {
+    const FaultSpec& f = spec.faults[index];
     FaultAction action = action_for(f, w, seed);
     if (f.trigger.at_phase) {
       w.on_phase(must_find(w, f.trigger.process), f.trigger.phase, f.trigger.delay, std::move(action),
-                 f.trigger.occurrence);
+                 f.trigger.occurrence, index);
     } else {
       Duration at = f.trigger.at_time;
       if (f.trigger.at_drawn) {
         Rng rng = Rng::derive(seed, "fault " + f.name, "at");
         at = f.trigger.at_drawn->sample(rng);
       }
-      w.schedule_fault(saturating_add(TrueTime{at}, f.trigger.delay), std::move(action));
+      w.schedule_fault(saturating_add(TrueTime{at}, f.trigger.delay), std::move(action), index);
     }
   }
   return world;

@@ -7,6 +7,7 @@
 
 #include "sim/core/limits.h"
 #include "sim/lock/validity.h"
+#include "sim/scenario/phase_reach.h"
 
 namespace locksim::scenario {
 
@@ -236,6 +237,7 @@ void check_consistency(Reader& r, const DocNode& root, const ScenarioSpec& spec)
   }
   for (const FaultSpec& f : spec.faults) check_fault_time(r, root, spec, f);
   check_restarts(r, root, spec);
+  check_reach(r, root, spec);
   // Every process whose clock is set or changed.
   std::vector<std::string> clocks;
   for (const auto& [name, clock] : spec.clocks) clocks.push_back(name);

@@ -155,8 +155,8 @@ Keys fault_kind_keys(FaultSpecKind kind) {
 Keys expect_keys() {
   Keys keys;
   for (Property p : kAllProperties) keys.emplace_back(property_name(p));
-  for (const char* k : {"longest-stuck-at-least", "longest-stuck-at-most", "sessions-at-least", "sessions-at-most",
-                        "expired-grants-at-least", "expired-grants-at-most"})
+  for (const char* k : {"fired", "longest-stuck-at-least", "longest-stuck-at-most", "sessions-at-least",
+                        "sessions-at-most", "expired-grants-at-least", "expired-grants-at-most"})
     keys.emplace_back(k);
   return keys;
 }
@@ -979,6 +979,7 @@ class SpecBuilder {
   void read_expect() {
     const DocNode& e = section("expect");
     Expectation& expect = spec_.expect;
+    read_fired(e, expect.fired);
     for (Property p : kAllProperties) {
       bool violated = false;
       if (r_.choice(e, property_name(p), kVerdicts, violated)) expect.violated[static_cast<std::size_t>(p)] = violated;
@@ -999,6 +1000,26 @@ class SpecBuilder {
     if (expect.expired_grants_at_least && expect.expired_grants_at_most &&
         *expect.expired_grants_at_most < *expect.expired_grants_at_least)
       r_.fail(*e.find("expired-grants-at-most"), "is below expired-grants-at-least");
+  }
+
+  // expect.fired = ["c1-gc-pause"]: names of [fault.NAME] tables, each once.
+  void read_fired(const DocNode& e, std::vector<std::string>& out) {
+    std::vector<std::pair<std::string, SourcePos>> items;
+    if (!r_.strings(e, "fired", items)) return;
+    const std::string& key = e.find("fired")->path;
+    std::vector<std::string> faults;
+    for (const FaultSpec& f : spec_.faults) faults.push_back(f.name);
+    for (const auto& [name, pos] : items) {
+      if (std::find(faults.begin(), faults.end(), name) == faults.end()) {
+        r_.fail(pos, key,
+                "unknown fault " + in_quotes(name) + scenario::did_you_mean(name, faults) +
+                    (faults.empty() ? "; the scenario has no faults" : "; faults: " + join_list(faults)));
+      } else if (std::find(out.begin(), out.end(), name) != out.end()) {
+        r_.fail(pos, key, "fault " + in_quotes(name) + " is listed twice");
+      } else {
+        out.push_back(name);
+      }
+    }
   }
 
   Reader& r_;

@@ -13,13 +13,28 @@ RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& 
   result.history = world->take_history();
   result.verdicts = check_all(result.history);
   result.liveness = measure_liveness(result.history);
-  result.mismatches = compare_with_expectation(spec.expect, result.verdicts, result.liveness);
+  result.faults = fault_outcomes(result.history);
+  result.mismatches = compare_with_expectation(spec.expect, result.verdicts, result.liveness, result.faults);
   return result;
 }
 
+std::string describe_firing(const FaultOutcome& fault) {
+  if (fault.fired == 0) return "never fired";
+  const std::string times = fault.fired == 1 ? "once" : std::to_string(fault.fired) + " times";
+  if (fault.effective == 0) return "fired " + times + ", never with an effect";
+  std::string text = "fired at " + format_time(fault.first_effective_at);
+  if (fault.fired > 1) text += " (" + times + ")";
+  if (fault.effective < fault.fired) text += ", " + std::to_string(fault.fired - fault.effective) + " without effect";
+  return text;
+}
+
 std::vector<Mismatch> compare_with_expectation(const Expectation& expect, const Verdicts& verdicts,
-                                               const Liveness& liveness) {
+                                               const Liveness& liveness, const std::vector<FaultOutcome>& faults) {
   std::vector<Mismatch> out;
+  for (const std::string& name : expect.fired) {
+    for (const FaultOutcome& f : faults)
+      if (f.name == name && f.effective == 0) out.push_back({"fired", name + " fires", name + " " + describe_firing(f)});
+  }
   auto status = [](bool violated) { return std::string(violated ? "violated" : "holds"); };
   for (Property p : kAllProperties) {
     const auto& want = expect.violated[static_cast<std::size_t>(p)];

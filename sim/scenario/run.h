@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/check/checkers.h"
+#include "sim/check/faults.h"
 #include "sim/check/history.h"
 #include "sim/check/liveness.h"
 #include "sim/core/trace.h"
@@ -26,6 +27,7 @@ struct RunResult {
   History history;
   Verdicts verdicts;
   Liveness liveness;
+  std::vector<FaultOutcome> faults;  // per [fault.NAME], in file order
   std::vector<Mismatch> mismatches;
   std::uint64_t events = 0;
   bool matches() const { return mismatches.empty(); }
@@ -34,6 +36,10 @@ struct RunResult {
 RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace);
 
 std::vector<Mismatch> compare_with_expectation(const Expectation& expect, const Verdicts& verdicts,
-                                               const Liveness& liveness);
+                                               const Liveness& liveness, const std::vector<FaultOutcome>& faults);
+
+// "never fired", "fired 2 times, never with an effect", "fired at 3ms": how a
+// fault's story went, for tables and mismatches.
+std::string describe_firing(const FaultOutcome& fault);
 
 }  // namespace locksim

@@ -184,6 +184,8 @@ struct FaultSpec {
 struct Expectation {
   // Per property: nullopt = not stated; true = violated; false = holds.
   std::array<std::optional<bool>, kPropertyCount> violated{};
+  // Faults the story depends on: each must fire, with an effect.
+  std::vector<std::string> fired;
   std::optional<Duration> longest_stuck_at_least;
   std::optional<Duration> longest_stuck_at_most;
   std::optional<std::int64_t> sessions_at_least;

@@ -225,6 +225,11 @@ std::string fact_json(const Fact& fact, const History& h) {
           return line.done();
         } else if constexpr (std::is_same_v<F, PhaseReached>) {
           return Line(fact.at, "phase").str("process", h.name_of(f.process)).str("phase", phase_name(f.phase)).done();
+        } else if constexpr (std::is_same_v<F, FaultFired>) {
+          return Line(fact.at, "fault-fired")
+              .str("fault", f.fault < h.fault_names.size() ? h.fault_names[f.fault] : "?")
+              .boolean("took_effect", f.took_effect)
+              .done();
         } else {
           return Line(fact.at, "end").done();
         }

@@ -106,15 +106,23 @@ TimerId World::arm(ProcessId p, TrueTime at, std::uint64_t tag) {
 
 void World::set_link(ProcessId from, ProcessId to, const LinkSpec& spec) { link_overrides_.emplace_back(from, to, spec); }
 
-void World::schedule_fault(TrueTime at, FaultAction action) { schedule_control(at, Control{std::move(action)}); }
+void World::schedule_fault(TrueTime at, FaultAction action, std::uint32_t fault) {
+  schedule_control(at, Control{NamedFault{std::move(action), fault}});
+}
 
 void World::set_budgets(std::uint64_t max_events, std::uint64_t max_facts) {
   engine_.set_event_budget(max_events);
   max_facts_ = max_facts;
 }
 
-void World::on_phase(ProcessId process, Phase phase, Duration delay, FaultAction action, int occurrence) {
-  triggers_.push_back(PhaseTrigger{process, phase, delay, std::move(action), occurrence});
+void World::on_phase(ProcessId process, Phase phase, Duration delay, FaultAction action, int occurrence,
+                     std::uint32_t fault) {
+  triggers_.push_back(PhaseTrigger{process, phase, delay, NamedFault{std::move(action), fault}, occurrence});
+}
+
+void World::fire(const NamedFault& named) {
+  const bool took_effect = apply(named.action);
+  if (named.fault != kUnnamedFault) record_fact(FaultFired{named.fault, took_effect});
 }
 
 void World::schedule_control(TrueTime at, Control control) {
@@ -255,6 +263,8 @@ void World::deliver(const Event& ev) {
 void World::run_control(const Control& control) {
   if (const auto* action = std::get_if<FaultAction>(&control)) {
     apply(*action);
+  } else if (const auto* named = std::get_if<NamedFault>(&control)) {
+    fire(*named);
   } else if (const auto* r = std::get_if<Resume>(&control)) {
     resume(r->target);
   } else if (const auto* h = std::get_if<Heal>(&control)) {
@@ -271,23 +281,24 @@ void World::run_control(const Control& control) {
   }
 }
 
-void World::apply(const FaultAction& action) {
+bool World::apply(const FaultAction& action) {
   const TrueTime now = true_now();
-  std::visit(
-      [&](const auto& f) {
+  return std::visit(
+      [&](const auto& f) -> bool {
         using F = std::decay_t<decltype(f)>;
         if constexpr (std::is_same_v<F, fault::Pause>) {
           Slot& s = slots_[f.target];
-          if (s.state == ProcessState::crashed) return;
+          if (s.state == ProcessState::crashed) return false;
           const TrueTime until = saturating_add(now, f.length);
           record_fact(FaultApplied{FaultKind::pause, f.target, f.length.count(), 0});
-          if (s.state == ProcessState::paused && s.paused_until >= until) return;
+          if (s.state == ProcessState::paused && s.paused_until >= until) return false;
           s.state = ProcessState::paused;
           s.paused_until = until;
           schedule_control(until, Resume{f.target});
+          return true;
         } else if constexpr (std::is_same_v<F, fault::Crash>) {
           Slot& s = slots_[f.target];
-          if (s.state == ProcessState::crashed) return;
+          if (s.state == ProcessState::crashed) return false;
           record_fact(FaultApplied{FaultKind::crash, f.target, f.down_for.count(), 0});
           s.model->on_crash();
           s.state = ProcessState::crashed;
@@ -297,18 +308,21 @@ void World::apply(const FaultAction& action) {
           s.pending.clear();
           if (f.down_for >= Duration{0})
             schedule_control(saturating_add(now, f.down_for), Control{FaultAction{fault::Restart{f.target}}});
+          return true;
         } else if constexpr (std::is_same_v<F, fault::Restart>) {
-          restart(f.target);
+          return restart(f.target);
         } else if constexpr (std::is_same_v<F, fault::ClockJump>) {
           slots_[f.target].clock.jump_wall(now, f.by);
           record_fact(FaultApplied{FaultKind::clock_jump, f.target, f.by.count(), 0});
           check_clock_range(f.target);
           clock_changed(f.target);
+          return true;
         } else if constexpr (std::is_same_v<F, fault::ClockDrift>) {
           slots_[f.target].clock.set_drift(now, f.drift_ppm);
           record_fact(FaultApplied{FaultKind::clock_drift, f.target, f.drift_ppm, 0});
           check_clock_range(f.target);
           clock_changed(f.target);
+          return true;
         } else if constexpr (std::is_same_v<F, fault::ClockSlew>) {
           Slot& s = slots_[f.target];
           const std::int64_t before = s.clock.drift_ppm(now);
@@ -317,10 +331,12 @@ void World::apply(const FaultAction& action) {
           check_clock_range(f.target);
           clock_changed(f.target);
           schedule_control(saturating_add(now, f.length), Control{FaultAction{fault::ClockDrift{f.target, before}}});
+          return true;
         } else if constexpr (std::is_same_v<F, fault::Partition>) {
           const std::uint32_t id = network_->partition(f.groups, f.mode);
           record_fact(FaultApplied{FaultKind::partition, kNoProcess, id, f.mode == PartitionMode::hold ? 1u : 0u});
           if (f.heal_after >= Duration{0}) schedule_control(saturating_add(now, f.heal_after), Heal{id});
+          return true;
         }
       },
       action);
@@ -341,12 +357,13 @@ void World::resume(ProcessId p) {
   }
 }
 
-void World::restart(ProcessId p) {
+bool World::restart(ProcessId p) {
   Slot& s = slots_[p];
-  if (s.state != ProcessState::crashed) return;
+  if (s.state != ProcessState::crashed) return false;
   s.state = ProcessState::running;
   record_fact(FaultApplied{FaultKind::restart, p, 0, 0});
   s.model->on_restart();
+  return true;
 }
 
 void World::clock_changed(ProcessId p) {
@@ -364,7 +381,7 @@ void World::phase_reached(ProcessId p, Phase phase) {
     if (t.process != p || t.phase != phase) continue;
     if (++t.seen != t.occurrence) continue;
     if (t.delay <= Duration{0}) {
-      apply(t.action);
+      fire(t.action);
     } else {
       schedule_control(saturating_add(true_now(), t.delay), Control{t.action});
     }

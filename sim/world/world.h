@@ -40,12 +40,18 @@ class World final : private Dispatcher {
   void set_link(ProcessId from, ProcessId to, const LinkSpec& spec);
   void set_service(const ServiceLayout& layout) { history_.service = layout; }
   void set_app(AppKind app) { history_.app = app; }
-  void schedule_fault(TrueTime at, FaultAction action);
+  // A scenario's faults are named (set_fault_names, in file order) and given
+  // by index, so that the history says which of them fired and whether each
+  // took effect (FaultFired).
+  void set_fault_names(std::vector<std::string> names) { history_.fault_names = std::move(names); }
+  void schedule_fault(TrueTime at, FaultAction action, std::uint32_t fault = kUnnamedFault);
   // A run dispatches at most |max_events| events and records at most
   // |max_facts| facts; more stops it with a RunError (core/run_error.h).
   void set_budgets(std::uint64_t max_events, std::uint64_t max_facts);
   // Fires |action| |delay| after the |occurrence|-th time |process| reaches |phase|.
-  void on_phase(ProcessId process, Phase phase, Duration delay, FaultAction action, int occurrence = 1);
+  void on_phase(ProcessId process, Phase phase, Duration delay, FaultAction action, int occurrence = 1,
+                std::uint32_t fault = kUnnamedFault);
+  static constexpr std::uint32_t kUnnamedFault = UINT32_MAX;
 
   // --- running ---
   void run(TrueTime until);
@@ -56,7 +62,8 @@ class World final : private Dispatcher {
   std::uint64_t events_dispatched() const { return engine_.events_dispatched(); }
 
   // --- fault verbs (also usable directly by tests) ---
-  void apply(const FaultAction& action);
+  // Returns whether the action changed anything (see FaultFired).
+  bool apply(const FaultAction& action);
   ProcessState state(ProcessId p) const { return slots_[p].state; }
   const Clock& clock(ProcessId p) const { return slots_[p].clock; }
   Process& process(ProcessId p) { return *slots_[p].model; }
@@ -81,12 +88,17 @@ class World final : private Dispatcher {
   struct Heal {
     std::uint32_t partition;
   };
-  using Control = std::variant<FaultAction, Resume, Heal>;
+  // A scenario fault: the action and the index of its name.
+  struct NamedFault {
+    FaultAction action;
+    std::uint32_t fault;
+  };
+  using Control = std::variant<FaultAction, NamedFault, Resume, Heal>;
   struct PhaseTrigger {
     ProcessId process;
     Phase phase;
     Duration delay;
-    FaultAction action;
+    NamedFault action;
     int occurrence;
     int seen = 0;
   };
@@ -98,8 +110,9 @@ class World final : private Dispatcher {
   void transmit(std::uint32_t message_slot);
   void run_control(const Control& control);
   void schedule_control(TrueTime at, Control control);
+  void fire(const NamedFault& named);
   void resume(ProcessId p);
-  void restart(ProcessId p);
+  bool restart(ProcessId p);
   void clock_changed(ProcessId p);
   void phase_reached(ProcessId p, Phase phase);
   void record_fact(const FactBody& fact);

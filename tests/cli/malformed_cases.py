@@ -537,3 +537,37 @@ case("sweep-resume-bad-row", "", ["--resume:", "runs is"], args=OUT + ["--resume
 case("sweep-run-error-names-the-cell", Replace('run_for = "20s"', 'run_for = "20s"\nmax_events = 20'),
      ["variant base, cell lock.ttl=5s, replica 0, seed", "the run stopped after 20 events"],
      args=["sweep", "{file}", "--seeds", "1", "--vary", "lock.ttl=5s", "--out", "{dir}/out.csv"])
+
+# ---------------------------------------------------------------- faults and steps that cannot happen
+for snippet, key, fragment in [
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c1 decremented"\nlength = "1s"\n', "fault.g.at",
+     'c1 never reaches "decremented"'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c1 lost-lock"\nlength = "1s"\n', "fault.g.at",
+     'c1 never reaches "lost-lock"'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c1 setnx-ok"\nlength = "1s"\n', "fault.g.at",
+     'c1 never reaches "setnx-ok"'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c1 acquired"\noccurrence = 2\nlength = "1s"\n',
+     "fault.g.occurrence", 'c1 reaches "acquired" at most once in a run, so occurrence 2 never comes'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c1 read"\noccurrence = 3\nlength = "1s"\n',
+     "fault.g.occurrence", 'c1 reaches "read" at most once in a run'),
+    ('[lock]\nattempts = 2\n[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c1 acquire-failed"\noccurrence = 3\n'
+     'length = "1s"\n', "fault.g.occurrence", 'c1 reaches "acquire-failed" at most 2 times'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "1s"\nlength = "1s"\n[expect]\nfired = ["gc"]\n', "expect.fired",
+     'unknown fault "gc"; faults: g'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "1s"\nlength = "1s"\n[expect]\nfired = ["g", "g"]\n',
+     "expect.fired", 'fault "g" is listed twice'),
+    ('[expect]\nfired = ["g"]\n', "expect.fired", "the scenario has no faults"),
+]:
+    case("unreachable-" + key.replace(".", "-") + "-" + tag(snippet), snippet, [fragment], key=key)
+for app, steps, fragment in [
+    ("register", '["read", "decrement"]', 'step "decrement" does not apply to app = "register" (it applies to stock)'),
+    ("counter", '["add"]', 'step "add" does not apply to app = "counter" (it applies to collection)'),
+    ("collection", '["read"]', 'step "read" does not apply to app = "collection"'),
+    ("stock", '["write"]', 'step "write" does not apply to app = "stock" (it applies to counter, register)'),
+    ("stock", '["decrement"]', 'put a "read" step before it, or use "check-and-decrement"'),
+    ("counter", '["mark", "write"]', 'step "mark" marks the resource for the unique-token-cas policy'),
+]:
+    case(f"step-{app}-{steps.strip('[]').replace(chr(34), '').replace(', ', '-')}",
+         Raw(BASE.replace('start = "1s"\nsteps = ["read", "write"]', f'start = "1s"\nsteps = {steps}')
+             + f'[resource]\napp = "{app}"\n'),
+         [fragment], key="client.c2.steps")

@@ -126,7 +126,7 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(s.redis.node.delayed_restart, 11s);
 
   EXPECT_EQ(s.resource.name, "db");
-  EXPECT_EQ(s.resource.policy, WritePolicy::fencing);
+  EXPECT_EQ(s.resource.policy, WritePolicy::unique_token_cas);
   EXPECT_EQ(s.resource.app, AppKind::stock);
   EXPECT_EQ(s.resource.initial_stock, 3);
 
@@ -159,7 +159,7 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(c1.start, 0s);
   std::vector<StepKind> kinds;
   for (const Step& step : c1.steps) kinds.push_back(step.kind);
-  EXPECT_EQ(kinds, (std::vector<StepKind>{StepKind::mark, StepKind::add, StepKind::increment_size, StepKind::write,
+  EXPECT_EQ(kinds, (std::vector<StepKind>{StepKind::mark, StepKind::read, StepKind::decrement,
                                           StepKind::check_and_decrement}));
   EXPECT_EQ(c1.iterations, 1);
   EXPECT_FALSE(c1.attempts.has_value());  // inherits lock.attempts
@@ -194,7 +194,7 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(gc.kind, FaultSpecKind::pause);
   EXPECT_TRUE(gc.trigger.at_phase);
   EXPECT_EQ(gc.trigger.process, "c1");
-  EXPECT_EQ(gc.trigger.phase, Phase::acquired);
+  EXPECT_EQ(gc.trigger.phase, Phase::acquire_sent);
   EXPECT_EQ(gc.trigger.delay, 10ms);
   EXPECT_EQ(gc.trigger.occurrence, 2);
   EXPECT_EQ(gc.target, "c1");
@@ -309,7 +309,8 @@ TEST(ParseValid, StepNamesAreTheOnesFilesUse) {
   // Proves step_name() gives the spelling the parser accepts, for every step kind.
   EXPECT_STREQ(step_name(StepKind::increment_size), "increment-size");
   EXPECT_STREQ(step_name(StepKind::check_and_decrement), "check-and-decrement");
-  std::string text = kTwoClients + "[client.c3]\nsteps = [";
+  // app "none" takes every resource op; marks need the unique-token policy.
+  std::string text = kTwoClients + "[resource]\napp = \"none\"\npolicy = \"unique-token-cas\"\n[client.c3]\nsteps = [";
   for (StepKind k : {StepKind::read, StepKind::write, StepKind::mark, StepKind::add, StepKind::increment_size,
                      StepKind::decrement, StepKind::check_and_decrement, StepKind::check})
     text += "\"" + std::string(step_name(k)) + "\", ";
@@ -361,7 +362,7 @@ TEST(ParseVariant, ArraysReplaceAndNewTablesAppend) {
   EXPECT_EQ(s.clients[2].name, "c0");
   EXPECT_EQ(s.clients[2].start, 20s);
   ASSERT_EQ(s.clients[0].steps.size(), 1u);
-  EXPECT_EQ(s.clients[0].steps[0].kind, StepKind::write);
+  EXPECT_EQ(s.clients[0].steps[0].kind, StepKind::read);
   EXPECT_EQ(s.faults[0].length.a, 30s);
   EXPECT_EQ(s.faults[0].target, "c1");  // inherited from [fault.gc]
   EXPECT_EQ(s.faults[0].trigger.phase, Phase::read);

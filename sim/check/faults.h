@@ -1,0 +1,27 @@
+// Which of a scenario's faults happened: a verdict of "holds" is only worth
+// something when the faults the story depends on fired, and fired with an
+// effect. A fault whose time lies after the run, whose phase is never
+// reached, or that pauses a process that had already crashed would otherwise
+// leave a silent 0 % behind. Measured from the history's FaultFired facts.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/check/history.h"
+
+namespace locksim {
+
+struct FaultOutcome {
+  std::string name;
+  std::int64_t fired = 0;      // times its trigger came
+  std::int64_t effective = 0;  // ... of which it changed something
+  TrueTime first_at = kTrueNever;            // first firing (kTrueNever: never)
+  TrueTime first_effective_at = kTrueNever;  // first firing that took effect
+};
+
+// One entry per name in h.fault_names, in that order.
+std::vector<FaultOutcome> fault_outcomes(const History& h);
+
+}  // namespace locksim

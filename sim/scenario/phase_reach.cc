@@ -1,0 +1,149 @@
+#include "sim/scenario/phase_reach.h"
+
+#include <algorithm>
+#include <string>
+
+namespace locksim::scenario {
+
+namespace {
+
+std::int64_t times(std::int64_t count, std::int64_t per) {
+  if (count == kUnbounded || per == kUnbounded) return count == 0 || per == 0 ? 0 : kUnbounded;
+  return count * per;  // both are at most INT_MAX
+}
+
+std::size_t index(Phase p) { return static_cast<std::size_t>(p); }
+
+// The phase a step's completion reaches, if it has one of its own.
+std::optional<Phase> phase_of(StepKind k) {
+  switch (k) {
+    case StepKind::read: return Phase::read;
+    case StepKind::write: return Phase::wrote;
+    case StepKind::mark: return Phase::marked;
+    case StepKind::add: return Phase::added;
+    case StepKind::increment_size: return Phase::incremented_size;
+    case StepKind::decrement:
+    case StepKind::check_and_decrement: return Phase::decremented;
+    case StepKind::work: return Phase::worked;
+    case StepKind::call: return Phase::called;
+    case StepKind::check: return Phase::checked;
+  }
+  return std::nullopt;
+}
+
+// Which apps a resource op makes sense for ("none" has no state to break,
+// so every op goes); "" when the step is not a resource op.
+const char* apps_for(StepKind k) {
+  switch (k) {
+    case StepKind::read: return "counter, register, stock";
+    case StepKind::write: return "counter, register";
+    case StepKind::add:
+    case StepKind::increment_size: return "collection";
+    case StepKind::decrement:
+    case StepKind::check_and_decrement: return "stock";
+    default: return "";
+  }
+}
+
+bool applies(StepKind k, AppKind app) {
+  if (app == AppKind::none) return true;
+  const std::string apps = apps_for(k);
+  if (apps.empty()) return true;
+  std::string name = app_kind_name(app);
+  if (app == AppKind::register_value) name = "register";
+  return apps.find(name) != std::string::npos;
+}
+
+std::string app_text(AppKind app) { return app == AppKind::register_value ? "register" : app_kind_name(app); }
+
+void check_steps(Reader& r, const DocNode& root, const ScenarioSpec& spec, const ClientSpec& c) {
+  const DocNode* client = root.find("client");
+  const DocNode* node = client != nullptr && client->table ? client->find(c.name) : nullptr;
+  const DocNode* steps = node != nullptr && node->table ? node->find("steps") : nullptr;
+  if (steps == nullptr || steps->table || steps->value->as_array() == nullptr) return;  // steps came from elsewhere
+  const toml::array& array = *steps->value->as_array();
+  bool read_before = false;
+  for (std::size_t i = 0; i < c.steps.size() && i < array.size(); ++i) {
+    const StepKind k = c.steps[i].kind;
+    const SourcePos pos = steps->pos_of(*array.get(i));
+    const std::string step = std::string("step \"") + step_name(k) + "\"";
+    if (k == StepKind::mark && spec.resource.policy != WritePolicy::unique_token_cas) {
+      r.fail(pos, steps->path,
+             step + " marks the resource for the unique-token-cas policy, and resource.policy is not "
+                    "\"unique-token-cas\": the mark would do nothing");
+    } else if (!applies(k, spec.resource.app)) {
+      r.fail(pos, steps->path,
+             step + " does not apply to app = \"" + app_text(spec.resource.app) + "\" (it applies to " +
+                 apps_for(k) + ")");
+    } else if (k == StepKind::decrement && !read_before) {
+      r.fail(pos, steps->path,
+             step + " compares the stock it last read (GET, compare, DECR); put a \"read\" step before it, or use "
+                    "\"check-and-decrement\"");
+    }
+    read_before = read_before || k == StepKind::read;
+  }
+}
+
+std::string reach_text(std::int64_t n) { return n == 1 ? "once" : std::to_string(n) + " times"; }
+
+void check_trigger(Reader& r, const DocNode& root, const ScenarioSpec& spec, const FaultSpec& f) {
+  const auto c = std::find_if(spec.clients.begin(), spec.clients.end(),
+                              [&](const ClientSpec& client) { return client.name == f.trigger.process; });
+  if (c == spec.clients.end()) return;
+  const std::int64_t most = phase_reach(spec, *c)[index(f.trigger.phase)];
+  const std::string phase = std::string("\"") + phase_name(f.trigger.phase) + "\"";
+  const DocNode* table = root.find("fault") != nullptr ? root.find("fault")->find(f.name) : nullptr;
+  const std::string base = join_key("fault", f.name);
+  if (most == 0) {
+    const DocNode* at = table != nullptr ? table->find("at") : nullptr;
+    const std::string message = c->name + " never reaches " + phase + " (its steps, the app, the policy and the "
+                                "lock say so), so the fault would never fire";
+    if (at != nullptr)
+      r.fail(*at, message);
+    else
+      r.fail(f.pos, join_key(base, "at"), message);
+    return;
+  }
+  if (f.trigger.occurrence <= most) return;
+  const DocNode* occurrence = table != nullptr ? table->find("occurrence") : nullptr;
+  const std::string message = c->name + " reaches " + phase + " at most " + reach_text(most) +
+                              " in a run, so occurrence " + std::to_string(f.trigger.occurrence) +
+                              " never comes and the fault would never fire";
+  if (occurrence != nullptr)
+    r.fail(*occurrence, message);
+  else
+    r.fail(f.pos, join_key(base, "occurrence"), message);
+}
+
+}  // namespace
+
+std::array<std::int64_t, kPhaseCount> phase_reach(const ScenarioSpec& spec, const ClientSpec& client) {
+  std::array<std::int64_t, kPhaseCount> most{};
+  const std::int64_t cycles = client.iterations;
+  const int attempts = client.attempts.value_or(spec.lock.attempts);
+  const std::int64_t tries = times(cycles, attempts == 0 ? kUnbounded : attempts);
+  most[index(Phase::started)] = 1;
+  most[index(Phase::done)] = 1;
+  most[index(Phase::acquire_sent)] = tries;
+  most[index(Phase::acquire_failed)] = tries;
+  if (spec.lock.protocol == LockProtocol::single_node && spec.lock.acquire == AcquireStyle::setnx_then_expire)
+    most[index(Phase::setnx_ok)] = tries;
+  most[index(Phase::acquired)] = cycles;
+  if (client.release) most[index(Phase::released)] = cycles;
+  std::array<std::int64_t, kPhaseCount> per_cycle{};
+  for (const Step& step : client.steps) {
+    if (const std::optional<Phase> p = phase_of(step.kind)) ++per_cycle[index(*p)];
+    if (step.kind == StepKind::check) per_cycle[index(Phase::lost_lock)] = 1;  // the first failed check ends it
+  }
+  for (std::size_t p = 0; p < kPhaseCount; ++p)
+    if (per_cycle[p] > 0) most[p] = times(cycles, per_cycle[p]);
+  return most;
+}
+
+void check_reach(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
+  for (const ClientSpec& c : spec.clients) check_steps(r, root, spec, c);
+  for (const FaultSpec& f : spec.faults)
+    if (f.trigger.at_phase) check_trigger(r, root, spec, f);
+}
+
+}  // namespace locksim::scenario

@@ -1,0 +1,88 @@
+"""Findings a reviewer can trust: every fault says whether it fired, [expect]
+can require it, and a fault that cannot fire is refused before the run."""
+import json
+
+import pytest
+
+STORY = """
+[scenario]
+name = "never-fires"
+run_for = "20s"
+
+[lock]
+ttl = "60s"
+
+[client.c1]
+steps = ["work 30s"]
+
+[client.c2]
+start = "1s"
+steps = ["read", "write"]
+retry_delay = "1s"
+
+[fault.c2-pause]
+kind = "pause"
+target = "c2"
+at = "c2 acquired"
+length = "5s"
+
+[fault.c1-pause]
+kind = "pause"
+target = "c1"
+at = "2s"
+length = "1s"
+"""
+
+
+@pytest.fixture
+def story(tmp_path):
+    path = tmp_path / "never.toml"
+    path.write_text(STORY)
+    return path
+
+
+def test_a_fault_that_never_fires_is_reported_in_the_table(locksim, story):
+    """c2 never gets the lock (c1 holds it past the run), so its pause never fires: the table says so."""
+    result = locksim("run", story)
+    assert result.returncode == 0, result.stderr
+    assert "faults: c2-pause never fired; c1-pause fired at 2s" in result.stdout
+    assert "  fault c2-pause never fired\n" in result.stdout
+
+
+def test_fault_outcomes_in_json(locksim, story):
+    """--json carries each fault: times fired, with effect, first time (ns), and the text."""
+    result = locksim("run", story, "--json")
+    faults = json.loads(result.stdout)["variants"][0]["faults"]
+    assert faults == [
+        {"name": "c2-pause", "fired": 0, "effective": 0, "first_at_ns": None, "first_effective_at_ns": None,
+         "text": "never fired"},
+        {"name": "c1-pause", "fired": 1, "effective": 1, "first_at_ns": 2_000_000_000,
+         "first_effective_at_ns": 2_000_000_000, "text": "fired at 2s"},
+    ]
+
+
+def test_expect_fired_turns_a_silent_no_op_into_a_mismatch(locksim, story):
+    """[expect] fired = [...] fails the run (exit 1) when a listed fault did not fire with an effect."""
+    story.write_text(STORY + '\n[expect]\nfired = ["c2-pause", "c1-pause"]\n')
+    result = locksim("run", story)
+    assert result.returncode == 1
+    assert "MISMATCH fired: expected c2-pause fires, got c2-pause never fired" in result.stdout
+    assert "reproduce:" in result.stdout
+
+
+def test_a_fault_without_effect_is_told_apart(locksim, story):
+    """A pause of a crashed process fires but changes nothing: 'fired once, never with an effect'."""
+    story.write_text(STORY + '\n[fault.c1-crash]\nkind = "crash"\ntarget = "c1"\nat = "1s"\n'
+                     '[expect]\nfired = ["c1-pause"]\n')
+    result = locksim("run", story)
+    assert result.returncode == 1
+    assert "fault c1-pause fired once, never with an effect" in result.stdout
+
+
+def test_trace_has_a_fact_for_each_firing(locksim, story, tmp_path):
+    """The trace says which named fault fired and whether it took effect."""
+    trace = tmp_path / "t.jsonl"
+    locksim("run", story, "--trace", trace)
+    lines = [json.loads(l) for l in trace.read_text().splitlines()]
+    fired = [l for l in lines if l["type"] == "fault-fired"]
+    assert fired == [{"t": 2_000_000_000, "type": "fault-fired", "fault": "c1-pause", "took_effect": True}]
