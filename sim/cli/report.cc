@@ -28,6 +28,32 @@ std::string percent(std::int64_t part, std::int64_t whole) {
 
 std::string ns(Duration d) { return std::to_string(d.count()); }
 
+std::string plural(std::int64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// "c2: 1 session; ops 1 accepted, 1 rejected (1 stale-token); releases 1 ok; longest wait 9.02s"
+std::string client_line(const ClientOutcome& c, const History& h) {
+  std::string line = h.name_of(c.client) + ": " + plural(c.sessions, "session", "sessions");
+  if (c.ops_accepted + c.ops_rejected > 0) {
+    line += "; ops " + std::to_string(c.ops_accepted) + " accepted, " + std::to_string(c.ops_rejected) + " rejected";
+    std::string reasons;
+    for (std::size_t i = 1; i < kRejectCount; ++i)
+      if (c.rejected_by[i] > 0)
+        reasons += (reasons.empty() ? "" : ", ") + std::to_string(c.rejected_by[i]) + " " +
+                   resource::reject_name(static_cast<resource::Reject>(i));
+    if (!reasons.empty()) line += " (" + reasons + ")";
+  }
+  if (c.releases_ok + c.releases_failed + c.releases_unknown > 0)
+    line += "; releases " + std::to_string(c.releases_ok) + " ok, " + std::to_string(c.releases_failed) +
+            " failed, " + std::to_string(c.releases_unknown) + " unknown";
+  line += "; longest wait " + format_duration(c.longest_wait) + (c.waiting_at_end ? " (still waiting at the end)" : "");
+  return line;
+}
+
+// Per-client lines are for stories of a few clients; a crowd is in --json.
+constexpr std::size_t kClientLines = 16;
+
 }  // namespace
 
 void print_table(std::ostream& out, const VariantOutcome& v) {
@@ -56,6 +82,8 @@ void print_table(std::ostream& out, const VariantOutcome& v) {
       << format_duration(l.mean_acquire_latency) << " max " << format_duration(l.max_acquire_latency)
       << ", longest stuck " << format_duration(l.longest_stuck) << ", unheld " << format_duration(l.unheld_time)
       << " of " << format_duration(l.run_length) << "\n";
+  if (r.clients.size() <= kClientLines)
+    for (const ClientOutcome& c : r.clients) out << "    " << client_line(c, r.history) << "\n";
   if (!r.faults.empty()) {
     out << "  faults:";
     for (std::size_t i = 0; i < r.faults.size(); ++i)
@@ -125,6 +153,18 @@ void print_json(std::ostream& out, const std::string& scenario, const std::strin
           << ",\"effective\":" << fault.effective << ",\"first_at_ns\":" << at(fault.first_at)
           << ",\"first_effective_at_ns\":" << at(fault.first_effective_at)
           << ",\"text\":" << json_quote(describe_firing(fault)) << "}";
+    }
+    out << "],\"clients\":[";
+    for (std::size_t c = 0; c < r.clients.size(); ++c) {
+      const ClientOutcome& o = r.clients[c];
+      out << (c ? "," : "") << "{\"name\":" << json_quote(r.history.name_of(o.client)) << ",\"sessions\":" << o.sessions
+          << ",\"ops_accepted\":" << o.ops_accepted << ",\"ops_rejected\":" << o.ops_rejected << ",\"rejected\":{";
+      for (std::size_t i = 1; i < kRejectCount; ++i)
+        out << (i > 1 ? "," : "") << json_quote(resource::reject_name(static_cast<resource::Reject>(i))) << ":"
+            << o.rejected_by[i];
+      out << "},\"releases\":{\"ok\":" << o.releases_ok << ",\"failed\":" << o.releases_failed
+          << ",\"unknown\":" << o.releases_unknown << "},\"longest_wait_ns\":" << ns(o.longest_wait)
+          << ",\"waiting_at_end\":" << (o.waiting_at_end ? "true" : "false") << "}";
     }
     out << "],\"events\":" << r.events << "}";
   }

@@ -20,6 +20,7 @@
 
 #include "sim/core/limits.h"
 #include "sim/core/rng.h"
+#include "sim/scenario/client_bounds.h"
 #include "sim/scenario/consistency.h"
 #include "sim/scenario/doc.h"
 #include "sim/scenario/presets.h"
@@ -188,6 +189,13 @@ void check_schema(Reader& r, const DocNode& root) {
       if (table == nullptr) break;
       const std::string label = "[" + std::string(s.name) + (s.named ? ".NAME]" : "]");
       if (!s.named) {
+        if (s.name == "expect") {
+          // [expect.CLIENT] tables are read (and checked) by read_client_bounds.
+          DocNode own = *table;
+          std::erase_if(own.members, [](const DocNode& m) { return m.table; });
+          r.check_keys(own, *s.keys, label);
+          break;
+        }
         r.check_keys(*table, *s.keys, label);
         break;
       }
@@ -980,6 +988,7 @@ class SpecBuilder {
     const DocNode& e = section("expect");
     Expectation& expect = spec_.expect;
     read_fired(e, expect.fired);
+    scenario::read_client_bounds(r_, e, spec_.clients, expect.clients);
     for (Property p : kAllProperties) {
       bool violated = false;
       if (r_.choice(e, property_name(p), kVerdicts, violated)) expect.violated[static_cast<std::size_t>(p)] = violated;

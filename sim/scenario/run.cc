@@ -1,6 +1,7 @@
 #include "sim/scenario/run.h"
 
 #include "sim/scenario/build.h"
+#include "sim/scenario/client_bounds.h"
 
 namespace locksim {
 
@@ -14,7 +15,9 @@ RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& 
   result.verdicts = check_all(result.history);
   result.liveness = measure_liveness(result.history);
   result.faults = fault_outcomes(result.history);
+  result.clients = client_outcomes(result.history);
   result.mismatches = compare_with_expectation(spec.expect, result.verdicts, result.liveness, result.faults);
+  check_client_bounds(spec.expect.clients, result.clients, result.history, result.mismatches);
   return result;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/check/checkers.h"
+#include "sim/check/client_outcomes.h"
 #include "sim/check/faults.h"
 #include "sim/check/history.h"
 #include "sim/check/liveness.h"
@@ -27,7 +28,8 @@ struct RunResult {
   History history;
   Verdicts verdicts;
   Liveness liveness;
-  std::vector<FaultOutcome> faults;  // per [fault.NAME], in file order
+  std::vector<FaultOutcome> faults;    // per [fault.NAME], in file order
+  std::vector<ClientOutcome> clients;  // per client, in process order
   std::vector<Mismatch> mismatches;
   std::uint64_t events = 0;
   bool matches() const { return mismatches.empty(); }

@@ -181,11 +181,25 @@ struct FaultSpec {
   SourcePos pos;
 };
 
+// One [expect.NAME] bound (client_bounds.h): |client|'s |what| compared with
+// |value| (a count, ppm of the client's ops, or ns, by |unit|).
+struct ClientBound {
+  enum class Op : std::uint8_t { eq, lt, le, gt, ge };
+  enum class Unit : std::uint8_t { count, share_ppm, duration };
+  std::string client;
+  std::string what;  // "rejected", "wait", ...
+  Op op = Op::eq;
+  Unit unit = Unit::count;
+  std::int64_t value = 0;
+  std::string text;  // as written, for messages: "100%", "> 30s"
+};
+
 struct Expectation {
   // Per property: nullopt = not stated; true = violated; false = holds.
   std::array<std::optional<bool>, kPropertyCount> violated{};
   // Faults the story depends on: each must fire, with an effect.
   std::vector<std::string> fired;
+  std::vector<ClientBound> clients;  // [expect.NAME]
   std::optional<Duration> longest_stuck_at_least;
   std::optional<Duration> longest_stuck_at_most;
   std::optional<std::int64_t> sessions_at_least;

@@ -571,3 +571,16 @@ for app, steps, fragment in [
          Raw(BASE.replace('start = "1s"\nsteps = ["read", "write"]', f'start = "1s"\nsteps = {steps}')
              + f'[resource]\napp = "{app}"\n'),
          [fragment], key="client.c2.steps")
+
+# ---------------------------------------------------------------- per-client expectations
+for snippet, key, fragment in [
+    ('[expect.c9]\nsessions = 1\n', "expect.c9", "[expect.c9] names no client (did you mean \"c1\"?)"),
+    ('[expect.c1]\nrejectd = 1\n', "expect.c1.rejectd", 'unknown key (did you mean "expect.c1.rejected"?)'),
+    ('[expect.c1]\nwait = 5\n', "expect.c1.wait", 'expected a duration such as "< 31s", got integer 5'),
+    ('[expect.c1]\nwait = "<< 3s"\n', "expect.c1.wait", 'bad duration "< 3s"'),
+    ('[expect.c1]\nrejected = "150%"\n', "expect.c1.rejected", "a share is between 0% and 100%"),
+    ('[expect.c1]\nsessions = "50%"\n', "expect.c1.sessions", 'expected a count such as 2 or ">= 1", got "50%"'),
+    ('[expect.c1]\nsessions = -1\n', "expect.c1.sessions", "must not be negative, got -1"),
+    ('[expect.c1]\naccepted = "> many"\n', "expect.c1.accepted", "expected a count such as"),
+]:
+    case("client-expect-" + key.replace(".", "-") + "-" + tag(snippet), snippet, [fragment], key=key)

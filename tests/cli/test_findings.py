@@ -86,3 +86,17 @@ def test_trace_has_a_fact_for_each_firing(locksim, story, tmp_path):
     lines = [json.loads(l) for l in trace.read_text().splitlines()]
     fired = [l for l in lines if l["type"] == "fault-fired"]
     assert fired == [{"t": 2_000_000_000, "type": "fault-fired", "fault": "c1-pause", "took_effect": True}]
+
+
+def test_per_client_outcomes_and_bounds(locksim, story):
+    """Each client's sessions, ops, releases and longest wait are shown, in --json too, and [expect.NAME] bounds them."""
+    story.write_text(STORY + '\n[expect.c2]\nsessions = 0\nwait = "< 10s"\n[expect.c1]\nsessions = ">= 1"\n')
+    result = locksim("run", story)
+    assert result.returncode == 1
+    assert "    c2: 0 sessions; longest wait 19s (still waiting at the end)" in result.stdout
+    assert "MISMATCH c2.wait: expected < 10s, got 19s (still waiting)" in result.stdout
+    assert "c1.sessions" not in result.stdout  # that bound holds
+    clients = json.loads(locksim("run", story, "--json").stdout)["variants"][0]["clients"]
+    assert [c["name"] for c in clients] == ["c1", "c2"]
+    assert clients[1]["longest_wait_ns"] == 19_000_000_000 and clients[1]["waiting_at_end"] is True
+    assert set(clients[0]["rejected"]) == {"stale-token", "mark-mismatch", "out-of-stock", "missing-token"}

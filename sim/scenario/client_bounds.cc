@@ -1,0 +1,206 @@
+#include "sim/scenario/client_bounds.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include "sim/scenario/run.h"
+
+namespace locksim::scenario {
+
+namespace {
+
+using Op = ClientBound::Op;
+using Unit = ClientBound::Unit;
+
+// key -> the units its value may take.
+struct KeyRule {
+  const char* key;
+  bool share;     // may be a percentage of the client's ops
+  bool duration;  // is a duration (else a count)
+};
+
+constexpr KeyRule kRules[] = {
+    {"sessions", false, false},
+    {"accepted", true, false},
+    {"rejected", true, false},
+    {"rejected-stale-token", true, false},
+    {"rejected-missing-token", true, false},
+    {"rejected-mark-mismatch", true, false},
+    {"rejected-out-of-stock", true, false},
+    {"releases-ok", false, false},
+    {"releases-failed", false, false},
+    {"releases-unknown", false, false},
+    {"wait", false, true},
+};
+
+const KeyRule* rule_for(const std::string& key) {
+  for (const KeyRule& r : kRules)
+    if (key == r.key) return &r;
+  return nullptr;
+}
+
+std::string trim(std::string_view text) {
+  std::size_t b = 0, e = text.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
+  return std::string(text.substr(b, e - b));
+}
+
+// "<= 31s" -> (le, "31s").
+std::pair<Op, std::string> split_op(const std::string& text) {
+  static constexpr std::pair<const char*, Op> kOps[] = {{"<=", Op::le}, {">=", Op::ge}, {"<", Op::lt},
+                                                        {">", Op::gt},  {"==", Op::eq}, {"=", Op::eq}};
+  for (const auto& [token, op] : kOps) {
+    const std::string t = token;
+    if (text.rfind(t, 0) == 0) return {op, trim(std::string_view(text).substr(t.size()))};
+  }
+  return {Op::eq, text};
+}
+
+std::optional<std::int64_t> count_from_text(const std::string& text) {
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  std::int64_t value = 0;
+  for (char c : text) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  return value;
+}
+
+void read_bound(Reader& r, const DocNode& node, const std::string& client, const KeyRule& rule,
+                std::vector<ClientBound>& out) {
+  ClientBound bound;
+  bound.client = client;
+  bound.what = rule.key;
+  const std::string shape = rule.duration ? "a duration such as \"< 31s\""
+                                          : (rule.share ? "a count such as \">= 1\" or a share of the client's ops "
+                                                          "such as \"100%\""
+                                                        : "a count such as 2 or \">= 1\"");
+  if (!node.table && node.value->is_integer() && !rule.duration) {
+    const std::int64_t n = *node.value->value<std::int64_t>();
+    if (n < 0) {
+      r.fail(node, "must not be negative, got " + std::to_string(n));
+      return;
+    }
+    bound.value = n;
+    bound.text = std::to_string(n);
+    out.push_back(bound);
+    return;
+  }
+  std::string raw;
+  if (!r.string_value(node, shape, raw)) return;
+  const auto [op, rest] = split_op(trim(raw));
+  bound.op = op;
+  bound.text = trim(raw);
+  std::string error;
+  if (rule.duration) {
+    const std::optional<Duration> d = duration_from_text(rest, Sign::non_negative, error);
+    if (!d) return r.fail(node, error);
+    bound.unit = Unit::duration;
+    bound.value = d->count();
+  } else if (rule.share && !rest.empty() && rest.back() == '%') {
+    const std::optional<std::int64_t> ppm = ppm_from_text(rest, error);
+    if (!ppm) return r.fail(node, error);
+    if (*ppm < 0 || *ppm > 1'000'000) return r.fail(node, "a share is between 0% and 100%, got " + in_quotes(rest));
+    bound.unit = Unit::share_ppm;
+    bound.value = *ppm;
+  } else if (const std::optional<std::int64_t> n = count_from_text(rest)) {
+    bound.value = *n;
+  } else {
+    return r.fail(node, "expected " + shape + ", got " + in_quotes(raw));
+  }
+  out.push_back(bound);
+}
+
+}  // namespace
+
+const std::vector<std::string>& client_bound_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const KeyRule& r : kRules) out.emplace_back(r.key);
+    return out;
+  }();
+  return keys;
+}
+
+void read_client_bounds(Reader& r, const DocNode& expect, const std::vector<ClientSpec>& clients,
+                        std::vector<ClientBound>& out) {
+  std::vector<std::string> names;
+  for (const ClientSpec& c : clients) names.push_back(c.name);
+  for (const DocNode& table : expect.members) {
+    if (!table.table) continue;  // the verdicts and bounds of [expect] itself
+    if (std::find(names.begin(), names.end(), table.key) == names.end()) {
+      r.fail(table, "[expect." + table.key + "] names no client" + did_you_mean(table.key, names) +
+                        "; per-client expectations go in [expect.CLIENT] (clients: " + join_list(names) + ")");
+      continue;
+    }
+    r.check_keys(table, client_bound_keys(), "[expect.CLIENT]");
+    for (const DocNode& member : table.members)
+      if (const KeyRule* rule = rule_for(member.key)) read_bound(r, member, table.key, *rule, out);
+  }
+}
+
+}  // namespace locksim::scenario
+
+namespace locksim {
+
+namespace {
+
+bool holds(ClientBound::Op op, __int128 actual, __int128 bound) {
+  switch (op) {
+    case ClientBound::Op::eq: return actual == bound;
+    case ClientBound::Op::lt: return actual < bound;
+    case ClientBound::Op::le: return actual <= bound;
+    case ClientBound::Op::gt: return actual > bound;
+    case ClientBound::Op::ge: return actual >= bound;
+  }
+  return false;
+}
+
+std::int64_t count_of(const ClientOutcome& c, const std::string& what) {
+  if (what == "sessions") return c.sessions;
+  if (what == "accepted") return c.ops_accepted;
+  if (what == "rejected") return c.ops_rejected;
+  if (what == "releases-ok") return c.releases_ok;
+  if (what == "releases-failed") return c.releases_failed;
+  if (what == "releases-unknown") return c.releases_unknown;
+  for (std::size_t i = 1; i < kRejectCount; ++i)
+    if (what == std::string("rejected-") + resource::reject_name(static_cast<resource::Reject>(i)))
+      return c.rejected_by[i];
+  return 0;
+}
+
+}  // namespace
+
+void check_client_bounds(const std::vector<ClientBound>& bounds, const std::vector<ClientOutcome>& outcomes,
+                         const History& h, std::vector<Mismatch>& out) {
+  for (const ClientBound& b : bounds) {
+    const auto c = std::find_if(outcomes.begin(), outcomes.end(),
+                                [&](const ClientOutcome& o) { return h.name_of(o.client) == b.client; });
+    if (c == outcomes.end()) continue;
+    const std::string what = b.client + "." + b.what;
+    if (b.unit == ClientBound::Unit::duration) {
+      if (!holds(b.op, c->longest_wait.count(), b.value))
+        out.push_back({what, b.text, format_duration(c->longest_wait) + (c->waiting_at_end ? " (still waiting)" : "")});
+      continue;
+    }
+    const std::int64_t n = count_of(*c, b.what);
+    if (b.unit == ClientBound::Unit::count) {
+      if (!holds(b.op, n, b.value)) out.push_back({what, b.text, std::to_string(n)});
+      continue;
+    }
+    // A share of the client's ops, compared exactly: n / ops against ppm / 1e6.
+    const std::int64_t ops = c->ops_accepted + c->ops_rejected;
+    const __int128 actual = static_cast<__int128>(n) * 1'000'000;
+    const __int128 bound = static_cast<__int128>(b.value) * ops;
+    if (ops == 0 || !holds(b.op, actual, bound)) {
+      const std::int64_t percent = ops == 0 ? 0 : n * 100 / ops;
+      out.push_back({what, b.text,
+                     ops == 0 ? "no ops" : std::to_string(percent) + "% (" + std::to_string(n) + " of " +
+                                               std::to_string(ops) + " ops)"});
+    }
+  }
+}
+
+}  // namespace locksim
