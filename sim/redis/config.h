@@ -3,9 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "sim/check/history.h"
 #include "sim/core/time.h"
+#include "sim/redis/wire.h"
 
 namespace locksim::redis {
 
@@ -14,6 +17,14 @@ namespace locksim::redis {
 // second. aof_always: every write is fsynced before the reply (appendfsync
 // always): nothing acknowledged is lost.
 enum class Persistence : std::uint8_t { none, aof_everysec, aof_always };
+
+// A key a master holds before the story begins ([redis.initial]): a fencing
+// counter far from 0, a lock left behind by a holder that is long gone.
+struct InitialKey {
+  KeyId key = 0;
+  Value value;
+  std::optional<Duration> ttl;  // none = no TTL
+};
 
 struct NodeConfig {
   // Redis 7 judges expiry by the wall clock (db.c keyIsExpired); `monotonic`
@@ -44,6 +55,11 @@ struct NodeConfig {
   // before it is sent (a busy master or a slow replica link). A crash loses
   // what is still waiting. 0 = sent with the reply.
   Duration replication_delay{0};
+
+  // Keys in the keyspace at the start of the run (masters only; replicas get
+  // them with their first full resync). They are on disk as well: persistence
+  // keeps them across a crash as it keeps any acknowledged write.
+  std::vector<InitialKey> initial;
 };
 
 }  // namespace locksim::redis

@@ -69,6 +69,17 @@ RedisNode::RedisNode(std::string name, NodeConfig config)
 // ---------------------------------------------------------------- lifecycle
 
 void RedisNode::on_start() {
+  if (config_.replica_of == kNoProcess && !config_.initial.empty()) {
+    const std::int64_t now_ms = expiry_now_ms();
+    for (const InitialKey& k : config_.initial) {
+      std::optional<std::int64_t> deadline;
+      if (k.ttl) deadline = absolute_deadline_ms(now_ms, to_ms(*k.ttl), ExpireUnit::ms);
+      store(k.key, k.value, deadline);
+    }
+    if (config_.persistence != Persistence::none) durable_ = keyspace_;  // written before the story began
+    dirty_ = false;
+    arm_expiry_alarm(false);
+  }
   if (config_.persistence == Persistence::aof_everysec) fsync_timer_ = set_timer(config_.fsync_every, kFsync);
   replication_.start();
 }

@@ -144,18 +144,27 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
   auto world = std::make_unique<World>(seed, trace);
   World& w = *world;
   w.set_budgets(spec.max_events, spec.max_facts);
+  // Key ids: the lock's, the fencing counter's, then the initial keyspace's.
+  w.intern_key(spec.lock.key);
+  w.intern_key(spec.lock.fencing_key);
+  redis::NodeConfig node_config = spec.redis.node;
+  for (const InitialKeySpec& k : spec.redis.initial) {
+    const redis::Value value =
+        k.is_integer ? redis::Value::integer(k.integer) : redis::Value::token(stable_hash(k.text));
+    node_config.initial.push_back(redis::InitialKey{w.intern_key(k.key), value, k.ttl});
+  }
 
   // Masters, then their replicas: every node that can serve the lock. Only
   // masters record held keys, so the holder is "the current master's value".
   ServiceLayout service;
   for (const auto& name : spec.redis.nodes) {
-    service.nodes.push_back(w.add(std::make_unique<redis::RedisNode>(name, spec.redis.node), ProcessKind::redis_node,
+    service.nodes.push_back(w.add(std::make_unique<redis::RedisNode>(name, node_config), ProcessKind::redis_node,
                                   clock_for(spec, name)));
   }
   const ProcessId master = service.nodes.front();
   std::vector<ProcessId> replicas;
   for (const auto& name : spec.redis.replicas) {
-    redis::NodeConfig config = spec.redis.node;
+    redis::NodeConfig config = node_config;
     config.replica_of = master;
     replicas.push_back(
         w.add(std::make_unique<redis::RedisNode>(name, config), ProcessKind::redis_node, clock_for(spec, name)));

@@ -126,7 +126,7 @@ const Keys kLockKeys{
     "request_timeout", "clock",       "drift_factor",  "drift_fixed", "attempts", "retry_delay", "preset",
     "watchdog",        "renew_every", "wait_replicas", "wait_timeout"};
 const Keys kRedlockKeys{"requests", "node_timeout", "check_validity", "quorum", "fencing_node", "first_attempt_expiry"};
-const Keys kRedisKeys{"nodes",           "expiry_clock",          "persistence",          "fsync_every",
+const Keys kRedisKeys{"nodes",           "initial",               "expiry_clock",         "persistence",          "fsync_every",
                       "delayed_restart", "replicas",              "min_replicas_to_write", "min_replicas_max_lag",
                       "ack_every",       "replication_delay"};
 const Keys kSentinelKeys{"names", "quorum", "down_after", "ping_every", "failover_timeout", "client_follow_delay"};
@@ -387,6 +387,33 @@ class SpecBuilder {
                   "redis.conf's min-replicas-max-lag is in seconds, and 0 turns the check off");
     r_.duration(rs, "ack_every", Sign::positive, redis.node.ack_every);
     r_.duration(rs, "replication_delay", Sign::non_negative, redis.node.replication_delay);
+    if (const DocNode* initial = r_.table(rs, "initial"))
+      for (const DocNode& key : initial->members) read_initial_key(key, redis.initial);
+  }
+
+  // KEY = 32, KEY = "text" or KEY = { value = 32 | "text", ttl = "10s" }.
+  void read_initial_key(const DocNode& node, std::vector<InitialKeySpec>& out) {
+    InitialKeySpec key;
+    key.key = node.key;
+    if (key.key.empty()) return r_.fail(node, "a key name must not be empty");
+    const DocNode* value = &node;
+    if (node.table) {
+      r_.check_keys(node, {"value", "ttl"}, "an initial key such as { value = 32, ttl = \"10s\" }");
+      value = r_.require(node, "value");
+      if (node.find("ttl") != nullptr) {
+        Duration ttl{0};
+        if (r_.duration(node, "ttl", Sign::positive, ttl)) key.ttl = ttl;
+      }
+      if (value == nullptr) return;
+    }
+    if (!value->table && value->value->is_integer()) {
+      key.is_integer = true;
+      key.integer = *value->value->value<std::int64_t>();
+    } else if (!r_.string_value(*value, "an integer (a counter such as a fencing token) or a string (a lock value)",
+                                key.text)) {
+      return;
+    }
+    out.push_back(std::move(key));
   }
 
   // A duration that Redis takes in whole |unit|s: anything finer would be

@@ -80,8 +80,20 @@ struct LockSpec {
   Duration wait_timeout = 100ms;
 };
 
+// [redis.initial] KEY = 32 | "text" | { value = ..., ttl = "10s" }: a key the
+// masters hold when the run starts. A string stands for a lock value some
+// earlier client set (its token is the string's hash).
+struct InitialKeySpec {
+  std::string key;
+  bool is_integer = false;
+  std::int64_t integer = 0;
+  std::string text;
+  std::optional<Duration> ttl;
+};
+
 struct RedisSpec {
   std::vector<std::string> nodes{"r1"};
+  std::vector<InitialKeySpec> initial;
   // Replicas of the (single) master nodes[0], replicating asynchronously.
   std::vector<std::string> replicas;
   // Expiry clock, persistence, fsync interval, delayed restart, and for

@@ -584,3 +584,14 @@ for snippet, key, fragment in [
     ('[expect.c1]\naccepted = "> many"\n', "expect.c1.accepted", "expected a count such as"),
 ]:
     case("client-expect-" + key.replace(".", "-") + "-" + tag(snippet), snippet, [fragment], key=key)
+
+# ---------------------------------------------------------------- the initial keyspace
+for snippet, key, fragment in [
+    ('[redis.initial]\nfence = 1.5\n', "redis.initial.fence", "expected an integer (a counter such as a fencing token)"),
+    ('[redis.initial]\nlock = { value = 1, ttl = "0s" }\n', "redis.initial.lock.ttl", "must be greater than zero"),
+    ('[redis.initial]\nlock = { ttl = "1s" }\n', "redis.initial.lock.value", "missing required key"),
+    ('[redis.initial]\nlock = { value = 1, tll = "1s" }\n', "redis.initial.lock.tll", 'did you mean "redis.initial.lock.ttl"?'),
+    ('[redis]\ninitial = 5\n', "redis.initial", "expected a table, got integer 5"),
+    ('[redis.initial]\nlock = { value = 1, ttl = "876601h" }\n', "redis.initial.lock.ttl", LIMIT),
+]:
+    case("initial-" + key.replace(".", "-") + "-" + tag(snippet), snippet, [fragment], key=key)

@@ -100,3 +100,32 @@ def test_per_client_outcomes_and_bounds(locksim, story):
     assert [c["name"] for c in clients] == ["c1", "c2"]
     assert clients[1]["longest_wait_ns"] == 19_000_000_000 and clients[1]["waiting_at_end"] is True
     assert set(clients[0]["rejected"]) == {"stale-token", "mark-mismatch", "out-of-stock", "missing-token"}
+
+
+def test_initial_keyspace(locksim, tmp_path):
+    """[redis.initial]: a fencing counter that starts at 32 (first token 33) and a stale lock that expires after 5 s."""
+    path = tmp_path / "initial.toml"
+    path.write_text("""
+[scenario]
+name = "initial"
+run_for = "30s"
+[lock]
+fencing = "incr"
+[redis.initial]
+fence = 32
+lock = { value = "left-by-a-dead-client", ttl = "5s" }
+[resource]
+policy = "fencing"
+[client.c1]
+steps = ["read", "write"]
+[expect.c1]
+wait = "> 4.9s"
+sessions = 1
+""")
+    trace = tmp_path / "t.jsonl"
+    result = locksim("run", path, "--trace", trace)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = [json.loads(l) for l in trace.read_text().splitlines()]
+    assert lines[1]["type"] == "key-held" and lines[1]["t"] == 0 and lines[1]["key"] == "lock"
+    grant = next(l for l in lines if l["type"] == "grant")
+    assert grant["token"] == 33 and grant["t"] > 5_000_000_000
