@@ -35,16 +35,20 @@ Verdict verdict_for(Property p) {
   return v;
 }
 
-void record(Verdict& v, TrueTime at, const std::string& text) {
+void record(Verdict& v, Witness w) {
   ++v.count;
   if (!v.violated) {
     v.violated = true;
-    v.witness = Witness{at, text};
+    v.witness = std::move(w);
   }
 }
 
+// Witness text shows times rounded to what a reader needs; the JSON keeps
+// the exact instant (Witness::at).
+std::string when(TrueTime t) { return format_time_rounded(t); }
+
 std::string belief_end_text(const History& h, const SessionInfo& s) {
-  const std::string when = format_time(s.belief_end);
+  const std::string when = format_time_rounded(s.belief_end);
   switch (s.belief_stop) {
     case BeliefStop::released: return "until it released at " + when;
     case BeliefStop::validity_check: return "until a validity check ended it at " + when;
@@ -85,13 +89,14 @@ Verdict check_grant_exclusive(const History& h) {
       if (x == y) continue;
       const PromisedEnd promise = SessionTable::promise_at(s[x], t_y);
       if (promise.end <= t_y) continue;  // lapsed for now; a later extension may reopen it
-      std::string promised = promise.extended_at ? "extended at " + format_time(*promise.extended_at) + ", " : "";
+      std::string promised = promise.extended_at ? "extended at " + when(*promise.extended_at) + ", " : "";
       promised += promise.end == kTrueNever ? "was promised beyond the end of the run"
-                                            : "was promised until " + format_time(promise.end);
-      record(v, t_y,
-             session_label(h, s[y].client, s[y].session) + " granted at " + format_time(t_y) + " while " +
-                 session_possessive(h, s[x].client, s[x].session) + ", granted at " + format_time(s[x].granted) +
-                 ", " + promised + " and not released");
+                                            : "was promised until " + when(promise.end);
+      record(v, {t_y,
+                 session_label(h, s[y].client, s[y].session) + " granted at " + when(t_y) + " while " +
+                     session_possessive(h, s[x].client, s[x].session) + ", granted at " + when(s[x].granted) + ", " +
+                     promised + " and not released",
+                 "second-grant", s[y].client, s[y].session, s[x].client, s[x].session});
       break;  // one violation per grant
     }
   }
@@ -109,10 +114,11 @@ Verdict check_belief_exclusive(const History& h) {
     if (s[y].belief_end <= start) continue;  // never believed for a positive time
     std::erase_if(active, [&](std::size_t x) { return s[x].belief_end <= start; });
     for (std::size_t x : active) {
-      record(v, start,
-             session_label(h, s[y].client, s[y].session) + " began believing it held the lock at " +
-                 format_time(start) + " while " + session_label(h, s[x].client, s[x].session) +
-                 " had believed so since " + format_time(s[x].granted) + " and went on " + belief_end_text(h, s[x]));
+      record(v, {start,
+                 session_label(h, s[y].client, s[y].session) + " began believing it held the lock at " + when(start) +
+                     " while " + session_label(h, s[x].client, s[x].session) + " had believed so since " +
+                     when(s[x].granted) + " and went on " + belief_end_text(h, s[x]),
+                 "overlapping-belief", s[y].client, s[y].session, s[x].client, s[x].session});
     }
     active.push_back(y);
   }
@@ -137,12 +143,13 @@ Verdict check_resource_exclusive(const History& h) {
     // The previous accepted op is another session's, and this session had an
     // op accepted before that: X, Y, X.
     if (last && last->session != op->session && own != last_of.end()) {
-      record(v, f.at,
-             session_label(h, op->client, op->session) + " " + resource::op_name(op->op) + " accepted at " +
-                 format_time(f.at) + " resumed session " + std::to_string(op->session) + " (its " +
-                 resource::op_name(own->second.op) + " was accepted at " + format_time(own->second.at) +
-                 ") after " + session_possessive(h, last->client, last->session) + " " +
-                 resource::op_name(last->op) + " was accepted at " + format_time(last->at));
+      record(v, {f.at,
+                 session_label(h, op->client, op->session) + " " + resource::op_name(op->op) + " accepted at " +
+                     when(f.at) + " resumed session " + std::to_string(op->session) + " (its " +
+                     resource::op_name(own->second.op) + " was accepted at " + when(own->second.at) + ") after " +
+                     session_possessive(h, last->client, last->session) + " " + resource::op_name(last->op) +
+                     " was accepted at " + when(last->at),
+                 "interleaved-op", op->client, op->session, last->client, last->session});
     }
     last_of.insert_or_assign(op->session, now);
     last = now;
@@ -162,16 +169,25 @@ Verdict check_resource_current(const History& h) {
     const std::optional<std::uint64_t> holder = service.holder();
     if (own != nullptr && holder && *holder == own->value) continue;
     std::string text = session_label(h, op->client, op->session) + " " + resource::op_name(op->op) +
-                       " accepted at " + format_time(f.at);
+                       " accepted at " + when(f.at);
     if (own == nullptr) text += " (a session never granted)";
+    Witness w{f.at, "", "op-not-from-holder", op->client, op->session};
     if (!holder) {
-      text += " while no one held the lock";
+      // Say why: the values on the nodes against the quorum, or how the key left.
+      const auto owner = [&](std::uint64_t value) {
+        const SessionInfo* s = table.owner_of(value, f.at);
+        return s == nullptr ? std::string() : session_possessive(h, s->client, s->session);
+      };
+      text += " while no one held the lock: " + service.why_no_holder(h, owner);
     } else if (const SessionInfo* s = table.owner_of(*holder, f.at)) {
       text += " while the service holder was " + session_possessive(h, s->client, s->session);
+      w.other_client = s->client;
+      w.other_session = s->session;
     } else {
       text += " while the service holder was value " + value_hex(*holder) + ", granted to no session";
     }
-    record(v, f.at, text);
+    w.text = std::move(text);
+    record(v, std::move(w));
   }
   return v;
 }
@@ -200,7 +216,7 @@ Verdict check_invariant(const History& h) {
     // witness points there, so a timeline marks the write that lost the update.
     const TrueTime broke_at = app->quiescent && last_change ? *last_change : f.at;
     if (!app->quiescent) last_change = f.at;
-    const std::string at = format_time(f.at);
+    const std::string at = when(f.at);
     switch (app->kind) {
       case AppKind::stock: {
         if (!any_op && !initial_stock) initial_stock = app->stock;
@@ -215,26 +231,28 @@ Verdict check_invariant(const History& h) {
         if (lowest_stock < app->stock && !v.violated)
           text += "; it went on down to " + std::to_string(lowest_stock) + ": oversold by " +
                   std::to_string(-lowest_stock) + " in all";
-        record(v, f.at, text);
+        record(v, {f.at, text, "oversold"});
         break;
       }
       case AppKind::counter: {
         if (!app->quiescent || app->counter == app->increments) break;
         const std::int64_t lost = app->increments - app->counter;
-        record(v, broke_at,
-               "counter is " + std::to_string(app->counter) + " after " +
-                   plural(app->increments, "accepted increment", "accepted increments") + " (last changed at " +
-                   format_time(broke_at) + ", checked at " + at + "): " +
-                   (lost > 0 ? plural(lost, "update", "updates") + " lost"
-                             : plural(-lost, "increment", "increments") + " too many"));
+        record(v, {broke_at,
+                   "counter is " + std::to_string(app->counter) + " after " +
+                       plural(app->increments, "accepted increment", "accepted increments") + " (last changed at " +
+                       when(broke_at) + ", checked at " + at + "): " +
+                       (lost > 0 ? plural(lost, "update", "updates") + " lost"
+                                 : plural(-lost, "increment", "increments") + " too many"),
+                   lost > 0 ? "lost-update" : "extra-increment"});
         break;
       }
       case AppKind::collection: {
         if (!app->quiescent || app->size == app->elements) break;
-        record(v, broke_at,
-               "collection size is " + std::to_string(app->size) + " but it holds " +
-                   plural(app->elements, "element", "elements") + " (last changed at " + format_time(broke_at) +
-                   ", checked at " + at + ")");
+        record(v, {broke_at,
+                   "collection size is " + std::to_string(app->size) + " but it holds " +
+                       plural(app->elements, "element", "elements") + " (last changed at " + when(broke_at) +
+                       ", checked at " + at + ")",
+                   "size-mismatch"});
         break;
       }
       case AppKind::register_value:
@@ -242,6 +260,13 @@ Verdict check_invariant(const History& h) {
     }
   }
   return v;
+}
+
+const std::vector<std::string>& witness_kinds() {
+  static const std::vector<std::string> kinds{"second-grant",   "overlapping-belief", "interleaved-op",
+                                              "op-not-from-holder", "oversold",       "lost-update",
+                                              "extra-increment", "size-mismatch"};
+  return kinds;
 }
 
 Verdicts check_all(const History& h) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/check/history.h"
 #include "sim/check/property.h"
@@ -20,6 +21,13 @@ namespace locksim {
 struct Witness {
   TrueTime at;       // the true instant the property first broke
   std::string text;  // e.g. "c2 (session 2) granted at 11.001s while c1's session 1 ..."
+  // The same, as fields (the JSON's): what kind of break, whose act broke it,
+  // and whom it collided with (kNoProcess / 0 when no one).
+  std::string kind;  // second-grant, overlapping-belief, interleaved-op, op-not-from-holder, oversold, lost-update, ...
+  ProcessId client = kNoProcess;
+  SessionId session = 0;
+  ProcessId other_client = kNoProcess;
+  SessionId other_session = 0;
 };
 
 struct Verdict {
@@ -48,5 +56,8 @@ Verdict check_resource_current(const History& h);
 Verdict check_invariant(const History& h);
 
 Verdicts check_all(const History& h);
+
+// "second-grant" ... : the witness kinds, for documentation and tests.
+const std::vector<std::string>& witness_kinds();
 
 }  // namespace locksim

@@ -6,7 +6,7 @@ namespace locksim {
 
 ServiceHolder::ServiceHolder(const ServiceLayout& layout)
     : key_(layout.lock_key), quorum_(std::max<std::uint32_t>(layout.quorum, 1)) {
-  for (ProcessId node : layout.nodes) nodes_.push_back(NodeState{node, std::nullopt, 0});
+  for (ProcessId node : layout.nodes) nodes_.push_back(NodeState{node, std::nullopt, 0, std::nullopt, TrueTime{}});
 }
 
 ServiceHolder::NodeState* ServiceHolder::state_of(ProcessId node) {
@@ -31,7 +31,11 @@ bool ServiceHolder::apply(const Fact& f) {
     if (s == nullptr) return false;
     // An overwrite may be recorded as the new KeyHeld first and the old value's
     // KeyDropped second: only drop what the node still holds.
-    if (s->value == dropped->value) s->value.reset();
+    if (s->value == dropped->value) {
+      s->value.reset();
+      s->last_gone = dropped->reason;
+      s->last_gone_at = f.at;
+    }
     return true;
   }
   return false;

@@ -13,10 +13,13 @@
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/check/history.h"
+#include "sim/core/time.h"
 
 namespace locksim {
 
@@ -33,18 +36,69 @@ class ServiceHolder {
   // recently wins.
   std::optional<std::uint64_t> holder() const;
 
+  // Why there is no holder, for a witness: which values are on how many
+  // nodes against the quorum, or how the key left the node(s). |owner|
+  // names the session a value belongs to ("c1's session 1"), or "" for none.
+  template <typename Owner>
+  std::string why_no_holder(const History& h, Owner owner) const;
+  std::uint32_t quorum() const { return quorum_; }
+
  private:
   struct NodeState {
     ProcessId node = kNoProcess;
     std::optional<std::uint64_t> value;
     std::uint64_t written_seq = 0;  // when |value| was set, in applied facts
+    // How the last value left this node, and when.
+    std::optional<KeyGone> last_gone;
+    TrueTime last_gone_at{};
   };
   NodeState* state_of(ProcessId node);
+  static const char* gone_words(KeyGone k) {
+    switch (k) {
+      case KeyGone::deleted: return "was deleted";
+      case KeyGone::expired: return "expired";
+      case KeyGone::overwritten: return "was overwritten";
+      case KeyGone::lost_in_crash: return "was lost in a crash";
+      case KeyGone::demoted: return "was dropped when the node was demoted";
+    }
+    return "was gone";
+  }
 
   redis::KeyId key_;
   std::uint32_t quorum_;
   std::vector<NodeState> nodes_;
   std::uint64_t seq_ = 0;
 };
+
+template <typename Owner>
+std::string ServiceHolder::why_no_holder(const History& h, Owner owner) const {
+  // Distinct values in node order, with the nodes that hold each.
+  std::vector<std::pair<std::uint64_t, std::vector<ProcessId>>> values;
+  for (const NodeState& s : nodes_) {
+    if (!s.value) continue;
+    auto it = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == *s.value; });
+    if (it == values.end()) values.push_back({*s.value, {s.node}});
+    else it->second.push_back(s.node);
+  }
+  if (values.empty()) {
+    if (nodes_.size() == 1) {
+      const NodeState& s = nodes_.front();
+      if (!s.last_gone) return "the lock's key was never on " + h.name_of(s.node);
+      return "the lock's key on " + h.name_of(s.node) + " " + gone_words(*s.last_gone) + " at " +
+             format_time_rounded(s.last_gone_at);
+    }
+    return "the lock's key was on none of the " + std::to_string(nodes_.size()) + " nodes";
+  }
+  std::string text;
+  for (const auto& [value, nodes] : values) {
+    std::string who = owner(value);
+    if (who.empty()) who = "value " + redis::Value::token(value).to_string();
+    std::string names;
+    for (ProcessId n : nodes) names += (names.empty() ? "" : ", ") + h.name_of(n);
+    text += (text.empty() ? "" : "; ") + who + " on " + std::to_string(nodes.size()) + " of " +
+            std::to_string(nodes_.size()) + " nodes (" + names + ")";
+  }
+  return text + ", quorum " + std::to_string(quorum_);
+}
 
 }  // namespace locksim

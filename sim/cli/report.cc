@@ -69,7 +69,7 @@ void print_table(std::ostream& out, const VariantOutcome& v) {
     const bool disagrees = expected != "-" && (expected == "violated") != verdict.violated;
     std::string line = "  " + pad(std::string(property_id(p)) + " " + property_name(p), 24) + pad(status, 10) +
                        pad(expected, 10) + pad(std::to_string(verdict.count), 7);
-    if (verdict.witness) line += "at " + format_time(verdict.witness->at) + ": " + verdict.witness->text;
+    if (verdict.witness) line += "at " + format_time_rounded(verdict.witness->at) + ": " + verdict.witness->text;
     if (disagrees) line += "   <-- expected " + expected;
     out << line << "\n";
   }
@@ -114,8 +114,15 @@ void print_json(std::ostream& out, const std::string& scenario, const std::strin
       out << json_quote(property_name(p)) << ":{\"id\":\"" << property_id(p) << "\",\"status\":\""
           << (verdict.violated ? "violated" : "holds") << "\",\"count\":" << verdict.count << ",\"witness\":";
       if (verdict.witness) {
-        out << "{\"at_ns\":" << verdict.witness->at.time_since_epoch().count()
-            << ",\"at\":" << json_quote(format_time(verdict.witness->at)) << ",\"text\":" << json_quote(verdict.witness->text)
+        const Witness& w = *verdict.witness;
+        const auto name = [&](ProcessId p) {
+          return p == kNoProcess ? std::string("null") : json_quote(r.history.name_of(p));
+        };
+        out << "{\"at_ns\":" << w.at.time_since_epoch().count() << ",\"at\":" << json_quote(format_time_rounded(w.at))
+            << ",\"text\":" << json_quote(w.text) << ",\"kind\":" << json_quote(w.kind) << ",\"who\":" << name(w.client)
+            << ",\"session\":" << (w.session == 0 ? std::string("null") : std::to_string(w.session))
+            << ",\"other\":" << name(w.other_client)
+            << ",\"other_session\":" << (w.other_session == 0 ? std::string("null") : std::to_string(w.other_session))
             << "}";
       } else {
         out << "null";

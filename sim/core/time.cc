@@ -1,5 +1,6 @@
 #include "sim/core/time.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace locksim {
@@ -27,6 +28,18 @@ bool format_exact(std::int64_t ns, std::int64_t unit_ns, int max_decimals, const
 }
 
 }  // namespace
+
+std::string format_duration_rounded(Duration d) {
+  const std::int64_t ns = d.count();
+  if (ns == std::numeric_limits<std::int64_t>::max() || ns == std::numeric_limits<std::int64_t>::min())
+    return format_duration(d);
+  const std::uint64_t mag = ns < 0 ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
+  const std::uint64_t unit = mag < 1'000'000'000 ? 1'000 : 1'000'000;
+  // Half up; INT64_MAX - 1ms is still far from the sentinels.
+  const std::uint64_t rounded = std::min<std::uint64_t>((mag + unit / 2) / unit * unit, INT64_MAX - 1'000'000);
+  const auto value = static_cast<std::int64_t>(rounded);
+  return format_duration(Duration{ns < 0 ? -value : value});
+}
 
 std::string format_duration(Duration d) {
   std::int64_t ns = d.count();

@@ -41,6 +41,13 @@ std::string format_duration(Duration d);
 inline std::string format_time(TrueTime t) { return format_duration(t.time_since_epoch()); }
 inline std::string format_time(LocalTime t) { return format_duration(t.time_since_epoch()); }
 
+// For text people read (witnesses, tables): rounded to the precision that
+// matters — to the microsecond below one second, to the millisecond from
+// there on ("25.902ms", "10.022s") — where format_duration is exact
+// ("25.902059ms"). JSON keeps the exact nanoseconds beside it.
+std::string format_duration_rounded(Duration d);
+inline std::string format_time_rounded(TrueTime t) { return format_duration_rounded(t.time_since_epoch()); }
+
 inline constexpr std::int64_t to_ms(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
 
 }  // namespace locksim

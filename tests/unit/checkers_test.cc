@@ -374,7 +374,24 @@ TEST(CheckResourceCurrent, ViolatedWhenNoOneHolds) {
   EXPECT_EQ(v.count, 1);
   ASSERT_TRUE(v.witness.has_value());
   EXPECT_EQ(v.witness->at, TrueTime{15s});
-  EXPECT_EQ(v.witness->text, "c1 (session 1) write accepted at 15s while no one held the lock");
+  EXPECT_EQ(v.witness->text,
+            "c1 (session 1) write accepted at 15s while no one held the lock: the lock's key on r1 expired at 10s");
+  // The same as fields.
+  EXPECT_EQ(v.witness->kind, "op-not-from-holder");
+  EXPECT_EQ(v.witness->client, c1);
+  EXPECT_EQ(v.witness->session, 1u);
+  EXPECT_EQ(v.witness->other_client, kNoProcess);
+}
+
+TEST(WitnessText, TimesAreRoundedToWhatMatters) {
+  // Below one second to the microsecond, from one second on to the millisecond; the instant itself stays exact.
+  EXPECT_EQ(format_duration_rounded(25'902'059ns), "25.902ms");
+  EXPECT_EQ(format_duration_rounded(999'999'600ns), "1s");
+  EXPECT_EQ(format_duration_rounded(10'021'500'000ns), "10.022s");
+  EXPECT_EQ(format_duration_rounded(10'021'499'999ns), "10.021s");
+  EXPECT_EQ(format_duration_rounded(-1'500'400ns), "-1.5ms");
+  EXPECT_EQ(format_duration_rounded(Duration{0}), "0s");
+  EXPECT_EQ(format_duration_rounded(kTrueNever.time_since_epoch()), "never");
 }
 
 // A stale session writing while another holds (fencing-newer-holder-not-yet-written) names the holder.
@@ -415,7 +432,8 @@ TEST(CheckResourceCurrent, QuorumThreeOfFive) {
   const Verdict v = check_resource_current(s.history());
   EXPECT_EQ(v.count, 2);
   ASSERT_TRUE(v.witness.has_value());
-  EXPECT_EQ(v.witness->text, "c1 (session 1) write accepted at 1.5s while no one held the lock");
+  EXPECT_EQ(v.witness->text, "c1 (session 1) write accepted at 1.5s while no one held the lock: c1's session 1 on 2 of 5 nodes (r1, r2), "
+            "quorum 3");
 }
 
 // Two of five nodes are not a quorum even before anything expires.
