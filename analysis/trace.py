@@ -248,11 +248,12 @@ class End:
 
 @dataclass(frozen=True)
 class Promise:
-    t: int  # the grant's (or the extension's) time
+    t: int  # when the promise became known: the run's end (older traces: the grant's time)
     session: int
     client: str
     promised_end: Optional[int]  # None: the client's clock never reaches the lease end
     origin: str = "grant"  # the JSON "from": grant | extend
+    at: Optional[int] = None  # the grant's (or the extension's) time
 
 
 @dataclass(frozen=True)
@@ -300,7 +301,8 @@ _FIELDS: dict[str, tuple[type, list[tuple[str, str, type, bool]]]] = {
     "phase": (PhaseReached, [("process", "process", _S, True), ("phase", "phase", _S, True)]),
     "end": (End, []),
     "promise": (Promise, [("session", "session", _I, True), ("client", "client", _S, True),
-                          ("promised_end", "promised_end", _I, True), ("from", "origin", _S, False)]),
+                          ("promised_end", "promised_end", _I, True), ("from", "origin", _S, False),
+                          ("at", "at", _I, False)]),
 }
 for _type in MESSAGE_TYPES:
     _FIELDS[_type] = (Message, [("from", "sender", _S, True), ("to", "receiver", _S, True), ("msg", "msg", _S, True)])

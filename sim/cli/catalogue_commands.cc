@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "sim/cli/catalogue.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/errors.h"
 #include "sim/cli/options.h"
@@ -62,26 +63,21 @@ int list_command(const std::string&, const std::vector<std::string>& args) {
   int code = kExitOk;
   if (!parse_simple("list", "locksim list [DIR]\n\nThe scenario catalogue: every *.toml in DIR (default: ./scenarios, else the\ncatalogue this binary was built with), with its one-line story and variants.\n\noptions", args, dirs, code))
     return code;
-  std::string dir = dirs.empty() ? "scenarios" : dirs.front();
-  if (dirs.empty() && !fs::is_directory(dir)) dir = LOCKSIM_SCENARIO_DIR;
+  const std::string dir = dirs.empty() ? catalogue_dir() : dirs.front();
   if (!fs::is_directory(dir)) {
     std::cerr << "locksim list: no scenario directory " << dir << "\n";
     return kExitBadInput;
   }
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.path().extension() == ".toml") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
-  for (const fs::path& file : files) {
+  for (const std::string& file : scenario_files(dir)) {
     ScenarioError error;
-    auto scenario = ScenarioFile::load(file.string(), error);
+    auto scenario = ScenarioFile::load(file, error);
     if (!scenario) {
       std::cerr << error.to_string() << "\n";
       code = kExitBadInput;
       continue;
     }
-    std::cout << scenario->name() << "\n    " << first_line(scenario->title()) << "\n    variants: "
-              << join(scenario->variants(), ", ") << "\n";
+    std::cout << scenario->name() << "  " << file << "\n    " << first_line(scenario->title())
+              << "\n    variants: " << join(scenario->variants(), ", ") << "\n";
   }
   return code;
 }

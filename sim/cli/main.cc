@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "sim/cli/commands.h"
+#include "sim/core/version.h"
 
 namespace {
 
@@ -14,14 +15,16 @@ properties: grant-exclusive, belief-exclusive, resource-exclusive,
 resource-current and invariant.
 
 commands:
-  run FILE [--variant NAME]... [--seed N] [--set KEY=VALUE]... [--trace FILE] [--json]
-                        run a scenario's variants and print their verdicts
+  run FILE|NAME [--variant NAME]... [--seed N] [--set KEY=VALUE]... [--trace FILE] [--json]
+                        run a scenario's variants (a file, or a catalogue scenario
+                        by name) and print their verdicts
   sweep FILE [--variant NAME] (--vary KEY=SPEC... | --grid GRID.csv) --seeds N
         [--threads T] [--shard K/N] [--out FILE] [--per-run FILE] [--resume]
                         run a variant over a parameter grid, N seeds per cell,
                         and write violation rates per cell as CSV
   validate FILE...      check scenario files without running them
-  list [DIR]            the scenario catalogue with one-line stories
+  list [DIR]            the scenario catalogue: names, paths, one-line stories
+  --version             print locksim's version
 
 'locksim COMMAND --help' describes each command.
 exit codes: 0 verdicts match [expect] (sweep: all rows written), 1 a verdict does
@@ -41,6 +44,10 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage;
+    return kExitOk;
+  }
+  if (command == "--version" || command == "version") {
+    std::cout << "locksim " << locksim::kVersion << "\n";
     return kExitOk;
   }
   if (command == "run") return run_command(program, args);

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "sim/cli/catalogue.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/errors.h"
 #include "sim/cli/numbers.h"
@@ -56,7 +57,14 @@ int run_command(const std::string& program, const std::vector<std::string>& args
   if (int code = kExitOk; !parse_command_line("run", options, args, positional, 1, vm, code)) return code;
   if (!positional.empty()) file = positional.front();
   if (file.empty()) {
-    std::cerr << "locksim run: which scenario file? (locksim run FILE)\n";
+    std::cerr << "locksim run: which scenario file? (locksim run FILE, or a catalogue name: locksim list)\n";
+    return kExitBadInput;
+  }
+  if (const std::optional<std::string> path = scenario_path(file)) {
+    file = *path;
+  } else {
+    std::cerr << "locksim run: " << file << ": no such file, and no catalogue scenario of that name in "
+              << catalogue_dir() << " (locksim list shows them)\n";
     return kExitBadInput;
   }
   const bool json = vm.count("json") > 0;

@@ -237,7 +237,7 @@ std::string fact_json(const Fact& fact, const History& h) {
       fact.body);
 }
 
-std::string promise_json(const Fact& fact, const History& h) {
+std::string promise_json(const Fact& fact, const History& h, TrueTime run_end) {
   // A grant's or an extension's promise; "from" says which (grant or extend).
   SessionId session = 0;
   ProcessId client = kNoProcess;
@@ -248,7 +248,8 @@ std::string promise_json(const Fact& fact, const History& h) {
   } else if (const auto* e = std::get_if<LockExtended>(&fact.body)) {
     session = e->session, client = e->client, end = e->promised_end, from = "extend";
   }
-  return Line(fact.at, "promise")
+  return Line(run_end, "promise")
+      .num("at", fact.at.time_since_epoch().count())
       .num("session", session)
       .str("client", h.name_of(client))
       .num("promised_end", end == kTrueNever ? -1 : end.time_since_epoch().count())

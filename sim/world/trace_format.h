@@ -18,7 +18,8 @@ std::string fact_json(const Fact& fact, const History& history);
 std::string message_json(TrueTime at, const char* what, const Message& m, const History& history);
 std::string describe_payload(const Payload& payload, const History& history);
 // The end of a grant's (or an extension's) promised window, known only when
-// the run is over.
-std::string promise_json(const Fact& fact, const History& history);
+// the run is over: written then, at |run_end|, so that every line's "t" is
+// in time order; "at" says when the grant or extension was.
+std::string promise_json(const Fact& fact, const History& history, TrueTime run_end);
 
 }  // namespace locksim

@@ -414,10 +414,10 @@ void World::finish() {
   for (Fact& f : history_.facts) {
     if (auto* g = std::get_if<LockGranted>(&f.body)) {
       g->promised_end = slots_[g->client].clock.when_reads(g->clock, g->lease_end_local, f.at);
-      if (tracing_) trace_.line(promise_json(f, history_));
+      if (tracing_) trace_.line(promise_json(f, history_, true_now()));
     } else if (auto* e = std::get_if<LockExtended>(&f.body)) {
       e->promised_end = slots_[e->client].clock.when_reads(e->clock, e->lease_end_local, f.at);
-      if (tracing_) trace_.line(promise_json(f, history_));
+      if (tracing_) trace_.line(promise_json(f, history_, true_now()));
     }
   }
 }

@@ -129,3 +129,34 @@ sessions = 1
     assert lines[1]["type"] == "key-held" and lines[1]["t"] == 0 and lines[1]["key"] == "lock"
     grant = next(l for l in lines if l["type"] == "grant")
     assert grant["token"] == 33 and grant["t"] > 5_000_000_000
+
+
+def test_version(locksim):
+    """locksim --version prints the version the sweep manifests record."""
+    result = locksim("--version")
+    assert result.returncode == 0 and result.stdout.startswith("locksim ") and result.stdout.count(".") == 2
+
+
+def test_run_a_catalogue_scenario_by_name_from_anywhere(locksim, tmp_path):
+    """run NAME finds the catalogue scenario, also outside the repository (the catalogue the binary was built with)."""
+    result = locksim("run", "single-node-gc-pause", "--variant", "base", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "single-node-gc-pause" in result.stdout
+    missing = locksim("run", "no-such-story", cwd=tmp_path)
+    assert missing.returncode == 2 and "no catalogue scenario of that name" in missing.stderr
+
+
+def test_list_prints_paths(locksim):
+    """list names each scenario with the path of its file."""
+    first = locksim("list").stdout.splitlines()[0]
+    assert first.split() == ["client-presets", "scenarios/client-presets.toml"]
+
+
+def test_trace_lines_are_in_time_order(locksim, tmp_path):
+    """Every line's t is at or after the previous one's (promises are written when they are known, at the end)."""
+    trace = tmp_path / "t.jsonl"
+    locksim("run", "scenarios/redlock-delayed-replies.toml", "--variant", "base", "--trace", trace)
+    times = [json.loads(l)["t"] for l in trace.read_text().splitlines()]
+    assert times == sorted(times)
+    promises = [json.loads(l) for l in trace.read_text().splitlines() if '"promise"' in l]
+    assert promises and all(p["t"] == times[-1] and p["at"] < p["t"] for p in promises)
