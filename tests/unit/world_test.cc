@@ -523,7 +523,9 @@ TEST(WorldTest, PromisedEndIsFilledForGrantsAtRunEnd) {
   EXPECT_EQ(std::get<LockGranted>(grants[0].body).promised_end, T(5500ms));
   // monotonic: 4s at 4s, then 2x: reaches 10s at 7s.
   EXPECT_EQ(std::get<LockGranted>(grants[1].body).promised_end, T(7s));
-  EXPECT_TRUE(rig.trace_has(R"({"t":0,"type":"promise","session":1,"client":"c","promised_end":5500000000,"from":"grant"})"));
+  // Written when known, at the run's end, with the grant's time in "at".
+  EXPECT_TRUE(rig.trace_has(
+      R"({"t":20000000000,"type":"promise","at":0,"session":1,"client":"c","promised_end":5500000000,"from":"grant"})"));
 }
 
 // A small but busy world: random latency, loss, model randomness and faults.
