@@ -470,6 +470,22 @@ def test_devices_get_no_manifest(locksim):
     assert not os.path.exists("/dev/null.json")
 
 
+@pytest.mark.parametrize("content, line, fragment", [
+    (b"clock.C.drift,lock.ttl\n1%,5s\n2%\n", 3, "this row has fewer values than the header's 2 keys"),
+    (b"clock.C.drift\n1%,5s\n", 2, "this row has more values than the header's 1 keys"),
+    (b'clock.C.drift\n1%\n"2%\n', 3, "a quoted value is not closed"),
+    (b'\n"clock.C.drift\n1%\n', 2, "a quoted value is not closed"),
+    (b"clock.C.drift\n1%\n1%,2%\n\x00\n", 3, "this row has more values"),
+], ids=["too-few", "too-many", "unclosed-quote", "unclosed-quote-in-header", "first-problem-first"])
+def test_malformed_grid_rows_are_refused_in_our_words(locksim, tmp_path, content, line, fragment):
+    """Ragged rows and open quotes, which the CSV library finds, give grid.csv:LINE in our words, the first one first."""
+    grid = tmp_path / "grid.csv"
+    grid.write_bytes(content)
+    result = refused(sweep(locksim, SCENARIO, "--grid", grid, "--seeds", "1"), f"{grid}:{line}: {fragment}")
+    for library in ("Too few", "Too many", "Escaped string", "in file", "io::"):
+        assert library not in result.stderr, result.stderr
+
+
 def test_a_damaged_manifest_is_refused_in_our_words(locksim, tmp_path):
     """A manifest cut short or edited is refused with where reading stopped or which field is wrong, changing nothing."""
     out, manifest = tmp_path / "s.csv", tmp_path / "s.csv.json"
