@@ -34,20 +34,22 @@ std::string parse_problem(const Json::parse_error& e, std::string_view text) {
     const char* library;
     const char* ours;
   } kPhrases[] = {
+      // Where a separator or the end was due, whatever stands there instead.
       {"; expected end of input", "text after the JSON value"},
-      {"missing closing quote", "a string that is not closed"},
-      {"control character", "a control character in a string"},
-      {"forbidden character after backslash", "an unknown escape in a string"},
-      {"must be followed by 4 hex digits", "a \\u escape without 4 hexadecimal digits"},
-      {"must be followed by U+DC00", "a lone high surrogate in a string"},
-      {"must follow U+D800", "a lone low surrogate in a string"},
-      {"ill-formed UTF-8", "a byte that is not UTF-8 in a string"},
-      {"expected digit after '-'", "a '-' without digits"},
-      {"invalid number", "a number that is not whole"},
-      {"parsing object key", "expected a member name in quotes"},
       {"parsing object separator", "expected ':' after a member name"},
       {"parsing object -", "expected ',' or '}' in an object"},
       {"parsing array", "expected ',' or ']' in an array"},
+      // Where a member name or a value was due: what is wrong with the one there.
+      {"missing closing quote", "a string that is not closed"},
+      {"control character", "a control character in a string"},
+      {"forbidden character after backslash", "an unknown escape in a string"},
+      {"must be followed by 4 hex digits", "a \\u escape that is not hexadecimal"},
+      {"must be followed by U+DC00", "a lone high surrogate in a string"},
+      {"must follow U+D800", "a lone low surrogate in a string"},
+      {"ill-formed UTF-8", "a byte that is not UTF-8 in a string"},
+      {"parsing object key", "expected a member name in quotes"},
+      {"expected digit after '-'", "a '-' without digits"},
+      {"invalid number", "a number that is not whole"},
       {"unexpected end of input", "the text ends where a value should be"},
   };
   const std::string_view what = e.what();
