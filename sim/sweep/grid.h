@@ -10,16 +10,28 @@
 // The header names the keys (any key --set accepts); each row is one cell,
 // in file order. Fields may be quoted ("uniform(1ms, 5ms)" needs it) and are
 // trimmed of spaces and tabs; values are canonicalised as --vary list items
-// are (axis.h). Blank lines are skipped; grid_lines.h says what else is
-// accepted and what is refused. A grid has 1 to kMaxGridColumns keys.
+// are (axis.h). Blank lines (spaces and tabs only) are skipped, "\r\n" line
+// ends and a last line without "\n" are fine; grid_source.h says what bytes
+// are refused. A grid has 1 to kMaxGridColumns keys.
 //
-// The file is read, never held: open() reads the header, scan() reads every
-// row once — checking its shape, counting the cells, hashing the bytes for
-// the manifest and showing the caller each row that holds a (key, value)
-// pair not seen before, so the values can be checked before anything runs —
-// and a cursor reads a block of rows again while the sweep runs. scan() notes
-// where every kCheckpointRows-th row starts, so a shard's cursor seeks close
-// to its block instead of re-reading the rows before it.
+// The file is read, never held, by fast-cpp-csv-parser (Debian's
+// libfccp-dev) through a GridSource (grid_source.h), which checks that it is
+// text: open() reads the header, scan() reads every row once — checking its
+// shape, counting the cells, hashing the bytes for the manifest and showing
+// the caller each row that holds a (key, value) pair not seen before, so the
+// values can be checked before anything runs — and a cursor reads a block of
+// rows again while the sweep runs. scan() keeps where a row near every
+// kCheckpointLines-th line starts, so a shard's cursor starts close to its
+// block instead of re-reading the rows before it. The library reads in 16 MiB
+// blocks: a reader holds up to 48 MiB of the file, however long it is.
+//
+// Fields follow the library's rules (trim_chars<' ', '\t'>,
+// double_quote_escape<',', '"'>): a field ends at a comma outside double
+// quotes, a quote anywhere opens a quoted run that ends at the next quote
+// ("" inside it stays quoted), spaces and tabs around a field are trimmed,
+// and a field that then starts and ends with a quote loses them and has each
+// "" inside turned into ". A quoted run cannot span lines. Everything the
+// library objects to is said in our words, with the file and line.
 #pragma once
 
 #include <cstddef>
@@ -34,14 +46,11 @@
 
 namespace locksim::sweep {
 
-class GridLineReader;
-
 inline constexpr std::size_t kMaxGridColumns = 8;
 // Rows whose pairs are shown to scan()'s caller stop at this many distinct
 // values per column: a million-row grid of distinct values is checked on its
 // first ten thousand, and the rest when each cell runs.
 inline constexpr std::size_t kCheckedValuesPerColumn = 10'000;
-inline constexpr std::size_t kCheckpointRows = 1 << 16;
 
 class GridCells final : public CellSource {
  public:
@@ -64,27 +73,23 @@ class GridCells final : public CellSource {
   // FNV-1a of the file's bytes as 16 hex digits (what a manifest records).
   const std::string& content_hash() const { return hash_; }
 
-  // Where a row starts; the cursor's way in.
+  // Where a cursor may start reading: a line that is not the header, and the
+  // index of the first row at or after it.
   struct Checkpoint {
     std::uint64_t offset = 0;
     std::uint64_t line = 0;
+    std::size_t row = 0;
   };
 
  private:
   GridCells() = default;
   std::string path_;
   std::vector<std::string> keys_;
-  Checkpoint first_row_;                 // just after the header
-  std::vector<Checkpoint> checkpoints_;  // [k]: where row k * kCheckpointRows starts
+  std::uint64_t header_line_ = 0;
+  bool scanned_ = false;
+  std::vector<Checkpoint> checkpoints_;  // rows increasing
   std::size_t rows_ = 0;
   std::string hash_;
-  std::shared_ptr<GridLineReader> reader_;  // from open() to the end of scan()
 };
-
-// Reads one row's values from |line| (line |line_number| of |path|): split,
-// counted against |columns| and canonicalised. False with |error| naming
-// PATH:LINE when the row is malformed.
-bool grid_row(const std::string& path, std::uint64_t line_number, const std::string& line, std::size_t columns,
-              std::vector<std::string>& values, std::string& error);
 
 }  // namespace locksim::sweep

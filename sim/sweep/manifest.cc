@@ -1,72 +1,117 @@
 #include "sim/sweep/manifest.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "sim/core/trace.h"
-#include "sim/sweep/json_value.h"
+#include "sim/core/check.h"
 
 namespace locksim::sweep {
 
 namespace {
 
+using Json = nlohmann::json;
+
 constexpr std::string_view kFormat = "locksim sweep manifest";
 constexpr std::size_t kMaxManifestBytes = 16 << 20;
+// Deeper than any manifest, shallow enough that a hand-made file of brackets
+// cannot make a huge tree.
+constexpr int kMaxDepth = 16;
 
-std::string string_list(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i > 0 ? ", " : "") + json_quote(items[i]);
-  return out + "]";
+struct TooDeep {};
+
+// What stopped nlohmann::json, in our words. The library names the problem
+// only in its message ("syntax error while parsing object key - unexpected
+// end of input; expected string literal"), so the phrase is picked by the
+// part of it that says what went wrong; its own text is never shown.
+std::string parse_problem(const Json::parse_error& e, std::string_view text) {
+  static constexpr struct {
+    const char* library;
+    const char* ours;
+  } kPhrases[] = {
+      // Where a separator or the end was due, whatever stands there instead.
+      {"; expected end of input", "text after the JSON value"},
+      {"parsing object separator", "expected ':' after a member name"},
+      {"parsing object -", "expected ',' or '}' in an object"},
+      {"parsing array", "expected ',' or ']' in an array"},
+      // Where a member name or a value was due: what is wrong with the one there.
+      {"missing closing quote", "a string that is not closed"},
+      {"control character", "a control character in a string"},
+      {"forbidden character after backslash", "an unknown escape in a string"},
+      {"must be followed by 4 hex digits", "a \\u escape that is not hexadecimal"},
+      {"must be followed by U+DC00", "a lone high surrogate in a string"},
+      {"must follow U+D800", "a lone low surrogate in a string"},
+      {"ill-formed UTF-8", "a byte that is not UTF-8 in a string"},
+      {"parsing object key", "expected a member name in quotes"},
+      {"expected digit after '-'", "a '-' without digits"},
+      {"invalid number", "a number that is not whole"},
+      {"unexpected end of input", "the text ends where a value should be"},
+  };
+  const std::string_view what = e.what();
+  const char* phrase = "not a JSON value";
+  for (const auto& p : kPhrases) {
+    if (what.find(p.library) != std::string_view::npos) {
+      phrase = p.ours;
+      break;
+    }
+  }
+  // The library stops on the byte it could not take (one past the end at the
+  // end of the text); a word that is no value is named by its first byte.
+  std::size_t byte = e.byte;
+  if (what.find("invalid literal") != std::string_view::npos)
+    while (byte > 1 && byte - 2 < text.size() && std::isalpha(static_cast<unsigned char>(text[byte - 2])) != 0) --byte;
+  return "at byte " + std::to_string(byte) + ": " + phrase;
 }
 
 // Reads the members of a manifest object; remembers the first problem.
 class Fields {
  public:
-  explicit Fields(const JsonValue& object) : object_(object) {}
+  explicit Fields(const Json& object) : object_(object) {}
 
   void text(const char* name, std::string& out) {
-    const JsonValue* v = get(name, JsonValue::Type::string, "a string");
-    if (v != nullptr) out = v->text;
+    const Json* v = get(name, &Json::is_string, "a string");
+    if (v != nullptr) out = v->get<std::string>();
   }
-  void number(const char* name, std::uint64_t& out, const JsonValue* from = nullptr) {
-    const JsonValue* v = get(name, JsonValue::Type::number, "a whole number", from);
-    if (v != nullptr && v->negative) problem(name, "a whole number");
-    else if (v != nullptr) out = v->number;
+  void number(const char* name, std::uint64_t& out, const Json* from = nullptr) {
+    const Json* v = get(name, &Json::is_number_unsigned, "a whole number", from);
+    if (v != nullptr) out = v->get<std::uint64_t>();
   }
   void list(const char* name, std::vector<std::string>& out) {
-    const JsonValue* v = get(name, JsonValue::Type::array, "a list of strings");
+    const Json* v = get(name, &Json::is_array, "a list of strings");
     if (v == nullptr) return;
     out.clear();
-    for (const JsonValue& item : v->items) {
-      if (item.type != JsonValue::Type::string) return problem(name, "a list of strings");
-      out.push_back(item.text);
+    for (const Json& item : *v) {
+      if (!item.is_string()) return problem(name, "a list of strings");
+      out.push_back(item.get<std::string>());
     }
   }
-  const JsonValue* object(const char* name) { return get(name, JsonValue::Type::object, "an object"); }
+  const Json* object(const char* name) { return get(name, &Json::is_object, "an object"); }
   const std::string& error() const { return error_; }
 
  private:
-  const JsonValue* get(const char* name, JsonValue::Type type, const char* kind, const JsonValue* from = nullptr) {
-    const JsonValue* v = (from != nullptr ? *from : object_).find(name);
-    if (v == nullptr) {
+  const Json* get(const char* name, bool (Json::*is)() const noexcept, const char* kind, const Json* from = nullptr) {
+    const Json& in = from != nullptr ? *from : object_;
+    const auto v = in.find(name);
+    if (v == in.end()) {
       if (error_.empty()) error_ = std::string("no \"") + name + "\"";
       return nullptr;
     }
-    if (v->type != type) {
+    if (!((*v).*is)()) {
       problem(name, kind);
       return nullptr;
     }
-    return v;
+    return &*v;
   }
   void problem(const char* name, const char* kind) {
     if (error_.empty()) error_ = std::string("\"") + name + "\" is not " + kind;
   }
 
-  const JsonValue& object_;
+  const Json& object_;
   std::string error_;
 };
 
@@ -102,41 +147,52 @@ void differ(std::vector<std::string>& out, const std::string& what, const std::s
 }  // namespace
 
 std::string manifest_json(const Manifest& m) {
-  std::string out = "{\n";
-  const auto member = [&](const char* name, const std::string& json, bool last = false) {
-    out += "  " + json_quote(name) + ": " + json + (last ? "\n" : ",\n");
-  };
-  member("format", json_quote(kFormat));
-  member("csv_format", std::to_string(m.csv_format));
-  member("file", json_quote(m.file));
-  member("locksim_version", json_quote(m.locksim_version));
-  member("scenario_path", json_quote(m.scenario_path));
-  member("scenario_name", json_quote(m.scenario_name));
-  member("scenario_hash", json_quote(m.scenario_hash));
-  member("variant", json_quote(m.variant));
-  member("set", string_list(m.sets));
-  member("vary", string_list(m.varies));
-  member("grid_path", json_quote(m.grid_path));
-  member("grid_hash", json_quote(m.grid_hash));
-  member("keys", string_list(m.keys));
-  member("cells", std::to_string(m.cells));
-  member("seeds", std::to_string(m.seeds));
-  member("shard", json_quote(shard_text(m)));
-  member("shard_cells",
-         "{\"begin\": " + std::to_string(m.shard_begin) + ", \"end\": " + std::to_string(m.shard_end) + "}");
-  member("command_line", string_list(m.command_line), true);
-  return out + "}\n";
+  nlohmann::ordered_json j;  // members in the order written here
+  j["format"] = kFormat;
+  j["csv_format"] = m.csv_format;
+  j["file"] = m.file;
+  j["locksim_version"] = m.locksim_version;
+  j["scenario_path"] = m.scenario_path;
+  j["scenario_name"] = m.scenario_name;
+  j["scenario_hash"] = m.scenario_hash;
+  j["variant"] = m.variant;
+  j["set"] = m.sets;
+  j["vary"] = m.varies;
+  j["grid_path"] = m.grid_path;
+  j["grid_hash"] = m.grid_hash;
+  j["keys"] = m.keys;
+  j["cells"] = m.cells;
+  j["seeds"] = m.seeds;
+  j["shard"] = shard_text(m);
+  j["shard_cells"] = {{"begin", m.shard_begin}, {"end", m.shard_end}};
+  j["command_line"] = m.command_line;
+  // A path or an argument need not be UTF-8; JSON text must be, so such bytes are written as U+FFFD.
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::optional<Manifest> parse_manifest(std::string_view json, std::string& error) {
-  std::optional<JsonValue> root = parse_json(json, error);
-  if (!root) return std::nullopt;
-  if (root->type != JsonValue::Type::object) {
+  Json root;
+  try {
+    root = Json::parse(json, [](int depth, Json::parse_event_t, const Json&) {
+      if (depth >= kMaxDepth) throw TooDeep{};
+      return true;
+    });
+  } catch (const Json::parse_error& e) {
+    error = parse_problem(e, json);
+    return std::nullopt;
+  } catch (const TooDeep&) {
+    error = "nested more than " + std::to_string(kMaxDepth) + " levels deep";
+    return std::nullopt;
+  } catch (const Json::exception&) {  // parse() throws only parse_error; still never the library's words
+    error = "not JSON that locksim can read";
+    return std::nullopt;
+  }
+  if (!root.is_object()) {
     error = "not a JSON object";
     return std::nullopt;
   }
   Manifest m;
-  Fields f(*root);
+  Fields f(root);
   std::string format, shard;
   f.text("format", format);
   if (f.error().empty() && format != kFormat) {
@@ -158,7 +214,7 @@ std::optional<Manifest> parse_manifest(std::string_view json, std::string& error
   f.number("cells", m.cells);
   f.number("seeds", m.seeds);
   f.text("shard", shard);
-  if (const JsonValue* range = f.object("shard_cells")) {
+  if (const Json* range = f.object("shard_cells")) {
     f.number("begin", m.shard_begin, range);
     f.number("end", m.shard_end, range);
   }
@@ -174,7 +230,11 @@ std::optional<Manifest> parse_manifest(std::string_view json, std::string& error
   return m;
 }
 
-std::vector<std::string> manifest_differences(const Manifest& file, const Manifest& now) {
+std::vector<std::string> manifest_differences(const Manifest& file, const Manifest& command) {
+  std::string error;
+  const std::optional<Manifest> written = parse_manifest(manifest_json(command), error);
+  LOCKSIM_CHECK(written.has_value(), "a manifest reads back what it wrote");
+  const Manifest& now = *written;
   std::vector<std::string> out;
   if (file.locksim_version != now.locksim_version)
     out.push_back("the locksim version differs: the file was written by " + file.locksim_version + ", this is " +

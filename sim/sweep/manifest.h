@@ -10,8 +10,9 @@
 // wrote it. The command line is recorded for people and never compared: a
 // resumed sweep legitimately differs in --threads and --resume itself.
 //
-// The manifest is JSON, one member per line in a fixed order, written with
-// json_quote (sim/core/trace.h) and read back with json_value.h. Fields:
+// The manifest is JSON (nlohmann::json, Debian's nlohmann-json3-dev), its
+// members in a fixed order, indented by two spaces. Bytes that are not UTF-8
+// (a path or an argument may hold them) are written as U+FFFD. Fields:
 //   format            "locksim sweep manifest"
 //   csv_format        the CSV layout's version (csv_writer.h, kCsvFormat)
 //   file              "summary" (--out) or "per-run" (--per-run)
@@ -64,14 +65,15 @@ inline std::string manifest_path(const std::string& csv_path) { return csv_path 
 bool gets_manifest(const std::string& csv_path);
 
 std::string manifest_json(const Manifest& manifest);
-// nullopt with |error| when |json| is not a manifest.
+// nullopt with |error| when |json| is not a manifest: "at byte N: ..." when it
+// is not JSON (or nests deeper than 16), else what is missing or wrong.
 std::optional<Manifest> parse_manifest(std::string_view json, std::string& error);
 
 // What differs between the manifest of an existing file (|file|) and this
-// command's (|now|), one phrase per field: "--set differs: the file has
-// lock.ttl=5s, this command has lock.ttl=10s". Empty when they match; the
-// command line is not compared.
-std::vector<std::string> manifest_differences(const Manifest& file, const Manifest& now);
+// command's (|command|, compared as its file would hold it), one phrase per
+// field: "--set differs: the file has lock.ttl=5s, this command has
+// lock.ttl=10s". Empty when they match; the command line is not compared.
+std::vector<std::string> manifest_differences(const Manifest& file, const Manifest& command);
 
 // Writes |manifest| to |path|, replacing it; false with |error| on an I/O error.
 bool write_manifest(const std::string& path, const Manifest& manifest, std::string& error);

@@ -468,3 +468,50 @@ def test_devices_get_no_manifest(locksim):
     """--out and --per-run may both be /dev/null (even with --resume): no manifest is written beside a device."""
     ok(sweep(locksim, *TINY, "--out", "/dev/null", "--per-run", "/dev/null", "--resume"))
     assert not os.path.exists("/dev/null.json")
+
+
+@pytest.mark.parametrize("content, line, fragment", [
+    (b"clock.C.drift,lock.ttl\n1%,5s\n2%\n", 3, "this row has fewer values than the header's 2 keys"),
+    (b"clock.C.drift\n1%,5s\n", 2, "this row has more values than the header's 1 keys"),
+    (b'clock.C.drift\n1%\n"2%\n', 3, "a quoted value is not closed"),
+    (b'\n"clock.C.drift\n1%\n', 2, "a quoted value is not closed"),
+    (b"clock.C.drift\n1%\n1%,2%\n\x00\n", 3, "this row has more values"),
+], ids=["too-few", "too-many", "unclosed-quote", "unclosed-quote-in-header", "first-problem-first"])
+def test_malformed_grid_rows_are_refused_in_our_words(locksim, tmp_path, content, line, fragment):
+    """Ragged rows and open quotes, which the CSV library finds, give grid.csv:LINE in our words, the first one first."""
+    grid = tmp_path / "grid.csv"
+    grid.write_bytes(content)
+    result = refused(sweep(locksim, SCENARIO, "--grid", grid, "--seeds", "1"), f"{grid}:{line}: {fragment}")
+    for library in ("Too few", "Too many", "Escaped string", "in file", "io::"):
+        assert library not in result.stderr, result.stderr
+
+
+def test_a_damaged_manifest_is_refused_in_our_words(locksim, tmp_path):
+    """A manifest cut short or edited is refused with where reading stopped or which field is wrong, changing nothing."""
+    out, manifest = tmp_path / "s.csv", tmp_path / "s.csv.json"
+    ok(sweep(locksim, *TINY, "--out", out))
+    text = manifest.read_text()
+    before = out.read_bytes()
+    cut = text[:text.index('"seeds"')]  # as if the disk filled up: the next thing would be a member name
+    manifest.write_text(cut)
+    result = refused(sweep(locksim, *TINY, "--out", out, "--resume"),
+                     f"--resume: {manifest} is not a sweep manifest: at byte {len(cut) + 1}: "
+                     f"expected a member name in quotes; remove {out} to start over")
+    assert "json.exception" not in result.stderr and "syntax error" not in result.stderr
+    manifest.write_text(text.replace('"seeds": 2,', '"seeds": 2.5,'))
+    refused(sweep(locksim, *TINY, "--out", out, "--resume"), f'{manifest} is not a sweep manifest: "seeds" is not a whole number')
+    assert out.read_bytes() == before
+
+
+def test_a_set_value_that_is_not_utf8_resumes(locksim, tmp_path):
+    """--set bytes that are not UTF-8 are kept in the manifest as U+FFFD, and --resume with the same value goes on."""
+    out = tmp_path / "s.csv"
+    command = [locksim.binary, "sweep", SCENARIO, "--set", b"lock.key=caf\xe9", "--vary", "clock.C.drift=1%,2%,3%",
+               "--seeds", "2", "--out", out]
+    assert subprocess.run(command, cwd=locksim_root(), capture_output=True, timeout=120).returncode == 0
+    assert json.loads((tmp_path / "s.csv.json").read_text())["set"] == ["lock.key=caf\ufffd"]
+    whole = out.read_bytes()
+    out.write_bytes(whole[: whole.index(b"\n", whole.index(b"\n") + 1) + 1])
+    result = subprocess.run(command + ["--resume"], cwd=locksim_root(), capture_output=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes() == whole

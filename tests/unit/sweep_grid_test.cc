@@ -1,8 +1,9 @@
 // Grid files: the header names the keys, each row is a cell (canonicalised,
 // quoted fields allowed); BOMs, CRLF and blank lines are accepted; ragged
 // rows, binary bytes, long lines, too many columns, empty and missing files
-// are errors that name the file and line; cursors read any block, even after
-// a checkpoint; scan() shows each new (key, value) pair once.
+// are errors that name the file and line, the first in the file first and
+// never in the CSV library's words; cursors read any block, even after a
+// checkpoint; scan() shows each new (key, value) pair once.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,12 +14,13 @@
 
 #include "sim/core/rng.h"
 #include "sim/sweep/grid.h"
-#include "sim/sweep/grid_lines.h"
+#include "sim/sweep/grid_source.h"
 
 namespace locksim::sweep {
 namespace {
 
 using Values = std::vector<std::string>;
+using namespace std::string_literals;
 
 struct ReadGrid {
   Values keys;
@@ -99,6 +101,9 @@ TEST_F(SweepGrid, BomCrlfAndBlankLinesAreAccepted) {
   auto blank_first = read(write("lead.csv", "\n\nlock.ttl\n\n1s\n\n"), error);
   ASSERT_TRUE(blank_first) << error;
   EXPECT_EQ(blank_first->cells.at(0).line, 5);
+  auto twice = read(write("bom2.csv", "\xEF\xBB\xBF\xEF\xBB\xBFk\n1\n"), error);
+  ASSERT_TRUE(twice) << error;
+  EXPECT_EQ(twice->keys, (Values{"\xEF\xBB\xBFk"})) << "only the first BOM is the file's mark";
   auto text = read(write("utf8.csv", "note\ncafé ☕ 𝄞\n"), error);
   ASSERT_TRUE(text) << error;
   EXPECT_EQ(text->cells.at(0).values[0], "café ☕ 𝄞");
@@ -139,18 +144,42 @@ TEST_F(SweepGrid, BinaryGridsNameTheLine) {
   EXPECT_TRUE(read(write("just.csv", "a\n" + std::string(kMaxGridLineBytes, 'x') + "\r\n"), error)) << error;
 }
 
-// Fields split as fast-cpp-csv-parser split them, so every grid that worked still gives the same cells.
+// Fields split as fast-cpp-csv-parser splits them (it reads the grid), header and rows alike.
 TEST_F(SweepGrid, FieldsSplitLikeTheCsvLibrary) {
-  Values fields;
-  std::string problem;
-  ASSERT_TRUE(split_grid_fields("a,\"b,c\", d ,\"e\"\"f\",g\"h,i\"j,", fields, problem));
-  EXPECT_EQ(fields, (Values{"a", "b,c", "d", "e\"f", "g\"h,i\"j", ""}));
-  ASSERT_TRUE(split_grid_fields("\" x \",\"\"", fields, problem));
-  EXPECT_EQ(fields, (Values{" x ", ""}));
-  EXPECT_FALSE(split_grid_fields("a,\"b", fields, problem));
-  EXPECT_EQ(problem, "a quoted value is not closed");
-  EXPECT_EQ(utf8_prefix("ab\xC3\xA9z"), 5U);
-  EXPECT_EQ(utf8_prefix("ab\xC3"), 2U);
+  const std::string line = "a,\"b,c\", d ,\"e\"\"f\",g\"h,i\"j,";
+  std::string error;
+  auto grid = read(write("split.csv", line + "k\n" + line + "\n\" x \",\"\",3,4,5,6\n"), error);
+  ASSERT_TRUE(grid) << error;
+  const Values fields{"a", "b,c", "d", "e\"f", "g\"h,i\"j", ""};
+  EXPECT_EQ(grid->keys, (Values{"a", "b,c", "d", "e\"f", "g\"h,i\"j", "k"}));
+  ASSERT_EQ(grid->cells.size(), 2U);
+  EXPECT_EQ(grid->cells[0].values, fields);
+  EXPECT_EQ(grid->cells[1].values, (Values{"x", "", "3", "4", "5", "6"})) << "quotes keep spaces, canonical values don't";
+  const std::string open_quote = write("open.csv", "a,\"b\n1,2\n");
+  EXPECT_EQ(error_of(open_quote), open_quote + ":1: a quoted value is not closed");
+}
+
+// The library's objections are ours, with the line; the first problem in the file is the one reported.
+TEST_F(SweepGrid, FirstProblemInTheFileIsReported) {
+  const std::string columns_first = write("columns_first.csv", "a,b\n1,2\n3\n4,\0\n"s);
+  EXPECT_EQ(error_of(columns_first), columns_first + ":3: this row has fewer values than the header's 2 keys");
+  const std::string nul_first = write("nul_first.csv", "a,b\n1,\0\n3\n"s);
+  EXPECT_EQ(error_of(nul_first), nul_first + ":2: a NUL byte at column 3; a grid file is CSV text, and this looks like "
+                                             "a binary file");
+  // In one line: a NUL outranks a bad byte before it, and a long line outranks both.
+  const std::string both = write("both.csv", "a\n\xE9\0\n"s);
+  EXPECT_EQ(error_of(both), both + ":2: a NUL byte at column 2; a grid file is CSV text, and this looks like a binary file");
+  const std::string longest = write("longest.csv", "a\n\xE9" + std::string(kMaxGridLineBytes + 1, 'x') + "\n");
+  EXPECT_EQ(error_of(longest), longest + ":2: a line longer than 1 MiB; a grid row holds a few short values");
+  // A sequence cut short by the end of the line or of the file.
+  const std::string cut = write("cut.csv", "a\nab\xC3");
+  EXPECT_EQ(error_of(cut), cut + ":2: a byte that is not UTF-8 at column 3; a grid file is CSV text in UTF-8");
+  std::string error;
+  EXPECT_TRUE(read(write("whole.csv", "a\nab\xC3\xA9z\n"), error)) << error;
+  const std::string quoted = write("quoted.csv", "a\n\"x\n1\n");
+  const std::string message = error_of(quoted);
+  EXPECT_EQ(message, quoted + ":2: a quoted value is not closed");
+  EXPECT_EQ(message.find("Escaped"), std::string::npos);
 }
 
 // scan() shows a row only when it holds a (key, value) pair not seen before: here rows 1, 2 and 3, not 4.
@@ -193,14 +222,14 @@ TEST_F(SweepGrid, ContentHashIsTheFilesFnv) {
 // A cursor reads any block, past checkpoints and blank lines, and says so when the file lost rows since the scan.
 TEST_F(SweepGrid, CursorsReadAnyBlock) {
   std::string text = "n\n";
-  const std::size_t rows = 2 * kCheckpointRows + 100;
+  const std::size_t rows = 2 * kCheckpointLines + 100;
   for (std::size_t i = 0; i < rows; ++i) text += std::to_string(i) + (i % 1000 == 7 ? "\n\n" : "\n");
   const std::string path = write("big.csv", text);
   std::string error;
   auto grid = GridCells::open(path, error);
   ASSERT_TRUE(grid && grid->scan([](const Cell&, std::string&) { return true; }, error)) << error;
   ASSERT_EQ(grid->size(), rows);
-  for (std::size_t first : {std::size_t{0}, kCheckpointRows - 1, kCheckpointRows, 2 * kCheckpointRows + 3}) {
+  for (std::size_t first : {std::size_t{0}, kCheckpointLines - 1, kCheckpointLines, 2 * kCheckpointLines + 3}) {
     auto cursor = grid->open(first, first + 5, error);
     ASSERT_TRUE(cursor) << error;
     Cell cell;
@@ -221,6 +250,30 @@ TEST_F(SweepGrid, CursorsReadAnyBlock) {
   EXPECT_TRUE(cursor->next(cell, error));
   EXPECT_FALSE(cursor->next(cell, error));
   EXPECT_NE(error.find("fewer rows than when the sweep started"), std::string::npos) << error;
+}
+
+// A row that starts with U+FEFF where a cursor starts reading keeps it: only the file's first bytes can be a BOM.
+TEST_F(SweepGrid, ByteOrderMarkInsideTheFileIsText) {
+  std::string text = "n\n";
+  for (std::size_t line = 2; line <= kCheckpointLines + 1; ++line)
+    text += (line == kCheckpointLines ? "\xEF\xBB\xBF" : "") + std::to_string(line) + "\n";
+  std::string error;
+  auto grid = read(write("mark.csv", text), error);  // one cursor from the top
+  ASSERT_TRUE(grid) << error;
+  const Values marked{"\xEF\xBB\xBF" + std::to_string(kCheckpointLines)};
+  const std::size_t row = kCheckpointLines - 2;  // line 2 is row 0
+  ASSERT_EQ(grid->cells.at(row).line, static_cast<int>(kCheckpointLines));
+  EXPECT_EQ(grid->cells[row].values, marked);
+  auto scanned = GridCells::open(write("mark.csv", text), error);
+  ASSERT_TRUE(scanned && scanned->scan([](const Cell&, std::string&) { return true; }, error)) << error;
+  auto cursor = scanned->open(row, row + 2, error);  // from the checkpoint at that line
+  ASSERT_TRUE(cursor) << error;
+  Cell cell;
+  ASSERT_TRUE(cursor->next(cell, error)) << error;
+  EXPECT_EQ(cell.line, static_cast<int>(kCheckpointLines));
+  EXPECT_EQ(cell.values, marked);
+  ASSERT_TRUE(cursor->next(cell, error)) << error;
+  EXPECT_EQ(cell.values, Values{std::to_string(kCheckpointLines + 1)});
 }
 
 }  // namespace

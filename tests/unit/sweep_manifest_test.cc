@@ -1,6 +1,7 @@
-// Manifests round-trip through their JSON (any bytes in any string), name
-// every differing field with both values and never compare the command line;
-// the JSON reader is strict and says where it stopped.
+// Manifests round-trip through their JSON (any text in any string; bytes
+// that are not UTF-8 become U+FFFD, and compare so), name every differing
+// field with both values and never compare the command line; JSON that
+// nlohmann::json refuses is reported in our words with where it stopped.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "sim/sweep/json_value.h"
 #include "sim/sweep/manifest.h"
 
 namespace locksim::sweep {
@@ -140,24 +140,62 @@ TEST(SweepManifest, BadManifestsAreRefused) {
   EXPECT_NE(error.find("text after the JSON value"), std::string::npos);
 }
 
-// The JSON reader: escapes and surrogate pairs decode to UTF-8; lone surrogates, fractions, leading zeros, deep
-// nesting and unclosed strings are refused.
-TEST(SweepManifest, JsonReaderIsStrict) {
+// Escapes and surrogate pairs decode to UTF-8; lone surrogates, unclosed strings, control characters, bad escapes,
+// stray commas and deep nesting are refused in our words (never the library's), saying where; numbers that are not
+// whole, negative or past 2^64 - 1 are not whole numbers.
+TEST(SweepManifest, JsonIsReadStrictly) {
   std::string error;
-  auto v = parse_json(R"({"a": "\u00e9\ud834\udd1e\n\"", "b": [0, 18446744073709551615, -3, true, false, null]})", error);
-  ASSERT_TRUE(v) << error;
-  EXPECT_EQ(v->find("a")->text, "é𝄞\n\"");
-  EXPECT_EQ(v->find("b")->items[1].number, UINT64_MAX);
-  EXPECT_TRUE(v->find("b")->items[2].negative);
-  EXPECT_EQ(v->find("c"), nullptr);
-  for (const char* bad : {R"("\ud834")", R"("\udd1e")", "1.5", "1e3", "01", "18446744073709551616", "\"open",
-                          "[1,]", "{\"a\" 1}", "\"tab\there\"", "-"}) {
-    EXPECT_FALSE(parse_json(bad, error)) << bad;
+  std::string json = manifest_json(sample());
+  json.replace(json.find("\"base\""), 6, R"("\u00e9\ud834\udd1e\n\"")");
+  auto m = parse_manifest(json, error);
+  ASSERT_TRUE(m) << error;
+  EXPECT_EQ(m->variant, "é𝄞\n\"");
+  for (const char* bad : {R"("\ud834")", R"("\udd1e")", "\"open", "[1,]", "{\"a\" 1}", "\"tab\there\"", "-", "{\"a\": 1,",
+                          R"("\x")", R"("\u12")", "\"caf\xE9\"", "", "tru", "{\"a\": 1 \"b\": 2}"}) {
+    EXPECT_FALSE(parse_manifest(bad, error)) << bad;
     EXPECT_EQ(error.rfind("at byte ", 0), 0U) << error;
+    EXPECT_EQ(error.find("syntax error"), std::string::npos) << error;
+    EXPECT_EQ(error.find("json.exception"), std::string::npos) << error;
   }
-  EXPECT_FALSE(parse_json(std::string(17, '[') + std::string(17, ']'), error));
-  EXPECT_NE(error.find("nested too deeply"), std::string::npos);
-  EXPECT_TRUE(parse_json(std::string(16, '[') + std::string(16, ']'), error)) << error;
+  const auto problem = [&](const std::string& text) {
+    EXPECT_FALSE(parse_manifest(text, error)) << text;
+    return error;
+  };
+  EXPECT_EQ(problem("\"open"), "at byte 6: a string that is not closed");
+  EXPECT_EQ(problem("[1,]"), "at byte 4: not a JSON value");
+  EXPECT_EQ(problem("{\"a\" 1}"), "at byte 6: expected ':' after a member name");
+  EXPECT_EQ(problem("[1 2]"), "at byte 4: expected ',' or ']' in an array");
+  EXPECT_EQ(problem("{\"a\": 1 \"b\": 2}"), "at byte 11: expected ',' or '}' in an object");
+  EXPECT_EQ(problem(R"("\ud834")"), "at byte 8: a lone high surrogate in a string");
+  EXPECT_EQ(problem(""), "at byte 1: the text ends where a value should be");
+  EXPECT_EQ(problem("  tru"), "at byte 3: not a JSON value");
+  const auto nested = [&](int depth) {
+    std::string text = manifest_json(sample());
+    text.insert(2, "\"deep\": " + std::string(depth, '[') + std::string(depth, ']') + ",\n");
+    return text;
+  };
+  EXPECT_TRUE(parse_manifest(nested(15), error)) << error;
+  EXPECT_EQ(problem(nested(16)), "nested more than 16 levels deep");
+  for (const char* number : {"1.5", "1e3", "-3", "18446744073709551616"}) {
+    std::string text = manifest_json(sample());
+    text.replace(text.find("\"seeds\": 20"), 11, std::string("\"seeds\": ") + number);
+    EXPECT_EQ(problem(text), "\"seeds\" is not a whole number") << number;
+  }
+}
+
+// Bytes that are not UTF-8 (a --set value, a path) are written as U+FFFD, and a command compares as its file reads.
+TEST(SweepManifest, BytesThatAreNotUtf8) {
+  Manifest m = sample();
+  m.sets = {"lock.key=caf\xE9"};
+  m.command_line.push_back("grid-\xFF.csv");
+  std::string error;
+  auto back = parse_manifest(manifest_json(m), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->sets, std::vector<std::string>{"lock.key=caf\xEF\xBF\xBD"});
+  EXPECT_TRUE(manifest_differences(*back, m).empty());
+  Manifest other = m;
+  other.sets = {"lock.key=cafe"};
+  EXPECT_EQ(manifest_differences(*back, other).size(), 1U);
 }
 
 // write_manifest and read_manifest use files; a missing one says it cannot be read.
