@@ -12,6 +12,7 @@
 #include <iostream>
 #include <optional>
 
+#include "sim/cli/catalogue.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
@@ -189,6 +190,31 @@ sweep::Manifest make_manifest(const std::string& program, const std::vector<std:
   return m;
 }
 
+// The first cell's spec gives the fault and client columns and the
+// expectations the plot and report commands compare with.
+struct FirstCell {
+  sweep::ColumnLayout layout;
+  std::vector<std::pair<std::string, std::string>> expect;  // property name -> verdict
+};
+
+std::optional<FirstCell> first_cell(const sweep::CellSource& cells, const sweep::CellResolver& resolver,
+                                    std::string& error) {
+  std::unique_ptr<sweep::CellCursor> cursor = cells.open(0, std::min<std::size_t>(1, cells.size()), error);
+  if (!cursor) return std::nullopt;
+  sweep::Cell cell;
+  if (!cursor->next(cell, error)) {
+    if (error.empty()) error = "the sweep has no cells";
+    return std::nullopt;
+  }
+  const std::optional<ScenarioSpec> spec = resolver.resolve(cell, error);
+  if (!spec) return std::nullopt;
+  FirstCell first{sweep::column_layout(cells.keys(), cell.values, *spec), {}};
+  for (Property p : kAllProperties)
+    if (const auto& want = spec->expect.violated[static_cast<std::size_t>(p)])
+      first.expect.emplace_back(property_name(p), *want ? "violated" : "holds");
+  return first;
+}
+
 }  // namespace
 
 int sweep_command(const std::string& program, const std::vector<std::string>& args) {
@@ -211,6 +237,10 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
   po::variables_map vm;
   if (int code = kExitOk; !parse_command_line("sweep", options, args, positional, 1, vm, code)) return code;
   if (!positional.empty()) a.file = positional.front();
+  if (!a.file.empty()) {
+    // A catalogue scenario by name, as `locksim run` takes it.
+    if (const std::optional<std::string> path = scenario_path(a.file)) a.file = *path;
+  }
   a.resume = vm.count("resume") > 0;
   std::string error;
   if (!check_args(vm, seeds_text, threads_text, shard_text, a, error)) return bad_input(error);
@@ -236,14 +266,23 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
   const sweep::CellResolver resolver(*scenario, a.variant, a.sets, cells.keys(), a.grid_path);
   if (!check_cells(sweep_cells, resolver, error)) return bad_input(error);
 
+  // The columns after the means come from the sweep's first cell, so that
+  // every shard writes the same header (columns.h).
+  const std::optional<FirstCell> first = first_cell(cells, resolver, error);
+  if (!first) return bad_input(error);
+
   const sweep::CellRange range = sweep::shard_cells(cells.size(), a.shard);
-  const sweep::Manifest manifest = make_manifest(program, args, a, *scenario, sweep_cells, range);
+  sweep::Manifest manifest = make_manifest(program, args, a, *scenario, sweep_cells, range);
+  manifest.faults = first->layout.faults;
+  manifest.clients = first->layout.clients;
+  manifest.expect = first->expect;
   sweep::SweepPlan plan;
   plan.scenario = scenario->name();
   plan.variant = a.variant;
   plan.cells = &cells;
   plan.range = range;
   plan.resolve = [&resolver](const sweep::Cell& cell, std::string& e) { return resolver.resolve(cell, e); };
+  plan.layout = &first->layout;
   plan.seeds = a.seeds;
   plan.writes_header = a.shard.index == 1;
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "sim/check/property.h"
+#include "sim/sweep/seeds.h"
 
 namespace locksim::sweep {
 
@@ -69,15 +70,57 @@ std::string csv_field(std::string_view text) {
   return out + "\"";
 }
 
-std::string summary_header(const std::vector<std::string>& keys) {
+namespace {
+
+constexpr const char* kClientFigures[] = {"sessions.mean",        "ops_accepted.mean",     "ops_rejected.mean",
+                                          "releases_failed.mean", "longest_wait_ms.mean", "longest_wait_ms.max"};
+
+std::string optional6(const std::optional<double>& v) { return v ? fixed6(*v) : std::string(); }
+
+// ",<key>_s,..." for the keys that have a numeric column.
+std::string key_unit_header(const ColumnLayout& layout) {
+  std::string out;
+  for (std::size_t k = 0; k < layout.keys.size(); ++k)
+    if (layout.key_units[k] != ValueUnit::none) out += "," + csv_field(base_unit_column(layout.keys[k], layout.key_units[k]));
+  return out;
+}
+
+std::string key_unit_values(const CellLabel& cell, const ColumnLayout& layout) {
+  std::string out;
+  for (std::size_t k = 0; k < layout.keys.size(); ++k)
+    if (layout.key_units[k] != ValueUnit::none)
+      out += "," + (k < cell.values.size() ? base_unit_value(cell.values[k], layout.key_units[k]) : std::string());
+  return out;
+}
+
+}  // namespace
+
+std::string summary_extra_header(const ColumnLayout& layout) {
+  std::string out;
+  for (Property p : kAllProperties) out += "," + std::string(property_name(p)) + ".first_seed";
+  for (const std::string& f : layout.faults) out += "," + csv_field("fault." + f + ".fired");
+  for (const std::string& c : layout.clients)
+    for (const char* figure : kClientFigures) out += "," + csv_field(c + "." + figure);
+  return out + key_unit_header(layout);
+}
+
+std::string per_run_extra_header(const ColumnLayout& layout) {
+  std::string out;
+  for (const std::string& f : layout.faults) out += "," + csv_field("fault." + f);
+  for (const std::string& c : layout.clients) out += "," + csv_field(c + ".longest_wait_ms");
+  return out + key_unit_header(layout);
+}
+
+std::string summary_header(const ColumnLayout& layout) {
+  const std::vector<std::string>& keys = layout.keys;
   std::string out = header_start(keys) + "runs";
   for (Property p : kAllProperties) {
     const std::string name = property_name(p);
     out += "," + name + ".violated," + name + ".rate," + name + ".ci_low," + name + ".ci_high";
   }
   out += ",sessions.mean,acquire_attempts.mean,acquire_ok_rate.mean,acquire_latency_ms.mean,"
-         "longest_stuck_ms.mean,unheld_ms.mean,expired_grants.mean\n";
-  return out;
+         "longest_stuck_ms.mean,unheld_ms.mean,expired_grants.mean";
+  return out + summary_extra_header(layout) + "\n";
 }
 
 std::string summary_row_prefix(const CellLabel& cell, std::int64_t runs) {
@@ -88,23 +131,35 @@ std::string summary_row_prefix(const CellLabel& cell, std::int64_t runs) {
   return out;
 }
 
-std::string summary_row(const CellLabel& cell, const CellAccumulator& acc) {
+std::string summary_row(const CellLabel& cell, const CellAccumulator& acc, const ColumnLayout& layout) {
   std::string out = summary_row_prefix(cell, acc.runs());
   for (Property p : kAllProperties) out += property_columns(acc.violated(p), acc.runs()) + ',';
-  const auto optional6 = [](const std::optional<double>& v) { return v ? fixed6(*v) : std::string(); };
   out += fixed6(acc.sessions_mean()) + ',' + fixed6(acc.acquire_attempts_mean()) + ',' +
          optional6(acc.acquire_ok_rate_mean()) + ',' + optional6(acc.acquire_latency_ms_mean()) + ',' +
          fixed6(acc.longest_stuck_ms_mean()) + ',' + fixed6(acc.unheld_ms_mean()) + ',' +
-         fixed6(acc.expired_grants_mean()) + '\n';
-  return out;
+         fixed6(acc.expired_grants_mean());
+  for (Property p : kAllProperties) {
+    out += ',';
+    if (const std::optional<std::uint64_t> replica = acc.first_violation(p))
+      out += std::to_string(replica_seed(cell.seed_base, *replica));
+  }
+  for (std::size_t f = 0; f < layout.faults.size(); ++f) out += ',' + optional6(acc.fault_fired_rate(f));
+  for (std::size_t c = 0; c < layout.clients.size(); ++c) {
+    out += ',' + optional6(acc.client_mean(c, &ClientFigures::sessions)) + ',' +
+           optional6(acc.client_mean(c, &ClientFigures::ops_accepted)) + ',' +
+           optional6(acc.client_mean(c, &ClientFigures::ops_rejected)) + ',' +
+           optional6(acc.client_mean(c, &ClientFigures::releases_failed)) + ',' +
+           optional6(acc.client_wait_ms_mean(c)) + ',' + optional6(acc.client_wait_ms_max(c));
+  }
+  return out + key_unit_values(cell, layout) + '\n';
 }
 
-std::string per_run_header(const std::vector<std::string>& keys) {
-  std::string out = header_start(keys) + "replica,seed";
+std::string per_run_header(const ColumnLayout& layout) {
+  std::string out = header_start(layout.keys) + "replica,seed";
   for (Property p : kAllProperties) out += std::string(",") + property_name(p);
   for (Property p : kAllProperties) out += std::string(",") + property_name(p) + ".first_witness_ms";
-  out += ",sessions,longest_stuck_ms\n";
-  return out;
+  out += ",sessions,longest_stuck_ms";
+  return out + per_run_extra_header(layout) + "\n";
 }
 
 std::string per_run_row_prefix(const CellLabel& cell, std::uint64_t replica, std::uint64_t seed) {
@@ -117,15 +172,24 @@ std::string per_run_row_prefix(const CellLabel& cell, std::uint64_t replica, std
   return out;
 }
 
-std::string per_run_row(const CellLabel& cell, std::uint64_t replica, std::uint64_t seed, const RunSummary& run) {
+std::string per_run_row(const CellLabel& cell, std::uint64_t replica, std::uint64_t seed, const RunSummary& run,
+                        const ColumnLayout& layout) {
   std::string out = per_run_row_prefix(cell, replica, seed);
   for (std::size_t i = 0; i < kPropertyCount; ++i) out += run.violated[i] ? "1," : "0,";
   for (std::size_t i = 0; i < kPropertyCount; ++i) {
     if (run.first_witness[i]) out += exact_ms(run.first_witness[i]->time_since_epoch());
     out += ',';
   }
-  out += std::to_string(run.sessions) + ',' + exact_ms(run.longest_stuck) + '\n';
-  return out;
+  out += std::to_string(run.sessions) + ',' + exact_ms(run.longest_stuck);
+  for (std::size_t f = 0; f < layout.faults.size(); ++f) {
+    out += ',';
+    if (f < run.fault_effective.size() && run.fault_effective[f] >= 0) out += run.fault_effective[f] ? '1' : '0';
+  }
+  for (std::size_t c = 0; c < layout.clients.size(); ++c) {
+    out += ',';
+    if (c < run.clients.size() && run.clients[c].present) out += exact_ms(run.clients[c].longest_wait);
+  }
+  return out + key_unit_values(cell, layout) + '\n';
 }
 
 CsvOutput::~CsvOutput() {

@@ -10,9 +10,12 @@
 //   then sessions.mean,acquire_attempts.mean,acquire_ok_rate.mean,
 //     acquire_latency_ms.mean,longest_stuck_ms.mean,unheld_ms.mean,
 //     expired_grants.mean
+//   then (format 2) the columns of columns.h: <p>.first_seed x5,
+//     fault.<name>.fired per fault, six figures per client, <key>_s|_ppm
 // Per-run file (--per-run), one row per run:
 //   scenario,variant,<keys>,replica,seed,<p> x5 (1 violated / 0 holds),
-//   <p>.first_witness_ms x5 (empty when it holds),sessions,longest_stuck_ms
+//   <p>.first_witness_ms x5 (empty when it holds),sessions,longest_stuck_ms,
+//   then fault.<name> per fault, <client>.longest_wait_ms, <key>_s|_ppm
 //
 // Rates, interval bounds and means print with six decimals (%.6f); the two
 // means that may not exist (acquire_ok_rate with no attempt, latency with no
@@ -34,7 +37,7 @@ namespace locksim::sweep {
 
 // The layout's version, recorded in the manifest (manifest.h): bump it when
 // a column is added, removed or printed differently.
-inline constexpr std::uint64_t kCsvFormat = 1;
+inline constexpr std::uint64_t kCsvFormat = 2;
 
 std::string csv_field(std::string_view text);
 
@@ -43,13 +46,14 @@ struct CellLabel {
   const std::string& scenario;
   const std::string& variant;
   const std::vector<std::string>& values;
+  std::uint64_t seed_base = 0;  // seeds.h: the cell's replicas' seeds (for <p>.first_seed)
 };
 
 // "scenario,variant,value1,...,valueK,": how every row of a cell starts.
 std::string cell_columns(const CellLabel& cell);
 
-std::string summary_header(const std::vector<std::string>& keys);
-std::string summary_row(const CellLabel& cell, const CellAccumulator& acc);
+std::string summary_header(const ColumnLayout& layout);
+std::string summary_row(const CellLabel& cell, const CellAccumulator& acc, const ColumnLayout& layout);
 // The start of a cell's summary row, up to and including "runs,".
 std::string summary_row_prefix(const CellLabel& cell, std::int64_t runs);
 // "<p>.violated,<p>.rate,<p>.ci_low,<p>.ci_high" as a row prints them for
@@ -58,8 +62,13 @@ std::string property_columns(std::int64_t violated, std::int64_t runs);
 // A rate or mean as rows print it ("%.6f").
 std::string fixed6(double value);
 
-std::string per_run_header(const std::vector<std::string>& keys);
-std::string per_run_row(const CellLabel& cell, std::uint64_t replica, std::uint64_t seed, const RunSummary& run);
+std::string per_run_header(const ColumnLayout& layout);
+std::string per_run_row(const CellLabel& cell, std::uint64_t replica, std::uint64_t seed, const RunSummary& run,
+                        const ColumnLayout& layout);
+// The columns after the liveness means (summary) or the longest stuck time
+// (per run), and their values: columns.h.
+std::string summary_extra_header(const ColumnLayout& layout);
+std::string per_run_extra_header(const ColumnLayout& layout);
 // The start of a per-run row, up to and including "replica,seed,".
 std::string per_run_row_prefix(const CellLabel& cell, std::uint64_t replica, std::uint64_t seed);
 

@@ -166,6 +166,10 @@ std::string manifest_json(const Manifest& m) {
   j["shard"] = shard_text(m);
   j["shard_cells"] = {{"begin", m.shard_begin}, {"end", m.shard_end}};
   j["command_line"] = m.command_line;
+  j["faults"] = m.faults;
+  j["clients"] = m.clients;
+  j["expect"] = nlohmann::ordered_json::object();
+  for (const auto& [property, verdict] : m.expect) j["expect"][property] = verdict;
   // A path or an argument need not be UTF-8; JSON text must be, so such bytes are written as U+FFFD.
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }

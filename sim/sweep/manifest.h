@@ -26,12 +26,18 @@
 //   shard             "K/N"
 //   shard_cells       {"begin": B, "end": E}: the shard's cells [B, E), 0-based
 //   command_line      the arguments, program name first
+//   faults, clients   the fault and client names of the sweep's first cell
+//                     (the columns of columns.h), and expect: its [expect]
+//                     verdicts by property name — for the plot and report
+//                     commands, which warn when a cell's story did not
+//                     happen (written, never compared)
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace locksim::sweep {
@@ -56,6 +62,9 @@ struct Manifest {
   std::uint64_t shard_begin = 0;
   std::uint64_t shard_end = 0;
   std::vector<std::string> command_line;
+  std::vector<std::string> faults;
+  std::vector<std::string> clients;
+  std::vector<std::pair<std::string, std::string>> expect;  // property name -> "holds" | "violated"
 };
 
 // Where the manifest of the CSV at |csv_path| lives.

@@ -102,7 +102,7 @@ class Cells {
 // Checks the summary file's rows: how many cells it holds and how many bytes to keep.
 bool check_summary(const SweepPlan& plan, const std::string& path, std::size_t& cells_done, std::uintmax_t& bytes,
                    std::string& error) {
-  const std::string header = strip_newline(summary_header(plan.cells->keys()));
+  const std::string header = strip_newline(summary_header(*plan.layout));
   const std::size_t header_lines = plan.writes_header ? 1 : 0;
   const std::size_t cells = plan.range.end - plan.range.begin;
   Cells source(plan);
@@ -121,7 +121,7 @@ bool check_summary(const SweepPlan& plan, const std::string& path, std::size_t& 
     const Cell* cell = source.at(cells_done, problem);
     if (cell == nullptr) return false;
     const std::string wrong = summary_row_problem(line, {plan.scenario, plan.variant, cell->values},
-                                                  static_cast<std::int64_t>(plan.seeds));
+                                                  static_cast<std::int64_t>(plan.seeds), *plan.layout);
     if (!wrong.empty()) problem = where(path, index) + wrong + kNotOurs;
     cells_done += problem.empty() ? 1 : 0;
     return problem.empty();
@@ -137,7 +137,7 @@ bool check_per_run(const SweepPlan& plan, const std::string& path, std::size_t c
   const std::uint64_t seeds = plan.seeds;
   const std::size_t header_lines = plan.writes_header ? 1 : 0;
   const std::uint64_t rows_wanted = cells_done * seeds;
-  const std::string header = strip_newline(per_run_header(plan.cells->keys()));
+  const std::string header = strip_newline(per_run_header(*plan.layout));
   Cells source(plan);
   std::string problem;
   std::uint64_t kept = 0;
@@ -152,8 +152,8 @@ bool check_per_run(const SweepPlan& plan, const std::string& path, std::size_t c
     const Cell* cell = source.at(static_cast<std::size_t>(kept / seeds), problem);
     if (cell == nullptr) return false;
     if (replica == 0) seed_base = cell_seed_base(plan.scenario, plan.variant, cell_text(plan.cells->keys(), cell->values));
-    const std::string wrong = per_run_row_problem(line, {plan.scenario, plan.variant, cell->values}, replica,
-                                                  replica_seed(seed_base, replica));
+    const std::string wrong = per_run_row_problem(line, {plan.scenario, plan.variant, cell->values}, *plan.layout,
+                                                  replica, replica_seed(seed_base, replica));
     if (!wrong.empty()) problem = where(path, index) + wrong + kNotOurs;
     kept += problem.empty() ? 1 : 0;
     return problem.empty();

@@ -1,5 +1,6 @@
 #include "sim/sweep/row_check.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "sim/check/property.h"
@@ -69,14 +70,58 @@ std::string property_problem(const std::vector<std::string_view>& f, std::size_t
   return "";
 }
 
+std::string key_unit_problem(const std::vector<std::string_view>& f, std::size_t at, const CellLabel& cell,
+                             const ColumnLayout& layout) {
+  for (std::size_t k = 0; k < layout.keys.size(); ++k) {
+    if (layout.key_units[k] == ValueUnit::none) continue;
+    const std::string want = k < cell.values.size() ? base_unit_value(cell.values[k], layout.key_units[k]) : "";
+    if (f[at] != want)
+      return base_unit_column(layout.keys[k], layout.key_units[k]) + " is " + quoted(f[at]) + ", but the cell's " +
+             layout.keys[k] + " is " + quoted(k < cell.values.size() ? cell.values[k] : "");
+    ++at;
+  }
+  return "";
+}
+
+std::size_t key_unit_columns(const ColumnLayout& layout) {
+  return static_cast<std::size_t>(
+      std::count_if(layout.key_units.begin(), layout.key_units.end(), [](ValueUnit u) { return u != ValueUnit::none; }));
+}
+
+bool empty_or_six(std::string_view v) { return v.empty() || six_decimals(v); }
+
+// The columns of columns.h after the means, from |at|.
+std::string summary_extra_problem(const std::vector<std::string_view>& f, std::size_t at, const CellLabel& cell,
+                                  const ColumnLayout& layout) {
+  for (std::size_t i = 0; i < kPropertyCount; ++i, ++at) {
+    const std::string name = std::string(property_name(kAllProperties[i])) + ".first_seed";
+    const bool violated = to_int(f[1 + 4 * i]) > 0;
+    const bool seed = !f[at].empty() && f[at].size() <= 20 && f[at].find_first_not_of("0123456789") == std::string_view::npos;
+    if (!violated && !f[at].empty()) return name + " is " + quoted(f[at]) + ", though no run violated it";
+    if (violated && !seed) return name + " is " + quoted(f[at]) + ", not a seed";
+  }
+  for (const std::string& fault : layout.faults) {
+    if (!empty_or_six(f[at]) || (!f[at].empty() && (f[at] > "1.000000" || f[at].front() == '-')))
+      return "fault." + fault + ".fired is " + quoted(f[at]) + ", not a share with six decimals";
+    ++at;
+  }
+  for (const std::string& client : layout.clients)
+    for (int figure = 0; figure < 6; ++figure, ++at)
+      if (!empty_or_six(f[at])) return client + "'s figures hold " + quoted(f[at]) + ", not a number with six decimals";
+  return key_unit_problem(f, at, cell, layout);
+}
+
 }  // namespace
 
-std::string summary_row_problem(std::string_view line, const CellLabel& cell, std::int64_t runs) {
+std::string summary_row_problem(std::string_view line, const CellLabel& cell, std::int64_t runs,
+                                const ColumnLayout& layout) {
   const std::string label = cell_columns(cell);
   if (line.substr(0, label.size()) != label) return "it is not this cell's row (it should start with " + quoted(label) + ")";
   const std::vector<std::string_view> f = split_commas(line.substr(label.size()));
   const std::size_t label_fields = 2 + cell.values.size();
-  const std::size_t want = 1 + 4 * kPropertyCount + kMeanColumns;
+  const std::size_t want =
+      1 + 4 * kPropertyCount + kMeanColumns + kPropertyCount + layout.faults.size() + 6 * layout.clients.size() +
+      key_unit_columns(layout);
   if (f.size() != want) return field_count_problem(label_fields, f.size(), want);
   if (!all_digits(f[0]) || to_int(f[0]) != runs)
     return "runs is " + quoted(f[0]) + ", but --seeds is " + std::to_string(runs);
@@ -93,17 +138,18 @@ std::string summary_row_problem(std::string_view line, const CellLabel& cell, st
     if (!(six_decimals(v) || (v.empty() && may_be_empty)))
       return std::string(kMeans[m]) + " is " + quoted(v) + ", not a number with six decimals";
   }
-  return "";
+  return summary_extra_problem(f, 1 + 4 * kPropertyCount + kMeanColumns, cell, layout);
 }
 
-std::string per_run_row_problem(std::string_view line, const CellLabel& cell, std::uint64_t replica,
-                                std::uint64_t seed) {
+std::string per_run_row_problem(std::string_view line, const CellLabel& cell, const ColumnLayout& layout,
+                                std::uint64_t replica, std::uint64_t seed) {
   const std::string label = cell_columns(cell) + std::to_string(replica) + ",";
   if (line.substr(0, label.size()) != label)
     return "it is not run " + std::to_string(replica) + " of this cell (it should start with " + quoted(label) + ")";
   const std::vector<std::string_view> f = split_commas(line.substr(label.size()));
   const std::size_t label_fields = 3 + cell.values.size();
-  if (f.size() != 1 + kPerRunColumns) return field_count_problem(label_fields, f.size(), 1 + kPerRunColumns);
+  const std::size_t want = 1 + kPerRunColumns + layout.faults.size() + layout.clients.size() + key_unit_columns(layout);
+  if (f.size() != want) return field_count_problem(label_fields, f.size(), want);
   if (f[0] != std::to_string(seed))
     return "its seed is " + quoted(f[0]) + ", but run " + std::to_string(replica) + " of this cell has seed " +
            std::to_string(seed);
@@ -120,7 +166,17 @@ std::string per_run_row_problem(std::string_view line, const CellLabel& cell, st
   const std::string_view stuck = f[2 + 2 * kPropertyCount];
   if (!all_digits(sessions)) return "sessions is " + quoted(sessions) + ", not a count";
   if (!six_decimals(stuck)) return "longest_stuck_ms is " + quoted(stuck) + ", not milliseconds with six decimals";
-  return "";
+  std::size_t at = 3 + 2 * kPropertyCount;
+  for (const std::string& fault : layout.faults) {
+    if (f[at] != "" && f[at] != "0" && f[at] != "1") return "fault." + fault + " is " + quoted(f[at]) + ", not 0 or 1";
+    ++at;
+  }
+  for (const std::string& client : layout.clients) {
+    if (!empty_or_six(f[at]))
+      return client + ".longest_wait_ms is " + quoted(f[at]) + ", not milliseconds with six decimals";
+    ++at;
+  }
+  return key_unit_problem(f, at, cell, layout);
 }
 
 }  // namespace locksim::sweep

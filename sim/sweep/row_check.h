@@ -22,11 +22,13 @@ namespace locksim::sweep {
 
 // "" when |line| could be the summary row of |cell| with |runs| runs;
 // otherwise what is wrong, in a phrase ("runs is 19, but --seeds is 20").
-std::string summary_row_problem(std::string_view line, const CellLabel& cell, std::int64_t runs);
+std::string summary_row_problem(std::string_view line, const CellLabel& cell, std::int64_t runs,
+                                const ColumnLayout& layout);
 
 // "" when |line| could be the per-run row of replica |replica| (seed |seed|)
 // of |cell|; otherwise what is wrong.
-std::string per_run_row_problem(std::string_view line, const CellLabel& cell, std::uint64_t replica,
+std::string per_run_row_problem(std::string_view line, const CellLabel& cell, const ColumnLayout& layout,
+                                std::uint64_t replica,
                                 std::uint64_t seed);
 
 }  // namespace locksim::sweep

@@ -129,13 +129,13 @@ class Pool {
         result.error = live.error;
         return result;
       }
-      const CellLabel label{plan_.scenario, plan_.variant, live.cell.values};
+      const CellLabel label{plan_.scenario, plan_.variant, live.cell.values, live.seed_base};
       for (; replica < last; ++replica) {
         const std::uint64_t seed = replica_seed(live.seed_base, replica);
         NullTrace trace;
-        const RunSummary run = summarise(run_scenario(*live.spec, seed, trace));
-        result.acc.add(run);
-        if (per_run_ != nullptr) result.per_run_rows += per_run_row(label, replica, seed, run);
+        const RunSummary run = summarise(run_scenario(*live.spec, seed, trace), *plan_.layout);
+        result.acc.add(run, replica);
+        if (per_run_ != nullptr) result.per_run_rows += per_run_row(label, replica, seed, run, *plan_.layout);
       }
     } catch (const std::exception& e) {
       // Where, in the words `locksim run` needs to replay it.
@@ -156,8 +156,8 @@ class Pool {
       cell_acc_.merge(chunk.acc);
       ++written_;
       if (written_ % chunks_per_cell_ == 0) {
-        const CellLabel label{plan_.scenario, plan_.variant, chunk.cell->cell.values};
-        if (!out_.write(summary_row(label, cell_acc_), error)) return fail(error);
+        const CellLabel label{plan_.scenario, plan_.variant, chunk.cell->cell.values, chunk.cell->seed_base};
+        if (!out_.write(summary_row(label, cell_acc_, *plan_.layout), error)) return fail(error);
         cell_acc_ = CellAccumulator{};
         chunk.cell->spec.reset();  // every chunk of the cell is done with it
         ++cells_done_;
@@ -231,7 +231,15 @@ CellRange shard_cells(std::size_t cells, Shard shard) {
   return {bound(shard.index - 1), bound(shard.index)};
 }
 
-bool run_sweep(const SweepPlan& plan, const RunnerOptions& options, SweepOutcome& outcome, std::string& error) {
+bool run_sweep(const SweepPlan& given, const RunnerOptions& options, SweepOutcome& outcome, std::string& error) {
+  // Without a layout, the plain columns: the keys, no faults or clients.
+  SweepPlan plan = given;
+  ColumnLayout plain;
+  if (plan.layout == nullptr) {
+    plain.keys = plan.cells->keys();
+    plain.key_units.assign(plain.keys.size(), ValueUnit::none);
+    plan.layout = &plain;
+  }
   // Resume: decide where to start before anything runs.
   std::size_t first_cell = 0;
   if (options.resume) {
@@ -252,11 +260,11 @@ bool run_sweep(const SweepPlan& plan, const RunnerOptions& options, SweepOutcome
   }
   CsvOutput out;
   CsvOutput per_run_out;
-  if (!open_output(out, options.out_path, summary_header(plan.cells->keys()), options.manifest, plan, options.resume,
+  if (!open_output(out, options.out_path, summary_header(*plan.layout), options.manifest, plan, options.resume,
                    error))
     return false;
   if (!options.per_run_path.empty() &&
-      !open_output(per_run_out, options.per_run_path, per_run_header(plan.cells->keys()),
+      !open_output(per_run_out, options.per_run_path, per_run_header(*plan.layout),
                    per_run_manifest ? &*per_run_manifest : nullptr, plan, options.resume, error))
     return false;
 

@@ -36,6 +36,7 @@
 
 #include "sim/scenario/spec.h"
 #include "sim/sweep/cells.h"
+#include "sim/sweep/columns.h"
 #include "sim/sweep/manifest.h"
 #include "sim/sweep/progress.h"
 
@@ -64,6 +65,9 @@ struct SweepPlan {
   const CellSource* cells = nullptr;  // the whole sweep's cells; must outlive run_sweep
   CellRange range;                    // this shard's block of them
   ResolveCell resolve;
+  // The columns after the means (columns.h); must outlive run_sweep. nullptr:
+  // the keys only, no faults or clients, no numeric key columns.
+  const ColumnLayout* layout = nullptr;
   std::uint64_t seeds = 1;    // replicas per cell
   bool writes_header = true;  // shard 1
 };

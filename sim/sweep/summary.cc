@@ -14,8 +14,19 @@ double ratio(__int128 sum, std::int64_t n) { return n == 0 ? 0.0 : static_cast<d
 
 }  // namespace
 
-RunSummary summarise(const RunResult& result) {
+RunSummary summarise(const RunResult& result, const ColumnLayout& layout) {
   RunSummary s;
+  s.fault_effective.assign(layout.faults.size(), -1);
+  for (std::size_t f = 0; f < layout.faults.size(); ++f)
+    for (const FaultOutcome& o : result.faults)
+      if (o.name == layout.faults[f]) s.fault_effective[f] = o.effective > 0 ? 1 : 0;
+  s.clients.assign(layout.clients.size(), ClientFigures{});
+  for (std::size_t c = 0; c < layout.clients.size(); ++c) {
+    for (const ClientOutcome& o : result.clients) {
+      if (result.history.name_of(o.client) != layout.clients[c]) continue;
+      s.clients[c] = ClientFigures{true, o.sessions, o.ops_accepted, o.ops_rejected, o.releases_failed, o.longest_wait};
+    }
+  }
   for (std::size_t i = 0; i < kPropertyCount; ++i) {
     const Verdict& v = result.verdicts[i];
     s.violated[i] = v.violated;
@@ -32,9 +43,31 @@ RunSummary summarise(const RunResult& result) {
   return s;
 }
 
-void CellAccumulator::add(const RunSummary& run) {
+void CellAccumulator::add(const RunSummary& run, std::uint64_t replica) {
   ++runs_;
-  for (std::size_t i = 0; i < kPropertyCount; ++i) violated_[i] += run.violated[i] ? 1 : 0;
+  for (std::size_t i = 0; i < kPropertyCount; ++i) {
+    violated_[i] += run.violated[i] ? 1 : 0;
+    if (run.violated[i] && (!first_[i] || replica < *first_[i])) first_[i] = replica;
+  }
+  if (faults_.size() < run.fault_effective.size()) faults_.resize(run.fault_effective.size());
+  for (std::size_t f = 0; f < run.fault_effective.size(); ++f) {
+    if (run.fault_effective[f] < 0) continue;
+    ++faults_[f].runs;
+    faults_[f].fired += run.fault_effective[f];
+  }
+  if (clients_.size() < run.clients.size()) clients_.resize(run.clients.size());
+  for (std::size_t c = 0; c < run.clients.size(); ++c) {
+    const ClientFigures& figures = run.clients[c];
+    if (!figures.present) continue;
+    ClientSums& sums = clients_[c];
+    ++sums.runs;
+    sums.sessions += figures.sessions;
+    sums.ops_accepted += figures.ops_accepted;
+    sums.ops_rejected += figures.ops_rejected;
+    sums.releases_failed += figures.releases_failed;
+    sums.wait_ns += figures.longest_wait.count();
+    sums.wait_max_ns = std::max(sums.wait_max_ns, figures.longest_wait.count());
+  }
   sessions_ += run.sessions;
   acquire_attempts_ += run.acquire_attempts;
   if (run.acquire_attempts > 0) {
@@ -64,6 +97,49 @@ void CellAccumulator::merge(const CellAccumulator& other) {
   longest_stuck_ns_ += other.longest_stuck_ns_;
   unheld_ns_ += other.unheld_ns_;
   expired_grants_ += other.expired_grants_;
+  for (std::size_t i = 0; i < kPropertyCount; ++i)
+    if (other.first_[i] && (!first_[i] || *other.first_[i] < *first_[i])) first_[i] = other.first_[i];
+  if (faults_.size() < other.faults_.size()) faults_.resize(other.faults_.size());
+  for (std::size_t f = 0; f < other.faults_.size(); ++f) {
+    faults_[f].runs += other.faults_[f].runs;
+    faults_[f].fired += other.faults_[f].fired;
+  }
+  if (clients_.size() < other.clients_.size()) clients_.resize(other.clients_.size());
+  for (std::size_t c = 0; c < other.clients_.size(); ++c) {
+    ClientSums& a = clients_[c];
+    const ClientSums& b = other.clients_[c];
+    a.runs += b.runs;
+    a.sessions += b.sessions;
+    a.ops_accepted += b.ops_accepted;
+    a.ops_rejected += b.ops_rejected;
+    a.releases_failed += b.releases_failed;
+    a.wait_ns += b.wait_ns;
+    a.wait_max_ns = std::max(a.wait_max_ns, b.wait_max_ns);
+  }
+}
+
+std::optional<double> CellAccumulator::fault_fired_rate(std::size_t f) const {
+  if (f >= faults_.size() || faults_[f].runs == 0) return std::nullopt;
+  return ratio(faults_[f].fired, faults_[f].runs);
+}
+
+std::optional<double> CellAccumulator::client_mean(std::size_t c, std::int64_t ClientFigures::* figure) const {
+  if (c >= clients_.size() || clients_[c].runs == 0) return std::nullopt;
+  const ClientSums& s = clients_[c];
+  if (figure == &ClientFigures::sessions) return ratio(s.sessions, s.runs);
+  if (figure == &ClientFigures::ops_accepted) return ratio(s.ops_accepted, s.runs);
+  if (figure == &ClientFigures::ops_rejected) return ratio(s.ops_rejected, s.runs);
+  return ratio(s.releases_failed, s.runs);
+}
+
+std::optional<double> CellAccumulator::client_wait_ms_mean(std::size_t c) const {
+  if (c >= clients_.size() || clients_[c].runs == 0) return std::nullopt;
+  return ratio(clients_[c].wait_ns, clients_[c].runs) / 1e6;
+}
+
+std::optional<double> CellAccumulator::client_wait_ms_max(std::size_t c) const {
+  if (c >= clients_.size() || clients_[c].runs == 0) return std::nullopt;
+  return static_cast<double>(clients_[c].wait_max_ns) / 1e6;
 }
 
 double CellAccumulator::sessions_mean() const { return ratio(sessions_, runs_); }

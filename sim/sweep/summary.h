@@ -15,12 +15,24 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "sim/check/property.h"
 #include "sim/core/time.h"
 #include "sim/scenario/run.h"
+#include "sim/sweep/columns.h"
 
 namespace locksim::sweep {
+
+// One client's figures in one run (columns.h).
+struct ClientFigures {
+  bool present = false;  // the run had this client
+  std::int64_t sessions = 0;
+  std::int64_t ops_accepted = 0;
+  std::int64_t ops_rejected = 0;
+  std::int64_t releases_failed = 0;
+  Duration longest_wait{0};
+};
 
 struct RunSummary {
   std::array<bool, kPropertyCount> violated{};
@@ -32,18 +44,31 @@ struct RunSummary {
   Duration longest_stuck{0};
   Duration unheld_time{0};
   std::int64_t expired_grants = 0;
+  std::vector<std::int8_t> fault_effective;  // per layout fault: 1 fired with an effect, 0 not, -1 no such fault
+  std::vector<ClientFigures> clients;        // per layout client
 };
 
-RunSummary summarise(const RunResult& result);
+// The summary of |result|, its faults and clients matched by name to |layout|'s.
+RunSummary summarise(const RunResult& result, const ColumnLayout& layout);
 
 // Sums over a cell's runs (or a chunk of them).
 class CellAccumulator {
  public:
-  void add(const RunSummary& run);
+  // |replica| is the run's index in its cell: the first violation of each
+  // property is kept by the lowest index, whatever order runs are added in.
+  void add(const RunSummary& run, std::uint64_t replica = 0);
   void merge(const CellAccumulator& other);
 
   std::int64_t runs() const { return runs_; }
   std::int64_t violated(Property p) const { return violated_[static_cast<std::size_t>(p)]; }
+  // The lowest replica index that violated |p|, if any did.
+  std::optional<std::uint64_t> first_violation(Property p) const { return first_[static_cast<std::size_t>(p)]; }
+  // Share of runs in which fault |f| fired with an effect; nullopt when no run had it.
+  std::optional<double> fault_fired_rate(std::size_t f) const;
+  // Per client |c|: means over the runs that had it (nullopt when none), and the longest wait.
+  std::optional<double> client_mean(std::size_t c, std::int64_t ClientFigures::* figure) const;
+  std::optional<double> client_wait_ms_mean(std::size_t c) const;
+  std::optional<double> client_wait_ms_max(std::size_t c) const;
 
   // Means over the cell's runs, in the CSV's units. Rates and latency are
   // averaged over the runs where they exist (a run with no acquire attempt
@@ -69,6 +94,18 @@ class CellAccumulator {
   __int128 longest_stuck_ns_ = 0;
   __int128 unheld_ns_ = 0;
   __int128 expired_grants_ = 0;
+  std::array<std::optional<std::uint64_t>, kPropertyCount> first_{};
+  struct FaultSums {
+    std::int64_t runs = 0;  // runs that had the fault
+    std::int64_t fired = 0;
+  };
+  std::vector<FaultSums> faults_;
+  struct ClientSums {
+    std::int64_t runs = 0;  // runs that had the client
+    __int128 sessions = 0, ops_accepted = 0, ops_rejected = 0, releases_failed = 0, wait_ns = 0;
+    std::int64_t wait_max_ns = 0;
+  };
+  std::vector<ClientSums> clients_;
 };
 
 struct WilsonInterval {

@@ -48,6 +48,14 @@ def test_summary_columns_and_values(locksim, tmp_path):
         expected += [f"{p}.violated", f"{p}.rate", f"{p}.ci_low", f"{p}.ci_high"]
     expected += ["sessions.mean", "acquire_attempts.mean", "acquire_ok_rate.mean", "acquire_latency_ms.mean",
                  "longest_stuck_ms.mean", "unheld_ms.mean", "expired_grants.mean"]
+    # Format 2: the first violating seed per property, each fault's firing rate, per-client figures, and the swept
+    # value in base units (redlock-clock-drift has two partitions and clients c1 and c2).
+    expected += [f"{p}.first_seed" for p in PROPERTIES]
+    expected += ["fault.c1-cut-from-D-E.fired", "fault.c2-cut-from-A-B.fired"]
+    for c in ("c1", "c2"):
+        expected += [f"{c}.sessions.mean", f"{c}.ops_accepted.mean", f"{c}.ops_rejected.mean",
+                     f"{c}.releases_failed.mean", f"{c}.longest_wait_ms.mean", f"{c}.longest_wait_ms.max"]
+    expected += ["clock.C.drift_ppm"]
     assert header[4:] == expected
     rows = [line.split(",") for line in lines[1:]]
     assert [r[2] for r in rows] == ["0.5%", "1%", "1.5%", "2%"]
@@ -56,6 +64,11 @@ def test_summary_columns_and_values(locksim, tmp_path):
     # 0.5 % fast is inside the drift allowance; 2 % is far outside it.
     assert rows[0][4] == "0" and rows[0][7] == "0.161125"  # 0 of 20: Wilson upper bound
     assert rows[-1][4] == "20" and rows[-1][5] == "1.000000"
+    column = {name: i for i, name in enumerate(header)}
+    assert [r[column["clock.C.drift_ppm"]] for r in rows] == ["5000", "10000", "15000", "20000"]
+    assert rows[0][column["grant-exclusive.first_seed"]] == ""  # nothing to replay
+    assert rows[-1][column["grant-exclusive.first_seed"]].isdigit()
+    assert all(r[column["fault.c1-cut-from-D-E.fired"]] == "1.000000" for r in rows)
 
 
 def test_stdout_when_no_out(locksim):
@@ -84,7 +97,8 @@ def test_per_run_rows_are_cells_times_seeds(locksim, tmp_path):
              "--seeds", "7", "--per-run", runs, "--out", tmp_path / "s.csv"))
     lines = runs.read_text().splitlines()
     assert lines[0].startswith("scenario,variant,clock.C.drift,lock.ttl,replica,seed,grant-exclusive,")
-    assert lines[0].endswith(",invariant.first_witness_ms,sessions,longest_stuck_ms")
+    assert lines[0].endswith(",invariant.first_witness_ms,sessions,longest_stuck_ms,fault.c1-cut-from-D-E,"
+                             "fault.c2-cut-from-A-B,c1.longest_wait_ms,c2.longest_wait_ms,clock.C.drift_ppm,lock.ttl_s")
     assert len(lines) - 1 == 4 * 2 * 7
     row = lines[-1].split(",")
     assert row[2:5] == ["2%", "10s", "6"]  # first --vary outermost: the last cell is the last of both axes
@@ -319,13 +333,16 @@ def test_manifests_describe_the_sweep(locksim, tmp_path):
              "--per-run", tmp_path / "r.csv"))
     summary = json.loads((tmp_path / "s.csv.json").read_text())
     per_run = json.loads((tmp_path / "r.csv.json").read_text())
-    assert summary["format"] == "locksim sweep manifest" and summary["csv_format"] == 1
+    assert summary["format"] == "locksim sweep manifest" and summary["csv_format"] == 2
     assert summary["file"] == "summary" and per_run["file"] == "per-run"
     assert summary["scenario_name"] == "redlock-clock-drift" and len(summary["scenario_hash"]) == 16
     assert summary["set"] == ["lock.ttl=5s"] and summary["vary"] == ["clock.C.drift=1%,2%"]
     assert summary["keys"] == ["clock.C.drift"] and summary["cells"] == 2 and summary["seeds"] == 2
     assert summary["shard"] == "2/2" and summary["shard_cells"] == {"begin": 1, "end": 2}
     assert summary["command_line"][1:3] == ["sweep", SCENARIO] and summary["grid_hash"] == ""
+    # For the plot and report commands: the first cell's faults, clients and [expect] verdicts.
+    assert summary["faults"] == ["c1-cut-from-D-E", "c2-cut-from-A-B"] and summary["clients"] == ["c1", "c2"]
+    assert summary["expect"] == {"grant-exclusive": "violated", "belief-exclusive": "violated"}
     assert {k: v for k, v in per_run.items() if k != "file"} == {k: v for k, v in summary.items() if k != "file"}
 
 

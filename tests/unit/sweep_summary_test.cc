@@ -58,7 +58,9 @@ TEST(SweepSummary, MergeOrderDoesNotChangeTheRow) {
   merged.merge(b);
   const std::string scenario = "s", variant = "base";
   const std::vector<std::string> values = {"1s"};
-  EXPECT_EQ(summary_row({scenario, variant, values}, sequential), summary_row({scenario, variant, values}, merged));
+  const ColumnLayout layout{{"k"}, {ValueUnit::seconds}, {}, {}};
+  EXPECT_EQ(summary_row({scenario, variant, values}, sequential, layout),
+            summary_row({scenario, variant, values}, merged, layout));
   EXPECT_EQ(sequential.runs(), 4);
   EXPECT_EQ(sequential.violated(Property::grant_exclusive), 2);
   // Latency averages only the runs that had a session; the ok rate only runs that tried.
@@ -70,36 +72,63 @@ TEST(SweepSummary, MergeOrderDoesNotChangeTheRow) {
 
 // The summary row has the documented columns and six-decimal numbers; absent means print empty.
 TEST(SweepSummary, SummaryRowShape) {
-  const std::vector<std::string> keys = {"clock.C.drift", "odd,key"};
-  const std::string header = summary_header(keys);
+  const ColumnLayout layout{{"clock.C.drift", "odd,key"}, {ValueUnit::ppm, ValueUnit::none}, {"gc"}, {"c1"}};
+  const std::string header = summary_header(layout);
   EXPECT_EQ(header.rfind("scenario,variant,clock.C.drift,\"odd,key\",runs,grant-exclusive.violated,"
                          "grant-exclusive.rate,grant-exclusive.ci_low,grant-exclusive.ci_high,belief-exclusive.violated",
                          0),
             0U)
       << header;
   EXPECT_NE(header.find(",invariant.ci_high,sessions.mean,acquire_attempts.mean,acquire_ok_rate.mean,"
-                        "acquire_latency_ms.mean,longest_stuck_ms.mean,unheld_ms.mean,expired_grants.mean\n"),
-            std::string::npos);
+                        "acquire_latency_ms.mean,longest_stuck_ms.mean,unheld_ms.mean,expired_grants.mean,"
+                        "grant-exclusive.first_seed,belief-exclusive.first_seed,resource-exclusive.first_seed,"
+                        "resource-current.first_seed,invariant.first_seed,fault.gc.fired,c1.sessions.mean,"
+                        "c1.ops_accepted.mean,c1.ops_rejected.mean,c1.releases_failed.mean,c1.longest_wait_ms.mean,"
+                        "c1.longest_wait_ms.max,clock.C.drift_ppm\n"),
+            std::string::npos)
+      << header;
   CellAccumulator acc;
-  acc.add(run(false, 0, 0, 0, 0));
+  RunSummary quiet = run(false, 0, 0, 0, 0);
+  quiet.fault_effective = {1};
+  quiet.clients = {ClientFigures{true, 1, 2, 0, 0, std::chrono::milliseconds(5)}};
+  acc.add(quiet, 0);
   const std::string scenario = "s", variant = "v";
   const std::vector<std::string> values = {"0.5%", "x"};
-  const std::string row = summary_row({scenario, variant, values}, acc);
+  const std::string row = summary_row({scenario, variant, values, 7}, acc, layout);
   EXPECT_EQ(row.rfind("s,v,0.5%,x,1,0,0.000000,0.000000,0.793451,", 0), 0U) << row;
-  EXPECT_NE(row.find(",0.000000,0.000000,,,3.000000,0.000000,0.000000\n"), std::string::npos) << row;
+  // No violation: the five first_seed columns are empty; the fault fired in every run; 0.5% is 5000 ppm.
+  EXPECT_NE(row.find(",0.000000,0.000000,,,3.000000,0.000000,0.000000,,,,,,1.000000,1.000000,2.000000,0.000000,"
+                     "0.000000,5.000000,5.000000,5000\n"),
+            std::string::npos)
+      << row;
 }
 
 // Per-run rows: 0/1 verdicts, exact witness times in ms (empty when holding), sessions and longest stuck.
 TEST(SweepSummary, PerRunRowShape) {
-  EXPECT_EQ(per_run_header({"k"}),
+  const ColumnLayout layout{{"k"}, {ValueUnit::seconds}, {"gc"}, {}};
+  EXPECT_EQ(per_run_header(layout),
             "scenario,variant,k,replica,seed,grant-exclusive,belief-exclusive,resource-exclusive,resource-current,"
             "invariant,grant-exclusive.first_witness_ms,belief-exclusive.first_witness_ms,"
             "resource-exclusive.first_witness_ms,resource-current.first_witness_ms,invariant.first_witness_ms,"
-            "sessions,longest_stuck_ms\n");
+            "sessions,longest_stuck_ms,fault.gc,k_s\n");
   const std::string scenario = "s", variant = "v";
-  const std::vector<std::string> values = {"1s"};
-  EXPECT_EQ(per_run_row({scenario, variant, values}, 3, 42, run(true, 2, 3, 2, 10)),
-            "s,v,1s,3,42,1,0,0,0,0,9001.000005,,,,,2,3.000000\n");
+  const std::vector<std::string> values = {"1.5s"};
+  RunSummary violating = run(true, 2, 3, 2, 10);
+  violating.fault_effective = {0};
+  EXPECT_EQ(per_run_row({scenario, variant, values}, 3, 42, violating, layout),
+            "s,v,1.5s,3,42,1,0,0,0,0,9001.000005,,,,,2,3.000000,0,1.5\n");
+}
+
+// The first violation of each property is kept by the lowest replica, whatever order runs arrive in.
+TEST(SweepSummary, FirstSeedIsTheLowestViolatingReplica) {
+  CellAccumulator a, b;
+  a.add(run(true, 1, 1, 1, 1), 5);
+  b.add(run(true, 1, 1, 1, 1), 2);
+  b.add(run(false, 1, 1, 1, 1), 0);
+  a.merge(b);
+  ASSERT_TRUE(a.first_violation(Property::grant_exclusive));
+  EXPECT_EQ(*a.first_violation(Property::grant_exclusive), 2u);
+  EXPECT_FALSE(a.first_violation(Property::invariant));
 }
 
 // Fields are quoted only when they must be.
