@@ -58,7 +58,7 @@ from typing import Optional, Sequence
 if __package__ in (None, ""):  # run as a script: make `analysis` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis import sweep_plots, timeline  # noqa: E402
+from analysis import provenance, sweep_plots, timeline  # noqa: E402
 from analysis.style import OKABE_ITO, VIOLATION  # noqa: E402
 from analysis.trace import PROPERTIES, TraceError, load, load_verdicts  # noqa: E402
 
@@ -339,8 +339,38 @@ class SweepOptions:
     where: Sequence[str] = ()
 
 
-def _sweep_section(opts: SweepOptions) -> str:
+def _replays(sweep, manifest: Optional[dict], props: Sequence[str]) -> list[tuple[str, str, str, str]]:
+    """(cell, property, seed, command) for each cell's first violating run of each property, most violated first."""
+    out = []
+    for _, row in sweep.frame.iterrows():
+        for p in props:
+            seed = str(row.get(f"{p}.first_seed", "") or "")
+            if not seed or seed == "nan":
+                continue
+            command = provenance.replay_command(manifest, sweep.keys, row, seed)
+            if command:
+                out.append((provenance.cell_label(row, sweep.keys), p, seed, command, float(row[f"{p}.rate"])))
+    out.sort(key=lambda r: -r[4])
+    return [r[:4] for r in out]
+
+
+def _replay_timeline(locksim: Path, work: Path, manifest: dict, sweep, cell: str, prop: str, seed: str) -> str:
+    """The timeline of one cell's first violating run, replayed with locksim run."""
+    row = next(r for _, r in sweep.frame.iterrows() if provenance.cell_label(r, sweep.keys) == cell)
+    overrides = list(manifest.get("set") or []) + [f"{k}={row[k]}" for k in sweep.keys]
+    variant = manifest.get("variant", "base")
+    replay_dir = work / "replay"
+    replay_dir.mkdir(exist_ok=True)
+    doc, traces, _ = run_scenario(locksim, Path(manifest["scenario_path"]), replay_dir, [variant], int(seed), overrides)
+    png = timeline_png(doc, traces[variant], variant, f"{manifest.get('scenario_name', '')} · {cell} · seed {seed}")
+    return _figure(png, f"timeline of the first run that violated {prop} at {cell}",
+                   f"The sweep's first run (seed {seed}) that violated {prop} at {cell}, replayed: the same run the "
+                   f"sweep counted, with its witnesses marked.")
+
+
+def _sweep_section(opts: SweepOptions, locksim: Optional[Path] = None, work: Optional[Path] = None) -> str:
     sweep = sweep_plots.load(opts.csv)
+    manifest = provenance.load_manifest(opts.csv)
     sweep.column(opts.x)  # a missing key fails here, before anything is drawn
     if opts.y:
         sweep.column(opts.y)
@@ -372,6 +402,23 @@ def _sweep_section(opts: SweepOptions) -> str:
             figures.append(_figure(sweep_plots.figure_bytes(lambda: sweep_plots.draw_heatmap(heat)),
                                    f"heat map of {heat.prop} over {opts.x} and {opts.y}, variant {variant}"))
     parts += figures
+    # What was run, and where a 0 % may only mean the story did not happen.
+    shown = [opts.prop] if opts.prop else sweep.properties
+    warnings = provenance.story_warnings(sweep.frame, sweep.keys, shown, manifest)
+    parts.append('<div class="provenance"><p><b>What was run.</b> ' +
+                 "<br>".join(E(line) for line in provenance.provenance_lines(manifest)) + "</p>" +
+                 "".join(f'<p class="warn"><b>Warning:</b> {E(w)}</p>' for w in warnings) + "</div>")
+    replays = _replays(sweep, manifest, shown)
+    if replays:
+        items = "".join(f"<tr><td>{E(cell)}</td><td>{E(PROPERTIES.get(p, p))}</td><td><code>{E(command)}</code></td>"
+                        f"</tr>" for cell, p, _seed, command in replays[:20])
+        parts.append(f'<p>Each cell\'s first violating run, and the command that replays it '
+                     f'({len(replays)} in all{", the 20 most violated shown" if len(replays) > 20 else ""}):</p>'
+                     f'<div class="scroll"><table class="rows"><thead><tr><th>cell</th><th>property</th>'
+                     f'<th>replay</th></tr></thead><tbody>{items}</tbody></table></div>')
+        if locksim is not None and work is not None and manifest and manifest.get("scenario_path"):
+            cell, p, seed, _command = replays[0]
+            parts.append(_replay_timeline(locksim, work, manifest, sweep, cell, p, seed))
     # The rows themselves, folded: key values and the rates in %.
     cols = ["variant", *sweep.keys, "runs"]
     head = "".join(f"<th>{E(c)}</th>" for c in cols) + "".join(
@@ -443,6 +490,8 @@ figcaption {{ font-size: 13px; color: var(--note); margin-top: 4px; }}
 details {{ margin: 10px 0; }}
 summary {{ cursor: pointer; color: var(--link); }}
 .scroll {{ overflow-x: auto; }}
+.provenance {{ font-size: 0.9em; color: var(--note); }}
+.warn {{ color: var(--ink); background: var(--v-soft); padding: 0.4em 0.6em; border-left: 3px solid var(--v); }}
 table.rows {{ font-size: 12.5px; }}
 table.rows td, table.rows th {{ padding: 3px 8px; }}
 footer {{ margin-top: 40px; font-size: 12.5px; color: var(--note); border-top: 1px solid var(--line);
@@ -498,7 +547,7 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
 
         sweep_html = ""
         if sweep is not None:
-            sweep_html = '<h2 id="sweep">Sweep</h2>' + _sweep_section(sweep)
+            sweep_html = '<h2 id="sweep">Sweep</h2>' + _sweep_section(sweep, binary, work)
 
     all_match = all(v.get("matches") for v in doc.get("variants", []))
     n = len(doc.get("variants", []))

@@ -65,7 +65,7 @@ from matplotlib.figure import Figure  # noqa: E402  (no pyplot: no global state)
 from matplotlib.patches import Rectangle  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 
-from analysis import style, units  # noqa: E402
+from analysis import provenance, style, units  # noqa: E402
 from analysis.trace import PROPERTIES  # noqa: E402
 
 __all__ = ["SweepError", "Sweep", "Series", "load", "wilson", "pooled", "curve_series", "draw_curve",
@@ -175,7 +175,8 @@ def load(path: Union[str, Path]) -> Sweep:
     if not props:
         raise SweepError(f"{path}: not a sweep CSV: no property columns (e.g. grant-exclusive.rate)")
     for c in cols:
-        if c in ("scenario", "variant") or c in keys:
+        if c in ("scenario", "variant") or c in keys or c.endswith(".first_seed"):
+            # Seeds are 64-bit: as text, or a float would round them.
             frame[c] = frame[c].astype(str).str.strip()
         else:  # "-", "" or "nan": not applicable / not measured
             frame[c] = pd.to_numeric(frame[c], errors="coerce")
@@ -328,6 +329,7 @@ class CurvePlan:
     subtitle: str
     log_x: bool
     prop: Optional[str] = None  # the one property drawn, with --by variant or --by KEY
+    notes: list[str] = field(default_factory=list)  # at the figure's foot: warnings, then what was run
 
 
 def curve_series(sweep: Sweep, x: str, properties: Sequence[str] = (), by: str = "property",
@@ -487,7 +489,28 @@ def draw_curve(plan: CurvePlan) -> Figure:
               title="property" if plan.by == "property" else plan.by, title_fontsize=8.5, alignment="left")
     fig.text(0.08, 0.965, plan.title, fontsize=12, fontweight="bold", va="top", ha="left")
     fig.text(0.08, 0.905, plan.subtitle, fontsize=8.5, color=style.NOTE, va="top", ha="left")
+    _draw_notes(fig, plan.notes, 0.08, 0.02, 150)
     return fig
+
+
+def _draw_notes(fig: Figure, notes: Sequence[str], x: float, y: float, width: int) -> None:
+    """Warnings and provenance under the figure (tight bounding boxes take them in)."""
+    if not notes:
+        return
+    lines = [w for n in notes for w in textwrap.wrap(n, width, break_on_hyphens=False, subsequent_indent="  ")]
+    fig.text(x, y, "\n".join(lines), fontsize=7, color=style.NOTE, va="top", ha="left", linespacing=1.3)
+
+
+def annotate(plan, csv: Union[str, Path], properties: Sequence[str], report=None) -> list[str]:
+    """Gives ``plan`` its notes: story warnings for the cells it draws, then the manifest's provenance. Returns the
+    warnings (``report``, if given, is called with each: the command line prints them on stderr)."""
+    manifest = provenance.load_manifest(csv)
+    warnings = provenance.story_warnings(plan.sweep.frame, plan.sweep.keys, properties, manifest)
+    for w in warnings:
+        if report is not None:
+            report(w)
+    plan.notes = ["warning: " + w for w in warnings] + provenance.provenance_lines(manifest)
+    return warnings
 
 
 def _thin(xs: Sequence[float], most: int) -> list[float]:
@@ -525,6 +548,7 @@ class HeatPlan:
     fixed: dict[str, str]
     title: str
     subtitle: str
+    notes: list[str] = field(default_factory=list)  # at the figure's foot: warnings, then what was run
 
 
 def heat_grid(sweep: Sweep, x: str, y: str, prop: Optional[str] = None, variant: Optional[str] = None,
@@ -628,6 +652,7 @@ def draw_heatmap(plan: HeatPlan) -> Figure:
     y -= (0.24 * len(title) + 0.08) / height
     fig.text(0.15 / width, y, "\n".join(subtitle), fontsize=8.5, color=style.NOTE, va="top", ha="left",
              linespacing=1.35)
+    _draw_notes(fig, plan.notes, 0.15 / width, 0.35 / height, int(width * 15))
     return fig
 
 
@@ -699,12 +724,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if Path(out).suffix.lower() not in OUTPUT_SUFFIXES:
                 raise SweepError(f"{out}: unsupported output type (use .png or .svg)")
         sweep = load(args.csv)
+        warn = lambda w: print(f"sweep_plots: warning: {w}", file=sys.stderr)  # noqa: E731
         if args.command == "curve":
             plan = curve_series(sweep, args.x, args.property, args.by, args.variant, args.where, args.log_x,
                                 args.title)
+            annotate(plan, args.csv, [plan.prop] if plan.prop else (args.property or sweep.properties), warn)
             render(lambda: draw_curve(plan), args.out)
         else:
             plan = heat_grid(sweep, args.x, args.y, args.property, args.variant, args.where, args.title)
+            annotate(plan, args.csv, [plan.prop], warn)
             render(lambda: draw_heatmap(plan), args.out)
     except (SweepError, OSError, ValueError) as e:
         print(f"sweep_plots: {e}", file=sys.stderr)

@@ -174,3 +174,20 @@ def test_report_renders_in_headless_chromium(gc_report, tmp_path):
     # The timeline's colours are there: some clearly blue pixels (c1, Okabe-Ito blue #0072B2).
     blue = ((pixels[..., 2] > 0.6) & (pixels[..., 0] < 0.2)).mean()
     assert blue > 0.001, "no figure colours in the screenshot"
+
+
+def test_report_shows_a_sweeps_provenance_and_replays_its_first_violation(locksim_bin, tmp_path):
+    """With a manifest beside the CSV: what was run, the story warnings, each cell's replay command, and the
+    timeline of the most violated cell's first violating run."""
+    sweep = tmp_path / "ttl.csv"
+    done = subprocess.run([str(locksim_bin), "sweep", str(GC), "--vary", "lock.ttl=5s,30s", "--seeds", "3",
+                           "--out", str(sweep)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "report.html"
+    result = make_report(locksim_bin, out, GC, "--sweep", sweep, "--x", "lock.ttl")
+    assert result.returncode == 0, result.stderr
+    page = out.read_text()
+    assert "What was run." in page and "content hash" in page
+    assert "Warning:" in page and "lock.ttl=30s" in page  # a 30 s TTL outlasts the 15 s pause: the story is gone
+    assert re.search(r"locksim run \S+single-node-gc-pause.toml --variant base --set lock.ttl=5s --seed \d+", page)
+    assert "timeline of the first run that violated" in page
