@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 #include "sim/check/property.h"
 
 namespace locksim {

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 
 namespace locksim {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 
 namespace locksim {
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 #include "sim/core/time.h"
 
 namespace locksim {

@@ -115,8 +115,8 @@ void print_json(std::ostream& out, const std::string& scenario, const std::strin
           << (verdict.violated ? "violated" : "holds") << "\",\"count\":" << verdict.count << ",\"witness\":";
       if (verdict.witness) {
         const Witness& w = *verdict.witness;
-        const auto name = [&](ProcessId p) {
-          return p == kNoProcess ? std::string("null") : json_quote(r.history.name_of(p));
+        const auto name = [&](ProcessId process) {
+          return process == kNoProcess ? std::string("null") : json_quote(r.history.name_of(process));
         };
         out << "{\"at_ns\":" << w.at.time_since_epoch().count() << ",\"at\":" << json_quote(format_time_rounded(w.at))
             << ",\"text\":" << json_quote(w.text) << ",\"kind\":" << json_quote(w.kind) << ",\"who\":" << name(w.client)
@@ -166,9 +166,9 @@ void print_json(std::ostream& out, const std::string& scenario, const std::strin
       const ClientOutcome& o = r.clients[c];
       out << (c ? "," : "") << "{\"name\":" << json_quote(r.history.name_of(o.client)) << ",\"sessions\":" << o.sessions
           << ",\"ops_accepted\":" << o.ops_accepted << ",\"ops_rejected\":" << o.ops_rejected << ",\"rejected\":{";
-      for (std::size_t i = 1; i < kRejectCount; ++i)
-        out << (i > 1 ? "," : "") << json_quote(resource::reject_name(static_cast<resource::Reject>(i))) << ":"
-            << o.rejected_by[i];
+      for (std::size_t reason = 1; reason < kRejectCount; ++reason)
+        out << (reason > 1 ? "," : "") << json_quote(resource::reject_name(static_cast<resource::Reject>(reason)))
+            << ":" << o.rejected_by[reason];
       out << "},\"releases\":{\"ok\":" << o.releases_ok << ",\"failed\":" << o.releases_failed
           << ",\"unknown\":" << o.releases_unknown << "},\"longest_wait_ns\":" << ns(o.longest_wait)
           << ",\"waiting_at_end\":" << (o.waiting_at_end ? "true" : "false") << "}";

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "sim/redis/wire.h"
+#include "sim/wire/redis.h"
 
 namespace locksim {
 

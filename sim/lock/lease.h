@@ -8,10 +8,10 @@
 
 #include <cstdint>
 
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 #include "sim/core/time.h"
-#include "sim/redis/wire.h"
-#include "sim/world/message.h"
+#include "sim/wire/redis.h"
+#include "sim/wire/message.h"
 #include "sim/world/process.h"
 
 namespace locksim {

@@ -6,9 +6,9 @@
 #include <optional>
 #include <vector>
 
-#include "sim/check/history.h"
+#include "sim/core/ids.h"
 #include "sim/core/time.h"
-#include "sim/redis/wire.h"
+#include "sim/wire/redis.h"
 
 namespace locksim::redis {
 

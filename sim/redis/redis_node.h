@@ -82,7 +82,7 @@
 
 #include "sim/redis/config.h"
 #include "sim/redis/replication.h"
-#include "sim/redis/wire.h"
+#include "sim/wire/redis.h"
 #include "sim/world/process.h"
 
 namespace locksim::redis {

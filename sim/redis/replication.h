@@ -84,8 +84,8 @@
 #include <vector>
 
 #include "sim/redis/config.h"
-#include "sim/redis/replication_wire.h"
-#include "sim/redis/wire.h"
+#include "sim/wire/replication.h"
+#include "sim/wire/redis.h"
 #include "sim/world/process.h"
 
 namespace locksim::redis {

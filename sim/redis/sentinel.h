@@ -107,7 +107,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/redis/replication_wire.h"
+#include "sim/wire/replication.h"
+#include "sim/wire/sentinel.h"
 #include "sim/world/process.h"
 
 namespace locksim::redis {

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 
 namespace locksim {
 

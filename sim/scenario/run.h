@@ -9,7 +9,7 @@
 #include "sim/check/checkers.h"
 #include "sim/check/client_outcomes.h"
 #include "sim/check/faults.h"
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 #include "sim/check/liveness.h"
 #include "sim/core/trace.h"
 #include "sim/scenario/spec.h"

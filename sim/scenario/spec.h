@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 #include "sim/check/property.h"
 #include "sim/core/limits.h"
 #include "sim/core/time.h"

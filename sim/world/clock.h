@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/check/history.h"
+#include "sim/core/ids.h"
 #include "sim/core/time.h"
 
 namespace locksim {

@@ -8,7 +8,7 @@
 #include <variant>
 #include <vector>
 
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 #include "sim/core/time.h"
 #include "sim/world/network.h"
 

@@ -24,7 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/check/history.h"
+#include "sim/core/ids.h"
 #include "sim/core/rng.h"
 #include "sim/world/latency.h"
 

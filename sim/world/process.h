@@ -19,11 +19,11 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 #include "sim/core/engine.h"
 #include "sim/core/rng.h"
 #include "sim/core/time.h"
-#include "sim/world/message.h"
+#include "sim/wire/message.h"
 
 namespace locksim {
 

@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "sim/check/history.h"
-#include "sim/world/message.h"
+#include "sim/history/history.h"
+#include "sim/wire/message.h"
 
 namespace locksim {
 

@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 #include "sim/core/engine.h"
 #include "sim/core/limits.h"
 #include "sim/core/rng.h"
 #include "sim/core/trace.h"
 #include "sim/world/clock.h"
 #include "sim/world/fault.h"
-#include "sim/world/message.h"
+#include "sim/wire/message.h"
 #include "sim/world/network.h"
 #include "sim/world/process.h"
 

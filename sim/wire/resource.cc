@@ -1,4 +1,4 @@
-#include "sim/resource/wire.h"
+#include "sim/wire/resource.h"
 
 namespace locksim::resource {
 

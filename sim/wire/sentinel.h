@@ -1,41 +1,16 @@
-// The wire of replication and failover: what a master ships to its replicas,
-// how replicas acknowledge, how sentinels ping, vote and reconfigure, and
+// The wire of failover: how sentinels ping nodes, vote and reconfigure, and
 // how clients learn where the master is. Plain values, like every message.
-//
-// Real Redis speaks RESP for all of this (PSYNC and the replication stream,
-// REPLCONF ACK, PING, SENTINEL is-master-down-by-addr, REPLICAOF, the
-// +switch-master event on the sentinels' pub/sub channel, SENTINEL
-// get-master-addr-by-name); locksim keeps the meaning and drops the syntax.
+// Real Redis speaks RESP for this (PING, SENTINEL is-master-down-by-addr,
+// REPLICAOF, the +switch-master event on the sentinels' pub/sub channel,
+// SENTINEL get-master-addr-by-name); locksim keeps the meaning and drops the
+// syntax.
 #pragma once
 
 #include <cstdint>
 
-#include "sim/check/history.h"
-#include "sim/redis/wire.h"
+#include "sim/core/ids.h"
 
 namespace locksim::redis {
-
-// One write's effect, in master order. The first entries after a replica
-// attaches are a full resynchronisation: `flush` then one `set` per key.
-struct ReplicationEntry {
-  enum class Op : std::uint8_t { set, del, flush };
-  std::uint64_t offset = 0;  // 1, 2, 3, ... in the master's stream
-  Op op = Op::set;
-  KeyId key = 0;
-  Value value;
-  std::int64_t expire_at_ms = -1;  // absolute, on the master's expiry clock; -1 = none
-};
-
-// Replica -> master: "I have applied everything up to |offset|" (REPLCONF ACK,
-// sent every second and in answer to a GETACK). Also how a replica attaches:
-// its first ack (attach = true) asks for a full resynchronisation.
-struct ReplicationAck {
-  std::uint64_t offset = 0;
-  bool attach = false;
-};
-
-// Master -> replicas: "tell me your offset now" (REPLCONF GETACK, used by WAIT).
-struct GetAck {};
 
 // Sentinel -> node: REPLICAOF <master> (master = kNoProcess: REPLICAOF NO ONE,
 // i.e. become a master). |epoch| is the sentinels' configuration epoch.

@@ -1,4 +1,4 @@
-#include "sim/redis/wire.h"
+#include "sim/wire/redis.h"
 
 #include <cstdio>
 

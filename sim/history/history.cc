@@ -1,4 +1,4 @@
-#include "sim/check/history.h"
+#include "sim/history/history.h"
 
 #include <array>
 #include <utility>
@@ -45,7 +45,6 @@ bool parse_phase(const std::string& text, Phase& out) {
   return false;
 }
 
-const char* clock_kind_name(ClockKind k) { return k == ClockKind::wall ? "wall" : "monotonic"; }
 
 const char* request_kind_name(RequestKind k) {
   switch (k) {

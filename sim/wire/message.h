@@ -6,11 +6,12 @@
 #include <type_traits>
 #include <variant>
 
-#include "sim/check/history.h"
-#include "sim/redis/replication_wire.h"
-#include "sim/redis/wire.h"
-#include "sim/resource/wire.h"
-#include "sim/workload/service_wire.h"
+#include "sim/core/ids.h"
+#include "sim/wire/replication.h"
+#include "sim/wire/redis.h"
+#include "sim/wire/resource.h"
+#include "sim/wire/sentinel.h"
+#include "sim/wire/service.h"
 
 namespace locksim {
 

@@ -14,19 +14,13 @@
 #include <variant>
 #include <vector>
 
+#include "sim/core/ids.h"
 #include "sim/core/time.h"
-#include "sim/redis/wire.h"
-#include "sim/resource/wire.h"
+#include "sim/wire/redis.h"
+#include "sim/wire/resource.h"
 
 namespace locksim {
 
-using ProcessId = std::uint32_t;
-using SessionId = std::uint32_t;
-inline constexpr ProcessId kNoProcess = UINT32_MAX;
-
-enum class ProcessKind : std::uint8_t { client, redis_node, resource, other, sentinel, service };
-enum class ClockKind : std::uint8_t { wall, monotonic };
-const char* clock_kind_name(ClockKind k);
 
 // Points in a client's life that faults can be triggered by ("c1 acquired").
 enum class Phase : std::uint8_t {
