@@ -121,8 +121,9 @@ void World::on_phase(ProcessId process, Phase phase, Duration delay, FaultAction
 }
 
 void World::fire(const NamedFault& named) {
+  const std::uint32_t fault = named.fault;  // |named| may live in controls_, which apply() can grow
   const bool took_effect = apply(named.action);
-  if (named.fault != kUnnamedFault) record_fact(FaultFired{named.fault, took_effect});
+  if (fault != kUnnamedFault) record_fact(FaultFired{fault, took_effect});
 }
 
 void World::schedule_control(TrueTime at, Control control) {
@@ -197,7 +198,12 @@ void World::dispatch(const Event& ev) {
       return;
     }
     case kDeliver: deliver(ev); return;
-    case kControl: run_control(controls_[ev.arg0]); return;
+    case kControl: {
+      // A copy: applying it may schedule more controls and move controls_.
+      const Control control = controls_[ev.arg0];
+      run_control(control);
+      return;
+    }
     case kStart: {
       Slot& s = slots_[ev.target];
       if (s.state == ProcessState::paused) s.pending.push_back(ev);  // starts when it thaws
