@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 
 namespace fs = std::filesystem;
 

@@ -8,7 +8,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/errors.h"
 #include "sim/cli/options.h"
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;

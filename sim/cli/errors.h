@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 
 namespace locksim::cli {
 

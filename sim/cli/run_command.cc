@@ -12,7 +12,7 @@
 #include "sim/cli/options.h"
 #include "sim/cli/report.h"
 #include "sim/core/run_error.h"
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 
 namespace po = boost::program_options;
 

@@ -18,7 +18,7 @@
 #include "sim/cli/options.h"
 #include "sim/cli/sweep_options.h"
 #include "sim/core/version.h"
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 #include "sim/sweep/axis.h"
 #include "sim/sweep/cell_resolver.h"
 #include "sim/sweep/csv_writer.h"

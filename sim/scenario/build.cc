@@ -3,6 +3,7 @@
 #include <map>
 
 #include "sim/core/check.h"
+#include "sim/scenario/faults/fault_kinds.h"
 #include "sim/lock/redlock.h"
 #include "sim/lock/single_node_lock.h"
 #include "sim/lock/master_follower.h"
@@ -27,48 +28,6 @@ ProcessId must_find(const World& world, const std::string& name) {
   const ProcessId id = world.find(name);
   LOCKSIM_CHECK(id != kNoProcess, "the parser let an unknown process name through");
   return id;
-}
-
-FaultAction action_for(const FaultSpec& f, const World& world, std::uint64_t seed) {
-  switch (f.kind) {
-    case FaultSpecKind::pause: {
-      // A pause length may be a distribution: each run draws its own from a
-      // stream named after the fault, so other draws are not disturbed.
-      Rng rng = Rng::derive(seed, "fault " + f.name, "length");
-      return fault::Pause{must_find(world, f.target), f.length.sample(rng)};
-    }
-    case FaultSpecKind::crash: return fault::Crash{must_find(world, f.target), f.restart_after};
-    case FaultSpecKind::restart: return fault::Restart{must_find(world, f.target)};
-    case FaultSpecKind::clock_jump: {
-      if (!f.by_drawn) return fault::ClockJump{must_find(world, f.target), f.by};
-      Rng rng = Rng::derive(seed, "fault " + f.name, "by");
-      const Duration size = f.by_drawn->sample(rng);
-      return fault::ClockJump{must_find(world, f.target), f.by_negative ? -size : size};
-    }
-    case FaultSpecKind::clock_drift: return fault::ClockDrift{must_find(world, f.target), f.drift_ppm};
-    case FaultSpecKind::clock_slew: {
-      Rng rng = Rng::derive(seed, "fault " + f.name, "length");
-      return fault::ClockSlew{must_find(world, f.target), f.drift_ppm, f.length.sample(rng)};
-    }
-    case FaultSpecKind::partition: {
-      fault::Partition p;
-      for (const auto& group : f.groups) {
-        std::vector<ProcessId> ids;
-        for (const auto& name : group) ids.push_back(must_find(world, name));
-        p.groups.push_back(std::move(ids));
-      }
-      p.mode = f.mode;
-      p.heal_after = f.heal_after;
-      return p;
-    }
-  }
-  LOCKSIM_CHECK(false, "unknown fault kind");
-  return fault::Restart{};
-}
-
-std::uint32_t redlock_quorum(const ScenarioSpec& spec) {
-  return spec.lock.redlock.quorum != 0 ? spec.lock.redlock.quorum
-                                       : static_cast<std::uint32_t>(spec.redis.nodes.size() / 2 + 1);
 }
 
 using LockFactory = ClientProcess::LockFactory;
@@ -103,8 +62,7 @@ LockFactory lock_factory(const ScenarioSpec& spec, World& w, const ServiceLayout
     lock.key = service.lock_key;
     lock.fencing = spec.lock.fencing;
     lock.fencing_key = fencing_key;
-    lock.fencing_node = spec.lock.redlock.fencing_node.empty() ? service.nodes.front()
-                                                               : must_find(w, spec.lock.redlock.fencing_node);
+    lock.fencing_node = must_find(w, spec.lock.redlock.fencing_node);
     lock.validity = rule;
     lock.node_timeout = spec.lock.redlock.node_timeout;
     lock.parallel = spec.lock.redlock.parallel;
@@ -116,8 +74,7 @@ LockFactory lock_factory(const ScenarioSpec& spec, World& w, const ServiceLayout
     };
   }
   if (spec.lock.watchdog.enabled) {
-    const Duration every =
-        spec.lock.watchdog.renew_every > Duration{0} ? spec.lock.watchdog.renew_every : spec.lock.ttl / 3;
+    const Duration every = spec.lock.watchdog.renew_every;
     base = [base, every](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
       return std::make_unique<WatchdogLock>(self, listener, every, tag_base,
                                             [&](LockListener& inner_listener, std::uint64_t inner_tags) {
@@ -187,7 +144,7 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
     sentinels.push_back(first_client + static_cast<ProcessId>(spec.clients.size() + i));
 
   service.lock_key = w.intern_key(spec.lock.key);
-  service.quorum = spec.lock.protocol == LockProtocol::redlock ? redlock_quorum(spec) : 1;
+  service.quorum = spec.lock.protocol == LockProtocol::redlock ? spec.lock.redlock.quorum : 1;
   w.set_service(service);
   w.set_app(spec.resource.app);
   const LockFactory make_lock = lock_factory(spec, w, service, sentinels);
@@ -196,8 +153,8 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
     wl.start = c.start;
     wl.steps = c.steps;
     wl.iterations = c.iterations;
-    wl.attempts = c.attempts.value_or(spec.lock.attempts);
-    wl.retry_delay = c.retry_delay.value_or(spec.lock.retry_delay);
+    wl.attempts = c.attempts;
+    wl.retry_delay = c.retry_delay;
     wl.think = c.think;
     wl.release = c.release;
     wl.resource = resource;
@@ -231,12 +188,14 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
     if (l.both_ways) w.set_link(to, from, l.spec);
   }
 
+  std::map<std::string, ProcessId, std::less<>> ids;
+  for (ProcessId p = 0; p < w.process_count(); ++p) ids.emplace(w.process(p).name(), p);
   std::vector<std::string> fault_names;
   for (const FaultSpec& f : spec.faults) fault_names.push_back(f.name);
   w.set_fault_names(std::move(fault_names));
   for (std::uint32_t index = 0; index < spec.faults.size(); ++index) {
     const FaultSpec& f = spec.faults[index];
-    FaultAction action = action_for(f, w, seed);
+    FaultAction action = scenario::resolve_fault(f.kind, scenario::FaultResolver(ids, seed, f.name));
     if (f.trigger.at_phase) {
       w.on_phase(must_find(w, f.trigger.process), f.trigger.phase, f.trigger.delay, std::move(action),
                  f.trigger.occurrence, index);

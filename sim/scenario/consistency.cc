@@ -7,6 +7,7 @@
 
 #include "sim/core/limits.h"
 #include "sim/lock/validity.h"
+#include "sim/scenario/faults/fault_kinds.h"
 #include "sim/scenario/phase_reach.h"
 
 namespace locksim::scenario {
@@ -96,28 +97,6 @@ std::string run_end_text(const ScenarioSpec& spec) {
   return "after the run ends (run_for = " + human_duration(spec.run_for) + ")";
 }
 
-// The earliest a drawn time can be: uniform's low end, a constant, 0 for the
-// unbounded distributions (pareto never draws below its scale).
-Duration lowest_draw(const Latency& l) {
-  switch (l.kind) {
-    case Latency::Kind::constant:
-    case Latency::Kind::uniform:
-    case Latency::Kind::pareto: return l.a;
-    case Latency::Kind::exponential:
-    case Latency::Kind::lognormal: return Duration{0};
-  }
-  return Duration{0};
-}
-
-// The largest a drawn size can be when the distribution is bounded.
-std::optional<Duration> highest_draw(const Latency& l) {
-  switch (l.kind) {
-    case Latency::Kind::constant: return l.a;
-    case Latency::Kind::uniform: return l.b;
-    default: return std::nullopt;
-  }
-}
-
 const DocNode* fault_key(const DocNode& root, const FaultSpec& f, std::string_view key) {
   return find_path(root, {"fault", f.name, key});
 }
@@ -132,7 +111,7 @@ void check_fault_time(Reader& r, const DocNode& root, const ScenarioSpec& spec, 
                   "; it would never happen");
     return;
   }
-  const Duration at = t.at_drawn ? lowest_draw(*t.at_drawn) : t.at_time;
+  const Duration at = t.at_drawn ? t.at_drawn->lowest() : t.at_time;
   const Duration earliest = at + t.delay;
   if (earliest < spec.run_for) return;
   const char* culprit = at < spec.run_for ? "after" : "at";
@@ -149,13 +128,14 @@ bool is_client(const ScenarioSpec& spec, const std::string& name) {
 void check_restarts(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
   for (const FaultSpec& f : spec.faults) {
     const std::string base = join_key("fault", f.name);
-    if (f.kind == FaultSpecKind::crash && f.restart_after >= Duration{0} && is_client(spec, f.target))
+    if (const auto* crash = std::get_if<CrashFault>(&f.kind); crash && crash->restart_after && is_client(spec, crash->target))
       fail_at(r, fault_key(root, f, "restart_after"), f.pos, join_key(base, "restart_after"),
               "a crashed client stays down (its workload does not come back); restart_after applies to redis "
               "nodes, replicas, sentinels, services and the resource");
-    if (f.kind != FaultSpecKind::restart) continue;
+    const auto* restart = std::get_if<RestartFault>(&f.kind);
+    if (restart == nullptr) continue;
     const DocNode* target = fault_key(root, f, "target");
-    if (is_client(spec, f.target)) {
+    if (is_client(spec, restart->target)) {
       fail_at(r, target, f.pos, join_key(base, "target"),
               "a crashed client stays down (its workload does not come back); restart applies to redis nodes, "
               "replicas, sentinels, services and the resource");
@@ -164,7 +144,8 @@ void check_restarts(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
     std::optional<Duration> first_crash;  // the earliest fixed crash time, if every crash is at a fixed time
     bool crashes = false, all_fixed = true;
     for (const FaultSpec& c : spec.faults) {
-      if (c.kind != FaultSpecKind::crash || c.target != f.target) continue;
+      const auto* crash = std::get_if<CrashFault>(&c.kind);
+      if (crash == nullptr || crash->target != restart->target) continue;
       crashes = true;
       if (c.trigger.at_phase || c.trigger.at_drawn) {
         all_fixed = false;
@@ -175,14 +156,14 @@ void check_restarts(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
     }
     if (!crashes) {
       fail_at(r, target, f.pos, join_key(base, "target"),
-              "\"" + f.target + "\" never crashes (no crash fault targets it), so there is nothing to restart");
+              "\"" + restart->target + "\" never crashes (no crash fault targets it), so there is nothing to restart");
       continue;
     }
     if (all_fixed && first_crash && !f.trigger.at_phase && !f.trigger.at_drawn &&
         f.trigger.at_time + f.trigger.delay <= *first_crash)
       fail_at(r, fault_key(root, f, "at"), f.pos, join_key(base, "at"),
               "the restart at " + human_duration(f.trigger.at_time + f.trigger.delay) + " comes before \"" +
-                  f.target + "\" first crashes, at " + human_duration(*first_crash));
+                  restart->target + "\" first crashes, at " + human_duration(*first_crash));
   }
 }
 
@@ -201,15 +182,12 @@ void check_clock_range(Reader& r, const DocNode& root, const ScenarioSpec& spec,
   i128 jumps = 0;
   const DocNode* blame = nullptr;
   for (const FaultSpec& f : spec.faults) {
-    if (f.target != name) continue;
-    if (f.kind == FaultSpecKind::clock_drift || f.kind == FaultSpecKind::clock_slew) {
-      fastest_ppm = std::max(fastest_ppm, f.drift_ppm);
-      if (blame == nullptr) blame = fault_key(root, f, "drift");
-    } else if (f.kind == FaultSpecKind::clock_jump) {
-      const std::optional<Duration> size = f.by_drawn ? highest_draw(*f.by_drawn) : std::optional<Duration>(f.by);
-      if (size) jumps += size->count() < 0 ? -static_cast<i128>(size->count()) : size->count();
-      if (blame == nullptr) blame = fault_key(root, f, "by");
-    }
+    const std::string* target = fault_target(f.kind);
+    const std::optional<ClockEffect> effect = fault_clock_effect(f.kind);
+    if (target == nullptr || *target != name || !effect) continue;
+    if (effect->drift_ppm) fastest_ppm = std::max(fastest_ppm, *effect->drift_ppm);
+    if (effect->jump) jumps += effect->jump->count();
+    if (blame == nullptr) blame = fault_key(root, f, effect->key);
   }
   const i128 run = static_cast<i128>(spec.run_for.count()) * (1'000'000 + fastest_ppm) / 1'000'000;
   const i128 magnitude = (offset.count() < 0 ? -static_cast<i128>(offset.count()) : offset.count()) + run + jumps;
@@ -242,9 +220,9 @@ void check_consistency(Reader& r, const DocNode& root, const ScenarioSpec& spec)
   std::vector<std::string> clocks;
   for (const auto& [name, clock] : spec.clocks) clocks.push_back(name);
   for (const FaultSpec& f : spec.faults) {
-    const bool clock_fault = f.kind == FaultSpecKind::clock_jump || f.kind == FaultSpecKind::clock_drift ||
-                             f.kind == FaultSpecKind::clock_slew;
-    if (clock_fault && std::find(clocks.begin(), clocks.end(), f.target) == clocks.end()) clocks.push_back(f.target);
+    const std::string* target = fault_target(f.kind);
+    if (target != nullptr && fault_clock_effect(f.kind) && std::find(clocks.begin(), clocks.end(), *target) == clocks.end())
+      clocks.push_back(*target);
   }
   for (const std::string& name : clocks) check_clock_range(r, root, spec, name);
 }

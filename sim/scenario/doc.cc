@@ -1,6 +1,7 @@
 #include "sim/scenario/doc.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 #include <tuple>
 
@@ -93,6 +94,13 @@ std::string join_key(std::string_view parent, std::string_view key) {
   std::string part = is_bare_key(key) ? std::string(key) : in_quotes(key);
   if (parent.empty()) return part;
   return std::string(parent) + "." + part;
+}
+
+std::string trim(std::string_view text) {
+  std::size_t b = 0, e = text.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
+  return std::string(text.substr(b, e - b));
 }
 
 std::string in_quotes(std::string_view text) {

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/scenario/spec.h"
+#include "sim/scenario/source.h"
 
 namespace locksim::scenario {
 
@@ -56,6 +56,8 @@ std::string describe_value(const toml::node& value);
 // and its length. (Not std::quoted, which ADL would
 // prefer for std::string arguments.)
 std::string in_quotes(std::string_view text);
+// |text| without the white space around it.
+std::string trim(std::string_view text);
 // "a, b, c"; a long list shows its first 24 items and the count.
 std::string join_list(const std::vector<std::string>& items);
 // The candidate closest to |word| by edit distance (with transpositions), if

@@ -120,7 +120,7 @@ void check_trigger(Reader& r, const DocNode& root, const ScenarioSpec& spec, con
 std::array<std::int64_t, kPhaseCount> phase_reach(const ScenarioSpec& spec, const ClientSpec& client) {
   std::array<std::int64_t, kPhaseCount> most{};
   const std::int64_t cycles = client.iterations;
-  const int attempts = client.attempts.value_or(spec.lock.attempts);
+  const int attempts = client.attempts;
   const std::int64_t tries = times(cycles, attempts == 0 ? kUnbounded : attempts);
   most[index(Phase::started)] = 1;
   most[index(Phase::done)] = 1;

@@ -105,18 +105,6 @@ const LockPreset* find_lock_preset(std::string_view name) {
   return it != kPresets.end() ? &*it : nullptr;
 }
 
-void apply_preset(const LockPreset& preset, LockSpec& lock) {
-  lock.preset = std::string(preset.name);
-  lock.drift_factor_ppm = preset.drift_factor_ppm;
-  lock.drift_fixed = preset.drift_fixed;
-  lock.attempts = preset.attempts;
-  lock.retry_delay = preset.retry_delay;
-  lock.clock = preset.clock;
-  lock.redlock.parallel = preset.parallel;
-  if (preset.ttl) lock.ttl = *preset.ttl;
-  lock.redlock.first_attempt_expiry = preset.first_attempt_expiry;
-}
-
 std::optional<Duration> preset_node_timeout(const LockPreset& preset, Duration ttl) {
   if (preset.node_timeout_per_ttl_ppm == 0) return std::nullopt;
   return std::max(Duration{1}, Duration{ttl.count() / 1'000'000 * preset.node_timeout_per_ttl_ppm +

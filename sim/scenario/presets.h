@@ -41,11 +41,8 @@ std::span<const LockPreset> lock_presets();
 // The preset called |name|, or null.
 const LockPreset* find_lock_preset(std::string_view name);
 
-// Writes the preset's values into |lock|; the parser then reads the file's own
-// keys over them. node_timeout is left to preset_node_timeout(), since it may
-// depend on a ttl that the file sets.
-void apply_preset(const LockPreset& preset, LockSpec& lock);
-// The per-node timeout the preset derives from |ttl|, if it derives one (never
+// resolve_defaults() gives every key a preset covers and the file does not
+// write the preset's value. The per-node timeout the preset derives from |ttl|, if it derives one (never
 // below 1 ns).
 std::optional<Duration> preset_node_timeout(const LockPreset& preset, Duration ttl);
 

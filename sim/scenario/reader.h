@@ -21,7 +21,9 @@
 #include <vector>
 
 #include "sim/scenario/doc.h"
-#include "sim/scenario/parse.h"
+#include "sim/scenario/source.h"
+#include "sim/core/time.h"
+#include "sim/world/latency.h"
 
 namespace locksim::scenario {
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 #include "sim/sweep/cells.h"
 
 namespace locksim::sweep {

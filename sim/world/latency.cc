@@ -37,6 +37,25 @@ std::string Latency::describe() const {
   return "?";
 }
 
+Duration Latency::lowest() const {
+  switch (kind) {
+    case Kind::constant:
+    case Kind::uniform:
+    case Kind::pareto: return a;
+    case Kind::exponential:
+    case Kind::lognormal: return Duration{0};
+  }
+  return Duration{0};
+}
+
+std::optional<Duration> Latency::highest() const {
+  switch (kind) {
+    case Kind::constant: return a;
+    case Kind::uniform: return b;
+    default: return std::nullopt;
+  }
+}
+
 DurationText read_duration_text(const std::string& raw, Duration& out) {
   std::string text;
   for (char c : raw)

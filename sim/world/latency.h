@@ -23,6 +23,10 @@ struct Latency {
   static Latency constant(Duration d) { return {Kind::constant, d, Duration{0}, 0.0}; }
   Duration sample(Rng& rng) const;
   std::string describe() const;
+  // The least a draw can be, and the most when there is a most (uniform,
+  // constant; the other distributions have unbounded tails).
+  Duration lowest() const;
+  std::optional<Duration> highest() const;
 };
 
 // Parses a latency spec; on failure returns nullopt and sets |error|. Every

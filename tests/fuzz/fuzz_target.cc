@@ -26,7 +26,7 @@
 #include "sim/cli/numbers.h"
 #include "sim/core/run_error.h"
 #include "sim/core/trace.h"
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 #include "sim/scenario/run.h"
 #include "sim/sweep/axis.h"
 

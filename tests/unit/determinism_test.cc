@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "sim/core/trace.h"
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 #include "sim/scenario/run.h"
 
 namespace locksim {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "sim/core/trace.h"
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 #include "sim/scenario/run.h"
 
 namespace locksim {

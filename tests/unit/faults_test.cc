@@ -8,7 +8,7 @@
 
 #include "sim/check/faults.h"
 #include "sim/core/trace.h"
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 #include "sim/scenario/run.h"
 
 namespace locksim {

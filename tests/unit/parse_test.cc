@@ -1,6 +1,7 @@
 // Scenario files: what a valid file resolves to, how variants and --set merge,
 // and what each kind of broken input reports (file, line, key, message).
-#include "sim/scenario/parse.h"
+#include "sim/scenario/faults/fault_kinds.h"
+#include "sim/scenario/file.h"
 
 #include <gtest/gtest.h>
 
@@ -147,10 +148,9 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(c2.steps[4].kind, StepKind::decrement);
   EXPECT_EQ(c2.iterations, 3);
   EXPECT_EQ(c2.attempts, 5);
-  ASSERT_TRUE(c2.retry_delay.has_value());
-  EXPECT_EQ(c2.retry_delay->kind, Latency::Kind::uniform);
-  EXPECT_EQ(c2.retry_delay->a, 50ms);
-  EXPECT_EQ(c2.retry_delay->b, 150ms);
+  EXPECT_EQ(c2.retry_delay.kind, Latency::Kind::uniform);
+  EXPECT_EQ(c2.retry_delay.a, 50ms);
+  EXPECT_EQ(c2.retry_delay.b, 150ms);
   EXPECT_EQ(c2.think, 40us);
   EXPECT_FALSE(c2.release);
   EXPECT_EQ(c2.pos.line, 52);
@@ -162,7 +162,8 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(kinds, (std::vector<StepKind>{StepKind::mark, StepKind::read, StepKind::decrement,
                                           StepKind::check_and_decrement}));
   EXPECT_EQ(c1.iterations, 1);
-  EXPECT_FALSE(c1.attempts.has_value());  // inherits lock.attempts
+  EXPECT_EQ(c1.attempts, s.lock.attempts);  // inherited
+  EXPECT_EQ(c1.retry_delay.kind, s.lock.retry_delay.kind);
   EXPECT_TRUE(c1.release);
 
   ASSERT_EQ(s.clocks.size(), 2u);
@@ -191,45 +192,43 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   ASSERT_EQ(s.faults.size(), 7u);
   const FaultSpec& gc = s.faults[0];
   EXPECT_EQ(gc.name, "gc");
-  EXPECT_EQ(gc.kind, FaultSpecKind::pause);
+  const auto& pause = std::get<PauseFault>(gc.kind);
   EXPECT_TRUE(gc.trigger.at_phase);
   EXPECT_EQ(gc.trigger.process, "c1");
   EXPECT_EQ(gc.trigger.phase, Phase::acquire_sent);
   EXPECT_EQ(gc.trigger.delay, 10ms);
   EXPECT_EQ(gc.trigger.occurrence, 2);
-  EXPECT_EQ(gc.target, "c1");
-  EXPECT_EQ(gc.length.a, 15s);
+  EXPECT_EQ(pause.target, "c1");
+  EXPECT_EQ(pause.length.a, 15s);
   EXPECT_EQ(gc.pos.line, 86);
   const FaultSpec& boom = s.faults[1];
-  EXPECT_EQ(boom.kind, FaultSpecKind::crash);
+  const auto& crash = std::get<CrashFault>(boom.kind);
   EXPECT_FALSE(boom.trigger.at_phase);
   EXPECT_EQ(boom.trigger.at_time, 5s);
-  EXPECT_EQ(boom.target, "rb");
-  EXPECT_EQ(boom.restart_after, 1500ms);
-  EXPECT_EQ(s.faults[2].kind, FaultSpecKind::restart);
+  EXPECT_EQ(crash.target, "rb");
+  EXPECT_EQ(crash.restart_after, 1500ms);
+  EXPECT_TRUE(std::holds_alternative<RestartFault>(s.faults[2].kind));
   EXPECT_EQ(s.faults[2].trigger.at_time, 20s);
   const FaultSpec& jump = s.faults[3];
-  EXPECT_EQ(jump.kind, FaultSpecKind::clock_jump);
-  EXPECT_EQ(jump.by, -15s);
+  EXPECT_EQ(std::get<ClockJumpFault>(jump.kind).by, -15s);
   const FaultSpec& fast = s.faults[4];
-  EXPECT_EQ(fast.kind, FaultSpecKind::clock_drift);
   EXPECT_EQ(fast.trigger.at_time, 0s);
-  EXPECT_EQ(fast.drift_ppm, 5'000);
+  EXPECT_EQ(std::get<ClockDriftFault>(fast.kind).drift_ppm, 5'000);
   const FaultSpec& ntp = s.faults[5];
-  EXPECT_EQ(ntp.kind, FaultSpecKind::clock_slew);
+  const auto& slew = std::get<ClockSlewFault>(ntp.kind);
   EXPECT_EQ(ntp.trigger.at_time, 2s);
-  EXPECT_EQ(ntp.target, "rc");
-  EXPECT_EQ(ntp.drift_ppm, -500);
-  EXPECT_EQ(ntp.length.kind, Latency::Kind::uniform);
-  EXPECT_EQ(ntp.length.a, 1min);
-  EXPECT_EQ(ntp.length.b, 2min);
+  EXPECT_EQ(slew.target, "rc");
+  EXPECT_EQ(slew.drift_ppm, -500);
+  EXPECT_EQ(slew.length.kind, Latency::Kind::uniform);
+  EXPECT_EQ(slew.length.a, 1min);
+  EXPECT_EQ(slew.length.b, 2min);
   const FaultSpec& split = s.faults[6];
-  EXPECT_EQ(split.kind, FaultSpecKind::partition);
+  const auto& partition = std::get<PartitionFault>(split.kind);
   EXPECT_EQ(split.trigger.process, "c2");
   EXPECT_EQ(split.trigger.phase, Phase::read);
-  EXPECT_EQ(split.groups, (std::vector<std::vector<std::string>>{{"c1", "ra"}, {"c2", "rb", "rc"}}));
-  EXPECT_EQ(split.mode, PartitionMode::hold);
-  EXPECT_EQ(split.heal_after, 12s);
+  EXPECT_EQ(partition.groups, (std::vector<std::vector<std::string>>{{"c1", "ra"}, {"c2", "rb", "rc"}}));
+  EXPECT_EQ(partition.mode, PartitionMode::hold);
+  EXPECT_EQ(partition.heal_after, 12s);
 
   auto verdict = [&](Property p) { return s.expect.violated[static_cast<std::size_t>(p)]; };
   EXPECT_EQ(verdict(Property::grant_exclusive), std::optional<bool>(false));
@@ -264,7 +263,7 @@ TEST(ParseValid, MinimalFileGetsTheDocumentedDefaults) {
   EXPECT_EQ(s.lock.drift_factor_ppm, 0);
   EXPECT_EQ(s.lock.drift_fixed, 0ms);
   EXPECT_FALSE(s.lock.watchdog.enabled);
-  EXPECT_EQ(s.lock.watchdog.renew_every, 0s);
+  EXPECT_EQ(s.lock.watchdog.renew_every, Duration{10s} / 3);  // resolved: a third of the ttl
   EXPECT_FALSE(s.lock.redlock.parallel);
   EXPECT_EQ(s.lock.redlock.node_timeout, 50ms);
   EXPECT_TRUE(s.lock.redlock.check_validity);
@@ -280,8 +279,8 @@ TEST(ParseValid, MinimalFileGetsTheDocumentedDefaults) {
   EXPECT_EQ(s.network.default_link.loss_ppm, 0);
   ASSERT_EQ(s.clients.size(), 1u);
   EXPECT_TRUE(s.clients[0].steps.empty());
-  EXPECT_FALSE(s.clients[0].attempts.has_value());     // inherits lock.attempts
-  EXPECT_FALSE(s.clients[0].retry_delay.has_value());  // inherits lock.retry_delay
+  EXPECT_EQ(s.clients[0].attempts, 0);                // inherits lock.attempts
+  EXPECT_EQ(s.clients[0].retry_delay.a, 100ms);       // inherits lock.retry_delay
   EXPECT_EQ(s.lock.retry_delay.kind, Latency::Kind::constant);
   EXPECT_EQ(s.lock.retry_delay.a, 100ms);
   EXPECT_TRUE(s.faults.empty());
@@ -343,7 +342,7 @@ TEST(ParseVariant, DeepMergeOverridesOnlyTheKeysItNames) {
   EXPECT_EQ(s.lock.ttl, 10s);                    // inherited from [lock]
   EXPECT_EQ(s.lock.release, ReleaseStyle::del);  // inherited from [lock]
   ASSERT_EQ(s.faults.size(), 1u);
-  EXPECT_EQ(s.faults[0].length.a, 15s);
+  EXPECT_EQ(std::get<PauseFault>(s.faults[0].kind).length.a, 15s);
   auto verdict = [](const ScenarioSpec& spec, Property p) { return spec.expect.violated[static_cast<std::size_t>(p)]; };
   EXPECT_EQ(verdict(s, Property::grant_exclusive), std::optional<bool>(false));  // inherited
   EXPECT_EQ(verdict(s, Property::resource_exclusive), std::optional<bool>(false));
@@ -363,8 +362,8 @@ TEST(ParseVariant, ArraysReplaceAndNewTablesAppend) {
   EXPECT_EQ(s.clients[2].start, 20s);
   ASSERT_EQ(s.clients[0].steps.size(), 1u);
   EXPECT_EQ(s.clients[0].steps[0].kind, StepKind::read);
-  EXPECT_EQ(s.faults[0].length.a, 30s);
-  EXPECT_EQ(s.faults[0].target, "c1");  // inherited from [fault.gc]
+  EXPECT_EQ(std::get<PauseFault>(s.faults[0].kind).length.a, 30s);
+  EXPECT_EQ(std::get<PauseFault>(s.faults[0].kind).target, "c1");  // inherited from [fault.gc]
   EXPECT_EQ(s.faults[0].trigger.phase, Phase::read);
 }
 
@@ -443,7 +442,7 @@ TEST(ParseOverride, NestedKeysTakeTomlValues) {
   EXPECT_EQ(s.clients[1].start, 10s);  // the rest of [client.c2] stays
   EXPECT_FALSE(s.clients[0].release);
   EXPECT_EQ(s.faults[0].trigger.process, "c2");
-  EXPECT_EQ(s.faults[0].target, "c1");
+  EXPECT_EQ(std::get<PauseFault>(s.faults[0].kind).target, "c1");
   EXPECT_EQ(s.redis.nodes, (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(s.network.default_link.latency.a, 3ms);
   EXPECT_EQ(s.seed, 7u);
@@ -498,7 +497,7 @@ TEST(ParseError, UnknownKeysAreCaughtAtEveryLevel) {
   expect_error(inline_error(kTwoClients + "[expect]\ngrant_exclusive = \"holds\"\n"), "inline.toml", 8,
                "expect.grant_exclusive", "did you mean \"expect.grant-exclusive\"");
   expect_error(inline_error(kTwoClients + "[lock]\ncolour = \"red\"\n"), "inline.toml", 8, "lock.colour",
-               "[lock] takes: protocol, key, ttl");
+               "[lock] takes: protocol, preset, key, ttl");
 }
 
 TEST(ParseError, WrongTypeSaysWhatWasExpectedAndWhatCame) {
@@ -701,7 +700,7 @@ TEST(ParsePreset, EachPresetResolvesToItsLibraryDefaults) {
     EXPECT_TRUE(s.lock.redlock.check_validity);  // no preset turns the validity check off
     EXPECT_EQ(s.lock.redlock.quorum, 3u);
     ASSERT_EQ(s.clients.size(), 2u);
-    EXPECT_EQ(s.clients[0].attempts.value_or(s.lock.attempts), c.attempts);
+    EXPECT_EQ(s.clients[0].attempts, c.attempts);
   }
 }
 
@@ -737,7 +736,7 @@ TEST(ParsePreset, ExplicitKeyBeatsThePresetFromAVariantOrSet) {
   EXPECT_EQ(base.lock.clock, ClockKind::monotonic);
   EXPECT_EQ(base.lock.retry_delay.a, 100ms);
   EXPECT_TRUE(base.lock.redlock.parallel);
-  EXPECT_FALSE(base.clients[0].attempts.has_value());  // c1 inherits 5
+  EXPECT_EQ(base.clients[0].attempts, 5);  // c1 inherits lock.attempts
   EXPECT_EQ(base.clients[1].attempts, 1);
 
   const ScenarioSpec redsync = resolve_ok(file, "redsync");  // the preset from the variant, keys from the base
@@ -924,14 +923,13 @@ TEST(ParseClient, ClientInheritsTheLockRetries) {
   EXPECT_EQ(s.lock.attempts, 7);
   EXPECT_EQ(s.lock.retry_delay.kind, Latency::Kind::uniform);
   ASSERT_EQ(s.clients.size(), 4u);
-  EXPECT_FALSE(s.clients[0].attempts.has_value());
-  EXPECT_FALSE(s.clients[0].retry_delay.has_value());
-  EXPECT_EQ(s.clients[0].attempts.value_or(s.lock.attempts), 7);
-  EXPECT_EQ(s.clients[2].attempts, std::optional<int>(0));  // 0 = until the run ends, not "inherit"
-  EXPECT_FALSE(s.clients[2].retry_delay.has_value());
-  EXPECT_FALSE(s.clients[3].attempts.has_value());
-  ASSERT_TRUE(s.clients[3].retry_delay.has_value());
-  EXPECT_EQ(s.clients[3].retry_delay->a, 3ms);
+  EXPECT_EQ(s.clients[0].attempts, 7);  // inherited
+  EXPECT_EQ(s.clients[0].retry_delay.kind, Latency::Kind::uniform);
+  EXPECT_EQ(s.clients[2].attempts, 0);  // 0 = until the run ends, not "inherit"
+  EXPECT_EQ(s.clients[2].retry_delay.kind, Latency::Kind::uniform);
+  EXPECT_EQ(s.clients[3].attempts, 7);
+  EXPECT_EQ(s.clients[3].retry_delay.kind, Latency::Kind::constant);
+  EXPECT_EQ(s.clients[3].retry_delay.a, 3ms);
   expect_error(inline_error(kTwoClients + "[lock]\nattempts = -1\n"), "inline.toml", 8, "lock.attempts",
                "must be at least 0");
   expect_error(inline_error(kTwoClients + "[lock]\nretry_delay = \"100\"\n"), "inline.toml", 8, "lock.retry_delay",
@@ -945,13 +943,15 @@ TEST(ParseFault, ClockSlewReadsTargetDriftAndLength) {
   const std::string slew = "[fault.ntp]\nkind = \"clock-slew\"\nat = \"1s\"\n";
   const ScenarioSpec s = inline_ok(kTwoClients + slew + "target = \"r1\"\ndrift = \"500ppm\"\nlength = \"30s\"\n");
   ASSERT_EQ(s.faults.size(), 1u);
-  EXPECT_EQ(s.faults[0].kind, FaultSpecKind::clock_slew);
-  EXPECT_EQ(s.faults[0].target, "r1");
-  EXPECT_EQ(s.faults[0].drift_ppm, 500);
-  EXPECT_EQ(s.faults[0].length.kind, Latency::Kind::constant);
-  EXPECT_EQ(s.faults[0].length.a, 30s);
-  EXPECT_EQ(inline_ok(kTwoClients + slew + "target = \"c1\"\ndrift = \"-1%\"\nlength = \"exponential(5s)\"\n")
-                .faults[0]
+  const auto& slew_fault = std::get<ClockSlewFault>(s.faults[0].kind);
+  EXPECT_EQ(slew_fault.target, "r1");
+  EXPECT_EQ(slew_fault.drift_ppm, 500);
+  EXPECT_EQ(slew_fault.length.kind, Latency::Kind::constant);
+  EXPECT_EQ(slew_fault.length.a, 30s);
+  EXPECT_EQ(std::get<ClockSlewFault>(
+                inline_ok(kTwoClients + slew + "target = \"c1\"\ndrift = \"-1%\"\nlength = \"exponential(5s)\"\n")
+                    .faults[0]
+                    .kind)
                 .length.kind,
             Latency::Kind::exponential);
   expect_error(inline_error(kTwoClients + slew + "drift = \"1%\"\nlength = \"1s\"\n"), "inline.toml", 7,
@@ -1007,8 +1007,8 @@ TEST(ParseFault, DrawnAtIsATimeTriggerDrawnPerRun) {
                                    "at = \"uniform(1s, 9s)\"\nlength = \"lognormal(2s, 0.5)\"\n")
                              .faults.at(0);
   EXPECT_EQ(both.trigger.at_drawn->kind, Latency::Kind::uniform);
-  EXPECT_EQ(both.length.kind, Latency::Kind::lognormal);
-  EXPECT_EQ(both.length.a, 2s);
+  EXPECT_EQ(std::get<PauseFault>(both.kind).length.kind, Latency::Kind::lognormal);
+  EXPECT_EQ(std::get<PauseFault>(both.kind).length.a, 2s);
   // From --set, unquoted; the phase trigger of the file is replaced.
   const ScenarioSpec set = resolve_ok(load_ok("variants.toml"), "base", {"fault.gc.at=uniform(1s, 9s)"});
   EXPECT_FALSE(set.faults.at(0).trigger.at_phase);
@@ -1020,35 +1020,36 @@ TEST(ParseFault, DrawnAtIsATimeTriggerDrawnPerRun) {
 }
 
 TEST(ParseFault, DrawnJumpTakesItsDirectionFromTheSign) {
-  // Proves by = "+DIST" / "-DIST" sets by_drawn and by_negative, and plain signed durations still set by.
-  const FaultSpec forward = inline_ok(jump_by("\"+uniform(5s, 20s)\"")).faults.at(0);
-  ASSERT_TRUE(forward.by_drawn.has_value());
-  EXPECT_EQ(forward.by_drawn->kind, Latency::Kind::uniform);
-  EXPECT_EQ(forward.by_drawn->a, 5s);
-  EXPECT_EQ(forward.by_drawn->b, 20s);
-  EXPECT_FALSE(forward.by_negative);
-  const FaultSpec back = inline_ok(jump_by("\"-exponential(2s)\"")).faults.at(0);
-  ASSERT_TRUE(back.by_drawn.has_value());
-  EXPECT_EQ(back.by_drawn->kind, Latency::Kind::exponential);
-  EXPECT_EQ(back.by_drawn->a, 2s);
-  EXPECT_TRUE(back.by_negative);
-  const FaultSpec spaced = inline_ok(jump_by("\" - lognormal(1s, 0.5) \"")).faults.at(0);
-  ASSERT_TRUE(spaced.by_drawn.has_value());
-  EXPECT_EQ(spaced.by_drawn->kind, Latency::Kind::lognormal);
-  EXPECT_TRUE(spaced.by_negative);
+  // Proves by = "+DIST" / "-DIST" sets drawn and backwards, and plain signed durations still set by.
+  const ClockJumpFault forward = std::get<ClockJumpFault>(inline_ok(jump_by("\"+uniform(5s, 20s)\"")).faults.at(0).kind);
+  ASSERT_TRUE(forward.drawn.has_value());
+  EXPECT_EQ(forward.drawn->kind, Latency::Kind::uniform);
+  EXPECT_EQ(forward.drawn->a, 5s);
+  EXPECT_EQ(forward.drawn->b, 20s);
+  EXPECT_FALSE(forward.backwards);
+  const ClockJumpFault back = std::get<ClockJumpFault>(inline_ok(jump_by("\"-exponential(2s)\"")).faults.at(0).kind);
+  ASSERT_TRUE(back.drawn.has_value());
+  EXPECT_EQ(back.drawn->kind, Latency::Kind::exponential);
+  EXPECT_EQ(back.drawn->a, 2s);
+  EXPECT_TRUE(back.backwards);
+  const ClockJumpFault spaced = std::get<ClockJumpFault>(inline_ok(jump_by("\" - lognormal(1s, 0.5) \"")).faults.at(0).kind);
+  ASSERT_TRUE(spaced.drawn.has_value());
+  EXPECT_EQ(spaced.drawn->kind, Latency::Kind::lognormal);
+  EXPECT_TRUE(spaced.backwards);
   const std::pair<std::string, Duration> fixed_cases[] = {{"\"-2s\"", -2s}, {"\"+15s\"", 15s}, {"\"15s\"", 15s}};
   for (const auto& [text, by] : fixed_cases) {
-    const FaultSpec fixed = inline_ok(jump_by(text)).faults.at(0);
+    const ClockJumpFault fixed = std::get<ClockJumpFault>(inline_ok(jump_by(text)).faults.at(0).kind);
     EXPECT_EQ(fixed.by, by) << text;
-    EXPECT_FALSE(fixed.by_drawn.has_value()) << text;
+    EXPECT_FALSE(fixed.drawn.has_value()) << text;
   }
   ScenarioError error;
   const std::optional<ScenarioFile> file = ScenarioFile::from_string(jump_by("\"1s\""), "inline.toml", error);
   ASSERT_TRUE(file.has_value()) << error.to_string();
-  const FaultSpec set = resolve_ok(*file, "base", {"fault.ntp.by=-pareto(1s, 1.5)"}).faults.at(0);
-  ASSERT_TRUE(set.by_drawn.has_value());
-  EXPECT_EQ(set.by_drawn->kind, Latency::Kind::pareto);
-  EXPECT_TRUE(set.by_negative);
+  const ClockJumpFault set =
+      std::get<ClockJumpFault>(resolve_ok(*file, "base", {"fault.ntp.by=-pareto(1s, 1.5)"}).faults.at(0).kind);
+  ASSERT_TRUE(set.drawn.has_value());
+  EXPECT_EQ(set.drawn->kind, Latency::Kind::pareto);
+  EXPECT_TRUE(set.backwards);
 }
 
 TEST(ParseError, DrawnJumpWithoutASignIsRefused) {
@@ -1167,12 +1168,12 @@ TEST(ParseReplication, EveryReplicationKeyResolves) {
   EXPECT_EQ(s.network.links[0].to, "R1");
   EXPECT_EQ(s.network.links[1].to, "identity");
   ASSERT_EQ(s.faults.size(), 5u);
-  EXPECT_EQ(s.faults[0].target, "M");
-  EXPECT_EQ(s.faults[1].target, "identity");
+  EXPECT_EQ(*scenario::fault_target(s.faults[0].kind), "M");
+  EXPECT_EQ(*scenario::fault_target(s.faults[1].kind), "identity");
   EXPECT_EQ(s.faults[1].trigger.phase, Phase::called);
-  EXPECT_EQ(s.faults[2].target, "s3");
-  EXPECT_EQ(s.faults[3].target, "R2");
-  EXPECT_EQ(s.faults[4].groups, (std::vector<std::vector<std::string>>{
+  EXPECT_EQ(*scenario::fault_target(s.faults[2].kind), "s3");
+  EXPECT_EQ(*scenario::fault_target(s.faults[3].kind), "R2");
+  EXPECT_EQ(std::get<PartitionFault>(s.faults[4].kind).groups, (std::vector<std::vector<std::string>>{
                                     {"M", "c1", "identity"}, {"R1", "R2", "s1", "s2", "s3", "c2", "audit"}}));
 }
 
@@ -1391,10 +1392,10 @@ TEST(ParseReplication, NewProcessesAreTargetsButNotTriggers) {
   EXPECT_EQ(s.clocks.at("s1").offset, 1s);
   EXPECT_EQ(s.clocks.at("identity").drift_ppm, -10'000);
   ASSERT_EQ(s.faults.size(), 4u);
-  EXPECT_EQ(s.faults[0].target, "identity");
-  EXPECT_EQ(s.faults[1].target, "R");
-  EXPECT_EQ(s.faults[2].target, "s1");
-  EXPECT_EQ(s.faults[3].groups, (std::vector<std::vector<std::string>>{{"r1", "c1"}, {"R", "s1", "identity"}}));
+  EXPECT_EQ(*scenario::fault_target(s.faults[0].kind), "identity");
+  EXPECT_EQ(*scenario::fault_target(s.faults[1].kind), "R");
+  EXPECT_EQ(*scenario::fault_target(s.faults[2].kind), "s1");
+  EXPECT_EQ(std::get<PartitionFault>(s.faults[3].kind).groups, (std::vector<std::vector<std::string>>{{"r1", "c1"}, {"R", "s1", "identity"}}));
   // The unknown-process list names every kind, in registration order.
   ScenarioError error;
   const std::optional<ScenarioFile> file = ScenarioFile::from_string(text, "inline.toml", error);

@@ -15,7 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/core/trace.h"
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 #include "sim/scenario/run.h"
 
 namespace locksim {

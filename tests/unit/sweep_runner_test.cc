@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 #include "sim/sweep/axis.h"
 #include "sim/sweep/manifest.h"
 #include "sim/sweep/runner.h"

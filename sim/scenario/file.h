@@ -37,23 +37,10 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/scenario/source.h"
 #include "sim/scenario/spec.h"
 
 namespace locksim {
-
-// Bad input: where it is and what is wrong. |file| is the scenario path, or
-// "--set" for a command-line override; |line| is 0 when there is no line.
-struct ScenarioError {
-  std::string file;
-  int line = 0;
-  std::string key;  // the dotted key as written: "fault.gc.target", "variant.fenced.lock.ttl"
-  std::string message;
-
-  // "file:line: key: message", leaving out the parts that are empty or 0.
-  std::string to_string() const;
-};
-
-using ScenarioErrors = std::vector<ScenarioError>;
 
 class ScenarioFile {
  public:

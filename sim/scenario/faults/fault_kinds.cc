@@ -1,0 +1,131 @@
+#include "sim/scenario/faults/fault_kinds.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "sim/scenario/read/context.h"
+
+namespace locksim::scenario {
+
+namespace {
+
+template <std::size_t I>
+using KindAt = std::variant_alternative_t<I, FaultKindSpec>;
+constexpr std::size_t kKinds = std::variant_size_v<FaultKindSpec>;
+
+template <typename Kind>
+const FaultKindDecl<Kind>& decl_of() {
+  return kind_decl(std::type_identity<Kind>{});
+}
+
+// Calls |f| with the declaration of every kind, in table order.
+template <typename F, std::size_t... I>
+void each_kind(F&& f, std::index_sequence<I...>) {
+  (f(decl_of<KindAt<I>>()), ...);
+}
+template <typename F>
+void each_kind(F&& f) {
+  each_kind(std::forward<F>(f), std::make_index_sequence<kKinds>{});
+}
+
+template <typename Kind>
+std::vector<std::string> key_names(const FaultKindDecl<Kind>& kind) {
+  std::vector<std::string> names;
+  for (const auto& key : kind.keys) names.emplace_back(key.decl.name);
+  return names;
+}
+
+template <typename Kind>
+FaultKindSpec read_kind(ReadContext& c, const FaultKindDecl<Kind>& kind, const DocNode& table) {
+  Kind out{};
+  read_keys(c.r, table, kind.keys, out, &c.processes);
+  if (kind.read_custom != nullptr) kind.read_custom(c, table, out);
+  return out;
+}
+
+std::string markdown_rows(std::string_view name, std::string_view doc, const std::vector<KeyDecl>& keys) {
+  std::string out;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const KeyDecl& key = keys[i];
+    std::string meaning(key.doc);
+    if (i == 0) meaning = std::string(doc) + (meaning.empty() ? "" : ". " + meaning);
+    out += "| " + (i == 0 ? "`" + std::string(name) + "`" : std::string()) + " | `" + std::string(key.name) + "` | " +
+           type_text(key) + " | " + default_text(key) + " | " + meaning + " |\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> fault_kind_names() {
+  std::vector<std::string> names;
+  each_kind([&](const auto& kind) { names.emplace_back(kind.name); });
+  return names;
+}
+
+std::string_view fault_kind_name(const FaultKindSpec& kind) {
+  return std::visit([](const auto& k) { return decl_of<std::decay_t<decltype(k)>>().name; }, kind);
+}
+
+std::vector<std::string> fault_kind_keys(std::string_view name) {
+  std::vector<std::string> keys;
+  each_kind([&](const auto& kind) {
+    if (kind.name == name) keys = key_names(kind);
+  });
+  return keys;
+}
+
+std::vector<std::string> all_fault_kind_keys() {
+  std::vector<std::string> keys;
+  each_kind([&](const auto& kind) {
+    for (std::string& key : key_names(kind))
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(std::move(key));
+  });
+  return keys;
+}
+
+std::optional<FaultKindSpec> read_fault_kind(ReadContext& c, std::string_view name, const DocNode& table) {
+  std::optional<FaultKindSpec> out;
+  each_kind([&](const auto& kind) {
+    if (kind.name == name) out = read_kind(c, kind, table);
+  });
+  return out;
+}
+
+FaultAction resolve_fault(const FaultKindSpec& kind, const FaultResolver& resolver) {
+  return std::visit([&](const auto& k) { return decl_of<std::decay_t<decltype(k)>>().resolve(k, resolver); }, kind);
+}
+
+const std::string* fault_target(const FaultKindSpec& kind) {
+  return std::visit(
+      [](const auto& k) -> const std::string* {
+        const auto& decl = decl_of<std::decay_t<decltype(k)>>();
+        return decl.target != nullptr ? decl.target(k) : nullptr;
+      },
+      kind);
+}
+
+std::optional<ClockEffect> fault_clock_effect(const FaultKindSpec& kind) {
+  return std::visit(
+      [](const auto& k) -> std::optional<ClockEffect> {
+        const auto& decl = decl_of<std::decay_t<decltype(k)>>();
+        if (decl.clock_effect == nullptr) return std::nullopt;
+        return decl.clock_effect(k);
+      },
+      kind);
+}
+
+std::string fault_kinds_markdown() {
+  std::string out = "| kind | key | type | default | meaning |\n|---|---|---|---|---|\n";
+  each_kind([&](const auto& kind) { out += markdown_rows(kind.name, kind.doc, declarations(kind.keys)); });
+  return out;
+}
+
+ProcessId FaultResolver::id(std::string_view process) const {
+  const auto it = ids_.find(process);
+  if (it == ids_.end()) throw std::logic_error("the reader let an unknown process name through: " + std::string(process));
+  return it->second;
+}
+
+}  // namespace locksim::scenario
