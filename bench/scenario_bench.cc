@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "sim/core/trace.h"
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 #include "sim/scenario/run.h"
 
 namespace locksim {

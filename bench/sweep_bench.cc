@@ -15,7 +15,7 @@
 #include <cstdlib>
 #include <memory>
 
-#include "sim/scenario/parse.h"
+#include "sim/scenario/file.h"
 #include "sim/sweep/axis.h"
 #include "sim/sweep/runner.h"
 #include "sim/sweep/vary_cells.h"
