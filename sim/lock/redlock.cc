@@ -14,7 +14,7 @@ constexpr std::uint64_t kTokenTimeoutTag = 1 << 16;
 }  // namespace
 
 RedlockClient::RedlockClient(Process& self, LockListener& listener, RedlockConfig config, std::uint64_t tag_base)
-    : self_(self), listener_(listener), config_(std::move(config)), tag_base_(tag_base) {
+    : self_(self), listener_(listener), config_(std::move(config)), tag_base_(tag_base), belief_(self) {
   LOCKSIM_CHECK(!config_.nodes.empty(), "Redlock needs nodes");
   round_.request.assign(config_.nodes.size(), 0);
   round_.timeout.assign(config_.nodes.size(), TimerId{});
@@ -25,7 +25,7 @@ std::uint32_t RedlockClient::quorum() const {
 }
 
 void RedlockClient::acquire(bool first_of_cycle) {
-  LOCKSIM_CHECK(state_ == State::idle, "acquire while a lock attempt or lease is active");
+  LOCKSIM_CHECK(state_ == State::idle && !belief_.held(), "acquire while a lock attempt or lease is active");
   state_ = State::acquiring;
   // One random value per attempt, the same on every node.
   attempt_value_ = self_.rng().next_u64();
@@ -37,7 +37,7 @@ void RedlockClient::acquire(bool first_of_cycle) {
 }
 
 void RedlockClient::extend() {
-  if (state_ != State::held || round_.active) return;
+  if (!belief_.held() || round_.active) return;
   extend_op_ = next_request_id_;
   self_.record(RequestInvoked{self_.id(), extend_op_, RequestKind::extend});
   start_round(true);
@@ -63,7 +63,7 @@ redis::Request RedlockClient::request_for(std::size_t) const {
   if (round_.extending) {
     r.command = redis::Command::eval;
     r.script = redis::Script::compare_and_pexpire;
-    r.value = redis::Value::token(lease_.value);
+    r.value = redis::Value::token(belief_.lease().value);
     r.expire_amount = to_ms(config_.validity.ttl);
   } else {
     r.command = redis::Command::set;
@@ -135,12 +135,9 @@ void RedlockClient::finish_round() {
   const Duration validity = config_.validity.validity(now - round_.start);
   const bool quorum_ok = round_.ok >= quorum();
   if (round_.extending) {
-    const bool ok = state_ == State::held && quorum_ok && validity > Duration{0};
+    const bool ok = belief_.held() && quorum_ok && validity > Duration{0};
     self_.record(RequestCompleted{self_.id(), extend_op_, RequestKind::extend, ok ? Outcome::ok : Outcome::fail});
-    if (ok) {
-      lease_.end_local = saturating_add(round_.start, config_.validity.ttl - config_.validity.drift());
-      self_.record(LockExtended{lease_.session, self_.id(), lease_.clock, lease_.end_local});
-    }
+    if (ok) belief_.extend(saturating_add(round_.start, config_.validity.ttl - config_.validity.drift()));
     listener_.on_extended(ok);
     return;
   }
@@ -161,17 +158,14 @@ void RedlockClient::finish_round() {
 }
 
 void RedlockClient::grant(std::int64_t fencing_token) {
-  state_ = State::held;
-  believing_ = true;
+  state_ = State::idle;  // the attempt is over; the lease is belief_'s
   // The lease ends at T1 + ttl - drift, T1 being this attempt's start — or,
   // with node-redlock's bug, the first attempt's, which may lie in the past.
   const LocalTime t1 = config_.first_attempt_expiry ? cycle_start_ : round_.start;
   const LocalTime end = saturating_add(t1, config_.validity.ttl - config_.validity.drift());
-  lease_ = Lease{self_.new_session_id(), attempt_value_, fencing_token, config_.clock, end};
   self_.record(RequestCompleted{self_.id(), acquire_op_, RequestKind::acquire, Outcome::ok});
-  self_.record(LockGranted{lease_.session, self_.id(), lease_.value, fencing_token,
-                           end - self_.clock_now(config_.clock), config_.clock, end});
-  listener_.on_acquired(lease_);
+  const Duration validity = end - self_.clock_now(config_.clock);
+  listener_.on_acquired(belief_.grant(attempt_value_, fencing_token, config_.clock, end, validity));
 }
 
 void RedlockClient::fail_attempt(Outcome outcome) {
@@ -193,33 +187,20 @@ void RedlockClient::release_everywhere(std::uint64_t value) {
 }
 
 void RedlockClient::release() {
-  LOCKSIM_CHECK(state_ == State::held, "release without a lease");
-  state_ = State::idle;
   abandon_round();  // an extension in flight no longer matters
-  self_.record(LockReleased{lease_.session, self_.id()});
-  if (believing_) self_.record(BeliefEnded{lease_.session, self_.id(), BeliefEnd::released});
-  believing_ = false;
+  belief_.release();
   self_.record(RequestInvoked{self_.id(), next_request_id_, RequestKind::release});
-  release_everywhere(lease_.value);
+  release_everywhere(belief_.lease().value);
 }
 
-void RedlockClient::lose() {
-  LOCKSIM_CHECK(state_ == State::held, "lose without a lease");
-  if (believing_) self_.record(BeliefEnded{lease_.session, self_.id(), BeliefEnd::validity_check});
-  believing_ = false;
-}
+void RedlockClient::lose() { belief_.lose(); }
 
 void RedlockClient::abandon() {
-  LOCKSIM_CHECK(state_ == State::held, "abandon without a lease");
-  state_ = State::idle;
   abandon_round();  // an extension in flight no longer matters
-  if (believing_) self_.record(BeliefEnded{lease_.session, self_.id(), BeliefEnd::abandoned});
-  believing_ = false;
+  belief_.abandon();
 }
 
-bool RedlockClient::lease_valid() const {
-  return state_ == State::held && lease_unexpired(self_, lease_);
-}
+bool RedlockClient::lease_valid() const { return belief_.lease_valid(); }
 
 void RedlockClient::abandon_round() {
   // Stale timeouts must not count against the next round for the same node.
@@ -233,7 +214,7 @@ void RedlockClient::abandon_round() {
 
 void RedlockClient::on_crash() {
   state_ = State::idle;
-  believing_ = false;
+  belief_.crash();
   abandon_round();
   token_request_ = 0;
 }

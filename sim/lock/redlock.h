@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "sim/lock/lease.h"
+#include "sim/lock/lease_belief.h"
 #include "sim/lock/styles.h"
 #include "sim/lock/validity.h"
 #include "sim/world/process.h"
@@ -54,14 +55,16 @@ class RedlockClient final : public LockClient {
   void lose() override;
   void abandon() override;
   bool lease_valid() const override;
-  bool held() const override { return state_ == State::held; }
-  const Lease& lease() const override { return lease_; }
+  bool held() const override { return belief_.held(); }
+  const Lease& lease() const override { return belief_.lease(); }
   void on_reply(const redis::Reply& reply) override;
   void on_timer(std::uint64_t tag) override;
   void on_crash() override;
 
  private:
-  enum class State : std::uint8_t { idle, acquiring, fencing, held };
+  // The acquire attempt's progress; idle when none runs, whether or not a
+  // lease is held (belief_ says that).
+  enum class State : std::uint8_t { idle, acquiring, fencing };
   // One round of requests to the nodes (acquire or extend): who has answered
   // what. A node's slot stays open until its reply or its timeout.
   struct Round {
@@ -92,7 +95,6 @@ class RedlockClient final : public LockClient {
   std::uint64_t tag_base_;
 
   State state_ = State::idle;
-  bool believing_ = false;
   std::uint64_t next_request_id_ = 1;
   std::uint64_t acquire_op_ = 0;
   std::uint64_t extend_op_ = 0;
@@ -101,7 +103,7 @@ class RedlockClient final : public LockClient {
   std::uint64_t token_request_ = 0;
   TimerId token_timeout_;
   Round round_;
-  Lease lease_;
+  LeaseBelief belief_;
 };
 
 }  // namespace locksim

@@ -13,7 +13,7 @@ constexpr std::uint64_t kExtendTimeoutTag = 1;
 
 SingleNodeLock::SingleNodeLock(Process& self, LockListener& listener, SingleNodeLockConfig config,
                                std::uint64_t tag_base)
-    : self_(self), listener_(listener), config_(config), tag_base_(tag_base) {}
+    : self_(self), listener_(listener), config_(config), tag_base_(tag_base), belief_(self) {}
 
 redis::Request SingleNodeLock::request(redis::Command command) const {
   redis::Request r;
@@ -37,7 +37,7 @@ void SingleNodeLock::complete(RequestKind kind, std::uint64_t op, Outcome outcom
 }
 
 void SingleNodeLock::acquire(bool /*first_of_cycle*/) {
-  LOCKSIM_CHECK(state_ == State::idle, "acquire while a lock attempt or lease is active");
+  LOCKSIM_CHECK(state_ == State::idle && !belief_.held(), "acquire while a lock attempt or lease is active");
   attempt_start_ = self_.clock_now(config_.clock);
   // A fresh random value per attempt: it is what makes compare-and-delete
   // safe, and it names the session in the history.
@@ -108,8 +108,7 @@ void SingleNodeLock::on_reply(const redis::Reply& reply) {
       if (!token) return fail_attempt(Outcome::fail);
       return grant(*token);
     }
-    case State::idle:
-    case State::held: return;
+    case State::idle: return;
   }
 }
 
@@ -138,14 +137,10 @@ void SingleNodeLock::grant(std::int64_t fencing_token) {
     release_value(attempt_value_);
     return;
   }
-  state_ = State::held;
-  believing_ = true;
-  lease_ = Lease{self_.new_session_id(), attempt_value_, fencing_token, config_.clock,
-                 saturating_add(attempt_start_, config_.validity.ttl - config_.validity.drift())};
+  state_ = State::idle;  // the attempt is over; the lease is belief_'s
   complete(RequestKind::acquire, acquire_op_, Outcome::ok);
-  self_.record(LockGranted{lease_.session, self_.id(), lease_.value, fencing_token, validity, config_.clock,
-                           lease_.end_local});
-  listener_.on_acquired(lease_);
+  const LocalTime end = saturating_add(attempt_start_, config_.validity.ttl - config_.validity.drift());
+  listener_.on_acquired(belief_.grant(attempt_value_, fencing_token, config_.clock, end, validity));
 }
 
 void SingleNodeLock::fail_attempt(Outcome outcome) {
@@ -156,10 +151,10 @@ void SingleNodeLock::fail_attempt(Outcome outcome) {
 }
 
 void SingleNodeLock::extend() {
-  if (state_ != State::held || extend_request_ != 0) return;
+  if (!belief_.held() || extend_request_ != 0) return;
   extend_start_ = self_.clock_now(config_.clock);
   redis::Request r = request(redis::Command::eval);
-  r.value = redis::Value::token(lease_.value);
+  r.value = redis::Value::token(belief_.lease().value);
   r.script = redis::Script::compare_and_pexpire;
   r.expire_amount = to_ms(config_.validity.ttl);
   r.request_id = next_request_id_++;
@@ -174,12 +169,9 @@ void SingleNodeLock::finish_extend(bool ok) {
   const std::uint64_t op = extend_op_;
   // Only a lease we still hold can grow; the extension must land within it.
   const LocalTime now = self_.clock_now(config_.clock);
-  ok = ok && state_ == State::held && config_.validity.validity(now - extend_start_) > Duration{0};
+  ok = ok && belief_.held() && config_.validity.validity(now - extend_start_) > Duration{0};
   complete(RequestKind::extend, op, ok ? Outcome::ok : Outcome::fail);
-  if (ok) {
-    lease_.end_local = saturating_add(extend_start_, config_.validity.ttl - config_.validity.drift());
-    self_.record(LockExtended{lease_.session, self_.id(), lease_.clock, lease_.end_local});
-  }
+  if (ok) belief_.extend(saturating_add(extend_start_, config_.validity.ttl - config_.validity.drift()));
   listener_.on_extended(ok);
 }
 
@@ -195,13 +187,9 @@ void SingleNodeLock::on_timer(std::uint64_t tag) {
 }
 
 void SingleNodeLock::release() {
-  LOCKSIM_CHECK(state_ == State::held, "release without a lease");
-  state_ = State::idle;
-  self_.record(LockReleased{lease_.session, self_.id()});
-  if (believing_) self_.record(BeliefEnded{lease_.session, self_.id(), BeliefEnd::released});
-  believing_ = false;
+  belief_.release();
   redis::Request r = request(config_.release == ReleaseStyle::del ? redis::Command::del : redis::Command::eval);
-  r.value = redis::Value::token(lease_.value);
+  r.value = redis::Value::token(belief_.lease().value);
   if (config_.release == ReleaseStyle::compare_and_delete) r.script = redis::Script::compare_and_delete;
   r.request_id = next_request_id_++;
   release_request_ = r.request_id;
@@ -211,27 +199,18 @@ void SingleNodeLock::release() {
   self_.send(config_.node, r);
 }
 
-void SingleNodeLock::lose() {
-  LOCKSIM_CHECK(state_ == State::held, "lose without a lease");
-  if (believing_) self_.record(BeliefEnded{lease_.session, self_.id(), BeliefEnd::validity_check});
-  believing_ = false;
-}
+void SingleNodeLock::lose() { belief_.lose(); }
 
 void SingleNodeLock::abandon() {
-  LOCKSIM_CHECK(state_ == State::held, "abandon without a lease");
-  state_ = State::idle;
+  belief_.abandon();
   extend_request_ = 0;  // an extension in flight no longer matters
-  if (believing_) self_.record(BeliefEnded{lease_.session, self_.id(), BeliefEnd::abandoned});
-  believing_ = false;
 }
 
-bool SingleNodeLock::lease_valid() const {
-  return state_ == State::held && lease_unexpired(self_, lease_);
-}
+bool SingleNodeLock::lease_valid() const { return belief_.lease_valid(); }
 
 void SingleNodeLock::on_crash() {
   state_ = State::idle;
-  believing_ = false;
+  belief_.crash();
   awaited_request_ = 0;
   release_request_ = 0;
   extend_request_ = 0;

@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "sim/lock/lease.h"
+#include "sim/lock/lease_belief.h"
 #include "sim/lock/styles.h"
 #include "sim/lock/validity.h"
 #include "sim/world/process.h"
@@ -53,15 +54,17 @@ class SingleNodeLock final : public LockClient {
   void lose() override;
   void abandon() override;
   bool lease_valid() const override;
-  bool held() const override { return state_ == State::held; }
-  const Lease& lease() const override { return lease_; }
+  bool held() const override { return belief_.held(); }
+  const Lease& lease() const override { return belief_.lease(); }
   void on_reply(const redis::Reply& reply) override;
   void on_timer(std::uint64_t tag) override;
   void on_crash() override;
   void retarget(ProcessId node) override { config_.node = node; }
 
  private:
-  enum class State : std::uint8_t { idle, awaiting_set, awaiting_setnx, awaiting_expire, awaiting_wait, awaiting_token, held };
+  // The acquire attempt's progress; idle when none runs, whether or not a
+  // lease is held (belief_ says that).
+  enum class State : std::uint8_t { idle, awaiting_set, awaiting_setnx, awaiting_expire, awaiting_wait, awaiting_token };
 
   void send_request(redis::Request request, State next);
   void grant(std::int64_t fencing_token);
@@ -85,12 +88,11 @@ class SingleNodeLock final : public LockClient {
   std::uint64_t extend_op_ = 0;        // its history op id (outlives extend_request_)
   LocalTime extend_start_{};
   TimerId extend_timeout_;
-  bool believing_ = false;             // between grant and release / lost lease
   std::uint64_t acquire_op_ = 0;       // history op id of the current attempt
   TimerId timeout_;
   LocalTime attempt_start_{};          // T1 on the lease clock
   std::uint64_t attempt_value_ = 0;
-  Lease lease_;
+  LeaseBelief belief_;
 };
 
 }  // namespace locksim
