@@ -15,6 +15,7 @@ inline constexpr int kExitBadInput = 2;
 int run_command(const std::string& program, const std::vector<std::string>& args);
 int validate_command(const std::string& program, const std::vector<std::string>& args);
 int list_command(const std::string& program, const std::vector<std::string>& args);
+int keys_command(const std::string& program, const std::vector<std::string>& args);
 // Exit 0 when every row was written; 2 on bad input, I/O errors or a --resume
 // mismatch. A sweep measures rates, so violations are not failures.
 int sweep_command(const std::string& program, const std::vector<std::string>& args);

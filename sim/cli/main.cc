@@ -24,6 +24,7 @@ commands:
                         and write violation rates per cell as CSV
   validate FILE...      check scenario files without running them
   list [DIR]            the scenario catalogue: names, paths, one-line stories
+  keys [TABLE]...       every scenario key: type, default, meaning (FORMAT.md's tables)
   --version             print locksim's version
 
 'locksim COMMAND --help' describes each command.
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
   if (command == "sweep") return sweep_command(program, args);
   if (command == "validate") return validate_command(program, args);
   if (command == "list") return list_command(program, args);
+  if (command == "keys") return keys_command(program, args);
   std::cerr << "locksim: unknown command '" << command << "'\n\n" << kUsage;
   return kExitBadInput;
 }

@@ -241,13 +241,19 @@ std::string default_text(const KeyDecl& key) {
                     *value);
 }
 
+std::string markdown_row(const std::vector<std::string>& cells) {
+  std::string out = "|";
+  for (const std::string& cell : cells) out += cell.empty() ? " |" : " " + cell + " |";
+  return out + "\n";
+}
+
 std::string markdown_table(const SectionDecl& section) {
   std::string out = section.has_defaults ? "| key | type | default | meaning |\n|---|---|---|---|\n"
                                          : "| key | value | meaning |\n|---|---|---|\n";
   for (const KeyDecl& key : section.keys) {
-    out += "| `" + std::string(key.name) + "` | " + type_text(key) + " | ";
-    if (section.has_defaults) out += default_text(key) + " | ";
-    out += std::string(key.doc) + " |\n";
+    const std::string name = "`" + std::string(key.name) + "`";
+    out += section.has_defaults ? markdown_row({name, type_text(key), default_text(key), std::string(key.doc)})
+                                : markdown_row({name, type_text(key), std::string(key.doc)});
   }
   return out;
 }

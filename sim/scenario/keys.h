@@ -213,6 +213,8 @@ struct SectionDecl {
 // The FORMAT.md cells of a key: its type, its default (with backquotes).
 std::string type_text(const KeyDecl& key);
 std::string default_text(const KeyDecl& key);
+// "| a | b |" (an empty cell as "| |"), with its newline.
+std::string markdown_row(const std::vector<std::string>& cells);
 // A section's table as FORMAT.md holds it: | key | type | default | meaning |.
 std::string markdown_table(const SectionDecl& section);
 

@@ -18,7 +18,7 @@
 // not split a list.
 //
 // Values are not checked against the key here: each cell is resolved by the
-// scenario parser (parse.h), which owns every key's rules and error messages.
+// scenario reader (scenario/file.h), which owns every key's rules and error messages.
 //
 // A linear range is never written out: its values are computed from their
 // index (start + index * step), so `1ms..1000s:1ms` costs three integers, not

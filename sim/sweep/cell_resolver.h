@@ -1,6 +1,6 @@
 // Turning a cell into a ScenarioSpec, and saying where a bad value came from.
 //
-// The scenario parser (parse.h) owns every key's rules and messages; this
+// The scenario reader (scenario/file.h) owns every key's rules and messages; this
 // file only puts the cell's values on top of the variant as `--set`
 // overrides (after the command's own --set values) and, when the parser says
 // no, rewrites where the message points: a value that came from --vary says

@@ -50,8 +50,8 @@ std::string markdown_rows(std::string_view name, std::string_view doc, const std
     const KeyDecl& key = keys[i];
     std::string meaning(key.doc);
     if (i == 0) meaning = std::string(doc) + (meaning.empty() ? "" : ". " + meaning);
-    out += "| " + (i == 0 ? "`" + std::string(name) + "`" : std::string()) + " | `" + std::string(key.name) + "` | " +
-           type_text(key) + " | " + default_text(key) + " | " + meaning + " |\n";
+    out += markdown_row({i == 0 ? "`" + std::string(name) + "`" : "", "`" + std::string(key.name) + "`",
+                         type_text(key), default_text(key), meaning});
   }
   return out;
 }

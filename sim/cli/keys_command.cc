@@ -1,0 +1,82 @@
+// locksim keys: every scenario key with its type, default and meaning, as
+// declared by the section that reads it — the tables scenarios/FORMAT.md
+// holds, and the command that keeps them there.
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "sim/cli/commands.h"
+#include "sim/cli/options.h"
+#include "sim/scenario/key_docs.h"
+
+namespace po = boost::program_options;
+
+namespace locksim::cli {
+
+namespace {
+
+constexpr const char* kUsage =
+    "locksim keys [TABLE]... [--update FILE]\n\n"
+    "The scenario keys, as Markdown tables: every section's ([lock], [client.NAME], ...)\n"
+    "and each fault kind's (fault-kinds), or only the TABLEs named. With --update,\n"
+    "rewrites the tables between <!-- keys: TABLE --> and <!-- /keys --> in FILE\n"
+    "(scenarios/FORMAT.md) instead.\n\noptions";
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+int update(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "locksim keys: cannot read " << path << "\n";
+    return kExitBadInput;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::vector<std::string> problems;
+  const std::string updated = scenario::regenerate_key_tables(text.str(), problems);
+  for (const std::string& p : problems) std::cerr << path << ": " << p << "\n";
+  if (!problems.empty()) return kExitBadInput;
+  if (updated == text.str()) {
+    std::cout << path << " is up to date\n";
+    return kExitOk;
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << updated;
+  if (!out) {
+    std::cerr << "locksim keys: cannot write " << path << "\n";
+    return kExitBadInput;
+  }
+  std::cout << "updated " << path << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+int keys_command(const std::string&, const std::vector<std::string>& args) {
+  po::options_description options(kUsage);
+  std::string update_path;
+  options.add_options()("help,h", "show this help")("update", po::value(&update_path),
+                                                     "rewrite the marked tables in this Markdown file");
+  std::vector<std::string> tables;
+  po::variables_map vm;
+  int code = kExitOk;
+  if (!parse_command_line("keys", options, args, tables, -1, vm, code)) return code;
+  if (!update_path.empty()) return update(update_path);
+  if (tables.empty()) tables = scenario::key_table_names();
+  for (const std::string& name : tables) {
+    const std::string table = scenario::key_table(name);
+    if (table.empty()) {
+      std::cerr << "locksim keys: no table \"" << name << "\"; tables: " << join(scenario::key_table_names()) << "\n";
+      return kExitBadInput;
+    }
+    std::cout << "### " << name << "\n\n" << table << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace locksim::cli
