@@ -1,22 +1,65 @@
 #include "sim/scenario/build.h"
 
+#include <algorithm>
 #include <map>
 
 #include "sim/core/check.h"
-#include "sim/scenario/faults/fault_kinds.h"
-#include "sim/lock/redlock.h"
-#include "sim/lock/single_node_lock.h"
-#include "sim/lock/master_follower.h"
-#include "sim/lock/watchdog.h"
-#include "sim/redis/sentinel.h"
-#include "sim/workload/service.h"
 #include "sim/redis/redis_node.h"
+#include "sim/redis/sentinel.h"
 #include "sim/resource/resource.h"
+#include "sim/scenario/faults/fault_kinds.h"
+#include "sim/scenario/lock_factory.h"
 #include "sim/workload/client_process.h"
+#include "sim/workload/service.h"
 
 namespace locksim {
 
 namespace {
+
+using NameTable = std::map<std::string, ProcessId, std::less<>>;
+
+// Every process's id, before any model exists: models name each other by id.
+struct Layout {
+  NameTable ids;
+  std::vector<ProcessId> nodes;  // masters, then replicas
+  std::vector<ProcessId> replicas;
+  ProcessId resource = kNoProcess;
+  std::vector<ProcessId> clients;
+  std::vector<ProcessId> sentinels;
+
+  ProcessId add(const std::string& name) {
+    const auto id = static_cast<ProcessId>(ids.size());
+    const bool added = ids.emplace(name, id).second;
+    LOCKSIM_CHECK(added, "the reader let a duplicate process name through");
+    return id;
+  }
+  ProcessId id(const std::string& name) const {
+    const auto it = ids.find(name);
+    LOCKSIM_CHECK(it != ids.end(), "the reader let an unknown process name through");
+    return it->second;
+  }
+};
+
+Layout lay_out(const ScenarioSpec& spec) {
+  Layout l;
+  for (const std::string& name : spec.redis.nodes) l.nodes.push_back(l.add(name));
+  for (const std::string& name : spec.redis.replicas) {
+    l.replicas.push_back(l.add(name));
+    l.nodes.push_back(l.replicas.back());
+  }
+  l.resource = l.add(spec.resource.name);
+  for (const ServiceSpec& s : spec.services) l.add(s.name);
+  for (const ClientSpec& c : spec.clients) l.clients.push_back(l.add(c.name));
+  for (const std::string& name : spec.sentinel.names) l.sentinels.push_back(l.add(name));
+  return l;
+}
+
+redis::KeyId key_id(WorldPlan& plan, const std::string& key) {
+  const auto it = std::find(plan.keys.begin(), plan.keys.end(), key);
+  if (it != plan.keys.end()) return static_cast<redis::KeyId>(it - plan.keys.begin());
+  plan.keys.push_back(key);
+  return static_cast<redis::KeyId>(plan.keys.size() - 1);
+}
 
 Clock clock_for(const ScenarioSpec& spec, const std::string& name) {
   const auto it = spec.clocks.find(name);
@@ -24,130 +67,32 @@ Clock clock_for(const ScenarioSpec& spec, const std::string& name) {
   return Clock{it->second.offset, it->second.drift_ppm};
 }
 
-ProcessId must_find(const World& world, const std::string& name) {
-  const ProcessId id = world.find(name);
-  LOCKSIM_CHECK(id != kNoProcess, "the parser let an unknown process name through");
-  return id;
+void add_process(WorldPlan& plan, const ScenarioSpec& spec, std::unique_ptr<Process> model, ProcessKind kind) {
+  const Clock clock = clock_for(spec, model->name());
+  plan.processes.push_back({std::move(model), kind, clock});
 }
 
-using LockFactory = ClientProcess::LockFactory;
-
-// How each client builds its lock: the protocol the scenario names, wrapped
-// in a watchdog when renewals are on.
-LockFactory lock_factory(const ScenarioSpec& spec, World& w, const ServiceLayout& service,
-                         const std::vector<ProcessId>& sentinels) {
-  const ValidityRule rule{spec.lock.ttl, spec.lock.drift_factor_ppm, spec.lock.drift_fixed};
-  const redis::KeyId fencing_key = w.intern_key(spec.lock.fencing_key);
-  LockFactory base;
-  if (spec.lock.protocol == LockProtocol::single_node) {
-    SingleNodeLockConfig lock;
-    lock.node = service.nodes.front();
-    lock.key = service.lock_key;
-    lock.fencing_key = fencing_key;
-    lock.acquire = spec.lock.acquire;
-    lock.release = spec.lock.release;
-    lock.fencing = spec.lock.fencing;
-    lock.validity = rule;
-    lock.request_timeout = spec.lock.request_timeout;
-    lock.clock = spec.lock.clock;
-    lock.wait_replicas = spec.lock.wait_replicas;
-    lock.wait_timeout = spec.lock.wait_timeout;
-    base = [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
-      return std::make_unique<SingleNodeLock>(self, listener, lock, tag_base);
-    };
-  } else {
-    RedlockConfig lock;
-    lock.nodes = service.nodes;
-    lock.quorum = service.quorum;
-    lock.key = service.lock_key;
-    lock.fencing = spec.lock.fencing;
-    lock.fencing_key = fencing_key;
-    lock.fencing_node = must_find(w, spec.lock.redlock.fencing_node);
-    lock.validity = rule;
-    lock.node_timeout = spec.lock.redlock.node_timeout;
-    lock.parallel = spec.lock.redlock.parallel;
-    lock.check_validity = spec.lock.redlock.check_validity;
-    lock.first_attempt_expiry = spec.lock.redlock.first_attempt_expiry;
-    lock.clock = spec.lock.clock;
-    base = [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
-      return std::make_unique<RedlockClient>(self, listener, lock, tag_base);
-    };
-  }
-  if (spec.lock.watchdog.enabled) {
-    const Duration every = spec.lock.watchdog.renew_every;
-    base = [base, every](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
-      return std::make_unique<WatchdogLock>(self, listener, every, tag_base,
-                                            [&](LockListener& inner_listener, std::uint64_t inner_tags) {
-                                              return base(self, inner_listener, inner_tags);
-                                            });
-    };
-  }
-  if (!sentinels.empty()) {
-    const Duration delay = spec.sentinel.client_follow_delay;
-    base = [base, sentinels, delay](Process& self, LockListener& listener,
-                                    std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
-      return std::make_unique<MasterFollower>(self, listener, sentinels, delay, tag_base,
-                                              [&](LockListener& inner_listener, std::uint64_t inner_tags) {
-                                                return base(self, inner_listener, inner_tags);
-                                              });
-    };
-  }
-  return base;
-}
-
-}  // namespace
-
-std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace) {
-  auto world = std::make_unique<World>(seed, trace);
-  World& w = *world;
-  w.set_budgets(spec.max_events, spec.max_facts);
-  // Key ids: the lock's, the fencing counter's, then the initial keyspace's.
-  w.intern_key(spec.lock.key);
-  w.intern_key(spec.lock.fencing_key);
-  redis::NodeConfig node_config = spec.redis.node;
+void plan_redis(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
+  redis::NodeConfig config = spec.redis.node;
   for (const InitialKeySpec& k : spec.redis.initial) {
     const redis::Value value =
         k.is_integer ? redis::Value::integer(k.integer) : redis::Value::token(stable_hash(k.text));
-    node_config.initial.push_back(redis::InitialKey{w.intern_key(k.key), value, k.ttl});
+    config.initial.push_back(redis::InitialKey{key_id(plan, k.key), value, k.ttl});
   }
+  for (const std::string& name : spec.redis.nodes)
+    add_process(plan, spec, std::make_unique<redis::RedisNode>(name, config), ProcessKind::redis_node);
+  config.replica_of = l.nodes.front();
+  for (const std::string& name : spec.redis.replicas)
+    add_process(plan, spec, std::make_unique<redis::RedisNode>(name, config), ProcessKind::redis_node);
+}
 
-  // Masters, then their replicas: every node that can serve the lock. Only
-  // masters record held keys, so the holder is "the current master's value".
-  ServiceLayout service;
-  for (const auto& name : spec.redis.nodes) {
-    service.nodes.push_back(w.add(std::make_unique<redis::RedisNode>(name, node_config), ProcessKind::redis_node,
-                                  clock_for(spec, name)));
-  }
-  const ProcessId master = service.nodes.front();
-  std::vector<ProcessId> replicas;
-  for (const auto& name : spec.redis.replicas) {
-    redis::NodeConfig config = node_config;
-    config.replica_of = master;
-    replicas.push_back(
-        w.add(std::make_unique<redis::RedisNode>(name, config), ProcessKind::redis_node, clock_for(spec, name)));
-    service.nodes.push_back(replicas.back());
-  }
-  const ProcessId resource =
-      w.add(std::make_unique<Resource>(spec.resource.name,
-                                       ResourceConfig{spec.resource.policy, spec.resource.app, spec.resource.initial_stock}),
-            ProcessKind::resource, clock_for(spec, spec.resource.name));
-  std::map<std::string, ProcessId> services;
-  for (const ServiceSpec& s : spec.services)
-    services[s.name] = w.add(std::make_unique<Service>(s.name, s.latency), ProcessKind::service, clock_for(spec, s.name));
-
-  // Sentinels come after the clients, but the clients must know their ids
-  // (to ask them where the master is): ids are handed out in order.
-  const auto first_client = static_cast<ProcessId>(w.process_count());
-  std::vector<ProcessId> clients, sentinels;
-  for (std::size_t i = 0; i < spec.clients.size(); ++i) clients.push_back(first_client + static_cast<ProcessId>(i));
-  for (std::size_t i = 0; i < spec.sentinel.names.size(); ++i)
-    sentinels.push_back(first_client + static_cast<ProcessId>(spec.clients.size() + i));
-
-  service.lock_key = w.intern_key(spec.lock.key);
-  service.quorum = spec.lock.protocol == LockProtocol::redlock ? spec.lock.redlock.quorum : 1;
-  w.set_service(service);
-  w.set_app(spec.resource.app);
-  const LockFactory make_lock = lock_factory(spec, w, service, sentinels);
+void plan_clients(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
+  LockTargets targets;
+  targets.service = plan.service;
+  targets.fencing_key = key_id(plan, spec.lock.fencing_key);
+  targets.fencing_node = l.id(spec.lock.redlock.fencing_node);
+  targets.sentinels = l.sentinels;
+  const ClientProcess::LockFactory make_lock = lock_factory(spec, targets);
   for (const ClientSpec& c : spec.clients) {
     WorkloadConfig wl;
     wl.start = c.start;
@@ -157,58 +102,82 @@ std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed,
     wl.retry_delay = c.retry_delay;
     wl.think = c.think;
     wl.release = c.release;
-    wl.resource = resource;
+    wl.resource = l.resource;
     wl.send_marks = spec.resource.policy == WritePolicy::unique_token_cas;
     wl.op_timeout = spec.lock.request_timeout;
-    for (const Step& step : c.steps) wl.step_service.push_back(step.service.empty() ? kNoProcess : services.at(step.service));
-    const ProcessId id =
-        w.add(std::make_unique<ClientProcess>(c.name, std::move(wl), make_lock), ProcessKind::client, clock_for(spec, c.name));
-    LOCKSIM_CHECK(id == clients[static_cast<std::size_t>(&c - spec.clients.data())], "client ids are handed out in order");
+    for (const Step& step : c.steps)
+      wl.step_service.push_back(step.service.empty() ? kNoProcess : l.id(step.service));
+    add_process(plan, spec, std::make_unique<ClientProcess>(c.name, std::move(wl), make_lock), ProcessKind::client);
   }
-  for (std::size_t i = 0; i < spec.sentinel.names.size(); ++i) {
-    redis::SentinelConfig config;
-    config.master = master;
-    config.replicas = replicas;
-    config.sentinels = sentinels;
-    config.clients = clients;
-    config.quorum = spec.sentinel.quorum;
-    config.down_after = spec.sentinel.down_after;
-    config.ping_every = spec.sentinel.ping_every;
-    config.failover_timeout = spec.sentinel.failover_timeout;
-    const ProcessId id = w.add(std::make_unique<redis::Sentinel>(spec.sentinel.names[i], config), ProcessKind::sentinel,
-                               clock_for(spec, spec.sentinel.names[i]));
-    LOCKSIM_CHECK(id == sentinels[i], "sentinel ids are handed out in order");
-  }
+}
 
-  w.set_default_link(spec.network.default_link);
-  for (const LinkOverride& l : spec.network.links) {
-    const ProcessId from = must_find(w, l.from);
-    const ProcessId to = must_find(w, l.to);
-    w.set_link(from, to, l.spec);
-    if (l.both_ways) w.set_link(to, from, l.spec);
-  }
+void plan_sentinels(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
+  redis::SentinelConfig config;
+  config.master = l.nodes.front();
+  config.replicas = l.replicas;
+  config.sentinels = l.sentinels;
+  config.clients = l.clients;
+  config.quorum = spec.sentinel.quorum;
+  config.down_after = spec.sentinel.down_after;
+  config.ping_every = spec.sentinel.ping_every;
+  config.failover_timeout = spec.sentinel.failover_timeout;
+  for (const std::string& name : spec.sentinel.names)
+    add_process(plan, spec, std::make_unique<redis::Sentinel>(name, config), ProcessKind::sentinel);
+}
 
-  std::map<std::string, ProcessId, std::less<>> ids;
-  for (ProcessId p = 0; p < w.process_count(); ++p) ids.emplace(w.process(p).name(), p);
-  std::vector<std::string> fault_names;
-  for (const FaultSpec& f : spec.faults) fault_names.push_back(f.name);
-  w.set_fault_names(std::move(fault_names));
-  for (std::uint32_t index = 0; index < spec.faults.size(); ++index) {
-    const FaultSpec& f = spec.faults[index];
-    FaultAction action = scenario::resolve_fault(f.kind, scenario::FaultResolver(ids, seed, f.name));
-    if (f.trigger.at_phase) {
-      w.on_phase(must_find(w, f.trigger.process), f.trigger.phase, f.trigger.delay, std::move(action),
-                 f.trigger.occurrence, index);
+void plan_faults(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l, std::uint64_t seed) {
+  for (const FaultSpec& f : spec.faults) {
+    const scenario::FaultResolver resolver(l.ids, seed, f.name);
+    PlannedFault planned{f.name, scenario::resolve_fault(f.kind, resolver), PlannedFault::AtTime{}};
+    const TriggerSpec& t = f.trigger;
+    if (t.at_phase) {
+      planned.when = PlannedFault::AtPhase{l.id(t.process), t.phase, t.delay, t.occurrence};
     } else {
-      Duration at = f.trigger.at_time;
-      if (f.trigger.at_drawn) {
-        Rng rng = Rng::derive(seed, "fault " + f.name, "at");
-        at = f.trigger.at_drawn->sample(rng);
+      Duration at = t.at_time;
+      if (t.at_drawn) {
+        Rng rng = resolver.rng("at");
+        at = t.at_drawn->sample(rng);
       }
-      w.schedule_fault(saturating_add(TrueTime{at}, f.trigger.delay), std::move(action), index);
+      planned.when = PlannedFault::AtTime{saturating_add(TrueTime{at}, t.delay)};
     }
+    plan.faults.push_back(std::move(planned));
   }
-  return world;
+}
+
+}  // namespace
+
+WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) {
+  const Layout l = lay_out(spec);
+  WorldPlan plan;
+  plan.max_events = spec.max_events;
+  plan.max_facts = spec.max_facts;
+  // Key ids: the lock's, the fencing counter's, then the initial keyspace's.
+  plan.service.lock_key = key_id(plan, spec.lock.key);
+  key_id(plan, spec.lock.fencing_key);
+  // Only masters record held keys, so the holder is "the current master's value".
+  plan.service.nodes = l.nodes;
+  plan.service.quorum = spec.lock.protocol == LockProtocol::redlock ? spec.lock.redlock.quorum : 1;
+  plan.app = spec.resource.app;
+  plan_redis(plan, spec, l);
+  const ResourceConfig resource{spec.resource.policy, spec.resource.app, spec.resource.initial_stock};
+  add_process(plan, spec, std::make_unique<Resource>(spec.resource.name, resource), ProcessKind::resource);
+  for (const ServiceSpec& s : spec.services)
+    add_process(plan, spec, std::make_unique<Service>(s.name, s.latency), ProcessKind::service);
+  plan_clients(plan, spec, l);
+  plan_sentinels(plan, spec, l);
+  LOCKSIM_CHECK(plan.processes.size() == l.ids.size(), "every process laid out is made");
+
+  plan.default_link = spec.network.default_link;
+  for (const LinkOverride& link : spec.network.links) {
+    plan.links.push_back({l.id(link.from), l.id(link.to), link.spec});
+    if (link.both_ways) plan.links.push_back({l.id(link.to), l.id(link.from), link.spec});
+  }
+  plan_faults(plan, spec, l, seed);
+  return plan;
+}
+
+std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace) {
+  return std::make_unique<World>(seed, plan_world(spec, seed), trace);
 }
 
 }  // namespace locksim

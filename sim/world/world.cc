@@ -65,6 +65,26 @@ SessionId Process::new_session_id() { return world_->next_session_++; }
 
 World::World(std::uint64_t seed, TraceSink& trace)
     : seed_(seed), trace_(trace), tracing_(trace.enabled()), engine_(*this) {}
+
+World::World(std::uint64_t seed, WorldPlan plan, TraceSink& trace) : World(seed, trace) {
+  set_budgets(plan.max_events, plan.max_facts);
+  history_.key_names = std::move(plan.keys);
+  for (PlannedProcess& p : plan.processes) add(std::move(p.model), p.kind, p.clock);
+  history_.service = std::move(plan.service);
+  history_.app = plan.app;
+  default_link_ = plan.default_link;
+  for (const PlannedLink& l : plan.links) set_link(l.from, l.to, l.spec);
+  for (const PlannedFault& f : plan.faults) history_.fault_names.push_back(f.name);
+  for (std::uint32_t index = 0; index < plan.faults.size(); ++index) {
+    PlannedFault& f = plan.faults[index];
+    if (const auto* at = std::get_if<PlannedFault::AtTime>(&f.when)) {
+      schedule_fault(at->at, std::move(f.action), index);
+    } else {
+      const auto& phase = std::get<PlannedFault::AtPhase>(f.when);
+      on_phase(phase.process, phase.phase, phase.delay, std::move(f.action), phase.occurrence, index);
+    }
+  }
+}
 World::~World() = default;
 
 ProcessId World::add(std::unique_ptr<Process> process, ProcessKind kind, Clock clock) {

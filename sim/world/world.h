@@ -3,8 +3,10 @@
 // it turns a model's local deadlines into true instants, stamps every recorded
 // fact with true time and writes the trace.
 //
-// Lifecycle of one run:  add processes -> configure links and faults ->
-// run() -> history(). A World is used for exactly one run.
+// Lifecycle of one run: a WorldPlan (plan.h) -> World -> run() -> history().
+// A World is used for exactly one run. Tests that need a world of a few
+// hand-made processes may build one by hand instead: add processes, then
+// configure links and faults, then run().
 #pragma once
 
 #include <deque>
@@ -21,6 +23,7 @@
 #include "sim/world/fault.h"
 #include "sim/wire/message.h"
 #include "sim/world/network.h"
+#include "sim/world/plan.h"
 #include "sim/world/process.h"
 
 namespace locksim {
@@ -29,6 +32,9 @@ enum class ProcessState : std::uint8_t { running, paused, crashed };
 
 class World final : private Dispatcher {
  public:
+  // A world ready to run: everything |plan| says, in one step.
+  World(std::uint64_t seed, WorldPlan plan, TraceSink& trace);
+  // An empty world, for tests that set it up by hand.
   World(std::uint64_t seed, TraceSink& trace);
   ~World() override;
 

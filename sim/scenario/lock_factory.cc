@@ -1,0 +1,79 @@
+#include "sim/scenario/lock_factory.h"
+
+#include "sim/lock/master_follower.h"
+#include "sim/lock/redlock.h"
+#include "sim/lock/single_node_lock.h"
+#include "sim/lock/watchdog.h"
+
+namespace locksim {
+
+namespace {
+
+using LockFactory = ClientProcess::LockFactory;
+
+LockFactory protocol_factory(const ScenarioSpec& spec, const LockTargets& targets) {
+  const LockSpec& l = spec.lock;
+  const ValidityRule rule{l.ttl, l.drift_factor_ppm, l.drift_fixed};
+  if (l.protocol == LockProtocol::single_node) {
+    SingleNodeLockConfig lock;
+    lock.node = targets.service.nodes.front();
+    lock.key = targets.service.lock_key;
+    lock.fencing_key = targets.fencing_key;
+    lock.acquire = l.acquire;
+    lock.release = l.release;
+    lock.fencing = l.fencing;
+    lock.validity = rule;
+    lock.request_timeout = l.request_timeout;
+    lock.clock = l.clock;
+    lock.wait_replicas = l.wait_replicas;
+    lock.wait_timeout = l.wait_timeout;
+    return [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+      return std::make_unique<SingleNodeLock>(self, listener, lock, tag_base);
+    };
+  }
+  RedlockConfig lock;
+  lock.nodes = targets.service.nodes;
+  lock.quorum = targets.service.quorum;
+  lock.key = targets.service.lock_key;
+  lock.fencing = l.fencing;
+  lock.fencing_key = targets.fencing_key;
+  lock.fencing_node = targets.fencing_node;
+  lock.validity = rule;
+  lock.node_timeout = l.redlock.node_timeout;
+  lock.parallel = l.redlock.parallel;
+  lock.check_validity = l.redlock.check_validity;
+  lock.first_attempt_expiry = l.redlock.first_attempt_expiry;
+  lock.clock = l.clock;
+  return [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+    return std::make_unique<RedlockClient>(self, listener, lock, tag_base);
+  };
+}
+
+}  // namespace
+
+LockFactory lock_factory(const ScenarioSpec& spec, const LockTargets& targets) {
+  LockFactory base = protocol_factory(spec, targets);
+  if (spec.lock.watchdog.enabled) {
+    const Duration every = spec.lock.watchdog.renew_every;
+    base = [base, every](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+      return std::make_unique<WatchdogLock>(self, listener, every, tag_base,
+                                            [&](LockListener& inner_listener, std::uint64_t inner_tags) {
+                                              return base(self, inner_listener, inner_tags);
+                                            });
+    };
+  }
+  if (!targets.sentinels.empty()) {
+    const Duration delay = spec.sentinel.client_follow_delay;
+    const std::vector<ProcessId> sentinels = targets.sentinels;
+    base = [base, sentinels, delay](Process& self, LockListener& listener,
+                                    std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+      return std::make_unique<MasterFollower>(self, listener, sentinels, delay, tag_base,
+                                              [&](LockListener& inner_listener, std::uint64_t inner_tags) {
+                                                return base(self, inner_listener, inner_tags);
+                                              });
+    };
+  }
+  return base;
+}
+
+}  // namespace locksim

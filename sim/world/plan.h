@@ -1,0 +1,65 @@
+// What one run is made of, decided before the world exists: the processes
+// (a process's id is its index here, so whoever writes the plan knows every
+// id before any model is made), their clocks, the keys, the links and the
+// fault schedule. The scenario builder writes one from a spec; World is
+// constructed from it in one step.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sim/core/limits.h"
+#include "sim/history/history.h"
+#include "sim/world/clock.h"
+#include "sim/world/fault.h"
+#include "sim/world/network.h"
+#include "sim/world/process.h"
+
+namespace locksim {
+
+struct PlannedProcess {
+  std::unique_ptr<Process> model;
+  ProcessKind kind;
+  Clock clock;
+};
+
+struct PlannedLink {
+  ProcessId from;
+  ProcessId to;
+  LinkSpec spec;
+};
+
+// A fault of the scenario, named in the history by its index in the plan.
+struct PlannedFault {
+  // At a true time.
+  struct AtTime {
+    TrueTime at;
+  };
+  // |delay| after the |occurrence|-th time |process| reaches |phase|.
+  struct AtPhase {
+    ProcessId process;
+    Phase phase;
+    Duration delay;
+    int occurrence;
+  };
+  std::string name;
+  FaultAction action;
+  std::variant<AtTime, AtPhase> when;
+};
+
+struct WorldPlan {
+  std::uint64_t max_events = kDefaultMaxEvents;
+  std::uint64_t max_facts = kDefaultMaxFacts;
+  std::vector<PlannedProcess> processes;  // in id order
+  std::vector<std::string> keys;          // a key's id is its index
+  LinkSpec default_link;
+  std::vector<PlannedLink> links;         // each one way
+  ServiceLayout service;
+  AppKind app = AppKind::none;
+  std::vector<PlannedFault> faults;
+};
+
+}  // namespace locksim
