@@ -1,4 +1,5 @@
 // locksim run: one scenario file, some or all of its variants, one seed.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <fstream>
 #include <iostream>
@@ -36,126 +37,146 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-}  // namespace
-
-int run_command(const std::string& program, const std::vector<std::string>& args) {
-  po::options_description options("locksim run FILE [options]\n\nRuns a scenario's variants (all of them unless --variant is given) and prints,\nper variant, the five safety verdicts with their first witness and liveness\nfigures, marking any disagreement with the file's [expect].\n\noptions");
+// What `locksim run` was asked for.
+struct RunOptions {
   std::string file;
   std::vector<std::string> variants;
   std::vector<std::string> sets;
   std::string trace_path;
+  std::optional<std::uint64_t> seed;
+  bool json = false;
+};
+
+// Reads the command line into |o|; false when the command must stop and return |exit_code|.
+bool read_options(const std::vector<std::string>& args, RunOptions& o, int& exit_code) {
+  po::options_description options("locksim run FILE [options]\n\nRuns a scenario's variants (all of them unless --variant is given) and prints,\nper variant, the five safety verdicts with their first witness and liveness\nfigures, marking any disagreement with the file's [expect].\n\noptions");
   std::string seed_text;
   options.add_options()
       ("help,h", "show this help")
-      ("variant", po::value(&variants), "run only this variant (repeatable); 'base' is the story itself")
+      ("variant", po::value(&o.variants), "run only this variant (repeatable); 'base' is the story itself")
       ("seed", po::value(&seed_text), "run seed, 0 to 18446744073709551615 (default: the scenario's [scenario] seed)")
-      ("set", po::value(&sets), "override a scenario key, e.g. --set lock.ttl=5s (repeatable)")
-      ("trace", po::value(&trace_path), "write the run's trace (JSON lines) here; with several variants the variant name is added before the extension")
+      ("set", po::value(&o.sets), "override a scenario key, e.g. --set lock.ttl=5s (repeatable)")
+      ("trace", po::value(&o.trace_path), "write the run's trace (JSON lines) here; with several variants the variant name is added before the extension")
       ("json", "print one JSON object instead of tables");
   std::vector<std::string> positional;
   po::variables_map vm;
-  if (int code = kExitOk; !parse_command_line("run", options, args, positional, 1, vm, code)) return code;
-  if (!positional.empty()) file = positional.front();
-  if (file.empty()) {
+  exit_code = kExitOk;
+  if (!parse_command_line("run", options, args, positional, 1, vm, exit_code)) return false;
+  exit_code = kExitBadInput;
+  if (positional.empty()) {
     std::cerr << "locksim run: which scenario file? (locksim run FILE, or a catalogue name: locksim list)\n";
-    return kExitBadInput;
+    return false;
   }
-  if (const std::optional<std::string> path = scenario_path(file)) {
-    file = *path;
-  } else {
-    std::cerr << "locksim run: " << file << ": no such file, and no catalogue scenario of that name in "
+  const std::optional<std::string> path = scenario_path(positional.front());
+  if (!path) {
+    std::cerr << "locksim run: " << positional.front() << ": no such file, and no catalogue scenario of that name in "
               << catalogue_dir() << " (locksim list shows them)\n";
-    return kExitBadInput;
+    return false;
   }
-  const bool json = vm.count("json") > 0;
-  const bool seed_given = vm.count("seed") > 0;
-  std::uint64_t seed = 0;
-  if (seed_given) {
+  o.file = *path;
+  o.json = vm.count("json") > 0;
+  if (vm.count("seed") > 0) {
     std::string message;
-    const std::optional<std::uint64_t> value = parse_whole_number(seed_text, 0, UINT64_MAX, "--seed", message);
-    if (!value) {
+    o.seed = parse_whole_number(seed_text, 0, UINT64_MAX, "--seed", message);
+    if (!o.seed) {
       std::cerr << "locksim run: " << message << "\n";
-      return kExitBadInput;
+      return false;
     }
-    seed = *value;
   }
+  exit_code = kExitOk;
+  return true;
+}
 
+// Every variant asked for, resolved before anything runs: bad input is
+// reported first. Empty after printing the errors.
+std::vector<ScenarioSpec> resolve_variants(const ScenarioFile& scenario, const RunOptions& o) {
+  std::vector<ScenarioSpec> specs;
+  const std::vector<std::string> variants = o.variants.empty() ? scenario.variants() : o.variants;
+  for (const std::string& name : variants) {
+    ScenarioErrors errors;
+    auto spec = scenario.resolve(name, o.sets, errors);
+    if (!spec) {
+      print_errors(std::cerr, "locksim run: ", errors);
+      return {};
+    }
+    if (o.seed) spec->seed = *o.seed;
+    specs.push_back(std::move(*spec));
+  }
+  return specs;
+}
+
+// One variant's run, traced to a file when asked; nullopt after printing why
+// it could not run.
+std::optional<RunResult> run_variant(const RunOptions& o, const ScenarioSpec& spec, bool several) {
+  std::unique_ptr<TraceSink> trace;
+  std::ofstream trace_file;
+  if (!o.trace_path.empty()) {
+    const std::string path = trace_path_for(o.trace_path, spec.variant, several);
+    trace_file.open(path);
+    if (!trace_file) {
+      std::cerr << "locksim run: cannot write trace file " << path << "\n";
+      return std::nullopt;
+    }
+    trace = std::make_unique<StreamTrace>(trace_file);
+  } else {
+    trace = std::make_unique<NullTrace>();
+  }
+  try {
+    return run_scenario(spec, spec.seed, *trace);
+  } catch (const RunError& e) {
+    // Bad input found during the run (a budget, a drawn value out of range).
+    std::cerr << "locksim run: " << o.file << ": variant " << spec.variant << ", seed " << spec.seed << ": "
+              << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+// The command that replays each variant whose verdicts did not match.
+void print_reproduce(std::ostream& out, const std::string& program, const RunOptions& o,
+                     const std::vector<VariantOutcome>& outcomes) {
+  for (const VariantOutcome& v : outcomes) {
+    if (v.result.matches()) continue;
+    out << "reproduce: " << shell_quote(program) << " run " << shell_quote(o.file) << " --variant "
+        << shell_quote(v.spec.variant) << " --seed " << v.spec.seed;
+    for (const std::string& s : o.sets) out << " --set " << shell_quote(s);
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+int run_command(const std::string& program, const std::vector<std::string>& args) {
+  RunOptions o;
+  if (int code = kExitOk; !read_options(args, o, code)) return code;
   ScenarioErrors errors;
-  auto scenario = ScenarioFile::load(file, errors);
+  auto scenario = ScenarioFile::load(o.file, errors);
   if (!scenario) {
     print_errors(std::cerr, "locksim run: ", errors);
     return kExitBadInput;
   }
-  if (variants.empty()) variants = scenario->variants();
-
-  // Resolve everything first: bad input is reported before anything runs.
-  std::vector<ScenarioSpec> specs;
-  for (const std::string& name : variants) {
-    auto spec = scenario->resolve(name, sets, errors);
-    if (!spec) {
-      print_errors(std::cerr, "locksim run: ", errors);
-      return kExitBadInput;
-    }
-    if (seed_given) spec->seed = seed;
-    specs.push_back(std::move(*spec));
-  }
+  const std::vector<ScenarioSpec> specs = resolve_variants(*scenario, o);
+  if (specs.empty()) return kExitBadInput;
   const std::uint64_t shown_seed = specs.front().seed;
-  if (!json) {
-    std::cout << "seed " << shown_seed << "\n";
-    std::cout << scenario->name();
+  if (!o.json) {
+    std::cout << "seed " << shown_seed << "\n" << scenario->name();
     if (!scenario->title().empty()) std::cout << " — " << scenario->title();
     std::cout << "\n\n";
   }
-
   std::vector<VariantOutcome> outcomes;
-  bool all_match = true;
   for (const ScenarioSpec& spec : specs) {
-    std::unique_ptr<TraceSink> trace;
-    std::ofstream trace_file;
-    if (!trace_path.empty()) {
-      const std::string path = trace_path_for(trace_path, spec.variant, specs.size() > 1);
-      trace_file.open(path);
-      if (!trace_file) {
-        std::cerr << "locksim run: cannot write trace file " << path << "\n";
-        return kExitBadInput;
-      }
-      trace = std::make_unique<StreamTrace>(trace_file);
-    } else {
-      trace = std::make_unique<NullTrace>();
-    }
-    std::optional<RunResult> result;
-    try {
-      result = run_scenario(spec, spec.seed, *trace);
-    } catch (const RunError& e) {
-      // Bad input found during the run (a budget, a drawn value out of range).
-      std::cerr << "locksim run: " << file << ": variant " << spec.variant << ", seed " << spec.seed << ": "
-                << e.what() << "\n";
-      return kExitBadInput;
-    }
-    VariantOutcome outcome{spec, std::move(*result)};
-    all_match = all_match && outcome.result.matches();
-    if (!json) {
-      print_table(std::cout, outcome);
+    std::optional<RunResult> result = run_variant(o, spec, specs.size() > 1);
+    if (!result) return kExitBadInput;
+    outcomes.push_back({spec, std::move(*result)});
+    if (!o.json) {
+      print_table(std::cout, outcomes.back());
       std::cout << "\n";
     }
-    outcomes.push_back(std::move(outcome));
   }
-  if (json) print_json(std::cout, scenario->name(), file, shown_seed, outcomes);
-
-  std::ostream& notes = json ? std::cerr : std::cout;
-  for (const VariantOutcome& o : outcomes) {
-    if (o.result.matches()) continue;
-    notes << "reproduce: " << shell_quote(program) << " run " << shell_quote(file) << " --variant "
-          << shell_quote(o.spec.variant) << " --seed " << o.spec.seed;
-    for (const std::string& s : sets) notes << " --set " << shell_quote(s);
-    notes << "\n";
-  }
-  if (!json) {
-    std::size_t matching = 0;
-    for (const auto& o : outcomes) matching += o.result.matches() ? 1 : 0;
-    std::cout << matching << " of " << outcomes.size() << " variants match their expectations\n";
-  }
-  return all_match ? kExitOk : kExitMismatch;
+  if (o.json) print_json(std::cout, scenario->name(), o.file, shown_seed, outcomes);
+  print_reproduce(o.json ? std::cerr : std::cout, program, o, outcomes);
+  const auto matching = std::count_if(outcomes.begin(), outcomes.end(), [](const auto& v) { return v.result.matches(); });
+  if (!o.json) std::cout << matching << " of " << outcomes.size() << " variants match their expectations\n";
+  return matching == static_cast<std::ptrdiff_t>(outcomes.size()) ? kExitOk : kExitMismatch;
 }
 
 }  // namespace locksim::cli

@@ -215,11 +215,10 @@ std::optional<FirstCell> first_cell(const sweep::CellSource& cells, const sweep:
   return first;
 }
 
-}  // namespace
-
-int sweep_command(const std::string& program, const std::vector<std::string>& args) {
+// Reads the command line into |a|; false when the command must stop and
+// return |exit_code| (after printing why).
+bool read_sweep_options(const std::vector<std::string>& args, SweepArgs& a, int& exit_code) {
   po::options_description options(kSweepUsage);
-  SweepArgs a;
   std::string seeds_text, threads_text, shard_text = "1/1";
   options.add_options()
       ("help,h", "show this help")
@@ -235,7 +234,8 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
       ("resume", "continue an interrupted sweep: check --out's (and --per-run's) manifest and rows, keep them and append the rest");
   std::vector<std::string> positional;
   po::variables_map vm;
-  if (int code = kExitOk; !parse_command_line("sweep", options, args, positional, 1, vm, code)) return code;
+  exit_code = kExitOk;
+  if (!parse_command_line("sweep", options, args, positional, 1, vm, exit_code)) return false;
   if (!positional.empty()) a.file = positional.front();
   if (!a.file.empty()) {
     // A catalogue scenario by name, as `locksim run` takes it.
@@ -243,8 +243,33 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
   }
   a.resume = vm.count("resume") > 0;
   std::string error;
-  if (!check_args(vm, seeds_text, threads_text, shard_text, a, error)) return bad_input(error);
+  if (check_args(vm, seeds_text, threads_text, shard_text, a, error)) return true;
+  exit_code = bad_input(error);
+  return false;
+}
 
+// The scenario file, once the variant to sweep is known to be in it.
+std::optional<ScenarioFile> load_variant(const SweepArgs& a, std::string& error) {
+  ScenarioError scenario_error;
+  std::optional<ScenarioFile> scenario = ScenarioFile::load(a.file, scenario_error);
+  if (!scenario) {
+    error = scenario_error.to_string();
+    return std::nullopt;
+  }
+  const std::vector<std::string> known = scenario->variants();
+  if (std::find(known.begin(), known.end(), a.variant) != known.end()) return scenario;
+  std::string list;
+  for (const std::string& v : known) list += (list.empty() ? "" : ", ") + v;
+  error = a.file + ": unknown variant \"" + a.variant + "\"; variants: " + list;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int sweep_command(const std::string& program, const std::vector<std::string>& args) {
+  SweepArgs a;
+  if (int code = kExitOk; !read_sweep_options(args, a, code)) return code;
+  std::string error;
   SweepCells sweep_cells;
   if (!make_cells(a, sweep_cells, error)) return bad_input(error);
   sweep::CellSource& cells = sweep_cells.source();
@@ -254,15 +279,8 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
       if (key == k) return bad_input("--set " + set + ": " + k + " is also a sweep key; give it in one place");
   }
 
-  ScenarioError scenario_error;
-  const std::optional<ScenarioFile> scenario = ScenarioFile::load(a.file, scenario_error);
-  if (!scenario) return bad_input(scenario_error.to_string());
-  const std::vector<std::string> known = scenario->variants();
-  if (std::find(known.begin(), known.end(), a.variant) == known.end()) {
-    std::string list;
-    for (const std::string& v : known) list += (list.empty() ? "" : ", ") + v;
-    return bad_input(a.file + ": unknown variant \"" + a.variant + "\"; variants: " + list);
-  }
+  const std::optional<ScenarioFile> scenario = load_variant(a, error);
+  if (!scenario) return bad_input(error);
   const sweep::CellResolver resolver(*scenario, a.variant, a.sets, cells.keys(), a.grid_path);
   if (!check_cells(sweep_cells, resolver, error)) return bad_input(error);
 

@@ -117,99 +117,119 @@ std::optional<Duration> parse_duration(const std::string& text) {
   return d;
 }
 
+namespace {
+
+// "2ms": a constant latency.
+std::optional<Latency> parse_plain(const std::string& raw, const std::string& text, std::string& error) {
+  Duration value{0};
+  const DurationText read = read_duration_text(text, value);
+  if (read == DurationText::too_large || (read == DurationText::ok && value > kMaxDuration)) {
+    error = "\"" + raw + "\" is longer than the longest supported run, " + human_duration(kMaxDuration);
+    return std::nullopt;
+  }
+  if (read != DurationText::ok || value < Duration{0}) {
+    error = "expected a duration such as \"1ms\" or a distribution such as \"uniform(1ms, 5ms)\", got \"" + raw + "\"";
+    return std::nullopt;
+  }
+  return Latency::constant(value);
+}
+
+// The arguments of "name(a, b)", each read with a message that quotes the whole.
+class DistributionArgs {
+ public:
+  DistributionArgs(const std::string& raw, const std::string& inside, std::string& error) : raw_(raw), error_(error) {
+    std::string current;
+    for (char c : inside) {
+      if (c == ',') {
+        args_.push_back(current);
+        current.clear();
+      } else {
+        current.push_back(c);
+      }
+    }
+    args_.push_back(current);
+  }
+
+  bool arity(std::size_t n, const char* usage) {
+    if (args_.size() == n) return true;
+    error_ = std::string("expected ") + usage + ", got \"" + raw_ + "\"";
+    return false;
+  }
+  bool duration(std::size_t i, Duration& out) {
+    Duration d{0};
+    const DurationText read = read_duration_text(args_[i], d);
+    if (read == DurationText::too_large || (read == DurationText::ok && d > kMaxDuration)) {
+      error_ = "\"" + args_[i] + "\" in \"" + raw_ + "\" is longer than the longest supported run, " +
+               human_duration(kMaxDuration);
+      return false;
+    }
+    if (read != DurationText::ok || d < Duration{0}) {
+      error_ = "\"" + args_[i] + "\" is not a duration (use units: ns, us, ms, s) in \"" + raw_ + "\"";
+      return false;
+    }
+    out = d;
+    return true;
+  }
+  bool number(std::size_t i, double& out) {
+    char* end = nullptr;
+    out = std::strtod(args_[i].c_str(), &end);
+    if (args_[i].empty() || *end != '\0' || !(out > 0) || !std::isfinite(out)) {
+      error_ = "\"" + args_[i] + "\" is not a positive number in \"" + raw_ + "\"";
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  const std::string& raw_;
+  std::string& error_;
+  std::vector<std::string> args_;
+};
+
+// "uniform(1ms, 5ms)" and the like.
+std::optional<Latency> parse_distribution(const std::string& raw, const std::string& name, DistributionArgs& args,
+                                          std::string& error) {
+  Latency l;
+  bool ok = false;
+  if (name == "constant") {
+    l.kind = Latency::Kind::constant;
+    ok = args.arity(1, "constant(VALUE)") && args.duration(0, l.a);
+  } else if (name == "uniform") {
+    l.kind = Latency::Kind::uniform;
+    ok = args.arity(2, "uniform(LOW, HIGH)") && args.duration(0, l.a) && args.duration(1, l.b);
+    if (ok && l.b < l.a) {
+      error = "uniform(LOW, HIGH) needs LOW <= HIGH in \"" + raw + "\"";
+      ok = false;
+    }
+  } else if (name == "exponential" || name == "exp") {
+    l.kind = Latency::Kind::exponential;
+    ok = args.arity(1, "exponential(MEAN)") && args.duration(0, l.a);
+  } else if (name == "lognormal") {
+    l.kind = Latency::Kind::lognormal;
+    ok = args.arity(2, "lognormal(MEDIAN, SIGMA)") && args.duration(0, l.a) && args.number(1, l.shape);
+  } else if (name == "pareto") {
+    l.kind = Latency::Kind::pareto;
+    ok = args.arity(2, "pareto(SCALE, ALPHA)") && args.duration(0, l.a) && args.number(1, l.shape);
+  } else {
+    error = "unknown latency distribution \"" + name + "\" (constant, uniform, exponential, lognormal, pareto)";
+  }
+  return ok ? std::optional<Latency>(l) : std::nullopt;
+}
+
+}  // namespace
+
 std::optional<Latency> parse_latency(const std::string& raw, std::string& error) {
   std::string text;
   for (char c : raw)
     if (!std::isspace(static_cast<unsigned char>(c))) text.push_back(c);
   const auto open = text.find('(');
-  if (open == std::string::npos) {
-    Duration value{0};
-    const DurationText read = read_duration_text(text, value);
-    if (read == DurationText::too_large || (read == DurationText::ok && value > kMaxDuration)) {
-      error = "\"" + raw + "\" is longer than the longest supported run, " + human_duration(kMaxDuration);
-      return std::nullopt;
-    }
-    const std::optional<Duration> d = read == DurationText::ok ? std::optional<Duration>(value) : std::nullopt;
-    if (!d || *d < Duration{0}) {
-      error = "expected a duration such as \"1ms\" or a distribution such as \"uniform(1ms, 5ms)\", got \"" + raw + "\"";
-      return std::nullopt;
-    }
-    return Latency::constant(*d);
-  }
+  if (open == std::string::npos) return parse_plain(raw, text, error);
   if (text.back() != ')') {
     error = "missing ')' in latency \"" + raw + "\"";
     return std::nullopt;
   }
-  const std::string name = text.substr(0, open);
-  std::vector<std::string> args;
-  std::string current;
-  for (std::size_t i = open + 1; i + 1 < text.size(); ++i) {
-    if (text[i] == ',') {
-      args.push_back(current);
-      current.clear();
-    } else {
-      current.push_back(text[i]);
-    }
-  }
-  args.push_back(current);
-
-  auto duration_arg = [&](std::size_t idx, Duration& out) {
-    Duration d{0};
-    const DurationText read = read_duration_text(args[idx], d);
-    if (read == DurationText::too_large || (read == DurationText::ok && d > kMaxDuration)) {
-      error = "\"" + args[idx] + "\" in \"" + raw + "\" is longer than the longest supported run, " +
-              human_duration(kMaxDuration);
-      return false;
-    }
-    if (read != DurationText::ok || d < Duration{0}) {
-      error = "\"" + args[idx] + "\" is not a duration (use units: ns, us, ms, s) in \"" + raw + "\"";
-      return false;
-    }
-    out = d;
-    return true;
-  };
-  auto number_arg = [&](std::size_t idx, double& out) {
-    char* end = nullptr;
-    out = std::strtod(args[idx].c_str(), &end);
-    if (args[idx].empty() || *end != '\0' || !(out > 0) || !std::isfinite(out)) {
-      error = "\"" + args[idx] + "\" is not a positive number in \"" + raw + "\"";
-      return false;
-    }
-    return true;
-  };
-  auto arity = [&](std::size_t n, const char* usage) {
-    if (args.size() != n) {
-      error = std::string("expected ") + usage + ", got \"" + raw + "\"";
-      return false;
-    }
-    return true;
-  };
-
-  Latency l;
-  if (name == "constant") {
-    l.kind = Latency::Kind::constant;
-    if (!arity(1, "constant(VALUE)") || !duration_arg(0, l.a)) return std::nullopt;
-  } else if (name == "uniform") {
-    l.kind = Latency::Kind::uniform;
-    if (!arity(2, "uniform(LOW, HIGH)") || !duration_arg(0, l.a) || !duration_arg(1, l.b)) return std::nullopt;
-    if (l.b < l.a) {
-      error = "uniform(LOW, HIGH) needs LOW <= HIGH in \"" + raw + "\"";
-      return std::nullopt;
-    }
-  } else if (name == "exponential" || name == "exp") {
-    l.kind = Latency::Kind::exponential;
-    if (!arity(1, "exponential(MEAN)") || !duration_arg(0, l.a)) return std::nullopt;
-  } else if (name == "lognormal") {
-    l.kind = Latency::Kind::lognormal;
-    if (!arity(2, "lognormal(MEDIAN, SIGMA)") || !duration_arg(0, l.a) || !number_arg(1, l.shape)) return std::nullopt;
-  } else if (name == "pareto") {
-    l.kind = Latency::Kind::pareto;
-    if (!arity(2, "pareto(SCALE, ALPHA)") || !duration_arg(0, l.a) || !number_arg(1, l.shape)) return std::nullopt;
-  } else {
-    error = "unknown latency distribution \"" + name + "\" (constant, uniform, exponential, lognormal, pareto)";
-    return std::nullopt;
-  }
-  return l;
+  DistributionArgs args(raw, text.substr(open + 1, text.size() - open - 2), error);
+  return parse_distribution(raw, text.substr(0, open), args, error);
 }
 
 }  // namespace locksim

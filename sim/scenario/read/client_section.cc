@@ -11,45 +11,41 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const KeyTable<ClientSpec>& keys() {
-  static const KeyTable<ClientSpec> table{
-      {{.name = "start",
-        .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
-        .doc = "when the client starts (true time)"},
-       into(&ClientSpec::start)},
-      {{.name = "steps",
-        .rule = CustomRule{"array of step strings"},
-        .doc = "what it does while it holds the lock (below)",
-        .default_note = "`[]`"},
-       {}},
-      {{.name = "iterations",
-        .rule = IntegerRule{.min = 1, .max = INT_MAX, .fallback = 1},
-        .doc = "acquire–steps–release cycles"},
-       into(&ClientSpec::iterations)},
-      {{.name = "attempts",
-        .rule = IntegerRule{.min = 0, .max = INT_MAX},
-        .doc = "acquire attempts per cycle; `0` = keep trying until the run ends (a written `0` overrides the lock's "
-               "value, it does not mean \"inherit\")",
-        .default_note = "`[lock].attempts`"},
-       into(&ClientSpec::attempts)},
-      {{.name = "retry_delay",
-        .rule = LatencyRule{},
-        .doc = "wait between failed attempts (a distribution gives jitter)",
-        .default_note = "`[lock].retry_delay`"},
-       into(&ClientSpec::retry_delay)},
-      {{.name = "think",
-        .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
-        .doc = "pause between cycles"},
-       into(&ClientSpec::think)},
-      {{.name = "release", .rule = BoolRule{.fallback = true}, .doc = "release the lock after the steps"},
-       into(&ClientSpec::release)},
-  };
-  return table;
-}
+const KeyTable<ClientSpec> kKeys{
+    {{.name = "start",
+      .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
+      .doc = "when the client starts (true time)"},
+     into(&ClientSpec::start)},
+    {{.name = "steps",
+      .rule = CustomRule{"array of step strings"},
+      .doc = "what it does while it holds the lock (below)",
+      .default_note = "`[]`"},
+     {}},
+    {{.name = "iterations",
+      .rule = IntegerRule{.min = 1, .max = INT_MAX, .fallback = 1},
+      .doc = "acquire–steps–release cycles"},
+     into(&ClientSpec::iterations)},
+    {{.name = "attempts",
+      .rule = IntegerRule{.min = 0, .max = INT_MAX},
+      .doc = "acquire attempts per cycle; `0` = keep trying until the run ends (a written `0` overrides the lock's "
+             "value, it does not mean \"inherit\")",
+      .default_note = "`[lock].attempts`"},
+     into(&ClientSpec::attempts)},
+    {{.name = "retry_delay",
+      .rule = LatencyRule{},
+      .doc = "wait between failed attempts (a distribution gives jitter)",
+      .default_note = "`[lock].retry_delay`"},
+     into(&ClientSpec::retry_delay)},
+    {{.name = "think",
+      .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
+      .doc = "pause between cycles"},
+     into(&ClientSpec::think)},
+    {{.name = "release", .rule = BoolRule{.fallback = true}, .doc = "release the lock after the steps"},
+     into(&ClientSpec::release)},};
 
 }  // namespace
 
-SectionDecl client_section() { return {.name = "client", .named = true, .keys = declarations(keys())}; }
+SectionDecl client_section() { return {.name = "client", .named = true, .keys = declarations(kKeys)}; }
 
 // In file order; each is a process. Services must be read already: "call
 // NAME" looks NAME up among them.
@@ -61,7 +57,7 @@ void read_client_sections(ReadContext& c) {
     client.name = t.key;
     client.pos = t.pos;
     if (!valid_process_name(t.key)) c.r.fail(t, bad_name_message(t.key));
-    read_keys(c.r, t, keys(), client);
+    read_keys(c.r, t, kKeys, client);
     std::vector<std::pair<std::string, SourcePos>> steps;
     if (c.r.strings(t, "steps", steps)) {
       for (const auto& [text, pos] : steps)

@@ -28,108 +28,104 @@ ChoiceRule preset_rule() {
   return rule;
 }
 
-const KeyTable<LockSpec>& keys() {
-  static const KeyTable<LockSpec> table{
-      {{.name = "protocol",
-        .rule = choice_of(kProtocols, LockProtocol::single_node),
-        .doc = "which protocol the clients run: one Redis node (exactly one entry in `redis.nodes`), or Redlock over "
-               "every node in `redis.nodes` (tuned in [`[redlock]`](#redlock))"},
-       into(&LockSpec::protocol)},
-      {{.name = "preset",
-        .rule = preset_rule(),
-        .doc = "a client library's defaults for the keys it covers ([presets](#presets)); keys written explicitly "
-               "win"},
-       [](LockSpec& lock, const KeyValue& value) {
-         lock.preset = lock_presets()[static_cast<std::size_t>(std::get<std::int64_t>(value))].name;
-       }},
-      {{.name = "key", .rule = StringRule{.fallback = "lock", .non_empty = true}, .doc = "the Redis key of the lock"},
-       into(&LockSpec::key)},
-      {{.name = "ttl", .rule = DurationRule{.sign = Sign::positive, .fallback = 10s}, .doc = "lease length (`PX`)"},
-       into(&LockSpec::ttl)},
-      {{.name = "acquire",
-        .rule = choice_of(kAcquireStyles, AcquireStyle::set_nx_px),
-        .doc = "one atomic `SET key value NX PX ttl`, or the unsafe `SETNX` followed by a separate `EXPIRE`"},
-       into(&LockSpec::acquire)},
-      {{.name = "release",
-        .rule = choice_of(kReleaseStyles, ReleaseStyle::compare_and_delete),
-        .doc = "the Lua compare-and-delete of the distlock page, or a plain `DEL` without owner check"},
-       into(&LockSpec::release)},
-      {{.name = "fencing",
-        .rule = choice_of(kFencingStyles, FencingStyle::none),
-        .doc = "`incr`: after acquiring, the client takes a fencing token from `INCR fencing_key`"},
-       into(&LockSpec::fencing)},
-      {{.name = "fencing_key",
-        .rule = StringRule{.fallback = "fence", .non_empty = true},
-        .doc = "the counter key for `fencing = \"incr\"`"},
-       into(&LockSpec::fencing_key)},
-      {{.name = "request_timeout",
-        .rule = DurationRule{.sign = Sign::positive, .fallback = 1s},
-        .doc = "a request with no reply by then counts as *info* (outcome unknown)"},
-       into(&LockSpec::request_timeout)},
-      {{.name = "clock",
-        .rule = choice_of(kClientClocks, ClockKind::monotonic),
-        .doc = "the client clock that measures validity"},
-       into(&LockSpec::clock)},
-      {{.name = "drift_factor",
-        .rule = FractionRule{.fallback_ppm = 0},
-        .doc = "validity = ttl − elapsed − (ttl × drift_factor + drift_fixed); `0.01` is Redlock's usual 1 % (stored "
-               "as 10000 ppm)"},
-       into(&LockSpec::drift_factor_ppm)},
-      {{.name = "drift_fixed",
-        .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
-        .doc = "the fixed part of the drift allowance (Redlock adds 2 ms)"},
-       into(&LockSpec::drift_fixed)},
-      {{.name = "attempts",
-        .rule = IntegerRule{.min = 0, .max = INT_MAX, .fallback = 0},
-        .doc = "acquire attempts per cycle, the first one included, as client libraries configure them; `0` = keep "
-               "trying until the run ends. Every client inherits it unless it sets its own"},
-       into(&LockSpec::attempts)},
-      {{.name = "retry_delay",
-        .rule = LatencyRule{.fallback = Latency::constant(100ms)},
-        .doc = "wait between failed attempts (a distribution gives jitter); inherited like `attempts`"},
-       into(&LockSpec::retry_delay)},
-      {{.name = "watchdog",
-        .rule = BoolRule{.fallback = false},
-        .doc = "Redisson-style renewal: while the holder runs, extend the lease every `renew_every`. A failed renewal "
-               "is only logged — the holder is not told"},
-       into_nested<LockSpec>([](LockSpec& l) -> auto& { return l.watchdog.enabled; })},
-      {{.name = "renew_every",
-        .rule = DurationRule{.sign = Sign::positive},
-        .doc = "the watchdog's period (Redisson: 30 s lease, every 10 s). Left out, it resolves to a third of `ttl`; "
-               "without the watchdog it has no effect",
-        .default_note = "ttl / 3"},
-       into_nested<LockSpec>([](LockSpec& l) -> auto& { return l.watchdog.renew_every; })},
-      // The upper bound (the number of replicas) is checked by check_deployment().
-      {{.name = "wait_replicas",
-        .rule = IntegerRule{.min = 0, .max = INT_MAX, .fallback = 0},
-        .doc = "after a successful `SET NX PX`, send `WAIT wait_replicas wait_timeout` and count the lock as taken "
-               "only if that many replicas acknowledged the write; fewer acks fail the attempt (the client then gives "
-               "the key back with compare-and-delete and retries). `0` = no `WAIT`. Above 0 it needs "
-               "[replicas](#replication); above their number it is an error",
-        .type_note = "integer, 0..the number of `redis.replicas`"},
-       into(&LockSpec::wait_replicas)},
-      {{.name = "wait_timeout",
-        .rule = DurationRule{.sign = Sign::non_negative,
-                             .fallback = 100ms,
-                             .whole_unit = 1ms,
-                             .whole_unit_name = "milliseconds",
-                             .whole_unit_why = "WAIT's timeout is in milliseconds, and 0 means wait for ever"},
-        .doc = "`WAIT`'s timeout. `\"0\"` is Redis's `WAIT n 0`: block until enough replicas ack, for ever if need "
-               "be. Redis takes milliseconds, so a finer value (`\"500us\"`) is an error rather than silently "
-               "truncated (to 0, which would mean \"for ever\")"},
-       into(&LockSpec::wait_timeout)},
-  };
-  return table;
-}
+const KeyTable<LockSpec> kKeys{
+    {{.name = "protocol",
+      .rule = choice_of(kProtocols, LockProtocol::single_node),
+      .doc = "which protocol the clients run: one Redis node (exactly one entry in `redis.nodes`), or Redlock over "
+             "every node in `redis.nodes` (tuned in [`[redlock]`](#redlock))"},
+     into(&LockSpec::protocol)},
+    {{.name = "preset",
+      .rule = preset_rule(),
+      .doc = "a client library's defaults for the keys it covers ([presets](#presets)); keys written explicitly "
+             "win"},
+     [](LockSpec& lock, const KeyValue& value) {
+       lock.preset = lock_presets()[static_cast<std::size_t>(std::get<std::int64_t>(value))].name;
+     }},
+    {{.name = "key", .rule = StringRule{.fallback = "lock", .non_empty = true}, .doc = "the Redis key of the lock"},
+     into(&LockSpec::key)},
+    {{.name = "ttl", .rule = DurationRule{.sign = Sign::positive, .fallback = 10s}, .doc = "lease length (`PX`)"},
+     into(&LockSpec::ttl)},
+    {{.name = "acquire",
+      .rule = choice_of(kAcquireStyles, AcquireStyle::set_nx_px),
+      .doc = "one atomic `SET key value NX PX ttl`, or the unsafe `SETNX` followed by a separate `EXPIRE`"},
+     into(&LockSpec::acquire)},
+    {{.name = "release",
+      .rule = choice_of(kReleaseStyles, ReleaseStyle::compare_and_delete),
+      .doc = "the Lua compare-and-delete of the distlock page, or a plain `DEL` without owner check"},
+     into(&LockSpec::release)},
+    {{.name = "fencing",
+      .rule = choice_of(kFencingStyles, FencingStyle::none),
+      .doc = "`incr`: after acquiring, the client takes a fencing token from `INCR fencing_key`"},
+     into(&LockSpec::fencing)},
+    {{.name = "fencing_key",
+      .rule = StringRule{.fallback = "fence", .non_empty = true},
+      .doc = "the counter key for `fencing = \"incr\"`"},
+     into(&LockSpec::fencing_key)},
+    {{.name = "request_timeout",
+      .rule = DurationRule{.sign = Sign::positive, .fallback = 1s},
+      .doc = "a request with no reply by then counts as *info* (outcome unknown)"},
+     into(&LockSpec::request_timeout)},
+    {{.name = "clock",
+      .rule = choice_of(kClientClocks, ClockKind::monotonic),
+      .doc = "the client clock that measures validity"},
+     into(&LockSpec::clock)},
+    {{.name = "drift_factor",
+      .rule = FractionRule{.fallback_ppm = 0},
+      .doc = "validity = ttl − elapsed − (ttl × drift_factor + drift_fixed); `0.01` is Redlock's usual 1 % (stored "
+             "as 10000 ppm)"},
+     into(&LockSpec::drift_factor_ppm)},
+    {{.name = "drift_fixed",
+      .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
+      .doc = "the fixed part of the drift allowance (Redlock adds 2 ms)"},
+     into(&LockSpec::drift_fixed)},
+    {{.name = "attempts",
+      .rule = IntegerRule{.min = 0, .max = INT_MAX, .fallback = 0},
+      .doc = "acquire attempts per cycle, the first one included, as client libraries configure them; `0` = keep "
+             "trying until the run ends. Every client inherits it unless it sets its own"},
+     into(&LockSpec::attempts)},
+    {{.name = "retry_delay",
+      .rule = LatencyRule{.fallback = Latency::constant(100ms)},
+      .doc = "wait between failed attempts (a distribution gives jitter); inherited like `attempts`"},
+     into(&LockSpec::retry_delay)},
+    {{.name = "watchdog",
+      .rule = BoolRule{.fallback = false},
+      .doc = "Redisson-style renewal: while the holder runs, extend the lease every `renew_every`. A failed renewal "
+             "is only logged — the holder is not told"},
+     into_nested<LockSpec>([](LockSpec& l) -> auto& { return l.watchdog.enabled; })},
+    {{.name = "renew_every",
+      .rule = DurationRule{.sign = Sign::positive},
+      .doc = "the watchdog's period (Redisson: 30 s lease, every 10 s). Left out, it resolves to a third of `ttl`; "
+             "without the watchdog it has no effect",
+      .default_note = "ttl / 3"},
+     into_nested<LockSpec>([](LockSpec& l) -> auto& { return l.watchdog.renew_every; })},
+    // The upper bound (the number of replicas) is checked by check_deployment().
+    {{.name = "wait_replicas",
+      .rule = IntegerRule{.min = 0, .max = INT_MAX, .fallback = 0},
+      .doc = "after a successful `SET NX PX`, send `WAIT wait_replicas wait_timeout` and count the lock as taken "
+             "only if that many replicas acknowledged the write; fewer acks fail the attempt (the client then gives "
+             "the key back with compare-and-delete and retries). `0` = no `WAIT`. Above 0 it needs "
+             "[replicas](#replication); above their number it is an error",
+      .type_note = "integer, 0..the number of `redis.replicas`"},
+     into(&LockSpec::wait_replicas)},
+    {{.name = "wait_timeout",
+      .rule = DurationRule{.sign = Sign::non_negative,
+                           .fallback = 100ms,
+                           .whole_unit = 1ms,
+                           .whole_unit_name = "milliseconds",
+                           .whole_unit_why = "WAIT's timeout is in milliseconds, and 0 means wait for ever"},
+      .doc = "`WAIT`'s timeout. `\"0\"` is Redis's `WAIT n 0`: block until enough replicas ack, for ever if need "
+             "be. Redis takes milliseconds, so a finer value (`\"500us\"`) is an error rather than silently "
+             "truncated (to 0, which would mean \"for ever\")"},
+     into(&LockSpec::wait_timeout)},};
 
 }  // namespace
 
-SectionDecl lock_section() { return {.name = "lock", .keys = declarations(keys())}; }
+SectionDecl lock_section() { return {.name = "lock", .keys = declarations(kKeys)}; }
 
 void read_lock_section(ReadContext& c) {
   const DocNode& l = c.section("lock");
   LockSpec& lock = c.spec.lock;
-  read_keys(c.r, l, keys(), lock);
+  read_keys(c.r, l, kKeys, lock);
   const LockPreset* preset = find_lock_preset(lock.preset);
   if (preset != nullptr && preset->first_attempt_expiry && lock.protocol != LockProtocol::redlock)
     c.r.fail(*l.find("preset"),

@@ -19,78 +19,74 @@ constexpr std::pair<redis::Persistence, std::string_view> kPersistence[] = {
 // The keys read by hand: their values name processes or depend on each other.
 constexpr std::string_view kNodes = "nodes", kReplicas = "replicas", kMinReplicas = "min_replicas_to_write";
 
-const KeyTable<NodeConfig>& keys() {
-  static const KeyTable<NodeConfig> table{
-      {{.name = kNodes,
-        .rule = CustomRule{"array of process names"},
-        .doc = "the Redis nodes, in order; at least one, no repeats. The single-node protocol takes exactly one; "
-               "several need `protocol = \"redlock\"`",
-        .default_note = "`[\"r1\"]`"},
-       {}},
-      {{.name = "initial",
-        .rule = CustomRule{"table"},
-        .doc = "keys the masters hold when the run starts: `fence = 32` (an integer: a counter, so the first INCR "
-               "gives 33), `lock = \"text\"` (a lock value some earlier client set), or `lock = { value = ..., ttl = "
-               "\"5s\" }` (with a TTL). On disk like any acknowledged write: persistence keeps them across a crash; "
-               "replicas get them with their first full resync"},
-       {}},
-      {{.name = "expiry_clock",
-        .rule = choice_of(kExpiryClocks, ClockKind::wall),
-        .doc = "the clock a node judges key expiry by. Redis 7 uses the wall clock (`db.c` `keyIsExpired`); "
-               "`monotonic` is antirez's proposed fix"},
-       into(&NodeConfig::expiry_clock)},
-      {{.name = "persistence",
-        .rule = choice_of(kPersistence, redis::Persistence::none),
-        .doc = "what survives a crash: nothing; writes fsynced once per `fsync_every` (`appendfsync everysec`); "
-               "every acknowledged write (`appendfsync always`)"},
-       into(&NodeConfig::persistence)},
-      {{.name = "fsync_every",
-        .rule = DurationRule{.sign = Sign::positive, .fallback = 1s},
-        .doc = "the fsync interval for `aof-everysec`"},
-       into(&NodeConfig::fsync_every)},
-      {{.name = "delayed_restart",
-        .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
-        .doc = "antirez's *delayed restart*: after a crash a node stays unavailable until this long has passed since "
-               "the crash (by its monotonic clock), so no lock it forgot can be granted twice. A bit more than the "
-               "max TTL is the page's advice; `\"0\"` serves at once"},
-       into(&NodeConfig::delayed_restart)},
-      {{.name = kReplicas,
-        .rule = CustomRule{"array of process names"},
-        .doc = "replicas of the master `nodes[0]`, replicating asynchronously ([below](#replication)); no repeats. "
-               "Needs the single-node protocol, so `nodes` has exactly one entry",
-        .default_note = "`[]`"},
-       {}},
-      {{.name = kMinReplicas,
-        .rule = IntegerRule{.min = INT64_MIN, .max = INT64_MAX, .fallback = 0},
-        .doc = "redis.conf `min-replicas-to-write`: the master refuses writes (`NOREPLICAS`) while fewer replicas "
-               "than this have acknowledged within `min_replicas_max_lag`. `0` = no check",
-        .type_note = "integer, 0..the number of `replicas`"},
-       {}},
-      {{.name = "min_replicas_max_lag",
-        .rule = DurationRule{.sign = Sign::positive,
-                             .fallback = 10s,
-                             .whole_unit = 1s,
-                             .whole_unit_name = "seconds",
-                             .whole_unit_why = "redis.conf's min-replicas-max-lag is in seconds, and 0 turns the "
-                                               "check off"},
-        .doc = "redis.conf `min-replicas-max-lag`: how recent a replica's last ack must be to count, in whole seconds "
-               "of the master's monotonic clock, as in Redis (so `\"1500ms\"` is an error rather than truncated to "
-               "1 s; `\"0\"` is refused because Redis reads 0 as \"check off\")"},
-       into(&NodeConfig::min_replicas_max_lag)},
-      {{.name = "ack_every",
-        .rule = DurationRule{.sign = Sign::positive, .fallback = 1s},
-        .doc = "how often a replica sends `REPLCONF ACK` (Redis: once a second, from `replicationCron`), on its "
-               "monotonic clock; a replica waiting for a full resync asks again this often"},
-       into(&NodeConfig::ack_every)},
-      {{.name = "replication_delay",
-        .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
-        .doc = "how long a write waits in the master's output buffer before it is sent to the replicas (a busy "
-               "master, a slow replica link). A master that crashes loses what is still waiting — the window in "
-               "which a granted lock exists nowhere else. `\"0\"` = sent with the reply"},
-       into(&NodeConfig::replication_delay)},
-  };
-  return table;
-}
+const KeyTable<NodeConfig> kKeys{
+    {{.name = kNodes,
+      .rule = CustomRule{"array of process names"},
+      .doc = "the Redis nodes, in order; at least one, no repeats. The single-node protocol takes exactly one; "
+             "several need `protocol = \"redlock\"`",
+      .default_note = "`[\"r1\"]`"},
+     {}},
+    {{.name = "initial",
+      .rule = CustomRule{"table"},
+      .doc = "keys the masters hold when the run starts: `fence = 32` (an integer: a counter, so the first INCR "
+             "gives 33), `lock = \"text\"` (a lock value some earlier client set), or `lock = { value = ..., ttl = "
+             "\"5s\" }` (with a TTL). On disk like any acknowledged write: persistence keeps them across a crash; "
+             "replicas get them with their first full resync"},
+     {}},
+    {{.name = "expiry_clock",
+      .rule = choice_of(kExpiryClocks, ClockKind::wall),
+      .doc = "the clock a node judges key expiry by. Redis 7 uses the wall clock (`db.c` `keyIsExpired`); "
+             "`monotonic` is antirez's proposed fix"},
+     into(&NodeConfig::expiry_clock)},
+    {{.name = "persistence",
+      .rule = choice_of(kPersistence, redis::Persistence::none),
+      .doc = "what survives a crash: nothing; writes fsynced once per `fsync_every` (`appendfsync everysec`); "
+             "every acknowledged write (`appendfsync always`)"},
+     into(&NodeConfig::persistence)},
+    {{.name = "fsync_every",
+      .rule = DurationRule{.sign = Sign::positive, .fallback = 1s},
+      .doc = "the fsync interval for `aof-everysec`"},
+     into(&NodeConfig::fsync_every)},
+    {{.name = "delayed_restart",
+      .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
+      .doc = "antirez's *delayed restart*: after a crash a node stays unavailable until this long has passed since "
+             "the crash (by its monotonic clock), so no lock it forgot can be granted twice. A bit more than the "
+             "max TTL is the page's advice; `\"0\"` serves at once"},
+     into(&NodeConfig::delayed_restart)},
+    {{.name = kReplicas,
+      .rule = CustomRule{"array of process names"},
+      .doc = "replicas of the master `nodes[0]`, replicating asynchronously ([below](#replication)); no repeats. "
+             "Needs the single-node protocol, so `nodes` has exactly one entry",
+      .default_note = "`[]`"},
+     {}},
+    {{.name = kMinReplicas,
+      .rule = IntegerRule{.min = INT64_MIN, .max = INT64_MAX, .fallback = 0},
+      .doc = "redis.conf `min-replicas-to-write`: the master refuses writes (`NOREPLICAS`) while fewer replicas "
+             "than this have acknowledged within `min_replicas_max_lag`. `0` = no check",
+      .type_note = "integer, 0..the number of `replicas`"},
+     {}},
+    {{.name = "min_replicas_max_lag",
+      .rule = DurationRule{.sign = Sign::positive,
+                           .fallback = 10s,
+                           .whole_unit = 1s,
+                           .whole_unit_name = "seconds",
+                           .whole_unit_why = "redis.conf's min-replicas-max-lag is in seconds, and 0 turns the "
+                                             "check off"},
+      .doc = "redis.conf `min-replicas-max-lag`: how recent a replica's last ack must be to count, in whole seconds "
+             "of the master's monotonic clock, as in Redis (so `\"1500ms\"` is an error rather than truncated to "
+             "1 s; `\"0\"` is refused because Redis reads 0 as \"check off\")"},
+     into(&NodeConfig::min_replicas_max_lag)},
+    {{.name = "ack_every",
+      .rule = DurationRule{.sign = Sign::positive, .fallback = 1s},
+      .doc = "how often a replica sends `REPLCONF ACK` (Redis: once a second, from `replicationCron`), on its "
+             "monotonic clock; a replica waiting for a full resync asks again this often"},
+     into(&NodeConfig::ack_every)},
+    {{.name = "replication_delay",
+      .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
+      .doc = "how long a write waits in the master's output buffer before it is sent to the replicas (a busy "
+             "master, a slow replica link). A master that crashes loses what is still waiting — the window in "
+             "which a granted lock exists nowhere else. `\"0\"` = sent with the reply"},
+     into(&NodeConfig::replication_delay)},};
 
 // KEY = 32, KEY = "text" or KEY = { value = 32 | "text", ttl = "10s" }.
 void read_initial_key(Reader& r, const DocNode& node, std::vector<InitialKeySpec>& out) {
@@ -125,12 +121,12 @@ std::string replica_count_rule(std::int64_t replicas) {
   return "must be between 0 and " + std::to_string(replicas) + " (the number of redis.replicas)";
 }
 
-SectionDecl redis_section() { return {.name = "redis", .keys = declarations(keys())}; }
+SectionDecl redis_section() { return {.name = "redis", .keys = declarations(kKeys)}; }
 
 void read_redis_section(ReadContext& c) {
   const DocNode& rs = c.section("redis");
   RedisSpec& redis = c.spec.redis;
-  read_keys(c.r, rs, keys(), redis.node);
+  read_keys(c.r, rs, kKeys, redis.node);
   if (rs.find(kNodes) == nullptr) {
     redis.nodes = {"r1"};
     c.processes.add(c.r, "r1", "redis node", rs.pos, "redis.nodes");
@@ -139,7 +135,7 @@ void read_redis_section(ReadContext& c) {
   }
   read_processes(c, rs, kReplicas, "replica", "replica", redis.replicas);
   const auto replicas = static_cast<std::int64_t>(redis.replicas.size());
-  if (std::optional<KeyValue> value = read_key(c.r, rs, declared(keys(), kMinReplicas))) {
+  if (std::optional<KeyValue> value = read_key(c.r, rs, declared(kKeys, kMinReplicas))) {
     const std::int64_t min_replicas = std::get<std::int64_t>(*value);
     if (min_replicas < 0 || min_replicas > replicas)
       c.r.fail(*rs.find(kMinReplicas), replica_count_rule(replicas) + "; got " + std::to_string(min_replicas));

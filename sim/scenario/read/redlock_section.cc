@@ -12,50 +12,46 @@ using namespace std::chrono_literals;
 
 constexpr std::pair<bool, std::string_view> kRequestModes[] = {{false, "sequential"}, {true, "parallel"}};
 
-const KeyTable<RedlockSpec>& keys() {
-  static const KeyTable<RedlockSpec> table{
-      {{.name = "requests",
-        .rule = choice_of(kRequestModes, false),
-        .doc = "`SET NX PX` to one node after another, as the page describes, or to all at once, as most clients do",
-        .default_note = "`\"sequential\"` (or the preset's)"},
-       into(&RedlockSpec::parallel)},
-      {{.name = "node_timeout",
-        .rule = DurationRule{.sign = Sign::positive, .fallback = 50ms},
-        .doc = "per-node request timeout; the client moves on when a node fails or is slow (the page: 5–50 ms for a "
-               "10 s TTL)",
-        .default_note = "`\"50ms\"` (or the preset's)"},
-       into(&RedlockSpec::node_timeout)},
-      {{.name = "check_validity",
-        .rule = BoolRule{.fallback = true},
-        .doc = "`false`: Kleppmann's naive client, which skips the `ttl − elapsed − drift > 0` check and trusts the "
-               "quorum alone"},
-       into(&RedlockSpec::check_validity)},
-      {{.name = "quorum",
-        .rule = IntegerRule{.min = INT64_MIN, .max = INT64_MAX},
-        .doc = "how many nodes must say OK, N = the number of `redis.nodes`. `0` or left out resolves to the majority "
-               "N/2 + 1 (3 of 5). A quorum below the majority is allowed — it lets two clients hold the lock at once "
-               "— and one above N is an error",
-        .default_note = "`0` = N/2 + 1",
-        .type_note = "integer, 1..N, or 0"},
-       {}},
-      {{.name = "fencing_node",
-        .rule = CustomRule{"a name from `redis.nodes`"},
-        .doc = "the node that `INCR`s fencing tokens (`fencing = \"incr\"`). Any other name is an error",
-        .default_note = "the first node"},
-       {}},
-      {{.name = "first_attempt_expiry",
-        .rule = BoolRule{.fallback = false},
-        .doc = "node-redlock's bug (issues #169, #296): with retries, the lease end counts from the *first* attempt's "
-               "start, so `acquire` can return a lock that has already expired",
-        .default_note = "`false` (or the preset's)"},
-       into(&RedlockSpec::first_attempt_expiry)},
-  };
-  return table;
-}
+const KeyTable<RedlockSpec> kKeys{
+    {{.name = "requests",
+      .rule = choice_of(kRequestModes, false),
+      .doc = "`SET NX PX` to one node after another, as the page describes, or to all at once, as most clients do",
+      .default_note = "`\"sequential\"` (or the preset's)"},
+     into(&RedlockSpec::parallel)},
+    {{.name = "node_timeout",
+      .rule = DurationRule{.sign = Sign::positive, .fallback = 50ms},
+      .doc = "per-node request timeout; the client moves on when a node fails or is slow (the page: 5–50 ms for a "
+             "10 s TTL)",
+      .default_note = "`\"50ms\"` (or the preset's)"},
+     into(&RedlockSpec::node_timeout)},
+    {{.name = "check_validity",
+      .rule = BoolRule{.fallback = true},
+      .doc = "`false`: Kleppmann's naive client, which skips the `ttl − elapsed − drift > 0` check and trusts the "
+             "quorum alone"},
+     into(&RedlockSpec::check_validity)},
+    {{.name = "quorum",
+      .rule = IntegerRule{.min = INT64_MIN, .max = INT64_MAX},
+      .doc = "how many nodes must say OK, N = the number of `redis.nodes`. `0` or left out resolves to the majority "
+             "N/2 + 1 (3 of 5). A quorum below the majority is allowed — it lets two clients hold the lock at once "
+             "— and one above N is an error",
+      .default_note = "`0` = N/2 + 1",
+      .type_note = "integer, 1..N, or 0"},
+     {}},
+    {{.name = "fencing_node",
+      .rule = CustomRule{"a name from `redis.nodes`"},
+      .doc = "the node that `INCR`s fencing tokens (`fencing = \"incr\"`). Any other name is an error",
+      .default_note = "the first node"},
+     {}},
+    {{.name = "first_attempt_expiry",
+      .rule = BoolRule{.fallback = false},
+      .doc = "node-redlock's bug (issues #169, #296): with retries, the lease end counts from the *first* attempt's "
+             "start, so `acquire` can return a lock that has already expired",
+      .default_note = "`false` (or the preset's)"},
+     into(&RedlockSpec::first_attempt_expiry)},};
 
 // quorum = 0..N: 0 (or left out) is the majority, resolved later.
 void read_quorum(ReadContext& c, const DocNode& rl) {
-  const std::optional<KeyValue> written = read_key(c.r, rl, declared(keys(), "quorum"));
+  const std::optional<KeyValue> written = read_key(c.r, rl, declared(kKeys, "quorum"));
   if (!written) return;
   const std::int64_t quorum = std::get<std::int64_t>(*written);
   const auto n = static_cast<std::int64_t>(c.spec.redis.nodes.size());
@@ -84,7 +80,7 @@ void read_fencing_node(ReadContext& c, const DocNode& rl) {
 
 }  // namespace
 
-SectionDecl redlock_section() { return {.name = "redlock", .keys = declarations(keys())}; }
+SectionDecl redlock_section() { return {.name = "redlock", .keys = declarations(kKeys)}; }
 
 void read_redlock_section(ReadContext& c) {
   const DocNode& rl = c.section("redlock");
@@ -93,7 +89,7 @@ void read_redlock_section(ReadContext& c) {
              "[redlock] applies only with protocol = \"redlock\" in [lock], and the protocol is \"single-node\"" +
                  std::string(c.written("lock", "protocol") ? "" : " (the default)"));
   }
-  read_keys(c.r, rl, keys(), c.spec.lock.redlock);
+  read_keys(c.r, rl, kKeys, c.spec.lock.redlock);
   read_quorum(c, rl);
   read_fencing_node(c, rl);
 }

@@ -13,35 +13,31 @@ constexpr std::pair<AppKind, std::string_view> kAppKinds[] = {{AppKind::counter,
                                                               {AppKind::stock, "stock"},
                                                               {AppKind::none, "none"}};
 
-const KeyTable<ResourceSpec>& keys() {
-  static const KeyTable<ResourceSpec> table{
-      {{.name = "name", .rule = StringRule{.fallback = "resource", .process_name = true}, .doc = "its process name"},
-       into(&ResourceSpec::name)},
-      {{.name = "policy",
-        .rule = choice_of(kWritePolicies, WritePolicy::none),
-        .doc = "`fencing`: reject a token below the highest seen. `unique-token-cas`: a session `mark`s the resource "
-               "with its random value and later ops must match the mark (antirez's alternative)"},
-       into(&ResourceSpec::policy)},
-      {{.name = "app",
-        .rule = choice_of(kAppKinds, AppKind::counter),
-        .doc = "the application state, whose invariant P5 checks: counter = increments; collection size = elements; "
-               "stock >= 0"},
-       into(&ResourceSpec::app)},
-      {{.name = "initial_stock",
-        .rule = IntegerRule{.min = 0, .max = INT64_MAX, .fallback = 1},
-        .doc = "starting stock for `app = \"stock\"`"},
-       into(&ResourceSpec::initial_stock)},
-  };
-  return table;
-}
+const KeyTable<ResourceSpec> kKeys{
+    {{.name = "name", .rule = StringRule{.fallback = "resource", .process_name = true}, .doc = "its process name"},
+     into(&ResourceSpec::name)},
+    {{.name = "policy",
+      .rule = choice_of(kWritePolicies, WritePolicy::none),
+      .doc = "`fencing`: reject a token below the highest seen. `unique-token-cas`: a session `mark`s the resource "
+             "with its random value and later ops must match the mark (antirez's alternative)"},
+     into(&ResourceSpec::policy)},
+    {{.name = "app",
+      .rule = choice_of(kAppKinds, AppKind::counter),
+      .doc = "the application state, whose invariant P5 checks: counter = increments; collection size = elements; "
+             "stock >= 0"},
+     into(&ResourceSpec::app)},
+    {{.name = "initial_stock",
+      .rule = IntegerRule{.min = 0, .max = INT64_MAX, .fallback = 1},
+      .doc = "starting stock for `app = \"stock\"`"},
+     into(&ResourceSpec::initial_stock)},};
 
 }  // namespace
 
-SectionDecl resource_section() { return {.name = "resource", .keys = declarations(keys())}; }
+SectionDecl resource_section() { return {.name = "resource", .keys = declarations(kKeys)}; }
 
 void read_resource_section(ReadContext& c) {
   const DocNode& rs = c.section("resource");
-  read_keys(c.r, rs, keys(), c.spec.resource);
+  read_keys(c.r, rs, kKeys, c.spec.resource);
   const DocNode* name = rs.find("name");
   c.processes.add(c.r, c.spec.resource.name, "resource", name ? name->pos : rs.pos,
                   name ? name->path : "resource.name");

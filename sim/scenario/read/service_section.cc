@@ -7,19 +7,15 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const KeyTable<ServiceSpec>& keys() {
-  static const KeyTable<ServiceSpec> table{
-      {{.name = "latency",
-        .rule = LatencyRule{.fallback = Latency::constant(1ms)},
-        .doc = "how long the service takes to answer each call: `\"200ms\"`, `\"lognormal(80ms, 0.4)\"`"},
-       into(&ServiceSpec::latency)},
-  };
-  return table;
-}
+const KeyTable<ServiceSpec> kKeys{
+    {{.name = "latency",
+      .rule = LatencyRule{.fallback = Latency::constant(1ms)},
+      .doc = "how long the service takes to answer each call: `\"200ms\"`, `\"lognormal(80ms, 0.4)\"`"},
+     into(&ServiceSpec::latency)},};
 
 }  // namespace
 
-SectionDecl service_section() { return {.name = "service", .named = true, .keys = declarations(keys())}; }
+SectionDecl service_section() { return {.name = "service", .named = true, .keys = declarations(kKeys)}; }
 
 // In file order; each is a process.
 void read_service_sections(ReadContext& c) {
@@ -29,7 +25,7 @@ void read_service_sections(ReadContext& c) {
     service.name = s.key;
     service.pos = s.pos;
     if (!valid_process_name(s.key)) c.r.fail(s, bad_name_message(s.key));
-    read_keys(c.r, s, keys(), service);
+    read_keys(c.r, s, kKeys, service);
     c.processes.add(c.r, s.key, "service", s.pos, join_key("service", s.key));
     c.spec.services.push_back(std::move(service));
   }

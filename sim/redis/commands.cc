@@ -1,0 +1,171 @@
+// The commands a RedisNode runs: SET (with NX, PX/EX), SETNX, GET, DEL,
+// EXPIRE/PEXPIRE, PTTL, INCR and the compare-and-delete EVAL, as Redis 7 runs
+// them (t_string.c, expire.c, db.c), with the write checks a replica and
+// min-replicas-to-write apply.
+#include <limits>
+
+#include "sim/core/check.h"
+#include "sim/core/limits.h"
+#include "sim/redis/entry_rules.h"
+#include "sim/redis/redis_node.h"
+
+namespace locksim::redis {
+
+namespace {
+
+// Replies are built without an id; execute() stamps the request's id once.
+Reply ok() { return Reply::ok_reply(0); }
+Reply nil() { return Reply::nil_reply(0); }
+Reply integer(std::int64_t i) { return Reply::integer_reply(0, i); }
+Reply error(Error e) { return Reply::error_reply(0, e); }
+
+// Commands Redis flags `write`: refused on a replica and when too few replicas
+// are good. EVAL is checked at its write instead.
+bool is_write(Command c) {
+  switch (c) {
+    case Command::set:
+    case Command::setnx:
+    case Command::del:
+    case Command::pexpire:
+    case Command::expire:
+    case Command::incr: return true;
+    case Command::get:
+    case Command::pttl:
+    case Command::eval:
+    case Command::wait: return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::int64_t RedisNode::expiry_now_ms() const {
+  // floor, not truncation: a wall clock set before its epoch reads negative.
+  return std::chrono::floor<std::chrono::milliseconds>(clock_now(config_.expiry_clock).time_since_epoch()).count();
+}
+
+Reply RedisNode::execute(const Request& request) { return *run(request, kNoProcess, /*may_block=*/false); }
+
+std::optional<Reply> RedisNode::run(const Request& request, ProcessId client, bool may_block) {
+  LOCKSIM_CHECK(serving_, "a Redis node that is not serving executes no command");
+  if (request.command == Command::wait) return replication_.wait(client, request, may_block);
+  // processCommand refuses a write before running it: NOREPLICAS on a master
+  // short of good replicas, READONLY on a replica.
+  if (is_write(request.command)) {
+    const Error refusal = replication_.write_refusal();
+    if (refusal != Error::none) return Reply::error_reply(request.request_id, refusal);
+  }
+  const std::uint64_t offset_before = replication_.offset();
+  const std::int64_t now_ms = expiry_now_ms();  // one snapshot per command, as Redis
+  Reply reply;
+  switch (request.command) {
+    case Command::set: reply = set(request, now_ms); break;
+    case Command::setnx: reply = setnx(request, now_ms); break;
+    case Command::get: reply = get(request, now_ms); break;
+    case Command::del: reply = del(request, now_ms); break;
+    case Command::pexpire: reply = expire(request.key, ExpireUnit::ms, request.expire_amount, now_ms); break;
+    case Command::expire: reply = expire(request.key, ExpireUnit::s, request.expire_amount, now_ms); break;
+    case Command::pttl: reply = pttl(request, now_ms); break;
+    case Command::incr: reply = incr(request, now_ms); break;
+    case Command::eval: reply = eval(request, now_ms); break;
+    case Command::wait: break;  // answered above
+  }
+  reply.request_id = request.request_id;
+  // call(): the client's write offset is where its last propagated command left the stream.
+  if (replication_.offset() != offset_before) replication_.note_write(client);
+  arm_expiry_alarm(/*force=*/false);
+  return reply;
+}
+
+Reply RedisNode::set(const Request& r, std::int64_t now_ms) {
+  // t_string.c checks, in this order: option syntax, the expire amount, then NX/XX.
+  if (r.nx && r.xx) return error(Error::syntax);
+  std::optional<std::int64_t> expire_at_ms;
+  if (r.expire_unit != ExpireUnit::none) {
+    if (r.expire_amount <= 0) return error(Error::invalid_set_expire);
+    expire_at_ms = absolute_deadline_ms(now_ms, r.expire_amount, r.expire_unit);
+    if (!expire_at_ms) return error(Error::invalid_set_expire);
+  }
+  const bool exists = lookup(r.key, now_ms) != keyspace_.end();
+  if ((r.nx && exists) || (r.xx && !exists)) return nil();
+  store(r.key, r.value, expire_at_ms);  // no expire option: any old TTL goes (no KEEPTTL)
+  return ok();
+}
+
+Reply RedisNode::setnx(const Request& r, std::int64_t now_ms) {
+  if (lookup(r.key, now_ms) != keyspace_.end()) return integer(0);
+  store(r.key, r.value, std::nullopt);
+  return integer(1);
+}
+
+Reply RedisNode::get(const Request& r, std::int64_t now_ms) {
+  const auto it = lookup(r.key, now_ms);
+  return it == keyspace_.end() ? nil() : Reply::bulk_reply(0, it->second.value);
+}
+
+Reply RedisNode::del(const Request& r, std::int64_t now_ms) {
+  const auto it = lookup(r.key, now_ms);
+  if (it == keyspace_.end()) return integer(0);
+  drop(it, KeyGone::deleted);
+  return integer(1);
+}
+
+Reply RedisNode::expire(KeyId key, ExpireUnit unit, std::int64_t amount, std::int64_t now_ms) {
+  // expire.c expireGenericCommand: overflow is checked before the key.
+  const auto expire_at_ms = absolute_deadline_ms(now_ms, amount, unit);
+  // Redis names the command in this error: "... in 'pexpire' command".
+  if (!expire_at_ms) return error(unit == ExpireUnit::s ? Error::invalid_expire : Error::invalid_pexpire);
+  const auto it = lookup(key, now_ms);
+  if (it == keyspace_.end()) return integer(0);
+  if (*expire_at_ms <= now_ms) {
+    // checkAlreadyExpired: a deadline not in the future deletes the key at
+    // once and is propagated as DEL.
+    drop(it, KeyGone::deleted);
+    return integer(1);
+  }
+  it->second.expire_at_ms = expire_at_ms;
+  updated(it);
+  return integer(1);
+}
+
+Reply RedisNode::pttl(const Request& r, std::int64_t now_ms) {
+  const auto it = lookup(r.key, now_ms);
+  if (it == keyspace_.end()) return integer(-2);
+  if (!it->second.expire_at_ms) return integer(-1);
+  // A live key has now_ms <= deadline, so this is >= 0 (0 in its last ms).
+  return integer(*it->second.expire_at_ms - now_ms);
+}
+
+Reply RedisNode::incr(const Request& r, std::int64_t now_ms) {
+  const auto it = lookup(r.key, now_ms);
+  if (it == keyspace_.end()) {
+    store(r.key, Value::integer(1), std::nullopt);
+    return integer(1);
+  }
+  Value& value = it->second.value;
+  if (value.kind != Value::Kind::integer) return error(Error::not_integer);
+  if (value.as_integer() == std::numeric_limits<std::int64_t>::max()) return error(Error::overflow);
+  value = Value::integer(value.as_integer() + 1);  // INCR keeps the key's TTL
+  updated(it);
+  return integer(value.as_integer());
+}
+
+Reply RedisNode::eval(const Request& r, std::int64_t now_ms) {
+  // Both scripts open with redis.call("get", KEYS[1]) == ARGV[1]; a missing key
+  // reads as false, which equals no ARGV. The whole script shares one snapshot.
+  const auto it = lookup(r.key, now_ms);
+  if (it == keyspace_.end() || !(it->second.value == r.value)) return integer(0);
+  // scriptVerifyWriteCommandAllow: a script without flags is refused at its
+  // first write (READONLY, then NOREPLICAS), not before it runs.
+  const Error refusal = replication_.write_refusal();
+  if (refusal != Error::none) return error(refusal);
+  switch (r.script) {
+    case Script::compare_and_delete: drop(it, KeyGone::deleted); return integer(1);
+    case Script::compare_and_pexpire: return expire(r.key, ExpireUnit::ms, r.expire_amount, now_ms);
+    case Script::none: break;
+  }
+  LOCKSIM_CHECK(false, "EVAL without a script");
+  return integer(0);
+}
+
+}  // namespace locksim::redis
