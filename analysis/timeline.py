@@ -18,9 +18,10 @@ per called service and for the resource, x = true time in seconds:
   says the validity is over, ended early by a release). Lease extensions grow
   the window: the part they added is hatched the other way, each renewal is a
   tick down from the window's top edge, a failed one a red tick; a renewal
-  after the lease had lapsed starts a new piece. A grant already over when acquire returned is labelled "expired at
-  grant" in red. Grey pauses; crashes (X), restarts, clock faults (a slew is
-  a line for as long as it lasts), and a tick per acquire attempt.
+  after the lease had lapsed starts a new piece. A grant already over when
+  acquire returned is labelled "expired at grant" in red. Grey pauses;
+  crashes (X), restarts, clock faults (a slew is a line for as long as it
+  lasts), and a tick per acquire attempt.
 - node lane: a bar for each stretch in which the node holds a lock value,
   coloured by the client whose value it is (matched to the grant, or to the
   client that sent SET with it when that attempt never became a grant),
@@ -43,8 +44,8 @@ per called service and for the resource, x = true time in seconds:
   "demoted: replica of R, epoch 1"), and a promotion is a dashed line across
   the Redis and sentinel lanes.
 - sentinel lanes (one each, or one shared lane for more than three or when
-  none of them did anything): what
-  each saw and did, from the messages it sent — its first
+  none of them did anything): what each saw and did, from the messages it
+  sent — its first
   is-master-down-by-addr (SDOWN), its request for votes, its vote,
   REPLICAOF orders and +switch-master — each a small marker, labelled above
   (seen) and below (done).

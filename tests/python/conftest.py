@@ -23,7 +23,8 @@ simulator for that). The stories:
   line type of an unreplicated run (replicated and role lines are in the
   replicated traces below) and fault verb once (lost, held and crash-dropped messages,
   overlapping pauses, crashes with and without restart, fencing rejections,
-  a clock slew, a lease extension and promise lines from grant and extend).
+  a clock slew, a lease extension and promise lines from grant and extend,
+  fault-fired lines with and without effect).
 - redlock_extend_slew.jsonl — Redlock on five nodes r1..r5, quorum 3: c1
   holds r1, r2, r3 (r4, r5 cut off from it) from 1 ms, promised until
   9.898 s, and extends at 5.001 s to 14.898 s; r3's clock slews +50 % from 6 s

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from analysis.trace import (
-    App, BeliefEnd, Complete, End, Extend, Fault, GiveUp, Grant, Invoke, IsMasterDown, Judged, JudgedBelief,
+    App, BeliefEnd, Complete, End, Extend, Fault, FaultFired, GiveUp, Grant, Invoke, IsMasterDown, Judged, JudgedBelief,
     JudgedHolder, JudgedRole, JudgedVerdict, JudgedWindow, KeyDropped, KeyHeld, MasterDownReply, Message, Op,
     PhaseReached, Pong, Promise, RedisReply, RedisRequest, Release, Replicated, ReplicaOf, ReplicationAck,
     ReplicationEntry, ResourceReply, ResourceRequest, Role, ServiceCall, SwitchMaster, TraceError, Unknown,
@@ -18,8 +18,8 @@ def test_loader_parses_every_line_type(every_path):
     trace = load(every_path)
     kinds = {type(r) for r in trace.records}
     assert kinds == {Message, Invoke, Complete, Want, GiveUp, Grant, Extend, BeliefEnd, Release, KeyHeld, KeyDropped,
-                     Op, App, Fault, PhaseReached, End, Promise, Judged, JudgedBelief, JudgedWindow, JudgedHolder,
-                     JudgedRole, JudgedVerdict}
+                     Op, App, Fault, FaultFired, PhaseReached, End, Promise, Judged, JudgedBelief, JudgedWindow,
+                     JudgedHolder, JudgedRole, JudgedVerdict}
     assert {m.type for m in trace.of(Message)} == {"send", "deliver", "lost", "partition-drop", "partition-hold",
                                                    "drop-crashed"}
     assert {f.fault for f in trace.of(Fault)} == {"pause", "resume", "crash", "restart", "clock-jump", "clock-drift",
@@ -37,13 +37,15 @@ def test_loader_parses_every_line_type(every_path):
     assert lost.payload == RedisRequest(3, "SET", key="lock", value="11aa22bb33cc44dd", nx=True, px_ms=5000)
     assert trace.of(App)[-1].quiescent is True and trace.of(App)[-1].stock == 0
     assert trace.of(Extend) == [Extend(5001 * MS, 2, "c3", "monotonic")]
+    assert trace.of(FaultFired) == [FaultFired(100 * MS, "c1-gc", True), FaultFired(600 * MS, "c1-second-gc", False)]
     slew = next(f for f in trace.of(Fault) if f.fault == "clock-slew")
     assert (slew.t, slew.target, slew.amount) == (4 * S, "r3", -50_000)
     assert [(p.session, p.origin, p.promised_end, p.at) for p in trace.of(Promise)] == [
         (1, "grant", 2900 * MS, MS), (2, "grant", 8400 * MS, 3501 * MS), (2, "extend", 9899 * MS, 5001 * MS)]
     assert set(trace.frames()) == {"send", "deliver", "lost", "partition-drop", "partition-hold", "drop-crashed",
                                    "invoke", "complete", "want", "give-up", "grant", "extend", "belief-end",
-                                   "release", "key-held", "key-dropped", "op", "app", "fault", "phase", "end",
+                                   "release", "key-held", "key-dropped", "op", "app", "fault", "fault-fired", "phase",
+                                   "end",
                                    "promise", "judged", "belief", "promised-window", "holder", "role-interval",
                                    "verdict"}
     assert list(trace.frame("promise")["origin"]) == ["grant", "grant", "extend"]

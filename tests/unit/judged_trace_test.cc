@@ -19,7 +19,9 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "sim/check/checkers.h"
 #include "sim/core/trace.h"
