@@ -1,37 +1,38 @@
 """Reading what the simulator writes: a run's trace and its verdicts.
 
-A trace is JSON Lines, one object per line, written by
-``sim/world/trace_format.cc``: a ``run`` header first (processes
-and their kinds, lock keys, the lock service's nodes and quorum, the
-application), then every message and every recorded fact in true-time order
-(ties in the order the engine produced them), an ``end`` line, and after it
-one ``promise`` line per grant and per lease extension (``extend`` line) —
-the true instant at which the client's own clock said that lease was over,
-which only the world can know once the run is finished; its ``from`` says
-which (``grant`` or ``extend``; traces older than extensions have no ``from``
-and mean ``grant``). ``t`` is always true time in nanoseconds.
+A trace is JSON Lines, one object per line, in the format that
+``sim/world/trace_format.h`` writes down (that comment is the contract): a
+``run`` header first (processes and their kinds, lock keys, the lock
+service's nodes and quorum, the application), then every message and every
+recorded fact in true-time order, an ``end`` line, one ``promise`` line per
+grant and lease extension, and — in traces of ``locksim run`` — the *judged
+lines*: what the simulator's checkers computed about the run (each session's
+belief interval and promised window, the service holder over time, each Redis
+node's roles, each property's verdict and first witness). ``t`` is always
+true time in nanoseconds.
 
-Replicated deployments (a master, its replicas, Sentinel) add ``replicated``
-lines (a replica applied an entry of its master's stream; replicas record no
-key-held / key-dropped, only masters are the lock service), ``role`` lines (a
-promotion or a demotion / re-pointing, with the sentinels' epoch) and the
-key-dropped reason ``demoted``; their control traffic (``repl SET ... @3``,
-``REPLCONF ACK 3``, ``PING``, ``is-master-down-by-addr M epoch 1 (vote?)``,
-``+switch-master M -> R``...) is ordinary message lines. Processes of kind
-``sentinel`` and ``service`` (a service the clients call, e.g. identity) may
-appear in the header.
+A message line carries its payload as fields after ``kind`` (``redis-request``
+with ``cmd``, ``key``, ``value``...; ``pong`` with ``role``; ``switch-master``
+with ``old_master`` and ``new_master``...); its ``msg`` is the same in words,
+for people, and nothing here parses it.
 
-Each line becomes a small frozen record (``Grant``, ``KeyHeld``, ``Fault``…)
-so plotting code reads ``grant.validity_ns`` rather than ``line["validity_ns"]``,
-and a malformed line is reported once, here, as ``file:line: what is wrong``.
-``Trace.frame(...)`` turns one kind of record into a pandas DataFrame for
-plots that prefer tables. Line types this reader does not know (a newer
-simulator) are kept as ``Unknown`` records, not rejected: a plot that does not
-need them should still draw.
+Each line becomes a small frozen record (``analysis/trace_records.py``:
+``Grant``, ``KeyHeld``, ``Message`` with a ``RedisRequest`` payload,
+``JudgedBelief``...) so plotting code reads ``grant.validity_ns`` rather than
+``line["validity_ns"]``, and a malformed line is reported once, here, as
+``file:line: what is wrong``. ``Trace.frame(...)`` turns one kind of record
+into a pandas DataFrame. Line types and payload kinds this reader does not
+know (a newer simulator) are kept as ``Unknown`` / ``UnknownPayload``, not
+rejected: a plot that does not need them should still draw.
 
-The verdicts (the simulator's ``--json`` output) are read by
-``load_verdicts``: per scenario variant, each property's status, count and
-first witness.
+Older traces still load: message lines without fields get ``payload`` None,
+promise lines without ``from`` mean ``grant``. What needs the judged lines
+(the timeline) asks ``Trace.require_judged()``, which refuses a trace without
+them and says so.
+
+The verdicts come from the trace's own verdict lines (``Trace.verdicts()``)
+or from the simulator's ``--json`` output (``load_verdicts``): per property,
+status, count and first witness.
 
 Times stay integers (ns) in records; conversion to seconds happens only where
 something is drawn.
@@ -41,17 +42,28 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Optional, Union
 
 import pandas as pd
 
+from analysis.trace_records import (  # noqa: F401  (re-exported: analysis.trace is where records are imported from)
+    JUDGED_CLASSES, LINE_FIELDS, PAYLOAD_FIELDS, WITNESS_FIELDS, App, BeliefEnd, Complete, End, Extend,
+    Fault, FaultFired, Field, GetMaster, GiveUp, Grant, Invoke, IsMasterDown, Judged, JudgedBelief, JudgedHolder,
+    JudgedRole, JudgedVerdict, JudgedWindow, KeyDropped, KeyHeld, MasterDownReply, MasterIs, Message, Op, Payload,
+    PhaseReached, Ping, Pong, Process, Promise, Record, RedisReply, RedisRequest, Release, ReplicaOf, Replicated,
+    ReplicationAck, ReplicationEntry, ReplicationGetAck, ResourceReply, ResourceRequest, Role, Run, ServiceAnswer,
+    ServiceCall, SwitchMaster, Unknown, UnknownPayload, Want, Witness)
+
 __all__ = [
     "TraceError", "Process", "Run", "Message", "Invoke", "Complete", "Want", "GiveUp", "Grant", "Extend",
     "BeliefEnd", "Release", "KeyHeld", "KeyDropped", "Replicated", "Role", "Op", "App", "Fault", "PhaseReached",
-    "End", "Promise", "Unknown", "Trace", "load", "parse_lines", "PROPERTIES", "PropertyVerdict",
-    "load_verdicts", "is_background",
+    "FaultFired", "End", "Promise", "Unknown", "Judged", "JudgedBelief", "JudgedWindow", "JudgedHolder", "JudgedRole",
+    "JudgedVerdict", "Witness", "RedisRequest", "RedisReply", "ReplicationEntry", "ReplicationAck",
+    "ReplicationGetAck", "ReplicaOf", "Ping", "Pong", "IsMasterDown", "MasterDownReply", "SwitchMaster", "GetMaster",
+    "MasterIs", "ResourceRequest", "ResourceReply", "ServiceCall", "ServiceAnswer", "UnknownPayload", "Trace", "load",
+    "parse_lines", "PROPERTIES", "PropertyVerdict", "load_verdicts", "is_background", "JUDGED_TYPES",
 ]
 
 
@@ -59,262 +71,46 @@ class TraceError(Exception):
     """A file that is missing, unreadable or not what it claims to be."""
 
 
-# --- records -----------------------------------------------------------------
-# One frozen dataclass per line type. Field names follow the JSON keys except
-# where those are Python keywords or ambiguous ("from"/"to" -> sender/receiver).
-
-@dataclass(frozen=True)
-class Process:
-    name: str
-    kind: str  # client | redis | resource | sentinel | service | other
-
-
-@dataclass(frozen=True)
-class Run:
-    seed: str
-    processes: tuple[Process, ...]
-    keys: tuple[str, ...]
-    service_nodes: tuple[str, ...]
-    quorum: int
-    app: str
-
-    def names_of(self, kind: str) -> list[str]:
-        return [p.name for p in self.processes if p.kind == kind]
-
-
-@dataclass(frozen=True)
-class Message:
-    t: int
-    type: str  # send | deliver | lost | partition-drop | partition-hold | drop-crashed
-    sender: str
-    receiver: str
-    msg: str
-
-
-@dataclass(frozen=True)
-class Invoke:
-    t: int
-    client: str
-    op: int
-    kind: str  # acquire | release | extend | fencing-token
-
-
-@dataclass(frozen=True)
-class Complete:
-    t: int
-    client: str
-    op: int
-    kind: str
-    outcome: str  # ok | fail | info
-
-
-@dataclass(frozen=True)
-class Want:
-    t: int
-    client: str
-
-
-@dataclass(frozen=True)
-class GiveUp:
-    t: int
-    client: str
-
-
-@dataclass(frozen=True)
-class Grant:
-    t: int
-    session: int
-    client: str
-    value: str
-    token: int  # -1: no fencing token
-    validity_ns: int
-    clock: str  # wall | monotonic
-
-
-@dataclass(frozen=True)
-class Extend:
-    """A session's lease was extended (compare-and-pexpire on a quorum, or a watchdog renewal)."""
-
-    t: int
-    session: int
-    client: str
-    clock: str  # wall | monotonic: the client clock that measures the new lease
-
-
-@dataclass(frozen=True)
-class BeliefEnd:
-    t: int
-    session: int
-    client: str
-    reason: str  # released | validity-check | crashed | abandoned
-
-
-@dataclass(frozen=True)
-class Release:
-    t: int
-    session: int
-    client: str
-
-
-@dataclass(frozen=True)
-class KeyHeld:
-    t: int
-    node: str
-    key: str
-    value: str
-
-
-@dataclass(frozen=True)
-class KeyDropped:
-    t: int
-    node: str
-    key: str
-    value: str
-    reason: str  # deleted | expired | overwritten | lost-in-crash | demoted (a master demoted by the sentinels)
-
-
-@dataclass(frozen=True)
-class Replicated:
-    """A replica applied an entry of its master's stream: key now holds value there (present) or nothing.
-
-    Replicas are not the lock service (only masters record key-held / key-dropped); this shows replication lag and
-    what a promotion will inherit.
-    """
-
-    t: int
-    node: str
-    key: str
-    value: str
-    present: bool
-    offset: int
-
-
-@dataclass(frozen=True)
-class Role:
-    """A node's role changed: promoted to master (master None) or made a replica of master, in a sentinel epoch."""
-
-    t: int
-    node: str
-    role: str  # master | replica
-    master: Optional[str]  # the node it now replicates (role replica)
-    epoch: int
-
-
-@dataclass(frozen=True)
-class Op:
-    t: int
-    session: int
-    client: str
-    op: str
-    accepted: bool
-    reject: str  # none | stale-token | mark-mismatch | out-of-stock
-    token: int
-
-
-@dataclass(frozen=True)
-class App:
-    t: int
-    app: str
-    counter: int
-    increments: int
-    elements: int
-    size: int
-    stock: int
-    quiescent: bool
-
-
-@dataclass(frozen=True)
-class Fault:
-    t: int
-    fault: str  # pause | resume | crash | restart | clock-jump | clock-drift | clock-slew | partition | heal
-    target: Optional[str]  # None for partition / heal
-    # ns for pause, crash (down for; < 0 never restarts) and clock-jump; ppm for drift and slew (the rate during the
-    # slew; its end is a clock-drift back to the old rate); id for partitions
-    amount: int
-    mode: Optional[str] = None  # partition: drop | hold
-
-
-@dataclass(frozen=True)
-class PhaseReached:
-    t: int
-    process: str
-    phase: str
-
-
-@dataclass(frozen=True)
-class End:
-    t: int
-
-
-@dataclass(frozen=True)
-class Promise:
-    t: int  # when the promise became known: the run's end (older traces: the grant's time)
-    session: int
-    client: str
-    promised_end: Optional[int]  # None: the client's clock never reaches the lease end
-    origin: str = "grant"  # the JSON "from": grant | extend
-    at: Optional[int] = None  # the grant's (or the extension's) time
-
-
-@dataclass(frozen=True)
-class Unknown:
-    t: int
-    type: str
-    fields: dict = field(compare=False)
-
-
-Record = Union[Message, Invoke, Complete, Want, GiveUp, Grant, Extend, BeliefEnd, Release, KeyHeld, KeyDropped,
-               Replicated, Role, Op, App, Fault, PhaseReached, End, Promise, Unknown]
-
-MESSAGE_TYPES = ("send", "deliver", "lost", "partition-drop", "partition-hold", "drop-crashed")
-
-# type -> (record class, [(json key, attribute, python type, required)])
-_S, _I, _B = str, int, bool
-_FIELDS: dict[str, tuple[type, list[tuple[str, str, type, bool]]]] = {
-    "invoke": (Invoke, [("client", "client", _S, True), ("op", "op", _I, True), ("kind", "kind", _S, True)]),
-    "complete": (Complete, [("client", "client", _S, True), ("op", "op", _I, True), ("kind", "kind", _S, True),
-                            ("outcome", "outcome", _S, True)]),
-    "want": (Want, [("client", "client", _S, True)]),
-    "give-up": (GiveUp, [("client", "client", _S, True)]),
-    "grant": (Grant, [("session", "session", _I, True), ("client", "client", _S, True), ("value", "value", _S, True),
-                      ("token", "token", _I, True), ("validity_ns", "validity_ns", _I, True),
-                      ("clock", "clock", _S, True)]),
-    "extend": (Extend, [("session", "session", _I, True), ("client", "client", _S, True),
-                        ("clock", "clock", _S, True)]),
-    "belief-end": (BeliefEnd, [("session", "session", _I, True), ("client", "client", _S, True),
-                               ("reason", "reason", _S, True)]),
-    "release": (Release, [("session", "session", _I, True), ("client", "client", _S, True)]),
-    "key-held": (KeyHeld, [("node", "node", _S, True), ("key", "key", _S, True), ("value", "value", _S, True)]),
-    "key-dropped": (KeyDropped, [("node", "node", _S, True), ("key", "key", _S, True), ("value", "value", _S, True),
-                                 ("reason", "reason", _S, True)]),
-    "replicated": (Replicated, [("node", "node", _S, True), ("key", "key", _S, True), ("value", "value", _S, True),
-                                ("present", "present", _B, True), ("offset", "offset", _I, True)]),
-    "role": (Role, [("node", "node", _S, True), ("role", "role", _S, True), ("master", "master", _S, False),
-                    ("epoch", "epoch", _I, True)]),
-    "op": (Op, [("session", "session", _I, True), ("client", "client", _S, True), ("op", "op", _S, True),
-                ("accepted", "accepted", _B, True), ("reject", "reject", _S, True), ("token", "token", _I, True)]),
-    "app": (App, [("app", "app", _S, True), ("counter", "counter", _I, True), ("increments", "increments", _I, True),
-                  ("elements", "elements", _I, True), ("size", "size", _I, True), ("stock", "stock", _I, True),
-                  ("quiescent", "quiescent", _B, True)]),
-    "fault": (Fault, [("fault", "fault", _S, True), ("target", "target", _S, False), ("amount", "amount", _I, True),
-                      ("mode", "mode", _S, False)]),
-    "phase": (PhaseReached, [("process", "process", _S, True), ("phase", "phase", _S, True)]),
-    "end": (End, []),
-    "promise": (Promise, [("session", "session", _I, True), ("client", "client", _S, True),
-                          ("promised_end", "promised_end", _I, True), ("from", "origin", _S, False),
-                          ("at", "at", _I, False)]),
-}
-for _type in MESSAGE_TYPES:
-    _FIELDS[_type] = (Message, [("from", "sender", _S, True), ("to", "receiver", _S, True), ("msg", "msg", _S, True)])
-
-# Record class -> the line type(s) it comes from, for Trace.frame("grant").
-_TYPE_OF_CLASS = {cls: name for name, (cls, _) in _FIELDS.items() if cls is not Message}
+_TYPE_OF_CLASS = {cls: name for name, (cls, _) in LINE_FIELDS.items() if cls is not Message}
+JUDGED_TYPES = tuple(_TYPE_OF_CLASS[cls] for cls in JUDGED_CLASSES)
 
 
 def _typed(value: Any, want: type) -> bool:
     if want is int:  # JSON true/false are bools, which Python also calls ints
         return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(value, want)
+
+
+def _read_fields(obj: dict, fields: list[Field], what: str, noun: str, where: str) -> dict[str, Any]:
+    """The attributes of a record from a JSON object, checked against its field table; ``what`` ("grant") and
+    ``noun`` (line, message) name it in errors."""
+    args: dict[str, Any] = {}
+    for f in fields:
+        if f.key not in obj:
+            if f.required:
+                raise TraceError(f"{where}: {' '.join(filter(None, (what, noun)))} lacks \"{f.key}\"")
+            continue  # the dataclass default
+        value = obj[f.key]
+        if value is None and f.nullable:
+            args[f.name] = None
+        elif not _typed(value, f.type):
+            raise TraceError(f"{where}: {what} field \"{f.key}\" should be {f.type.__name__}, got {value!r}")
+        else:
+            args[f.name] = value
+    return args
+
+
+def _payload(obj: dict, where: str) -> Optional[Payload]:
+    kind = obj.get("kind")
+    if kind is None:
+        return None  # written before message lines had fields
+    if not isinstance(kind, str):
+        raise TraceError(f"{where}: message field \"kind\" should be str, got {kind!r}")
+    spec = PAYLOAD_FIELDS.get(kind)
+    if spec is None:
+        return UnknownPayload(kind, {k: v for k, v in obj.items() if k not in ("t", "type", "from", "to", "msg")})
+    cls, fields = spec
+    return cls(**_read_fields(obj, fields, f"\"{kind}\"", "message", where))
 
 
 def _record(obj: dict, where: str) -> Record:
@@ -324,35 +120,31 @@ def _record(obj: dict, where: str) -> Record:
     kind = obj.get("type")
     if not isinstance(kind, str):
         raise TraceError(f"{where}: missing \"type\"")
-    spec = _FIELDS.get(kind)
+    spec = LINE_FIELDS.get(kind)
     if spec is None:
         return Unknown(t, kind, dict(obj))
     cls, fields = spec
-    args: dict[str, Any] = {"t": t}
+    args: dict[str, Any] = {"t": t, **_read_fields(obj, fields, f"\"{kind}\"", "line", where)}
     if cls is Message:
         args["type"] = kind
-    for key, attr, want, required in fields:
-        if key not in obj:
-            if required:
-                raise TraceError(f"{where}: \"{kind}\" line lacks \"{key}\"")
-            args[attr] = None
-            continue
-        value = obj[key]
-        if not _typed(value, want):
-            raise TraceError(f"{where}: \"{kind}\" field \"{key}\" should be {want.__name__}, got {value!r}")
-        args[attr] = value
-    if cls is Role:
+        args["payload"] = _payload(obj, where)
+    elif cls is Role:
         if args["role"] not in ("master", "replica"):
             raise TraceError(f"{where}: \"role\" field \"role\" should be master or replica, got {args['role']!r}")
-        if args["role"] == "replica" and args["master"] is None:
+        if args["role"] == "replica" and args.get("master") is None:
             raise TraceError(f"{where}: \"role\" line of a replica lacks \"master\"")
-    if cls is Promise:
+        args.setdefault("master", None)
+    elif cls is Promise:
         if args["promised_end"] < 0:
             args["promised_end"] = None
-        if args["origin"] is None:  # written before lease extensions existed
+        if args.get("origin") is None:  # written before lease extensions existed
             args["origin"] = "grant"
         elif args["origin"] not in ("grant", "extend"):
             raise TraceError(f"{where}: \"promise\" field \"from\" should be grant or extend, got {args['origin']!r}")
+    elif cls is Fault:
+        args.setdefault("target", None)
+    elif cls is JudgedVerdict and args["witness"] is not None:
+        args["witness"] = Witness(**_read_fields(args["witness"], WITNESS_FIELDS, "\"verdict\" witness", "", where))
     return cls(**args)
 
 
@@ -367,18 +159,14 @@ def _run_header(obj: dict, where: str) -> Run:
         raise TraceError(f"{where}: malformed \"run\" header ({e})") from None
 
 
-# Heartbeats: traffic that repeats for as long as the run lasts (sentinel pings, replica acks, the sentinels' hello
-# messages that repeat the current configuration). It says nothing happened, so it does not count as activity.
-_BACKGROUND_PREFIXES = ("PING", "PONG", "REPLCONF ACK", "REPLCONF GETACK")
-
-
 def is_background(m: Message, kinds: dict[str, str]) -> bool:
-    """Whether a message is a heartbeat: a ping, pong or replica ack, or a sentinel's hello (+switch-master) to a
-    peer sentinel (the announcement that matters goes to the clients). kinds: process name -> kind."""
-    if m.msg.startswith(_BACKGROUND_PREFIXES):
+    """Whether a message is a heartbeat — traffic that repeats for as long as the run lasts and says nothing
+    happened: a ping, pong or replica ack (not an attach), or a sentinel's hello (+switch-master) to a peer sentinel
+    (the announcement that matters goes to the clients). kinds: process name -> kind."""
+    p = m.payload
+    if isinstance(p, (Ping, Pong, ReplicationGetAck)) or (isinstance(p, ReplicationAck) and not p.attach):
         return True
-    return (m.msg.startswith("+switch-master") and kinds.get(m.sender) == "sentinel"
-            and kinds.get(m.receiver) == "sentinel")
+    return isinstance(p, SwitchMaster) and kinds.get(m.sender) == "sentinel" and kinds.get(m.receiver) == "sentinel"
 
 
 # --- the trace ---------------------------------------------------------------
@@ -399,12 +187,12 @@ class Trace:
     def activity_end_ns(self) -> int:
         """The last instant anything happened: the run's end minus any idle tail.
 
-        Quiescent state samples, the end line and promises are bookkeeping, not activity; nor are heartbeats
-        (``is_background``: pings, replica acks, sentinel hellos), which go on until the run ends.
+        Quiescent state samples, the end line, promises and judged lines are bookkeeping, not activity; nor are
+        heartbeats (``is_background``: pings, replica acks, sentinel hellos), which go on until the run ends.
         """
         kinds = {p.name: p.kind for p in self.run.processes}
         busy = [r.t for r in self.records
-                if not isinstance(r, (End, Promise)) and not (isinstance(r, App) and r.quiescent)
+                if not isinstance(r, (End, Promise, *JUDGED_CLASSES)) and not (isinstance(r, App) and r.quiescent)
                 and not (isinstance(r, Message) and is_background(r, kinds))]
         return max(busy, default=self.end_ns)
 
@@ -446,27 +234,62 @@ class Trace:
                 return p.kind
         return "other"
 
+    # what the checkers judged ----------------------------------------------------
+
+    @property
+    def judged(self) -> Optional[Judged]:
+        """The "judged" line that heads the judged lines; None in a trace without them."""
+        return next((r for r in self.records if isinstance(r, Judged)), None)
+
+    def require_judged(self) -> Judged:
+        """The "judged" line, after checking that every judged line it announces is there; raises TraceError for a
+        trace without them (written by an older locksim, or not by locksim run) or with some missing."""
+        head = self.judged
+        if head is None:
+            raise TraceError(f"{self.source}: no judged lines ({', '.join(JUDGED_TYPES[1:])}): the timeline draws what "
+                             "the simulator's checkers computed, and this trace does not carry it; re-run locksim "
+                             "(locksim run ... --trace FILE) to get a trace with judged lines")
+        for cls, want in ((JudgedBelief, head.sessions), (JudgedWindow, head.promised_windows),
+                          (JudgedHolder, head.holders), (JudgedRole, head.role_intervals),
+                          (JudgedVerdict, head.verdicts)):
+            got = len(self.of(cls))
+            if got != want:
+                raise TraceError(f"{self.source}: the \"judged\" line announces {want} \"{_TYPE_OF_CLASS[cls]}\" "
+                                 f"lines, the trace has {got} (cut short?)")
+        return head
+
+    def verdicts(self) -> list["PropertyVerdict"]:
+        """The verdicts the trace carries (its "verdict" lines), in P1..P5 order; [] without judged lines."""
+        return [PropertyVerdict(name=v.property, id=v.id, status=v.status, count=v.count,
+                                witness_ns=v.witness.at_ns if v.witness else None,
+                                witness_text=v.witness.text if v.witness else "")
+                for v in self.of(JudgedVerdict)]
+
+    # tables ------------------------------------------------------------------------
+
     def frame(self, what: Union[str, type]) -> pd.DataFrame:
         """The records of one line type ("grant", "send", ...) or class, as a table."""
         if isinstance(what, str):
-            if what not in _FIELDS:
+            if what not in LINE_FIELDS:
                 raise KeyError(f"unknown line type {what!r}")
-            cls = _FIELDS[what][0]
+            cls = LINE_FIELDS[what][0]
             rows = [r for r in self.records if isinstance(r, cls) and (cls is not Message or r.type == what)]
         else:
             cls = what
             rows = self.of(cls)
         columns = [f.name for f in dataclasses.fields(cls)]
-        frame = pd.DataFrame([dataclasses.astuple(r) if cls is not Unknown else (r.t, r.type, r.fields) for r in rows],
-                             columns=columns)
-        if "promised_end" in frame:
-            frame["promised_end"] = frame["promised_end"].astype("Int64")
+        frame = pd.DataFrame([[getattr(r, c) for c in columns] for r in rows], columns=columns)
+        if cls is Message:
+            frame["kind"] = [r.kind for r in rows]
+        for column in ("promised_end", "end", "released", "extended_at", "session"):
+            if column in frame and cls is not Message:
+                frame[column] = frame[column].astype("Int64")
         return frame
 
     def frames(self) -> dict[str, pd.DataFrame]:
         """Every line type present, as a table each."""
         present = {r.type if isinstance(r, (Message, Unknown)) else _TYPE_OF_CLASS[type(r)] for r in self.records}
-        return {name: self.frame(name) for name in sorted(present) if name in _FIELDS}
+        return {name: self.frame(name) for name in sorted(present) if name in LINE_FIELDS}
 
 
 def parse_lines(lines: Iterable[str], source: str = "<trace>") -> Trace:

@@ -4,6 +4,43 @@
 
 namespace locksim {
 
+TraceLine::TraceLine(TrueTime at, const char* type) {
+  text_ = "{\"t\":" + std::to_string(at.time_since_epoch().count()) + ",\"type\":\"" + type + "\"";
+}
+
+TraceLine& TraceLine::str(const char* key, const std::string& value) {
+  text_ += std::string(",\"") + key + "\":" + json_quote(value);
+  return *this;
+}
+
+TraceLine& TraceLine::num(const char* key, std::int64_t value) {
+  text_ += std::string(",\"") + key + "\":" + std::to_string(value);
+  return *this;
+}
+
+TraceLine& TraceLine::boolean(const char* key, bool value) {
+  text_ += std::string(",\"") + key + "\":" + (value ? "true" : "false");
+  return *this;
+}
+
+TraceLine& TraceLine::null(const char* key) {
+  text_ += std::string(",\"") + key + "\":null";
+  return *this;
+}
+
+TraceLine& TraceLine::process(const char* key, ProcessId p, const History& h) {
+  return p == kNoProcess ? null(key) : str(key, h.name_of(p));
+}
+
+TraceLine& TraceLine::time(const char* key, TrueTime t) {
+  return t == kTrueNever ? null(key) : num(key, t.time_since_epoch().count());
+}
+
+TraceLine& TraceLine::raw(const char* key, const std::string& json) {
+  text_ += std::string(",\"") + key + "\":" + json;
+  return *this;
+}
+
 namespace {
 
 const char* process_kind_name(ProcessKind k) {
@@ -17,35 +54,6 @@ const char* process_kind_name(ProcessKind k) {
   }
   return "?";
 }
-
-// Builds {"t":..,"type":..,...} without a JSON library: the format is small
-// and fixed, and byte-for-byte stability matters more than generality.
-class Line {
- public:
-  Line(TrueTime at, const char* type) {
-    text_ = "{\"t\":" + std::to_string(at.time_since_epoch().count()) + ",\"type\":\"" + type + "\"";
-  }
-  Line& str(const char* key, const std::string& value) {
-    text_ += std::string(",\"") + key + "\":" + json_quote(value);
-    return *this;
-  }
-  Line& num(const char* key, std::int64_t value) {
-    text_ += std::string(",\"") + key + "\":" + std::to_string(value);
-    return *this;
-  }
-  Line& boolean(const char* key, bool value) {
-    text_ += std::string(",\"") + key + "\":" + (value ? "true" : "false");
-    return *this;
-  }
-  Line& raw(const char* key, const std::string& json) {
-    text_ += std::string(",\"") + key + "\":" + json;
-    return *this;
-  }
-  std::string done() { return text_ + "}"; }
-
- private:
-  std::string text_;
-};
 
 std::string hex(std::uint64_t v) { return redis::Value::token(v).to_string(); }
 
@@ -64,7 +72,7 @@ std::string run_header_json(std::uint64_t seed, const History& h) {
   std::string nodes = "[";
   for (std::size_t i = 0; i < h.service.nodes.size(); ++i) nodes += (i ? "," : "") + json_quote(h.name_of(h.service.nodes[i]));
   nodes += "]";
-  return Line(kTrueStart, "run")
+  return TraceLine(kTrueStart, "run")
       .str("seed", std::to_string(seed))
       .raw("processes", procs)
       .raw("keys", keys)
@@ -139,8 +147,157 @@ std::string describe_payload(const Payload& payload, const History& h) {
   return describe_control(payload, h);
 }
 
+namespace {
+
+const char* command_name(redis::Command c) {
+  switch (c) {
+    case redis::Command::set: return "SET";
+    case redis::Command::setnx: return "SETNX";
+    case redis::Command::get: return "GET";
+    case redis::Command::del: return "DEL";
+    case redis::Command::pexpire: return "PEXPIRE";
+    case redis::Command::expire: return "EXPIRE";
+    case redis::Command::pttl: return "PTTL";
+    case redis::Command::incr: return "INCR";
+    case redis::Command::eval: return "EVAL";
+    case redis::Command::wait: return "WAIT";
+  }
+  return "?";
+}
+
+void request_fields(TraceLine& line, const redis::Request& r, const std::string& key) {
+  line.str("kind", "redis-request").num("request_id", static_cast<std::int64_t>(r.request_id)).str("cmd", command_name(r.command));
+  switch (r.command) {
+    case redis::Command::set:
+      line.str("key", key).str("value", r.value.to_string()).boolean("nx", r.nx).boolean("xx", r.xx);
+      if (r.expire_unit == redis::ExpireUnit::ms) line.num("px_ms", r.expire_amount);
+      if (r.expire_unit == redis::ExpireUnit::s) line.num("ex_s", r.expire_amount);
+      return;
+    case redis::Command::setnx: line.str("key", key).str("value", r.value.to_string()); return;
+    case redis::Command::pexpire: line.str("key", key).num("px_ms", r.expire_amount); return;
+    case redis::Command::expire: line.str("key", key).num("ex_s", r.expire_amount); return;
+    case redis::Command::wait: line.num("numreplicas", r.numreplicas).num("timeout_ms", r.expire_amount); return;
+    case redis::Command::eval:
+      line.str("key", key).str("value", r.value.to_string());
+      if (r.script == redis::Script::compare_and_delete) {
+        line.str("script", "compare-and-delete");
+      } else {
+        line.str("script", "compare-and-pexpire").num("px_ms", r.expire_amount);
+      }
+      return;
+    case redis::Command::get:
+    case redis::Command::del:
+    case redis::Command::pttl:
+    case redis::Command::incr: line.str("key", key); return;
+  }
+}
+
+const char* reply_kind_name(redis::Reply::Kind k) {
+  switch (k) {
+    case redis::Reply::Kind::ok: return "ok";
+    case redis::Reply::Kind::nil: return "nil";
+    case redis::Reply::Kind::integer: return "integer";
+    case redis::Reply::Kind::bulk: return "bulk";
+    case redis::Reply::Kind::error: return "error";
+  }
+  return "?";
+}
+
+const char* entry_op_name(redis::ReplicationEntry::Op op) {
+  switch (op) {
+    case redis::ReplicationEntry::Op::set: return "set";
+    case redis::ReplicationEntry::Op::del: return "del";
+    case redis::ReplicationEntry::Op::flush: return "flush";
+  }
+  return "?";
+}
+
+// The payload as fields, "kind" first (the table in trace_format.h).
+void payload_fields(TraceLine& line, const Payload& payload, const History& h) {
+  auto key_name = [&](redis::KeyId k) { return k < h.key_names.size() ? h.key_names[k] : std::to_string(k); };
+  auto id = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
+  std::visit(
+      [&](const auto& m) {
+        using M = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<M, redis::Request>) {
+          request_fields(line, m, key_name(m.key));
+        } else if constexpr (std::is_same_v<M, redis::Reply>) {
+          line.str("kind", "redis-reply").num("request_id", id(m.request_id)).str("reply", reply_kind_name(m.kind));
+          if (m.kind == redis::Reply::Kind::integer) line.num("integer", m.integer);
+          if (m.kind == redis::Reply::Kind::bulk) line.str("value", m.bulk.to_string());
+          if (m.kind == redis::Reply::Kind::error) line.str("error", redis::error_text(m.error));
+        } else if constexpr (std::is_same_v<M, resource::Request>) {
+          line.str("kind", "resource-request")
+              .num("request_id", id(m.request_id))
+              .str("op", resource::op_name(m.op))
+              .num("session", m.session)
+              .num("token", m.fencing_token)
+              .str("value", hex(m.lock_value))
+              .num("argument", m.argument);
+        } else if constexpr (std::is_same_v<M, resource::Reply>) {
+          line.str("kind", "resource-reply")
+              .num("request_id", id(m.request_id))
+              .boolean("accepted", m.accepted)
+              .str("reject", resource::reject_name(m.reject))
+              .num("value", m.value);
+        } else if constexpr (std::is_same_v<M, redis::ReplicationEntry>) {
+          line.str("kind", "replication-entry").num("offset", id(m.offset)).str("op", entry_op_name(m.op));
+          if (m.op != redis::ReplicationEntry::Op::flush) line.str("key", key_name(m.key));
+          if (m.op == redis::ReplicationEntry::Op::set) {
+            line.str("value", m.value.to_string());
+            if (m.expire_at_ms >= 0) line.num("expire_at_ms", m.expire_at_ms);
+          }
+        } else if constexpr (std::is_same_v<M, redis::ReplicationAck>) {
+          line.str("kind", "replication-ack").num("offset", id(m.offset)).boolean("attach", m.attach);
+        } else if constexpr (std::is_same_v<M, redis::GetAck>) {
+          line.str("kind", "replication-getack");
+        } else if constexpr (std::is_same_v<M, redis::ReplicaOf>) {
+          line.str("kind", "replicaof").process("master", m.master, h).num("epoch", id(m.epoch));
+        } else if constexpr (std::is_same_v<M, redis::Ping>) {
+          line.str("kind", "ping").num("request_id", id(m.id));
+        } else if constexpr (std::is_same_v<M, redis::Pong>) {
+          line.str("kind", "pong").num("request_id", id(m.id)).str("role", m.is_master ? "master" : "replica");
+          if (!m.is_master) line.process("master", m.master, h);
+          line.num("offset", id(m.offset));
+        } else if constexpr (std::is_same_v<M, redis::IsMasterDown>) {
+          line.str("kind", "is-master-down")
+              .num("request_id", id(m.id))
+              .process("master", m.master, h)
+              .num("epoch", id(m.epoch))
+              .boolean("wants_vote", m.wants_vote);
+        } else if constexpr (std::is_same_v<M, redis::MasterDownReply>) {
+          line.str("kind", "master-down-reply")
+              .num("request_id", id(m.id))
+              .boolean("down", m.down)
+              .process("leader", m.leader, h)
+              .num("epoch", id(m.epoch));
+        } else if constexpr (std::is_same_v<M, redis::SwitchMaster>) {
+          line.str("kind", "switch-master")
+              .process("old_master", m.old_master, h)
+              .process("new_master", m.new_master, h)
+              .num("epoch", id(m.epoch));
+        } else if constexpr (std::is_same_v<M, redis::GetMaster>) {
+          line.str("kind", "get-master").num("request_id", id(m.id));
+        } else if constexpr (std::is_same_v<M, redis::MasterIs>) {
+          line.str("kind", "master-is").num("request_id", id(m.id)).process("master", m.master, h).num("epoch", id(m.epoch));
+        } else if constexpr (std::is_same_v<M, service::Call>) {
+          line.str("kind", "service-call").num("request_id", id(m.request_id));
+        } else if constexpr (std::is_same_v<M, service::Answer>) {
+          line.str("kind", "service-answer").num("request_id", id(m.request_id));
+        } else {
+          static_assert(sizeof(M) == 0, "a payload without trace fields");
+        }
+      },
+      payload);
+}
+
+}  // namespace
+
 std::string message_json(TrueTime at, const char* what, const Message& m, const History& h) {
-  return Line(at, what).str("from", h.name_of(m.from)).str("to", h.name_of(m.to)).str("msg", describe_payload(m.payload, h)).done();
+  TraceLine line(at, what);
+  line.str("from", h.name_of(m.from)).str("to", h.name_of(m.to)).str("msg", describe_payload(m.payload, h));
+  payload_fields(line, m.payload, h);
+  return line.done();
 }
 
 std::string fact_json(const Fact& fact, const History& h) {
@@ -148,20 +305,20 @@ std::string fact_json(const Fact& fact, const History& h) {
       [&](const auto& f) -> std::string {
         using F = std::decay_t<decltype(f)>;
         if constexpr (std::is_same_v<F, RequestInvoked>) {
-          return Line(fact.at, "invoke").str("client", h.name_of(f.client)).num("op", static_cast<std::int64_t>(f.op)).str("kind", request_kind_name(f.kind)).done();
+          return TraceLine(fact.at, "invoke").str("client", h.name_of(f.client)).num("op", static_cast<std::int64_t>(f.op)).str("kind", request_kind_name(f.kind)).done();
         } else if constexpr (std::is_same_v<F, RequestCompleted>) {
-          return Line(fact.at, "complete")
+          return TraceLine(fact.at, "complete")
               .str("client", h.name_of(f.client))
               .num("op", static_cast<std::int64_t>(f.op))
               .str("kind", request_kind_name(f.kind))
               .str("outcome", outcome_name(f.outcome))
               .done();
         } else if constexpr (std::is_same_v<F, LockWanted>) {
-          return Line(fact.at, "want").str("client", h.name_of(f.client)).done();
+          return TraceLine(fact.at, "want").str("client", h.name_of(f.client)).done();
         } else if constexpr (std::is_same_v<F, LockGaveUp>) {
-          return Line(fact.at, "give-up").str("client", h.name_of(f.client)).done();
+          return TraceLine(fact.at, "give-up").str("client", h.name_of(f.client)).done();
         } else if constexpr (std::is_same_v<F, LockGranted>) {
-          return Line(fact.at, "grant")
+          return TraceLine(fact.at, "grant")
               .num("session", f.session)
               .str("client", h.name_of(f.client))
               .str("value", hex(f.value))
@@ -170,22 +327,22 @@ std::string fact_json(const Fact& fact, const History& h) {
               .str("clock", clock_kind_name(f.clock))
               .done();
         } else if constexpr (std::is_same_v<F, LockExtended>) {
-          return Line(fact.at, "extend").num("session", f.session).str("client", h.name_of(f.client)).str("clock", clock_kind_name(f.clock)).done();
+          return TraceLine(fact.at, "extend").num("session", f.session).str("client", h.name_of(f.client)).str("clock", clock_kind_name(f.clock)).done();
         } else if constexpr (std::is_same_v<F, BeliefEnded>) {
-          return Line(fact.at, "belief-end").num("session", f.session).str("client", h.name_of(f.client)).str("reason", belief_end_name(f.reason)).done();
+          return TraceLine(fact.at, "belief-end").num("session", f.session).str("client", h.name_of(f.client)).str("reason", belief_end_name(f.reason)).done();
         } else if constexpr (std::is_same_v<F, LockReleased>) {
-          return Line(fact.at, "release").num("session", f.session).str("client", h.name_of(f.client)).done();
+          return TraceLine(fact.at, "release").num("session", f.session).str("client", h.name_of(f.client)).done();
         } else if constexpr (std::is_same_v<F, KeyHeld>) {
-          return Line(fact.at, "key-held").str("node", h.name_of(f.node)).str("key", f.key < h.key_names.size() ? h.key_names[f.key] : "?").str("value", hex(f.value)).done();
+          return TraceLine(fact.at, "key-held").str("node", h.name_of(f.node)).str("key", f.key < h.key_names.size() ? h.key_names[f.key] : "?").str("value", hex(f.value)).done();
         } else if constexpr (std::is_same_v<F, KeyDropped>) {
-          return Line(fact.at, "key-dropped")
+          return TraceLine(fact.at, "key-dropped")
               .str("node", h.name_of(f.node))
               .str("key", f.key < h.key_names.size() ? h.key_names[f.key] : "?")
               .str("value", hex(f.value))
               .str("reason", key_gone_name(f.reason))
               .done();
         } else if constexpr (std::is_same_v<F, Replicated>) {
-          return Line(fact.at, "replicated")
+          return TraceLine(fact.at, "replicated")
               .str("node", h.name_of(f.node))
               .str("key", f.key < h.key_names.size() ? h.key_names[f.key] : "?")
               .str("value", hex(f.value))
@@ -193,12 +350,12 @@ std::string fact_json(const Fact& fact, const History& h) {
               .num("offset", static_cast<std::int64_t>(f.offset))
               .done();
         } else if constexpr (std::is_same_v<F, RoleChanged>) {
-          Line line(fact.at, "role");
+          TraceLine line(fact.at, "role");
           line.str("node", h.name_of(f.node)).str("role", f.master == kNoProcess ? "master" : "replica");
           if (f.master != kNoProcess) line.str("master", h.name_of(f.master));
           return line.num("epoch", static_cast<std::int64_t>(f.epoch)).done();
         } else if constexpr (std::is_same_v<F, ResourceOp>) {
-          return Line(fact.at, "op")
+          return TraceLine(fact.at, "op")
               .num("session", f.session)
               .str("client", h.name_of(f.client))
               .str("op", resource::op_name(f.op))
@@ -207,7 +364,7 @@ std::string fact_json(const Fact& fact, const History& h) {
               .num("token", f.fencing_token)
               .done();
         } else if constexpr (std::is_same_v<F, AppState>) {
-          return Line(fact.at, "app")
+          return TraceLine(fact.at, "app")
               .str("app", app_kind_name(f.kind))
               .num("counter", f.counter)
               .num("increments", f.increments)
@@ -217,21 +374,21 @@ std::string fact_json(const Fact& fact, const History& h) {
               .boolean("quiescent", f.quiescent)
               .done();
         } else if constexpr (std::is_same_v<F, FaultApplied>) {
-          Line line(fact.at, "fault");
+          TraceLine line(fact.at, "fault");
           line.str("fault", fault_kind_name(f.kind));
           if (f.target != kNoProcess) line.str("target", h.name_of(f.target));
           line.num("amount", f.amount);
           if (f.kind == FaultKind::partition) line.str("mode", f.mode ? "hold" : "drop");
           return line.done();
         } else if constexpr (std::is_same_v<F, PhaseReached>) {
-          return Line(fact.at, "phase").str("process", h.name_of(f.process)).str("phase", phase_name(f.phase)).done();
+          return TraceLine(fact.at, "phase").str("process", h.name_of(f.process)).str("phase", phase_name(f.phase)).done();
         } else if constexpr (std::is_same_v<F, FaultFired>) {
-          return Line(fact.at, "fault-fired")
+          return TraceLine(fact.at, "fault-fired")
               .str("fault", f.fault < h.fault_names.size() ? h.fault_names[f.fault] : "?")
               .boolean("took_effect", f.took_effect)
               .done();
         } else {
-          return Line(fact.at, "end").done();
+          return TraceLine(fact.at, "end").done();
         }
       },
       fact.body);
@@ -248,7 +405,7 @@ std::string promise_json(const Fact& fact, const History& h, TrueTime run_end) {
   } else if (const auto* e = std::get_if<LockExtended>(&fact.body)) {
     session = e->session, client = e->client, end = e->promised_end, from = "extend";
   }
-  return Line(run_end, "promise")
+  return TraceLine(run_end, "promise")
       .num("at", fact.at.time_since_epoch().count())
       .num("session", session)
       .str("client", h.name_of(client))

@@ -1,7 +1,17 @@
 """Shared fixtures for the analysis tests: the hand-made traces, verdict files, and a CLI runner.
 
-The traces in data/ are written by hand in the simulator's exact line format
-(sim/world/trace_format.cc):
+The traces in data/ are written by hand in the simulator's line format
+(the contract in sim/world/trace_format.h): facts and messages as the story
+needs them, each message line with its payload fields after "kind" (its
+"msg" is the same in words), the promise lines at the run's end, and last the
+judged lines. Those are not written by hand: they are what the simulator's
+own checkers compute from the trace's facts — tests/unit/judged_trace_test.cc
+(JudgedFixtures) reads each fixture back into a History, judges it and
+requires its judged lines to be exactly that; after editing a fixture,
+rewrite them with
+    LOCKSIM_REWRITE_JUDGED=1 build/tests/locksim_tests --gtest_filter='*JudgedFixtures*'
+None of them is a real trace of the catalogue (test_judged.py runs the real
+simulator for that). The stories:
 - single_node_gc_pause.jsonl — Kleppmann's GC pause (SCENARIOS.md #1): one
   node r1, TTL 10 s; c1 is granted at 1 ms, reads, pauses 15 s; r1's key
   expires at 10.0005 s; c2, after two failed tries, is granted at 11.001 s,
@@ -13,7 +23,8 @@ The traces in data/ are written by hand in the simulator's exact line format
   line type of an unreplicated run (replicated and role lines are in the
   replicated traces below) and fault verb once (lost, held and crash-dropped messages,
   overlapping pauses, crashes with and without restart, fencing rejections,
-  a clock slew, a lease extension and promise lines from grant and extend).
+  a clock slew, a lease extension and promise lines from grant and extend,
+  fault-fired lines with and without effect).
 - redlock_extend_slew.jsonl — Redlock on five nodes r1..r5, quorum 3: c1
   holds r1, r2, r3 (r4, r5 cut off from it) from 1 ms, promised until
   9.898 s, and extends at 5.001 s to 14.898 s; r3's clock slews +50 % from 6 s
@@ -53,10 +64,10 @@ The traces in data/ are written by hand in the simulator's exact line format
   at 30.005 s. All three read stock 1 and decrement it (0, -1, -2); c1's plain
   DEL deletes c3's key, c2's and c3's find nothing.
 
-Traces written before lease extensions have promise lines without "from";
-the loader reads those as "grant" (tested inline). In the replicated traces
-the sentinels' pings are thinned once the failover is over (every 250 ms to
-the dead master, every second otherwise) to keep the files small.
+Older traces (promise lines without "from", message lines without fields,
+no judged lines) are tested inline. In the replicated traces the sentinels'
+pings are thinned once the failover is over (every 250 ms to the dead
+master, every second otherwise) to keep the files small.
 """
 
 from __future__ import annotations

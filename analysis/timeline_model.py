@@ -1,0 +1,428 @@
+"""What a timeline draws, as plain data: from a trace's records to beliefs, holds, spans and op clusters.
+
+No matplotlib here: every function is pure, and the tests check them without drawing. What the simulator's
+checkers judged is read, never computed again: a session's belief interval and why it stopped, its promised
+window as property P1 reads it (``JudgedBelief`` / ``JudgedWindow`` lines) and the service holder
+(``JudgedHolder``). What is derived here is only how facts pair up for drawing: a node's key-held with its
+key-dropped, a pause with its resume, a partition with its heal. Messages are read by their payload fields
+(``RedisRequest.value``, ``.deletes``), never by their ``msg`` text.
+
+Replication, Sentinel and called services are in ``analysis/timeline_replication.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from analysis.trace import (
+    App, Complete, Extend, Fault, Grant, JudgedBelief, JudgedHolder, JudgedWindow, KeyDropped, KeyHeld, Message, Op,
+    RedisRequest, Replicated, Trace)
+
+NS_PER_S = 1_000_000_000
+
+
+# --- clients: beliefs and promised windows (judged) ------------------------------
+
+
+@dataclass(frozen=True)
+class WindowPiece:
+    """A piece of a promised window as P1 reads it: [start, end) under the grant's or an extension's promise."""
+
+    start_ns: int
+    end_ns: Optional[int]  # None: never ends
+    by: str  # grant | extension
+
+
+@dataclass(frozen=True)
+class Belief:
+    """One session as its client saw it, as the checkers judged it."""
+
+    session: int
+    client: str
+    value: str
+    token: int  # -1: no fencing token
+    start_ns: int  # the grant
+    end_ns: int
+    end_reason: str  # released | validity-check | crashed | client-crash | abandoned | run-end
+    promised_end_ns: Optional[int]  # the grant's promise: the client's clock reaches the validity; None: never
+    window: tuple[WindowPiece, ...] = ()  # in time order; none: the lease was over when it was granted
+    renewals: tuple[int, ...] = ()  # when each extension was recorded
+
+    @property
+    def window_end_ns(self) -> Optional[int]:
+        """Where the promised window ends (its last piece); None: never. A grant with no window: its start."""
+        return self.window[-1].end_ns if self.window else self.start_ns
+
+    @property
+    def expired_at_grant(self) -> bool:
+        """Acquire returned a lease already over on the client's own clock (node-redlock's first-attempt bug)."""
+        return self.promised_end_ns is not None and self.promised_end_ns <= self.start_ns
+
+
+def belief_intervals(trace: Trace) -> list[Belief]:
+    """Each session's belief and promised window, from the judged lines (``Trace.require_judged`` first), with the
+    instants of its extensions (the extend facts: ticks on the window)."""
+    pieces: dict[int, list[WindowPiece]] = {}
+    for w in trace.of(JudgedWindow):
+        pieces.setdefault(w.session, []).append(WindowPiece(w.start, w.end, w.by))
+    renewals: dict[int, list[int]] = {}
+    for e in trace.of(Extend):
+        renewals.setdefault(e.session, []).append(e.t)
+    return [Belief(session=b.session, client=b.client, value=b.value, token=b.token, start_ns=b.start, end_ns=b.end,
+                   end_reason=b.stop, promised_end_ns=b.promised_end, window=tuple(pieces.get(b.session, ())),
+                   renewals=tuple(renewals.get(b.session, ())))
+            for b in trace.of(JudgedBelief)]
+
+
+def window_bands(b: Belief) -> list[tuple[int, Optional[int], str]]:
+    """The promised window as drawn: (start, end, "grant" | "extension") bands. Pieces that touch are one stretch;
+    the stretch that starts at the grant is the grant's until the grant's own promise ends and the extensions'
+    after it, any later stretch (a lapsed lease renewed) is all the extensions'."""
+    stretches: list[list[Optional[int]]] = []
+    for p in b.window:
+        if stretches and stretches[-1][1] == p.start_ns:
+            stretches[-1][1] = p.end_ns
+        else:
+            stretches.append([p.start_ns, p.end_ns])
+    bands: list[tuple[int, Optional[int], str]] = []
+    for start, end in stretches:
+        if start != b.start_ns:
+            bands.append((start, end, "extension"))
+            continue
+        split = end if b.promised_end_ns is None else max(b.promised_end_ns, start)
+        if end is not None and split is not None:
+            split = min(split, end)
+        bands.append((start, split, "grant"))
+        if split is not None and (end is None or split < end):
+            bands.append((split, end, "extension"))
+    return bands
+
+
+def failed_renewals(trace: Trace) -> list[Complete]:
+    """Extension requests that did not succeed (fail, or info: the client never heard): the lease was not renewed."""
+    return [c for c in trace.of(Complete) if c.kind == "extend" and c.outcome != "ok"]
+
+
+def holder_intervals(trace: Trace) -> list[JudgedHolder]:
+    """The service holder over time (a value on a quorum of the service's nodes), as the checkers computed it."""
+    return trace.of(JudgedHolder)
+
+
+# --- Redis nodes: what each holds -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A stretch of time in which a node's key maps to one lock value."""
+
+    node: str
+    key: str
+    value: str
+    start_ns: int
+    end_ns: int
+    reason: Optional[str]  # why it went; None: still held when the run ended
+    client: Optional[str]  # whose value: the grant's client, else the client that sent SET with it
+    session: Optional[int]  # the session it belongs to, if that acquisition became a grant
+    by: Optional[str] = None  # reason "deleted": the client whose DEL / compare-and-delete reached the node then
+
+
+def value_owners(trace: Trace) -> dict[str, tuple[str, Optional[int]]]:
+    """Lock value -> (client, session): from grants, else from the client whose SET or SETNX carried it."""
+    owners: dict[str, tuple[str, Optional[int]]] = {}
+    clients = set(trace.clients)
+    for m in trace.of(Message):
+        p = m.payload
+        if m.type == "send" and m.sender in clients and isinstance(p, RedisRequest) and p.sets and p.value:
+            owners.setdefault(p.value, (m.sender, None))
+    for g in trace.of(Grant):
+        owners[g.value] = (g.client, g.session)
+    return owners
+
+
+def hold_intervals(trace: Trace) -> list[Hold]:
+    """Each (node, key, value) stretch from key-held to key-dropped (or the run's end).
+
+    A key-held for a value the key already maps to (a renewal) continues the
+    stretch; one for a different value ends the old stretch as "overwritten"
+    if no key-dropped said so already. A stretch deleted at the instant a
+    client's DEL or compare-and-delete reached the node names that client
+    (``by``): the incident's plain DEL deletes the next buyer's lock.
+    """
+    owners = value_owners(trace)
+    open_: dict[tuple[str, str], tuple[int, str]] = {}
+    holds: list[Hold] = []
+    deleter: dict[str, tuple[int, str]] = {}  # node -> (when, who) of the last delete command it received
+
+    def close(node: str, key: str, end_ns: int, reason: Optional[str]) -> None:
+        start, value = open_.pop((node, key))
+        client, session = owners.get(value, (None, None))
+        by = None
+        if reason == "deleted" and node in deleter and deleter[node][0] == end_ns:
+            by = deleter[node][1]
+        holds.append(Hold(node, key, value, start, end_ns, reason, client, session, by))
+
+    for r in trace.of(Message, KeyHeld, KeyDropped):
+        if isinstance(r, Message):
+            if r.type == "deliver" and isinstance(r.payload, RedisRequest) and r.payload.deletes:
+                deleter[r.receiver] = (r.t, r.sender)
+            continue
+        k = (r.node, r.key)
+        if isinstance(r, KeyHeld):
+            if k in open_:
+                if open_[k][1] == r.value:
+                    continue
+                close(r.node, r.key, r.t, "overwritten")
+            open_[k] = (r.t, r.value)
+        elif k in open_:
+            close(r.node, r.key, r.t, r.reason)
+    run_end = trace.end_ns
+    for node, key in list(open_):
+        close(node, key, run_end, None)
+    holds.sort(key=lambda h: (h.node, h.start_ns))
+    return holds
+
+
+def group_failed_attempts(holds: Sequence[Hold], gap_ns: int) -> list[list[Hold]]:
+    """Holds as a node lane draws them: each alone, except that a run of holds from failed attempts (no grant) of
+    one client on one node and key, each starting within ``gap_ns`` of the previous one's end, becomes one group —
+    a client retrying every few milliseconds is one burst at a glance, not forty slivers and forty labels.
+
+    ``holds`` in ``hold_intervals`` order (by node, then start); groups keep that order.
+    """
+    groups: list[list[Hold]] = []
+    for h in holds:
+        if groups and h.session is None:
+            last = groups[-1][-1]
+            if (last.session is None and last.reason is not None and (last.node, last.key, last.client)
+                    == (h.node, h.key, h.client) and h.client is not None and 0 <= h.start_ns - last.end_ns <= gap_ns):
+                groups[-1].append(h)
+                continue
+        groups.append([h])
+    return groups
+
+
+def reasons_text(group: Sequence[Hold]) -> Optional[str]:
+    """Why a group's values went: "expired"; for a burst "deleted" or "deleted ×9 · expired ×1"; None: still held."""
+    counts: dict[str, int] = {}
+    for h in group:
+        if h.reason is not None:
+            counts[h.reason] = counts.get(h.reason, 0) + 1
+    if not counts:
+        return None
+    if len(counts) == 1 and sum(counts.values()) == len(group):
+        return next(iter(counts))
+    return " · ".join(f"{reason} ×{n}" for reason, n in counts.items())
+
+
+def lock_keys(trace: Trace) -> set[str]:
+    """The keys any node held a lock value under (more than one: labels name the key)."""
+    return {h.key for h in trace.of(KeyHeld)} | {r.key for r in trace.of(Replicated)}
+
+
+# --- faults ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Span:
+    """A process paused, down, or a network partition: [start_ns, end_ns)."""
+
+    what: str  # the process, or "partition <id>"
+    start_ns: int
+    end_ns: int
+    note: str = ""  # e.g. "no restart" / "drop"
+
+
+def pause_intervals(trace: Trace) -> list[Span]:
+    """Each process's pauses: from the pause until its resume (or a crash), else until pause + amount.
+
+    A pause that arrives while the process is already paused extends the
+    planned end; the recorded resume is what ends it.
+    """
+    open_: dict[str, list[int]] = {}
+    spans: list[Span] = []
+    for f in trace.of(Fault):
+        if f.target is None:
+            continue
+        if f.fault == "pause":
+            if f.target in open_:
+                open_[f.target][1] = max(open_[f.target][1], f.t + f.amount)
+            else:
+                open_[f.target] = [f.t, f.t + f.amount]
+        elif f.fault in ("resume", "crash") and f.target in open_:
+            start, _ = open_.pop(f.target)
+            spans.append(Span(f.target, start, f.t, "" if f.fault == "resume" else "ended by crash"))
+    run_end = trace.end_ns
+    for target, (start, planned) in open_.items():
+        spans.append(Span(target, start, min(planned, run_end), "no resume recorded"))
+    spans.sort(key=lambda s: (s.what, s.start_ns))
+    return spans
+
+
+def down_intervals(trace: Trace) -> list[Span]:
+    """Each process's crashed stretches: from the crash until its restart, else the run's end."""
+    open_: dict[str, int] = {}
+    spans: list[Span] = []
+    for f in trace.of(Fault):
+        if f.target is None:
+            continue
+        if f.fault == "crash" and f.target not in open_:
+            open_[f.target] = f.t
+        elif f.fault == "restart" and f.target in open_:
+            spans.append(Span(f.target, open_.pop(f.target), f.t))
+    for target, start in open_.items():
+        spans.append(Span(target, start, trace.end_ns, "no restart"))
+    spans.sort(key=lambda s: (s.what, s.start_ns))
+    return spans
+
+
+def partition_intervals(trace: Trace) -> list[Span]:
+    """Each network partition (by id) from its start to its heal, else the run's end."""
+    open_: dict[int, tuple[int, str]] = {}
+    spans: list[Span] = []
+    for f in trace.of(Fault):
+        if f.fault == "partition":
+            open_[f.amount] = (f.t, f.mode or "drop")
+        elif f.fault == "heal" and f.amount in open_:
+            start, mode = open_.pop(f.amount)
+            spans.append(Span(f"partition {f.amount}", start, f.t, mode))
+    for pid, (start, mode) in open_.items():
+        spans.append(Span(f"partition {pid}", start, trace.end_ns, mode))
+    spans.sort(key=lambda s: s.start_ns)
+    return spans
+
+
+def slew_intervals(trace: Trace) -> list[Span]:
+    """Each clock slew: from its clock-slew fault until the next clock-drift or clock-slew on the same clock (the
+    world records a slew's end as a clock-drift back to the old rate), else the run's end. note: the ppm, as text.
+    """
+    open_: dict[str, tuple[int, int]] = {}
+    spans: list[Span] = []
+    for f in trace.of(Fault):
+        if f.target is None or f.fault not in ("clock-slew", "clock-drift"):
+            continue
+        if f.target in open_:
+            start, ppm = open_.pop(f.target)
+            spans.append(Span(f.target, start, f.t, str(ppm)))
+        if f.fault == "clock-slew":
+            open_[f.target] = (f.t, f.amount)
+    for target, (start, ppm) in open_.items():
+        spans.append(Span(target, start, trace.end_ns, str(ppm)))
+    spans.sort(key=lambda s: (s.what, s.start_ns))
+    return spans
+
+
+# --- the resource ------------------------------------------------------------------------
+
+
+def ops_with_state(trace: Trace) -> list[tuple[Op, Optional[App]]]:
+    """Each resource op with the application state recorded right after it (accepted ops only)."""
+    out: list[tuple[Op, Optional[App]]] = []
+    for r in trace.of(Op, App):
+        if isinstance(r, Op):
+            out.append((r, None))
+        elif out and out[-1][1] is None and out[-1][0].accepted and out[-1][0].t == r.t:
+            out[-1] = (out[-1][0], r)
+    return out
+
+
+def op_clusters(pairs: Sequence[tuple[Op, Optional[App]]], gap_ns: int) -> list[list[tuple[Op, Optional[App]]]]:
+    """Ops (``ops_with_state`` pairs, in time order) that follow each other within ``gap_ns``: one cluster each, so
+    ops at one instant (three buyers at once) get one stacked label instead of four that fight for room."""
+    clusters: list[list[tuple[Op, Optional[App]]]] = []
+    for pair in pairs:
+        if clusters and pair[0].t - clusters[-1][-1][0].t <= gap_ns:
+            clusters[-1].append(pair)
+        else:
+            clusters.append([pair])
+    return clusters
+
+
+def op_text(op: Op, app: Optional[App]) -> str:
+    """An op as its label says it: "write = 1", "decrement stock -1", "write ✗ stale-token"."""
+    if not op.accepted:
+        return f"{op.op} ✗ {op.reject}"
+    return f"{op.op} {app_note(app)}" if app_note(app) else op.op
+
+
+def cluster_lines(cluster: Sequence[tuple[Op, Optional[App]]], limit: int = 4) -> list[tuple[str, bool]]:
+    """A cluster's label as (line, rejected) pairs in time order, one line per op with its client ("c2 decrement
+    stock -1"), except that a run of ops alike (same op, same outcome, same state after) is one line ("read stock 1
+    ×3 (c1, c2, c3)"). More than ``limit`` lines keep the first and the last ones around an ellipsis."""
+    runs: list[list[tuple[Op, str]]] = []
+    for op, app in cluster:
+        text = op_text(op, app)
+        if runs and runs[-1][0][1] == text and runs[-1][0][0].accepted == op.accepted:
+            runs[-1].append((op, text))
+        else:
+            runs.append([(op, text)])
+    lines: list[tuple[str, bool]] = []
+    for run in runs:
+        first, text = run[0]
+        if len(run) == 1:
+            lines.append((f"{first.client} {text}", not first.accepted))
+        else:
+            who = ", ".join(dict.fromkeys(op.client for op, _ in run))
+            lines.append((f"{text} ×{len(run)} ({who})", not first.accepted))
+    if len(lines) > limit:
+        lines = lines[:1] + [("…", False)] + lines[-(limit - 2):]
+    return lines
+
+
+def app_note(app: Optional[App]) -> str:
+    """What the application looks like after an op, in the app's own terms."""
+    if app is None:
+        return ""
+    if app.app == "counter":
+        return f"= {app.counter}"
+    if app.app == "collection":
+        return f"size {app.size}/{app.elements}"
+    if app.app == "stock":
+        return f"stock {app.stock}"
+    return ""
+
+
+def final_app_note(trace: Trace) -> str:
+    """The application's state when the run ended (its last quiescent "app" line)."""
+    apps = [a for a in trace.of(App) if a.quiescent]
+    if not apps:
+        return ""
+    a = apps[-1]
+    if a.app == "counter":
+        return f"counter {a.counter} after {a.increments} accepted increments"
+    if a.app == "register":
+        return f"{a.counter} writes"
+    if a.app == "collection":
+        return f"size {a.size}, {a.elements} elements"
+    if a.app == "stock":
+        return f"stock {a.stock}"
+    return ""
+
+
+# --- formatting ----------------------------------------------------------------
+
+
+def seconds(ns: float) -> float:
+    return ns / NS_PER_S
+
+
+def fmt_duration(ns: int, signed: bool = False) -> str:
+    """15000000000 -> "15 s", 250000000 -> "250 ms"; signed adds "+"."""
+    sign = "-" if ns < 0 else ("+" if signed else "")
+    a = abs(ns)
+    for unit, scale in (("s", NS_PER_S), ("ms", 1_000_000), ("µs", 1_000)):
+        if a >= scale:
+            return f"{sign}{a / scale:.3f}".rstrip("0").rstrip(".") + f" {unit}"
+    return f"{sign}{a} ns"
+
+
+def fmt_time(ns: int) -> str:
+    """A true instant: "11.001 s"."""
+    return f"{ns / NS_PER_S:.6f}".rstrip("0").rstrip(".") + " s"
+
+
+def fmt_drift(ppm: int, word: str = "drift") -> str:
+    """20000 -> "drift +20000 ppm (+2 %)"; word names the fault ("slew" for a clock-slew)."""
+    percent = ppm / 10_000
+    pct = f"{percent:+.3f}".rstrip("0").rstrip(".")
+    return f"{word} {ppm:+d} ppm ({pct} %)"

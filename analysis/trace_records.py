@@ -1,0 +1,606 @@
+"""The records a trace's lines become, one frozen dataclass per line type and per message payload.
+
+The line format is written down in ``sim/world/trace_format.h`` (the contract); the tables at the end of this
+file (``LINE_FIELDS``, ``PAYLOAD_FIELDS``) say which JSON key each attribute comes from, its type, and whether it
+must be there. ``analysis/trace.py`` reads lines into these records; drawing code reads ``grant.validity_ns``,
+``message.payload.cmd`` or ``belief.stop`` rather than JSON, and never a message's ``msg`` text (that is for
+people).
+
+Three families:
+
+- facts and messages, in true-time order (``Grant``, ``KeyHeld``, ``Fault``, ``Message``...); a message's payload
+  is a record of its own (``RedisRequest``, ``Pong``, ``SwitchMaster``...), chosen by the line's ``kind``;
+- ``Promise`` lines after the run's ``End``;
+- the judged lines (``Judged``, ``JudgedBelief``, ``JudgedWindow``, ``JudgedHolder``, ``JudgedRole``,
+  ``JudgedVerdict``): what the simulator's checkers computed, at the run's end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Optional, Union
+
+# --- the header ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Process:
+    name: str
+    kind: str  # client | redis | resource | sentinel | service | other
+
+
+@dataclass(frozen=True)
+class Run:
+    seed: str
+    processes: tuple[Process, ...]
+    keys: tuple[str, ...]
+    service_nodes: tuple[str, ...]
+    quorum: int
+    app: str
+
+    def names_of(self, kind: str) -> list[str]:
+        return [p.name for p in self.processes if p.kind == kind]
+
+
+# --- message payloads (a message line's "kind" and the fields after it) ----------
+
+
+@dataclass(frozen=True)
+class RedisRequest:
+    KIND: ClassVar[str] = "redis-request"
+    request_id: int
+    cmd: str  # SET SETNX GET DEL PEXPIRE EXPIRE PTTL INCR EVAL WAIT
+    key: Optional[str] = None  # every command but WAIT
+    value: Optional[str] = None  # SET, SETNX; EVAL: ARGV[1] (the lock value)
+    nx: bool = False
+    xx: bool = False
+    px_ms: Optional[int] = None  # SET ... PX, PEXPIRE, EVAL compare-and-pexpire
+    ex_s: Optional[int] = None  # SET ... EX, EXPIRE
+    script: Optional[str] = None  # EVAL: compare-and-delete | compare-and-pexpire
+    numreplicas: Optional[int] = None  # WAIT
+    timeout_ms: Optional[int] = None  # WAIT
+
+    @property
+    def deletes(self) -> bool:
+        """A DEL or a compare-and-delete: what removes a lock's key."""
+        return self.cmd == "DEL" or self.script == "compare-and-delete"
+
+    @property
+    def sets(self) -> bool:
+        """A SET or SETNX: what puts a lock value on a node."""
+        return self.cmd in ("SET", "SETNX")
+
+
+@dataclass(frozen=True)
+class RedisReply:
+    KIND: ClassVar[str] = "redis-reply"
+    request_id: int
+    reply: str  # ok | nil | integer | bulk | error
+    integer: Optional[int] = None
+    value: Optional[str] = None
+    error: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class ReplicationEntry:
+    KIND: ClassVar[str] = "replication-entry"
+    offset: int
+    op: str  # set | del | flush (a full resynchronisation starts)
+    key: Optional[str] = None
+    value: Optional[str] = None
+    expire_at_ms: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class ReplicationAck:
+    KIND: ClassVar[str] = "replication-ack"
+    offset: int
+    attach: bool  # PSYNC: a replica attaching asks for a full resynchronisation
+
+
+@dataclass(frozen=True)
+class ReplicationGetAck:
+    KIND: ClassVar[str] = "replication-getack"
+
+
+@dataclass(frozen=True)
+class ReplicaOf:
+    KIND: ClassVar[str] = "replicaof"
+    master: Optional[str]  # None: REPLICAOF NO ONE (become a master)
+    epoch: int
+
+
+@dataclass(frozen=True)
+class Ping:
+    KIND: ClassVar[str] = "ping"
+    request_id: int
+
+
+@dataclass(frozen=True)
+class Pong:
+    KIND: ClassVar[str] = "pong"
+    request_id: int
+    role: str  # master | replica
+    offset: int
+    master: Optional[str] = None  # role replica: whose
+
+
+@dataclass(frozen=True)
+class IsMasterDown:
+    KIND: ClassVar[str] = "is-master-down"
+    request_id: int
+    master: Optional[str]
+    epoch: int
+    wants_vote: bool
+
+
+@dataclass(frozen=True)
+class MasterDownReply:
+    KIND: ClassVar[str] = "master-down-reply"
+    request_id: int
+    down: bool
+    leader: Optional[str]  # the vote; None: no vote
+    epoch: int  # the vote's epoch
+
+
+@dataclass(frozen=True)
+class SwitchMaster:
+    KIND: ClassVar[str] = "switch-master"
+    old_master: Optional[str]
+    new_master: Optional[str]
+    epoch: int
+
+
+@dataclass(frozen=True)
+class GetMaster:
+    KIND: ClassVar[str] = "get-master"
+    request_id: int
+
+
+@dataclass(frozen=True)
+class MasterIs:
+    KIND: ClassVar[str] = "master-is"
+    request_id: int
+    master: Optional[str]
+    epoch: int
+
+
+@dataclass(frozen=True)
+class ResourceRequest:
+    KIND: ClassVar[str] = "resource-request"
+    request_id: int
+    op: str
+    session: int
+    token: int  # -1: none
+    value: str  # the session's lock value
+    argument: int
+
+
+@dataclass(frozen=True)
+class ResourceReply:
+    KIND: ClassVar[str] = "resource-reply"
+    request_id: int
+    accepted: bool
+    reject: str
+    value: int
+
+
+@dataclass(frozen=True)
+class ServiceCall:
+    KIND: ClassVar[str] = "service-call"
+    request_id: int
+
+
+@dataclass(frozen=True)
+class ServiceAnswer:
+    KIND: ClassVar[str] = "service-answer"
+    request_id: int
+
+
+@dataclass(frozen=True)
+class UnknownPayload:
+    """A payload kind this reader does not know (a newer simulator): kept, not rejected."""
+
+    kind: str
+    fields: dict = field(compare=False, hash=False)
+
+
+Payload = Union[RedisRequest, RedisReply, ReplicationEntry, ReplicationAck, ReplicationGetAck, ReplicaOf, Ping, Pong,
+                IsMasterDown, MasterDownReply, SwitchMaster, GetMaster, MasterIs, ResourceRequest, ResourceReply,
+                ServiceCall, ServiceAnswer, UnknownPayload]
+
+
+# --- facts and messages ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Message:
+    t: int
+    type: str  # send | deliver | lost | partition-drop | partition-hold | drop-crashed
+    sender: str
+    receiver: str
+    msg: str  # for people: never parsed
+    payload: Optional[Payload] = None  # None: a trace written before messages had fields
+
+    @property
+    def kind(self) -> Optional[str]:
+        """The payload's kind ("redis-request", "pong"...), None when the line has none."""
+        p = self.payload
+        return None if p is None else p.kind if isinstance(p, UnknownPayload) else p.KIND
+
+
+@dataclass(frozen=True)
+class Invoke:
+    t: int
+    client: str
+    op: int
+    kind: str  # acquire | release | extend | fencing-token
+
+
+@dataclass(frozen=True)
+class Complete:
+    t: int
+    client: str
+    op: int
+    kind: str
+    outcome: str  # ok | fail | info
+
+
+@dataclass(frozen=True)
+class Want:
+    t: int
+    client: str
+
+
+@dataclass(frozen=True)
+class GiveUp:
+    t: int
+    client: str
+
+
+@dataclass(frozen=True)
+class Grant:
+    t: int
+    session: int
+    client: str
+    value: str
+    token: int  # -1: no fencing token
+    validity_ns: int
+    clock: str  # wall | monotonic
+
+
+@dataclass(frozen=True)
+class Extend:
+    """A session's lease was extended (compare-and-pexpire on a quorum, or a watchdog renewal)."""
+
+    t: int
+    session: int
+    client: str
+    clock: str  # wall | monotonic: the client clock that measures the new lease
+
+
+@dataclass(frozen=True)
+class BeliefEnd:
+    t: int
+    session: int
+    client: str
+    reason: str  # released | validity-check | crashed | abandoned
+
+
+@dataclass(frozen=True)
+class Release:
+    t: int
+    session: int
+    client: str
+
+
+@dataclass(frozen=True)
+class KeyHeld:
+    t: int
+    node: str
+    key: str
+    value: str
+
+
+@dataclass(frozen=True)
+class KeyDropped:
+    t: int
+    node: str
+    key: str
+    value: str
+    reason: str  # deleted | expired | overwritten | lost-in-crash | demoted (a master demoted by the sentinels)
+
+
+@dataclass(frozen=True)
+class Replicated:
+    """A replica applied an entry of its master's stream: key now holds value there (present) or nothing.
+
+    Replicas are not the lock service (only masters record key-held / key-dropped); this shows replication lag and
+    what a promotion will inherit.
+    """
+
+    t: int
+    node: str
+    key: str
+    value: str
+    present: bool
+    offset: int
+
+
+@dataclass(frozen=True)
+class Role:
+    """A node's role changed: promoted to master (master None) or made a replica of master, in a sentinel epoch."""
+
+    t: int
+    node: str
+    role: str  # master | replica
+    master: Optional[str]  # the node it now replicates (role replica)
+    epoch: int
+
+
+@dataclass(frozen=True)
+class Op:
+    t: int
+    session: int
+    client: str
+    op: str
+    accepted: bool
+    reject: str  # none | stale-token | mark-mismatch | out-of-stock | missing-token
+    token: int
+
+
+@dataclass(frozen=True)
+class App:
+    t: int
+    app: str
+    counter: int
+    increments: int
+    elements: int
+    size: int
+    stock: int
+    quiescent: bool
+
+
+@dataclass(frozen=True)
+class Fault:
+    t: int
+    fault: str  # pause | resume | crash | restart | clock-jump | clock-drift | clock-slew | partition | heal
+    target: Optional[str]  # None for partition / heal
+    # ns for pause, crash (down for; < 0 never restarts) and clock-jump; ppm for drift and slew (the rate during the
+    # slew; its end is a clock-drift back to the old rate); id for partitions
+    amount: int
+    mode: Optional[str] = None  # partition: drop | hold
+
+
+@dataclass(frozen=True)
+class PhaseReached:
+    t: int
+    process: str
+    phase: str
+
+
+@dataclass(frozen=True)
+class FaultFired:
+    t: int
+    fault: str  # the scenario's [fault.NAME]
+    took_effect: bool
+
+
+@dataclass(frozen=True)
+class End:
+    t: int
+
+
+@dataclass(frozen=True)
+class Promise:
+    t: int  # when the promise became known: the run's end (older traces: the grant's time)
+    session: int
+    client: str
+    promised_end: Optional[int]  # None: the client's clock never reaches the lease end
+    origin: str = "grant"  # the JSON "from": grant | extend
+    at: Optional[int] = None  # the grant's (or the extension's) time
+
+
+@dataclass(frozen=True)
+class Unknown:
+    t: int
+    type: str
+    fields: dict = field(compare=False, hash=False)
+
+
+# --- judged lines (what the checkers computed; all at the run's end) ---------------------------
+
+
+@dataclass(frozen=True)
+class Judged:
+    """Judged lines follow, this many of each kind."""
+
+    t: int
+    sessions: int
+    promised_windows: int
+    holders: int
+    role_intervals: int
+    verdicts: int
+
+
+@dataclass(frozen=True)
+class JudgedBelief:
+    """A session's belief interval as check/sessions computes it: [start, end), and why it stopped."""
+
+    t: int
+    session: int
+    client: str
+    value: str
+    token: int  # -1: no fencing token
+    start: int  # the grant
+    end: int
+    stop: str  # released | validity-check | crashed | client-crash | abandoned | run-end
+    promised_end: Optional[int]  # the grant's own promise; None: never
+    released: Optional[int]  # the first release; None: never released
+    extensions: int
+
+
+@dataclass(frozen=True)
+class JudgedWindow:
+    """A piece of a session's promised window as P1 reads it: [start, end) under one promise."""
+
+    t: int
+    session: int
+    client: str
+    start: int
+    end: Optional[int]  # None: never ends
+    by: str  # grant | extension: whose promise is in force
+    promised_end: Optional[int]  # that promise; None: never
+    until: str  # lapsed | extended (the next extension took over) | released | open
+    extended_at: Optional[int] = None  # by extension: when it was recorded
+
+
+@dataclass(frozen=True)
+class JudgedHolder:
+    """A stretch in which the lock service holds one value on a quorum of its nodes (check/holder)."""
+
+    t: int
+    start: int
+    end: int
+    value: str
+    session: Optional[int]  # the session the value belongs to; None: no session was granted with it
+    client: Optional[str]
+
+
+@dataclass(frozen=True)
+class JudgedRole:
+    """A stretch of one role of one Redis node: what it started as (changed False), then one per role fact."""
+
+    t: int
+    node: str
+    role: str  # master | replica
+    epoch: int
+    start: int
+    end: int
+    changed: bool
+    master: Optional[str] = None  # role replica: whose
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A property's first witness, exactly as ``locksim run --json`` writes it."""
+
+    at_ns: int
+    at: str
+    text: str
+    kind: str
+    who: Optional[str]
+    session: Optional[int]
+    other: Optional[str]
+    other_session: Optional[int]
+
+
+@dataclass(frozen=True)
+class JudgedVerdict:
+    t: int
+    property: str  # grant-exclusive ...
+    id: str  # P1 ...
+    status: str  # holds | violated
+    count: int
+    witness: Optional[Witness]
+
+
+JUDGED_CLASSES = (Judged, JudgedBelief, JudgedWindow, JudgedHolder, JudgedRole, JudgedVerdict)
+
+Record = Union[Message, Invoke, Complete, Want, GiveUp, Grant, Extend, BeliefEnd, Release, KeyHeld, KeyDropped,
+               Replicated, Role, Op, App, Fault, PhaseReached, FaultFired, End, Promise, Judged, JudgedBelief,
+               JudgedWindow, JudgedHolder, JudgedRole, JudgedVerdict, Unknown]
+
+MESSAGE_TYPES = ("send", "deliver", "lost", "partition-drop", "partition-hold", "drop-crashed")
+
+
+# --- which JSON key fills which attribute -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Field:
+    key: str  # the JSON key
+    type: type  # str | int | bool | dict
+    required: bool = True
+    nullable: bool = False  # JSON null allowed (read as None)
+    attr: str = ""  # the attribute, if not the key
+
+    @property
+    def name(self) -> str:
+        return self.attr or self.key
+
+
+def _f(spec: str) -> Field:
+    """Compact field specs: "key:type" with suffixes ? (optional) and ~ (nullable); "key=attr:type" renames."""
+    name, kind = spec.split(":")
+    required, nullable = "?" not in kind, "~" in kind
+    kind = kind.rstrip("?~")
+    key, _, attr = name.partition("=")
+    return Field(key, {"s": str, "i": int, "b": bool, "o": dict}[kind], required, nullable, attr)
+
+
+def _fields(*specs: str) -> list[Field]:
+    return [_f(s) for s in specs]
+
+
+# type -> (record class, fields). Message lines are added below for every message type.
+LINE_FIELDS: dict[str, tuple[type, list[Field]]] = {
+    "invoke": (Invoke, _fields("client:s", "op:i", "kind:s")),
+    "complete": (Complete, _fields("client:s", "op:i", "kind:s", "outcome:s")),
+    "want": (Want, _fields("client:s")),
+    "give-up": (GiveUp, _fields("client:s")),
+    "grant": (Grant, _fields("session:i", "client:s", "value:s", "token:i", "validity_ns:i", "clock:s")),
+    "extend": (Extend, _fields("session:i", "client:s", "clock:s")),
+    "belief-end": (BeliefEnd, _fields("session:i", "client:s", "reason:s")),
+    "release": (Release, _fields("session:i", "client:s")),
+    "key-held": (KeyHeld, _fields("node:s", "key:s", "value:s")),
+    "key-dropped": (KeyDropped, _fields("node:s", "key:s", "value:s", "reason:s")),
+    "replicated": (Replicated, _fields("node:s", "key:s", "value:s", "present:b", "offset:i")),
+    "role": (Role, _fields("node:s", "role:s", "master:s?", "epoch:i")),
+    "op": (Op, _fields("session:i", "client:s", "op:s", "accepted:b", "reject:s", "token:i")),
+    "app": (App, _fields("app:s", "counter:i", "increments:i", "elements:i", "size:i", "stock:i", "quiescent:b")),
+    "fault": (Fault, _fields("fault:s", "target:s?", "amount:i", "mode:s?")),
+    "phase": (PhaseReached, _fields("process:s", "phase:s")),
+    "fault-fired": (FaultFired, _fields("fault:s", "took_effect:b")),
+    "end": (End, []),
+    "promise": (Promise, _fields("session:i", "client:s", "promised_end:i", "from=origin:s?", "at:i?")),
+    "judged": (Judged, _fields("sessions:i", "promised_windows:i", "holders:i", "role_intervals:i", "verdicts:i")),
+    "belief": (JudgedBelief, _fields("session:i", "client:s", "value:s", "token:i", "start:i", "end:i", "stop:s",
+                                     "promised_end:i~", "released:i~", "extensions:i")),
+    "promised-window": (JudgedWindow, _fields("session:i", "client:s", "start:i", "end:i~", "by:s",
+                                              "extended_at:i?", "promised_end:i~", "until:s")),
+    "holder": (JudgedHolder, _fields("start:i", "end:i", "value:s", "session:i~", "client:s~")),
+    "role-interval": (JudgedRole, _fields("node:s", "role:s", "master:s?", "epoch:i", "start:i", "end:i",
+                                          "changed:b")),
+    "verdict": (JudgedVerdict, _fields("property:s", "id:s", "status:s", "count:i", "witness:o~")),
+}
+MESSAGE_FIELDS = _fields("from=sender:s", "to=receiver:s", "msg:s")
+for _type in MESSAGE_TYPES:
+    LINE_FIELDS[_type] = (Message, MESSAGE_FIELDS)
+
+WITNESS_FIELDS = _fields("at_ns:i", "at:s", "text:s", "kind:s", "who:s~", "session:i~", "other:s~",
+                         "other_session:i~")
+
+_ID = "request_id:i"
+PAYLOAD_FIELDS: dict[str, tuple[type, list[Field]]] = {
+    cls.KIND: (cls, _fields(*specs)) for cls, specs in [
+        (RedisRequest, (_ID, "cmd:s", "key:s?", "value:s?", "nx:b?", "xx:b?", "px_ms:i?", "ex_s:i?", "script:s?",
+                        "numreplicas:i?", "timeout_ms:i?")),
+        (RedisReply, (_ID, "reply:s", "integer:i?", "value:s?", "error:s?")),
+        (ReplicationEntry, ("offset:i", "op:s", "key:s?", "value:s?", "expire_at_ms:i?")),
+        (ReplicationAck, ("offset:i", "attach:b")),
+        (ReplicationGetAck, ()),
+        (ReplicaOf, ("master:s~", "epoch:i")),
+        (Ping, (_ID,)),
+        (Pong, (_ID, "role:s", "master:s?~", "offset:i")),
+        (IsMasterDown, (_ID, "master:s~", "epoch:i", "wants_vote:b")),
+        (MasterDownReply, (_ID, "down:b", "leader:s~", "epoch:i")),
+        (SwitchMaster, ("old_master:s~", "new_master:s~", "epoch:i")),
+        (GetMaster, (_ID,)),
+        (MasterIs, (_ID, "master:s~", "epoch:i")),
+        (ResourceRequest, (_ID, "op:s", "session:i", "token:i", "value:s", "argument:i")),
+        (ResourceReply, (_ID, "accepted:b", "reject:s", "value:i")),
+        (ServiceCall, (_ID,)),
+        (ServiceAnswer, (_ID,)),
+    ]
+}

@@ -1,0 +1,38 @@
+// The judged lines of a trace: what the checkers computed about a run —
+// each session's belief interval and promised window, the service holder over
+// time, each Redis node's roles, each property's verdict — written after the
+// run's facts so that analysis/ draws them instead of deriving them again.
+// The line format is part 4 of the contract in sim/world/trace_format.h.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/check/checkers.h"
+#include "sim/core/trace.h"
+#include "sim/history/history.h"
+
+namespace locksim {
+
+// A Redis node that starts the run as a replica of |master| (by name).
+struct InitialReplica {
+  std::string node;
+  std::string master;
+};
+
+// The judged lines, in order: "judged", then "belief", "promised-window",
+// "holder", "role-interval" and "verdict" lines, all at the run's end.
+// |replicas| says which nodes begin as replicas (every other Redis node
+// begins as a master).
+std::vector<std::string> judged_lines(const History& h, const Verdicts& verdicts,
+                                      const std::vector<InitialReplica>& replicas);
+
+// The witness object exactly as locksim run --json writes it, or null.
+std::string witness_json(const History& h, const std::optional<Witness>& witness);
+
+// Writes judged_lines() to |trace| when it is enabled; nothing otherwise.
+void write_judged_lines(TraceSink& trace, const History& h, const Verdicts& verdicts,
+                        const std::vector<InitialReplica>& replicas);
+
+}  // namespace locksim
