@@ -154,7 +154,8 @@ def _run_header(obj: dict, where: str) -> Run:
         return Run(seed=str(obj.get("seed", "?")), processes=processes,
                    keys=tuple(str(k) for k in obj.get("keys", [])),
                    service_nodes=tuple(str(n) for n in obj.get("service_nodes", [])),
-                   quorum=int(obj.get("quorum", 1)), app=str(obj.get("app", "none")))
+                   quorum=int(obj.get("quorum", 1)), app=str(obj.get("app", "none")),
+                   service_masters=tuple(None if m is None else str(m) for m in obj.get("service_masters", [])))
     except (KeyError, TypeError, ValueError) as e:
         raise TraceError(f"{where}: malformed \"run\" header ({e})") from None
 

@@ -37,6 +37,8 @@ class Run:
     service_nodes: tuple[str, ...]
     quorum: int
     app: str
+    # Per service node: the master it replicates when the run starts, None for a master.
+    service_masters: tuple[str | None, ...] = ()
 
     def names_of(self, kind: str) -> list[str]:
         return [p.name for p in self.processes if p.kind == kind]

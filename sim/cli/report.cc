@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "sim/core/trace.h"
+#include "sim/scenario/judged_trace.h"
 
 namespace locksim::cli {
 
@@ -113,20 +114,7 @@ void print_json(std::ostream& out, const std::string& scenario, const std::strin
       if (p != Property::grant_exclusive) out << ",";
       out << json_quote(property_name(p)) << ":{\"id\":\"" << property_id(p) << "\",\"status\":\""
           << (verdict.violated ? "violated" : "holds") << "\",\"count\":" << verdict.count << ",\"witness\":";
-      if (verdict.witness) {
-        const Witness& w = *verdict.witness;
-        const auto name = [&](ProcessId process) {
-          return process == kNoProcess ? std::string("null") : json_quote(r.history.name_of(process));
-        };
-        out << "{\"at_ns\":" << w.at.time_since_epoch().count() << ",\"at\":" << json_quote(format_time_rounded(w.at))
-            << ",\"text\":" << json_quote(w.text) << ",\"kind\":" << json_quote(w.kind) << ",\"who\":" << name(w.client)
-            << ",\"session\":" << (w.session == 0 ? std::string("null") : std::to_string(w.session))
-            << ",\"other\":" << name(w.other_client)
-            << ",\"other_session\":" << (w.other_session == 0 ? std::string("null") : std::to_string(w.other_session))
-            << "}";
-      } else {
-        out << "null";
-      }
+      out << witness_json(r.history, verdict.witness);
       out << "}";
     }
     out << "},\"expected\":{";

@@ -194,6 +194,9 @@ struct ServiceLayout {
   std::vector<ProcessId> nodes;  // the lock service's nodes
   std::uint32_t quorum = 1;      // how many must hold a value for it to be the holder
   redis::KeyId lock_key = 0;
+  // Per entry of |nodes|: the master it replicates when the run starts, or
+  // kNoProcess for a master (roles change later by RoleChanged facts).
+  std::vector<ProcessId> initial_masters;
 };
 
 struct History {

@@ -156,6 +156,8 @@ WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) {
   key_id(plan, spec.lock.fencing_key);
   // Only masters record held keys, so the holder is "the current master's value".
   plan.service.nodes = l.nodes;
+  plan.service.initial_masters.assign(spec.redis.nodes.size(), kNoProcess);
+  plan.service.initial_masters.resize(l.nodes.size(), l.nodes.front());  // replicas follow nodes[0]
   plan.service.quorum = spec.lock.protocol == LockProtocol::redlock ? spec.lock.redlock.quorum : 1;
   plan.app = spec.resource.app;
   plan_redis(plan, spec, l);

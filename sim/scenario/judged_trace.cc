@@ -106,20 +106,15 @@ void holder_lines(const History& h, const SessionTable& table, TrueTime end, std
   }
 }
 
-ProcessId process_named(const History& h, const std::string& name) {
-  for (ProcessId p = 0; p < h.processes.size(); ++p)
-    if (h.processes[p].name == name) return p;
-  return kNoProcess;
-}
-
 // Each Redis node's roles: what it started as, then a stretch per RoleChanged.
-void role_lines(const History& h, const std::vector<InitialReplica>& replicas, TrueTime end,
-                std::vector<std::string>& out) {
+void role_lines(const History& h, TrueTime end, std::vector<std::string>& out) {
   for (ProcessId node = 0; node < h.processes.size(); ++node) {
     if (h.processes[node].kind != ProcessKind::redis_node) continue;
     ProcessId master = kNoProcess;  // kNoProcess: a master
-    for (const InitialReplica& r : replicas)
-      if (r.node == h.processes[node].name) master = process_named(h, r.master);
+    const auto& nodes = h.service.nodes;
+    const auto at = std::find(nodes.begin(), nodes.end(), node) - nodes.begin();
+    if (static_cast<std::size_t>(at) < h.service.initial_masters.size())
+      master = h.service.initial_masters[static_cast<std::size_t>(at)];
     std::uint64_t epoch = 0;
     TrueTime since = kTrueStart;
     bool changed = false;
@@ -159,8 +154,7 @@ std::string witness_json(const History& h, const std::optional<Witness>& witness
          ",\"other_session\":" + (w.other_session == 0 ? std::string("null") : std::to_string(w.other_session)) + "}";
 }
 
-std::vector<std::string> judged_lines(const History& h, const Verdicts& verdicts,
-                                      const std::vector<InitialReplica>& replicas) {
+std::vector<std::string> judged_lines(const History& h, const Verdicts& verdicts) {
   const SessionTable table(h);
   const TrueTime end = table.run_end();
   std::vector<std::string> beliefs, windows, holders, roles, judged;
@@ -169,7 +163,7 @@ std::vector<std::string> judged_lines(const History& h, const Verdicts& verdicts
     window_lines(h, s, end, windows);
   }
   holder_lines(h, table, end, holders);
-  role_lines(h, replicas, end, roles);
+  role_lines(h, end, roles);
   const auto count = [](const std::vector<std::string>& v) { return static_cast<std::int64_t>(v.size()); };
   judged.push_back(TraceLine(end, "judged")
                        .num("sessions", count(beliefs))
@@ -191,10 +185,9 @@ std::vector<std::string> judged_lines(const History& h, const Verdicts& verdicts
   return judged;
 }
 
-void write_judged_lines(TraceSink& trace, const History& h, const Verdicts& verdicts,
-                        const std::vector<InitialReplica>& replicas) {
+void write_judged_lines(TraceSink& trace, const History& h, const Verdicts& verdicts) {
   if (!trace.enabled()) return;
-  for (const std::string& line : judged_lines(h, verdicts, replicas)) trace.line(line);
+  for (const std::string& line : judged_lines(h, verdicts)) trace.line(line);
 }
 
 }  // namespace locksim

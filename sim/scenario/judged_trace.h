@@ -15,24 +15,15 @@
 
 namespace locksim {
 
-// A Redis node that starts the run as a replica of |master| (by name).
-struct InitialReplica {
-  std::string node;
-  std::string master;
-};
-
 // The judged lines, in order: "judged", then "belief", "promised-window",
 // "holder", "role-interval" and "verdict" lines, all at the run's end.
-// |replicas| says which nodes begin as replicas (every other Redis node
-// begins as a master).
-std::vector<std::string> judged_lines(const History& h, const Verdicts& verdicts,
-                                      const std::vector<InitialReplica>& replicas);
+// Each Redis node's first role comes from h.service.initial_masters.
+std::vector<std::string> judged_lines(const History& h, const Verdicts& verdicts);
 
 // The witness object exactly as locksim run --json writes it, or null.
 std::string witness_json(const History& h, const std::optional<Witness>& witness);
 
 // Writes judged_lines() to |trace| when it is enabled; nothing otherwise.
-void write_judged_lines(TraceSink& trace, const History& h, const Verdicts& verdicts,
-                        const std::vector<InitialReplica>& replicas);
+void write_judged_lines(TraceSink& trace, const History& h, const Verdicts& verdicts);
 
 }  // namespace locksim

@@ -19,12 +19,8 @@ RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& 
   result.clients = client_outcomes(result.history);
   result.mismatches = compare_with_expectation(spec.expect, result.verdicts, result.liveness, result.faults);
   check_client_bounds(spec.expect.clients, result.clients, result.history, result.mismatches);
-  // What the checkers computed, for the analysis to draw (the replicas follow
-  // the first Redis node, as build.cc lays them out).
-  std::vector<InitialReplica> replicas;
-  if (!spec.redis.nodes.empty())
-    for (const std::string& name : spec.redis.replicas) replicas.push_back({name, spec.redis.nodes.front()});
-  write_judged_lines(trace, result.history, result.verdicts, replicas);
+  // What the checkers computed, for the analysis to draw.
+  write_judged_lines(trace, result.history, result.verdicts);
   return result;
 }
 

@@ -72,11 +72,18 @@ std::string run_header_json(std::uint64_t seed, const History& h) {
   std::string nodes = "[";
   for (std::size_t i = 0; i < h.service.nodes.size(); ++i) nodes += (i ? "," : "") + json_quote(h.name_of(h.service.nodes[i]));
   nodes += "]";
+  std::string masters = "[";
+  for (std::size_t i = 0; i < h.service.initial_masters.size(); ++i) {
+    const ProcessId m = h.service.initial_masters[i];
+    masters += (i ? "," : "") + (m == kNoProcess ? std::string("null") : json_quote(h.name_of(m)));
+  }
+  masters += "]";
   return TraceLine(kTrueStart, "run")
       .str("seed", std::to_string(seed))
       .raw("processes", procs)
       .raw("keys", keys)
       .raw("service_nodes", nodes)
+      .raw("service_masters", masters)
       .num("quorum", h.service.quorum)
       .str("app", app_kind_name(h.app))
       .done();

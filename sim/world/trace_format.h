@@ -11,7 +11,10 @@
 // -1 when there is no fencing token.
 //
 // 1. The header, once: {"t":0,"type":"run","seed":"7","processes":[{"name",
-//    "kind"},...],"keys":["lock"],"service_nodes":["r1"],"quorum":1,"app"}.
+//    "kind"},...],"keys":["lock"],"service_nodes":["M","R"],
+//    "service_masters":[null,"M"],"quorum":1,"app"}; service_masters gives,
+//    per service node, the master it replicates when the run starts (null
+//    for a master).
 //
 // 2. Messages: "type" send | deliver | lost | partition-drop | partition-hold
 //    | drop-crashed, with "from", "to", "msg" (the payload in words close to

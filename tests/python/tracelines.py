@@ -20,10 +20,13 @@ PROPERTIES = [("grant-exclusive", "P1"), ("belief-exclusive", "P2"), ("resource-
               ("resource-current", "P4"), ("invariant", "P5")]
 
 
-def header(processes, nodes, quorum=1, app="none") -> str:
+def header(processes, nodes, quorum=1, app="none", masters=None) -> str:
+    """masters: per node, the master it replicates at the start (None for a master); default all masters."""
     return json.dumps({"t": 0, "type": "run", "seed": "1",
                        "processes": [{"name": n, "kind": k} for n, k in processes],
-                       "keys": ["lock"], "service_nodes": nodes, "quorum": quorum, "app": app})
+                       "keys": ["lock"], "service_nodes": nodes,
+                       "service_masters": masters if masters is not None else [None] * len(nodes),
+                       "quorum": quorum, "app": app})
 
 
 def line(t: int, type_: str, **fields) -> str:

@@ -83,7 +83,7 @@ History story() {
 
 TEST(JudgedTrace, BeliefsAndWindowsAsTheCheckersSeeThem) {
   const History h = story();
-  const auto lines = judged_lines(h, check_all(h), {});
+  const auto lines = judged_lines(h, check_all(h));
   EXPECT_EQ(lines.front(), R"({"t":11000000000,"type":"judged","sessions":2,"promised_windows":3,"holders":2,)"
                            R"("role_intervals":4,"verdicts":5})");
   EXPECT_EQ(of_type(lines, "belief"),
@@ -109,7 +109,9 @@ TEST(JudgedTrace, BeliefsAndWindowsAsTheCheckersSeeThem) {
 
 TEST(JudgedTrace, HolderOnAQuorumAndRoleIntervals) {
   const History h = story();
-  const auto lines = judged_lines(h, check_all(h), {{"r3", "r1"}});
+  History replicated = h;
+  replicated.service.initial_masters = {kNoProcess, kNoProcess, r1};  // r3 starts as r1's replica
+  const auto lines = judged_lines(replicated, check_all(replicated));
   // r2's drop and retake at 3 s do not split c1's stretch; r1's delete at 8 s ends it (one node is not a quorum);
   // c2's value is on r2 and r3 from 8.5 s to the end.
   EXPECT_EQ(of_type(lines, "holder"),
@@ -136,7 +138,7 @@ TEST(JudgedTrace, VerdictLinesCarryTheWitness) {
   h.facts.insert(h.facts.begin() + 9, Fact{TrueTime{8200ms}, ResourceOp{1, c1, resource::Op::write, true,
                                                                         resource::Reject::none, 7}});
   const Verdicts verdicts = check_all(h);
-  const auto lines = of_type(judged_lines(h, verdicts, {}), "verdict");
+  const auto lines = of_type(judged_lines(h, verdicts), "verdict");
   ASSERT_EQ(lines.size(), kPropertyCount);
   EXPECT_EQ(lines[0], R"({"t":11000000000,"type":"verdict","property":"grant-exclusive","id":"P1","status":"holds",)"
                       R"("count":0,"witness":null})");
@@ -151,9 +153,9 @@ TEST(JudgedTrace, VerdictLinesCarryTheWitness) {
 TEST(JudgedTrace, NothingWhenTracingIsOff) {
   const History h = story();
   NullTrace off;
-  write_judged_lines(off, h, check_all(h), {});  // no output to see; must not throw
+  write_judged_lines(off, h, check_all(h));  // no output to see; must not throw
   StringTrace on;
-  write_judged_lines(on, h, check_all(h), {});
+  write_judged_lines(on, h, check_all(h));
   EXPECT_EQ(std::count(on.text().begin(), on.text().end(), '\n'), 1 + 2 + 3 + 2 + 4 + 5);
 }
 
@@ -195,6 +197,8 @@ History history_of(const std::vector<json>& lines) {
   };
   for (const json& n : header["service_nodes"]) h.service.nodes.push_back(pid(n));
   h.service.quorum = header["quorum"];
+  if (header.contains("service_masters"))
+    for (const json& m : header["service_masters"]) h.service.initial_masters.push_back(m.is_null() ? kNoProcess : pid(m));
   h.service.lock_key = key("lock");
   h.app = named<AppKind>(header["app"], app_kind_name,
                          std::array{AppKind::none, AppKind::counter, AppKind::register_value, AppKind::collection,
@@ -293,7 +297,6 @@ bool is_judged(const std::string& type) {
 
 struct Fixture {
   const char* name;
-  std::vector<InitialReplica> replicas;
 };
 
 void PrintTo(const Fixture& f, std::ostream* os) { *os << f.name; }
@@ -317,7 +320,7 @@ TEST_P(JudgedFixtures, JudgedLinesAreTheCheckersOwn) {
     }
   }
   const History h = history_of(parsed);
-  const std::vector<std::string> judged = judged_lines(h, check_all(h), GetParam().replicas);
+  const std::vector<std::string> judged = judged_lines(h, check_all(h));
   if (std::getenv("LOCKSIM_REWRITE_JUDGED") != nullptr) {
     std::ofstream out(path);
     for (const std::string& l : facts) out << l << '\n';
@@ -330,11 +333,9 @@ TEST_P(JudgedFixtures, JudgedLinesAreTheCheckersOwn) {
 
 INSTANTIATE_TEST_SUITE_P(
     HandWritten, JudgedFixtures,
-    testing::Values(Fixture{"single_node_gc_pause", {}}, Fixture{"redlock_clock_jump", {}},
-                    Fixture{"redlock_extend_slew", {}}, Fixture{"every_line_type", {}},
-                    Fixture{"oversell_incident", {}}, Fixture{"master_replica_failover", {{"R", "M"}}},
-                    Fixture{"master_replica_replicated", {{"R", "M"}}},
-                    Fixture{"sentinel_split_brain", {{"R", "M"}}}),
+    testing::Values(Fixture{"single_node_gc_pause"}, Fixture{"redlock_clock_jump"}, Fixture{"redlock_extend_slew"},
+                    Fixture{"every_line_type"}, Fixture{"oversell_incident"}, Fixture{"master_replica_failover"},
+                    Fixture{"master_replica_replicated"}, Fixture{"sentinel_split_brain"}),
     [](const testing::TestParamInfo<Fixture>& info) { return std::string(info.param.name); });
 
 }  // namespace
