@@ -1,7 +1,6 @@
 #include "sim/scenario/build.h"
 
 #include <algorithm>
-#include <map>
 
 #include "sim/core/check.h"
 #include "sim/redis/redis_node.h"
@@ -16,9 +15,10 @@ namespace locksim {
 
 namespace {
 
-using NameTable = std::map<std::string, ProcessId, std::less<>>;
+using scenario::NameTable;
 
 // Every process's id, before any model exists: models name each other by id.
+// The names are the spec's own (views into it), sorted once laid out.
 struct Layout {
   NameTable ids;
   std::vector<ProcessId> nodes;  // masters, then replicas
@@ -27,16 +27,15 @@ struct Layout {
   std::vector<ProcessId> clients;
   std::vector<ProcessId> sentinels;
 
-  ProcessId add(const std::string& name) {
+  ProcessId add(std::string_view name) {
     const auto id = static_cast<ProcessId>(ids.size());
-    const bool added = ids.emplace(name, id).second;
-    LOCKSIM_CHECK(added, "the reader let a duplicate process name through");
+    ids.emplace_back(name, id);
     return id;
   }
-  ProcessId id(const std::string& name) const {
-    const auto it = ids.find(name);
-    LOCKSIM_CHECK(it != ids.end(), "the reader let an unknown process name through");
-    return it->second;
+  ProcessId id(std::string_view name) const {
+    const ProcessId id = scenario::find_id(ids, name);
+    LOCKSIM_CHECK(id != kNoProcess, "the reader let an unknown process name through");
+    return id;
   }
 };
 
@@ -51,6 +50,10 @@ Layout lay_out(const ScenarioSpec& spec) {
   for (const ServiceSpec& s : spec.services) l.add(s.name);
   for (const ClientSpec& c : spec.clients) l.clients.push_back(l.add(c.name));
   for (const std::string& name : spec.sentinel.names) l.sentinels.push_back(l.add(name));
+  std::sort(l.ids.begin(), l.ids.end());
+  LOCKSIM_CHECK(std::adjacent_find(l.ids.begin(), l.ids.end(),
+                                   [](const auto& a, const auto& b) { return a.first == b.first; }) == l.ids.end(),
+                "the reader let a duplicate process name through");
   return l;
 }
 
@@ -149,6 +152,7 @@ void plan_faults(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l, std
 WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) {
   const Layout l = lay_out(spec);
   WorldPlan plan;
+  plan.processes.reserve(l.ids.size());
   plan.max_events = spec.max_events;
   plan.max_facts = spec.max_facts;
   // Key ids: the lock's, the fencing counter's, then the initial keyspace's.

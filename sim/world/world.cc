@@ -69,6 +69,9 @@ World::World(std::uint64_t seed, TraceSink& trace)
 World::World(std::uint64_t seed, WorldPlan plan, TraceSink& trace) : World(seed, trace) {
   set_budgets(plan.max_events, plan.max_facts);
   history_.key_names = std::move(plan.keys);
+  // A slot holds a deque: growing the vector would move every one of them.
+  slots_.reserve(plan.processes.size());
+  history_.processes.reserve(plan.processes.size());
   for (PlannedProcess& p : plan.processes) add(std::move(p.model), p.kind, p.clock);
   history_.service = std::move(plan.service);
   history_.app = plan.app;

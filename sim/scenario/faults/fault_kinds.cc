@@ -122,10 +122,16 @@ std::string fault_kinds_markdown() {
   return out;
 }
 
+ProcessId find_id(const NameTable& table, std::string_view name) {
+  const auto it = std::lower_bound(table.begin(), table.end(), name,
+                                   [](const auto& entry, std::string_view n) { return entry.first < n; });
+  return it != table.end() && it->first == name ? it->second : kNoProcess;
+}
+
 ProcessId FaultResolver::id(std::string_view process) const {
-  const auto it = ids_.find(process);
-  if (it == ids_.end()) throw std::logic_error("the reader let an unknown process name through: " + std::string(process));
-  return it->second;
+  const ProcessId id = find_id(ids_, process);
+  if (id == kNoProcess) throw std::logic_error("the reader let an unknown process name through: " + std::string(process));
+  return id;
 }
 
 }  // namespace locksim::scenario

@@ -9,7 +9,8 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <utility>
+#include <vector>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,23 +25,27 @@ namespace locksim::scenario {
 
 class ReadContext;
 
+// The builder's name table: every process's name and id, sorted by name.
+using NameTable = std::vector<std::pair<std::string_view, ProcessId>>;
+// The id of |name| in |table|, or kNoProcess.
+ProcessId find_id(const NameTable& table, std::string_view name);
+
 // What resolving a fault for one run may use: the ids the builder gave the
 // processes, and random draws from the fault's own streams.
 class FaultResolver {
  public:
-  FaultResolver(const std::map<std::string, ProcessId, std::less<>>& ids, std::uint64_t seed,
-                const std::string& fault_name)
-      : ids_(ids), seed_(seed), stream_("fault " + fault_name) {}
+  FaultResolver(const NameTable& ids, std::uint64_t seed, std::string_view fault_name)
+      : ids_(ids), seed_(seed), fault_name_(fault_name) {}
 
   ProcessId id(std::string_view process) const;
   // The stream for the fault's |key| ("length", "by"), from the run's seed:
   // one seed always gives the same draw, and no other draw moves it.
-  Rng rng(std::string_view key) const { return Rng::derive(seed_, stream_, key); }
+  Rng rng(std::string_view key) const { return Rng::derive(seed_, "fault " + std::string(fault_name_), key); }
 
  private:
-  const std::map<std::string, ProcessId, std::less<>>& ids_;
+  const NameTable& ids_;
   std::uint64_t seed_;
-  std::string stream_;
+  std::string_view fault_name_;
 };
 
 // How a clock fault can move its target's clock, for the static check that
