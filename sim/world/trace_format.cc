@@ -307,99 +307,124 @@ std::string message_json(TrueTime at, const char* what, const Message& m, const 
   return line.done();
 }
 
-std::string fact_json(const Fact& fact, const History& h) {
-  return std::visit(
-      [&](const auto& f) -> std::string {
-        using F = std::decay_t<decltype(f)>;
-        if constexpr (std::is_same_v<F, RequestInvoked>) {
-          return TraceLine(fact.at, "invoke").str("client", h.name_of(f.client)).num("op", static_cast<std::int64_t>(f.op)).str("kind", request_kind_name(f.kind)).done();
-        } else if constexpr (std::is_same_v<F, RequestCompleted>) {
-          return TraceLine(fact.at, "complete")
-              .str("client", h.name_of(f.client))
-              .num("op", static_cast<std::int64_t>(f.op))
-              .str("kind", request_kind_name(f.kind))
-              .str("outcome", outcome_name(f.outcome))
-              .done();
-        } else if constexpr (std::is_same_v<F, LockWanted>) {
-          return TraceLine(fact.at, "want").str("client", h.name_of(f.client)).done();
-        } else if constexpr (std::is_same_v<F, LockGaveUp>) {
-          return TraceLine(fact.at, "give-up").str("client", h.name_of(f.client)).done();
-        } else if constexpr (std::is_same_v<F, LockGranted>) {
-          return TraceLine(fact.at, "grant")
-              .num("session", f.session)
-              .str("client", h.name_of(f.client))
-              .str("value", hex(f.value))
-              .num("token", f.fencing_token)
-              .num("validity_ns", f.validity.count())
-              .str("clock", clock_kind_name(f.clock))
-              .done();
-        } else if constexpr (std::is_same_v<F, LockExtended>) {
-          return TraceLine(fact.at, "extend").num("session", f.session).str("client", h.name_of(f.client)).str("clock", clock_kind_name(f.clock)).done();
-        } else if constexpr (std::is_same_v<F, BeliefEnded>) {
-          return TraceLine(fact.at, "belief-end").num("session", f.session).str("client", h.name_of(f.client)).str("reason", belief_end_name(f.reason)).done();
-        } else if constexpr (std::is_same_v<F, LockReleased>) {
-          return TraceLine(fact.at, "release").num("session", f.session).str("client", h.name_of(f.client)).done();
-        } else if constexpr (std::is_same_v<F, KeyHeld>) {
-          return TraceLine(fact.at, "key-held").str("node", h.name_of(f.node)).str("key", f.key < h.key_names.size() ? h.key_names[f.key] : "?").str("value", hex(f.value)).done();
-        } else if constexpr (std::is_same_v<F, KeyDropped>) {
-          return TraceLine(fact.at, "key-dropped")
-              .str("node", h.name_of(f.node))
-              .str("key", f.key < h.key_names.size() ? h.key_names[f.key] : "?")
-              .str("value", hex(f.value))
-              .str("reason", key_gone_name(f.reason))
-              .done();
-        } else if constexpr (std::is_same_v<F, Replicated>) {
-          return TraceLine(fact.at, "replicated")
-              .str("node", h.name_of(f.node))
-              .str("key", f.key < h.key_names.size() ? h.key_names[f.key] : "?")
-              .str("value", hex(f.value))
-              .boolean("present", f.present)
-              .num("offset", static_cast<std::int64_t>(f.offset))
-              .done();
-        } else if constexpr (std::is_same_v<F, RoleChanged>) {
-          TraceLine line(fact.at, "role");
-          line.str("node", h.name_of(f.node)).str("role", f.master == kNoProcess ? "master" : "replica");
-          if (f.master != kNoProcess) line.str("master", h.name_of(f.master));
-          return line.num("epoch", static_cast<std::int64_t>(f.epoch)).done();
-        } else if constexpr (std::is_same_v<F, ResourceOp>) {
-          return TraceLine(fact.at, "op")
-              .num("session", f.session)
-              .str("client", h.name_of(f.client))
-              .str("op", resource::op_name(f.op))
-              .boolean("accepted", f.accepted)
-              .str("reject", resource::reject_name(f.reject))
-              .num("token", f.fencing_token)
-              .done();
-        } else if constexpr (std::is_same_v<F, AppState>) {
-          return TraceLine(fact.at, "app")
-              .str("app", app_kind_name(f.kind))
-              .num("counter", f.counter)
-              .num("increments", f.increments)
-              .num("elements", f.elements)
-              .num("size", f.size)
-              .num("stock", f.stock)
-              .boolean("quiescent", f.quiescent)
-              .done();
-        } else if constexpr (std::is_same_v<F, FaultApplied>) {
-          TraceLine line(fact.at, "fault");
-          line.str("fault", fault_kind_name(f.kind));
-          if (f.target != kNoProcess) line.str("target", h.name_of(f.target));
-          line.num("amount", f.amount);
-          if (f.kind == FaultKind::partition) line.str("mode", f.mode ? "hold" : "drop");
-          return line.done();
-        } else if constexpr (std::is_same_v<F, PhaseReached>) {
-          return TraceLine(fact.at, "phase").str("process", h.name_of(f.process)).str("phase", phase_name(f.phase)).done();
-        } else if constexpr (std::is_same_v<F, FaultFired>) {
-          return TraceLine(fact.at, "fault-fired")
-              .str("fault", f.fault < h.fault_names.size() ? h.fault_names[f.fault] : "?")
-              .boolean("took_effect", f.took_effect)
-              .done();
-        } else {
-          return TraceLine(fact.at, "end").done();
-        }
-      },
-      fact.body);
-}
+namespace {
+
+// One fact as its trace line: one overload per kind of fact.
+struct FactLine {
+  TrueTime at;
+  const History& h;
+
+  std::string key(redis::KeyId k) const { return k < h.key_names.size() ? h.key_names[k] : "?"; }
+
+  std::string operator()(const RequestInvoked& f) const {
+    return TraceLine(at, "invoke").str("client", h.name_of(f.client)).num("op", static_cast<std::int64_t>(f.op)).str("kind", request_kind_name(f.kind)).done();
+  }
+  std::string operator()(const RequestCompleted& f) const {
+    return TraceLine(at, "complete")
+        .str("client", h.name_of(f.client))
+        .num("op", static_cast<std::int64_t>(f.op))
+        .str("kind", request_kind_name(f.kind))
+        .str("outcome", outcome_name(f.outcome))
+        .done();
+  }
+  std::string operator()(const LockWanted& f) const {
+    return TraceLine(at, "want").str("client", h.name_of(f.client)).done();
+  }
+  std::string operator()(const LockGaveUp& f) const {
+    return TraceLine(at, "give-up").str("client", h.name_of(f.client)).done();
+  }
+  std::string operator()(const LockGranted& f) const {
+    return TraceLine(at, "grant")
+        .num("session", f.session)
+        .str("client", h.name_of(f.client))
+        .str("value", hex(f.value))
+        .num("token", f.fencing_token)
+        .num("validity_ns", f.validity.count())
+        .str("clock", clock_kind_name(f.clock))
+        .done();
+  }
+  std::string operator()(const LockExtended& f) const {
+    return TraceLine(at, "extend").num("session", f.session).str("client", h.name_of(f.client)).str("clock", clock_kind_name(f.clock)).done();
+  }
+  std::string operator()(const BeliefEnded& f) const {
+    return TraceLine(at, "belief-end").num("session", f.session).str("client", h.name_of(f.client)).str("reason", belief_end_name(f.reason)).done();
+  }
+  std::string operator()(const LockReleased& f) const {
+    return TraceLine(at, "release").num("session", f.session).str("client", h.name_of(f.client)).done();
+  }
+  std::string operator()(const KeyHeld& f) const {
+    return TraceLine(at, "key-held").str("node", h.name_of(f.node)).str("key", key(f.key)).str("value", hex(f.value)).done();
+  }
+  std::string operator()(const KeyDropped& f) const {
+    return TraceLine(at, "key-dropped")
+        .str("node", h.name_of(f.node))
+        .str("key", key(f.key))
+        .str("value", hex(f.value))
+        .str("reason", key_gone_name(f.reason))
+        .done();
+  }
+  std::string operator()(const Replicated& f) const {
+    return TraceLine(at, "replicated")
+        .str("node", h.name_of(f.node))
+        .str("key", key(f.key))
+        .str("value", hex(f.value))
+        .boolean("present", f.present)
+        .num("offset", static_cast<std::int64_t>(f.offset))
+        .done();
+  }
+  std::string operator()(const RoleChanged& f) const {
+    TraceLine line(at, "role");
+    line.str("node", h.name_of(f.node)).str("role", f.master == kNoProcess ? "master" : "replica");
+    if (f.master != kNoProcess) line.str("master", h.name_of(f.master));
+    return line.num("epoch", static_cast<std::int64_t>(f.epoch)).done();
+  }
+  std::string operator()(const ResourceOp& f) const {
+    return TraceLine(at, "op")
+        .num("session", f.session)
+        .str("client", h.name_of(f.client))
+        .str("op", resource::op_name(f.op))
+        .boolean("accepted", f.accepted)
+        .str("reject", resource::reject_name(f.reject))
+        .num("token", f.fencing_token)
+        .done();
+  }
+  std::string operator()(const AppState& f) const {
+    return TraceLine(at, "app")
+        .str("app", app_kind_name(f.kind))
+        .num("counter", f.counter)
+        .num("increments", f.increments)
+        .num("elements", f.elements)
+        .num("size", f.size)
+        .num("stock", f.stock)
+        .boolean("quiescent", f.quiescent)
+        .done();
+  }
+  std::string operator()(const FaultApplied& f) const {
+    TraceLine line(at, "fault");
+    line.str("fault", fault_kind_name(f.kind));
+    if (f.target != kNoProcess) line.str("target", h.name_of(f.target));
+    line.num("amount", f.amount);
+    if (f.kind == FaultKind::partition) line.str("mode", f.mode ? "hold" : "drop");
+    return line.done();
+  }
+  std::string operator()(const PhaseReached& f) const {
+    return TraceLine(at, "phase").str("process", h.name_of(f.process)).str("phase", phase_name(f.phase)).done();
+  }
+  std::string operator()(const FaultFired& f) const {
+    return TraceLine(at, "fault-fired")
+        .str("fault", f.fault < h.fault_names.size() ? h.fault_names[f.fault] : "?")
+        .boolean("took_effect", f.took_effect)
+        .done();
+  }
+  template <typename F>
+  std::string operator()(const F&) const {
+      return TraceLine(at, "end").done();
+  }
+};
+
+}  // namespace
+
+std::string fact_json(const Fact& fact, const History& h) { return std::visit(FactLine{fact.at, h}, fact.body); }
 
 std::string promise_json(const Fact& fact, const History& h, TrueTime run_end) {
   // A grant's or an extension's promise; "from" says which (grant or extend).
