@@ -59,9 +59,11 @@ bool read_name_list(Reader& r, const DocNode& table, std::string_view key, std::
   if (!r.strings(table, key, items)) return false;
   const DocNode& node = *table.find(key);
   out.clear();
-  for (const auto& [name, pos] : items) {
+  for (const auto& item : items) {
+    const auto& [name, pos] = item;
     if (!valid_process_name(name)) r.fail(pos, node.path, bad_name_message(name));
-    const bool twice = std::any_of(out.begin(), out.end(), [&](const auto& seen) { return seen.first == name; });
+    const bool twice =
+        std::any_of(out.begin(), out.end(), [&item](const auto& seen) { return seen.first == item.first; });
     if (twice) r.fail(pos, node.path, std::string(what) + " " + in_quotes(name) + " is listed twice");
     out.emplace_back(name, pos);
   }
