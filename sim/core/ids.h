@@ -12,7 +12,7 @@ using ProcessId = std::uint32_t;
 using SessionId = std::uint32_t;
 inline constexpr ProcessId kNoProcess = UINT32_MAX;
 
-enum class ProcessKind : std::uint8_t { client, redis_node, resource, other, sentinel, service };
+enum class ProcessKind : std::uint8_t { client, redis_node, resource, other, sentinel, service, store_member };
 
 // Every process has two clocks: the wall clock (steps with NTP and operators)
 // and the monotonic clock (never steps; still drifts). Models say which they read.

@@ -86,6 +86,15 @@ const char* key_gone_name(KeyGone k) {
   return "?";
 }
 
+const char* store_session_event_name(StoreSessionEvent e) {
+  switch (e) {
+    case StoreSessionEvent::opened: return "opened";
+    case StoreSessionEvent::expired: return "expired";
+    case StoreSessionEvent::closed: return "closed";
+  }
+  return "?";
+}
+
 const char* app_kind_name(AppKind k) {
   switch (k) {
     case AppKind::none: return "none";

@@ -16,6 +16,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/core/time.h"
+#include "sim/wire/consensus.h"
 #include "sim/wire/redis.h"
 #include "sim/wire/resource.h"
 
@@ -130,11 +131,27 @@ struct Replicated {
   std::uint64_t offset;
 };
 // A node's role changed: promoted to master (master = kNoProcess) or made a
-// replica of |master|, in the sentinels' configuration |epoch|.
+// replica of |master|, in the sentinels' configuration |epoch|. A consensus
+// store member records it too, with its Raft term as the epoch: leader
+// (master = kNoProcess), follower of |master|, or candidate (master = itself).
 struct RoleChanged {
   ProcessId node;
   ProcessId master;
   std::uint64_t epoch;
+};
+// A consensus store's session (an etcd lease; a ZooKeeper, Chubby or Consul
+// session) as the leader applied it: opened for |client| with |ttl|, expired
+// by the leader's lessor (the client did not keep it alive; lock-delay
+// applies), or closed by the client. Recorded by the member that was leader
+// when the entry applied, once per entry.
+enum class StoreSessionEvent : std::uint8_t { opened, expired, closed };
+const char* store_session_event_name(StoreSessionEvent e);
+struct StoreSession {
+  ProcessId member;
+  consensus::StoreSessionId session;
+  ProcessId client;
+  StoreSessionEvent what;
+  Duration ttl;
 };
 struct ResourceOp {
   SessionId session;
@@ -177,7 +194,7 @@ struct RunEnded {};
 
 using FactBody = std::variant<RequestInvoked, RequestCompleted, LockWanted, LockGaveUp, LockGranted, LockExtended,
                               BeliefEnded, LockReleased, KeyHeld, KeyDropped, Replicated, RoleChanged, ResourceOp,
-                              AppState, FaultApplied, PhaseReached, FaultFired, RunEnded>;
+                              AppState, FaultApplied, PhaseReached, FaultFired, StoreSession, RunEnded>;
 
 struct Fact {
   TrueTime at;

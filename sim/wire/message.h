@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "sim/core/ids.h"
+#include "sim/wire/consensus.h"
 #include "sim/wire/replication.h"
 #include "sim/wire/redis.h"
 #include "sim/wire/resource.h"
@@ -18,7 +19,9 @@ namespace locksim {
 using Payload = std::variant<redis::Request, redis::Reply, resource::Request, resource::Reply, redis::ReplicationEntry,
                              redis::ReplicationAck, redis::GetAck, redis::ReplicaOf, redis::Ping, redis::Pong,
                              redis::IsMasterDown, redis::MasterDownReply, redis::SwitchMaster, redis::GetMaster,
-                             redis::MasterIs, service::Call, service::Answer>;
+                             redis::MasterIs, service::Call, service::Answer, consensus::Request, consensus::Reply,
+                             consensus::Event, consensus::RequestVote, consensus::Vote, consensus::Append,
+                             consensus::AppendReply>;
 
 struct Message {
   ProcessId from = kNoProcess;

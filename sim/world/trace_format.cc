@@ -51,6 +51,7 @@ const char* process_kind_name(ProcessKind k) {
     case ProcessKind::other: return "other";
     case ProcessKind::sentinel: return "sentinel";
     case ProcessKind::service: return "service";
+    case ProcessKind::store_member: return "store";
   }
   return "?";
 }
@@ -94,6 +95,7 @@ namespace {
 // Replication and sentinel traffic, in words close to the Redis commands.
 std::string describe_control(const Payload& payload, const History& h) {
   auto key_name = [&](redis::KeyId k) { return k < h.key_names.size() ? h.key_names[k] : std::to_string(k); };
+  auto store_key = [&](consensus::Key k) { return key_name(k.prefix) + "/" + std::to_string(k.suffix); };
   return std::visit(
       [&](const auto& m) -> std::string {
         using M = std::decay_t<decltype(m)>;
@@ -130,8 +132,23 @@ std::string describe_control(const Payload& payload, const History& h) {
           return "call";
         } else if constexpr (std::is_same_v<M, service::Answer>) {
           return "answer";
+        } else if constexpr (std::is_same_v<M, consensus::Request>) {
+          return std::string(consensus::op_name(m.op)) + " " + store_key(m.key);
+        } else if constexpr (std::is_same_v<M, consensus::Reply>) {
+          return std::string(consensus::status_name(m.status)) + " rev " + std::to_string(m.create_revision);
+        } else if constexpr (std::is_same_v<M, consensus::Event>) {
+          return "deleted " + store_key(m.key) + " @" + std::to_string(m.revision);
+        } else if constexpr (std::is_same_v<M, consensus::RequestVote>) {
+          return "RequestVote term " + std::to_string(m.term);
+        } else if constexpr (std::is_same_v<M, consensus::Vote>) {
+          return std::string(m.granted ? "vote yes" : "vote no") + " term " + std::to_string(m.term);
+        } else if constexpr (std::is_same_v<M, consensus::Append>) {
+          return std::string(m.entry_term ? "AppendEntries " : "heartbeat ") + "term " + std::to_string(m.term) +
+                 " commit " + std::to_string(m.commit);
+        } else if constexpr (std::is_same_v<M, consensus::AppendReply>) {
+          return std::string(m.success ? "append ok " : "append refused ") + std::to_string(m.match_index);
         } else {
-          return "?";
+          return "?";  // client requests and replies: describe_payload words them
         }
       },
       payload);
@@ -291,6 +308,45 @@ void payload_fields(TraceLine& line, const Payload& payload, const History& h) {
           line.str("kind", "service-call").num("request_id", id(m.request_id));
         } else if constexpr (std::is_same_v<M, service::Answer>) {
           line.str("kind", "service-answer").num("request_id", id(m.request_id));
+        } else if constexpr (std::is_same_v<M, consensus::Request>) {
+          line.str("kind", "store-request")
+              .num("request_id", m.request_id)
+              .str("op", consensus::op_name(m.op))
+              .str("key", key_name(m.key.prefix))
+              .num("suffix", m.key.suffix)
+              .num("session", m.session)
+              .num("revision", m.revision)
+              .num("number", m.number);
+        } else if constexpr (std::is_same_v<M, consensus::Reply>) {
+          line.str("kind", "store-reply")
+              .num("request_id", m.request_id)
+              .str("status", consensus::status_name(m.status))
+              .process("leader", m.leader, h)
+              .str("key", key_name(m.key.prefix))
+              .num("suffix", m.key.suffix)
+              .num("session", m.session)
+              .num("create_revision", m.create_revision)
+              .num("mod_revision", m.mod_revision)
+              .num("number", m.number);
+        } else if constexpr (std::is_same_v<M, consensus::Event>) {
+          line.str("kind", "store-event").str("key", key_name(m.key.prefix)).num("suffix", m.key.suffix).num("revision", m.revision);
+        } else if constexpr (std::is_same_v<M, consensus::RequestVote>) {
+          line.str("kind", "request-vote")
+              .num("term", m.term)
+              .num("last_log_index", m.last_log_index)
+              .num("last_log_term", m.last_log_term);
+        } else if constexpr (std::is_same_v<M, consensus::Vote>) {
+          line.str("kind", "vote").num("term", m.term).boolean("granted", m.granted);
+        } else if constexpr (std::is_same_v<M, consensus::Append>) {
+          line.str("kind", "append")
+              .num("term", m.term)
+              .num("prev_index", m.prev_index)
+              .num("prev_term", m.prev_term)
+              .num("commit", m.commit)
+              .num("entry_term", m.entry_term);
+          if (m.entry_term) line.str("entry", consensus::command_kind_name(m.entry.kind));
+        } else if constexpr (std::is_same_v<M, consensus::AppendReply>) {
+          line.str("kind", "append-reply").num("term", m.term).boolean("success", m.success).num("match_index", m.match_index);
         } else {
           static_assert(sizeof(M) == 0, "a payload without trace fields");
         }
@@ -374,6 +430,14 @@ struct FactLine {
   }
   std::string operator()(const RoleChanged& f) const {
     TraceLine line(at, "role");
+    const bool store = f.node < h.processes.size() && h.processes[f.node].kind == ProcessKind::store_member;
+    if (store) {
+      // A store member: leader, candidate (master = itself) or follower.
+      line.str("node", h.name_of(f.node))
+          .str("role", f.master == kNoProcess ? "leader" : f.master == f.node ? "candidate" : "follower");
+      if (f.master != kNoProcess && f.master != f.node) line.str("leader", h.name_of(f.master));
+      return line.num("term", static_cast<std::int64_t>(f.epoch)).done();
+    }
     line.str("node", h.name_of(f.node)).str("role", f.master == kNoProcess ? "master" : "replica");
     if (f.master != kNoProcess) line.str("master", h.name_of(f.master));
     return line.num("epoch", static_cast<std::int64_t>(f.epoch)).done();
@@ -409,6 +473,15 @@ struct FactLine {
   }
   std::string operator()(const PhaseReached& f) const {
     return TraceLine(at, "phase").str("process", h.name_of(f.process)).str("phase", phase_name(f.phase)).done();
+  }
+  std::string operator()(const StoreSession& f) const {
+    return TraceLine(at, "store-session")
+        .str("member", h.name_of(f.member))
+        .num("session", f.session)
+        .str("client", h.name_of(f.client))
+        .str("event", store_session_event_name(f.what))
+        .num("ttl_ns", f.ttl.count())
+        .done();
   }
   std::string operator()(const FaultFired& f) const {
     return TraceLine(at, "fault-fired")
