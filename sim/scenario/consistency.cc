@@ -74,9 +74,37 @@ void check_lease(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
   }
 }
 
+// A store-kept lock's session must be renewable before it runs out, and an
+// observation lock's holder must give up before a contender may take over
+// (client-go refuses leaseDuration <= renewDeadline for the same reason).
+void check_store_session(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
+  const LockSpec& lock = spec.lock;
+  if (!uses_store(lock.protocol)) return;
+  const SourcePos file_pos{spec.file, 0};
+  const StoreLockSpec& sl = lock.store_lock;
+  const bool observation = lock.protocol == LockProtocol::kubernetes || lock.protocol == LockProtocol::dynamodb;
+  const Duration limit = observation ? sl.renew_deadline : lock.ttl;
+  if (sl.keepalive_every >= limit) {
+    fail_at(r, first_written(root, {{"store_lock", "keepalive_every"}, {"lock", "ttl"}}), file_pos,
+            "store_lock.keepalive_every",
+            "the client renews every " + human_duration(sl.keepalive_every) + ", which is not shorter than " +
+                (observation ? "the renew deadline (" : "the session TTL (") + human_duration(limit) +
+                "): the lease would run out before its first renewal");
+  }
+  if (observation && sl.renew_deadline > lock.ttl) {
+    fail_at(r, first_written(root, {{"store_lock", "renew_deadline"}, {"lock", "ttl"}}), file_pos,
+            "store_lock.renew_deadline",
+            "the holder gives up after " + human_duration(sl.renew_deadline) +
+                " without renewing, later than a contender may take over (lock.ttl = " + human_duration(lock.ttl) +
+                "): two holders by design");
+  }
+}
+
 void check_resource(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
   const SourcePos file_pos{spec.file, 0};
-  if (spec.resource.policy == WritePolicy::fencing && spec.lock.fencing == FencingStyle::none) {
+  // A store-kept lock's token is its create revision (or generation).
+  if (spec.resource.policy == WritePolicy::fencing && spec.lock.fencing == FencingStyle::none &&
+      !uses_store(spec.lock.protocol)) {
     fail_at(r, first_written(root, {{"resource", "policy"}}), file_pos, "resource.policy",
             "a fencing resource needs fencing tokens, and lock.fencing is \"none\": every op would be refused; set "
             "lock.fencing = \"incr\"");
@@ -207,6 +235,7 @@ void check_clock_range(Reader& r, const DocNode& root, const ScenarioSpec& spec,
 
 void check_consistency(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
   check_lease(r, root, spec);
+  check_store_session(r, root, spec);
   check_resource(r, root, spec);
   for (const ClientSpec& c : spec.clients) {
     if (c.start < spec.run_for) continue;

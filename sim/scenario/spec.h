@@ -18,6 +18,7 @@
 #include "sim/core/limits.h"
 #include "sim/core/time.h"
 #include "sim/history/history.h"
+#include "sim/lock/store_lock_config.h"
 #include "sim/lock/styles.h"
 #include "sim/redis/config.h"
 #include "sim/resource/policy.h"
@@ -29,7 +30,11 @@
 
 namespace locksim {
 
-enum class LockProtocol : std::uint8_t { single_node, redlock };
+// Redis-based (single-node, Redlock) or kept in a consensus store ([store]):
+// etcd's Mutex, ZooKeeper with Curator, Chubby, Consul, and the
+// lease-by-observation locks of Kubernetes and the DynamoDB lock client.
+enum class LockProtocol : std::uint8_t { single_node, redlock, etcd, zookeeper, chubby, consul, kubernetes, dynamodb };
+inline bool uses_store(LockProtocol p) { return p >= LockProtocol::etcd; }
 
 // Redlock's own knobs (the distlock page and the reference client redlock-rb).
 struct RedlockSpec {
@@ -49,6 +54,18 @@ struct RedlockSpec {
 struct WatchdogSpec {
   bool enabled = false;
   Duration renew_every{};  // resolved: ttl / 3 unless written
+};
+
+// [store_lock]: the client side of a store-kept lock — its session, the
+// recipe's options and the client policy (sim/lock/store_lock_config.h).
+struct StoreLockSpec {
+  Duration keepalive_every{};  // resolved: the protocol's rule (etcd TTL/3, ...) unless written
+  bool recheck = true;         // etcd: re-read the own key after waiting
+  SessionPolicy policy{};      // ZooKeeper: obey-suspended, obey-lost or ignore
+  Duration suspended_after{};  // resolved: 2T/3 unless written
+  Duration lost_after{};       // resolved: T unless written
+  Duration lock_delay{};       // Chubby, Consul; resolved from the protocol unless written
+  Duration renew_deadline{};   // Kubernetes, DynamoDB; resolved from the protocol unless written
 };
 
 struct LockSpec {
@@ -75,6 +92,24 @@ struct LockSpec {
   // fewer acks within wait_timeout fail the attempt.
   int wait_replicas = 0;
   Duration wait_timeout{};
+  StoreLockSpec store_lock;
+};
+
+// [store]: the consensus store's members and timings (sim/consensus/
+// store_config.h). Timings left out come from the protocol's defaults
+// (store_presets.h).
+struct StoreSpec {
+  std::vector<std::string> members;  // resolved: s1, s2, s3 for a store protocol unless written
+  std::string initial_leader;        // resolved: the first member unless written
+  Duration heartbeat{};
+  Duration election_timeout{};
+  Duration lessor_tick{};
+  Duration min_ttl{};
+  Duration promotion_extension{};
+  std::int64_t ttl_multiplier = 1;
+  // The resource's stock lives in the store, and a decrement is a txn that
+  // compares the holder's create revision (etcd's recommended pattern).
+  bool stock = false;
 };
 
 // [redis.initial] KEY = 32 | "text" | { value = ..., ttl = "10s" }: a key the
@@ -219,6 +254,7 @@ struct ScenarioSpec {
   std::uint64_t max_facts = 0;
   LockSpec lock;
   RedisSpec redis;
+  StoreSpec store;
   SentinelSpec sentinel;
   std::vector<ServiceSpec> services;
   ResourceSpec resource;

@@ -7,10 +7,31 @@ namespace locksim::scenario {
 
 namespace {
 
+// A store-kept lock has no Redis client: the [lock] keys that describe one
+// would be silently ignored, so they are errors (the token is the store's
+// revision; renewal is the session's keepalive).
+void check_store_protocol(ReadContext& c) {
+  const DocNode& l = c.section("lock");
+  const std::string protocol = lock_protocol_name(c.spec.lock.protocol);
+  for (std::string_view key : {"preset", "acquire", "release", "fencing", "fencing_key", "drift_factor",
+                               "drift_fixed", "watchdog", "renew_every", "wait_replicas", "wait_timeout"})
+    if (const DocNode* k = l.find(key))
+      c.r.fail(*k, "lock." + std::string(key) + " describes a Redis client and does not apply to protocol = \"" +
+                       protocol + "\" (its fencing token is the store's revision; see [store_lock])");
+  const DocNode& s = c.section("sentinel");
+  if (!s.members.empty())
+    c.r.fail(s.members.front(), "[sentinel] fails a Redis master over, and the protocol is \"" + protocol +
+                                    "\": the store elects its own leader");
+  if (c.spec.store.stock && c.spec.resource.app != AppKind::stock)
+    c.r.fail(*c.section("store").find("stock"), "store.stock keeps the resource's stock in the store; it needs "
+                                                "resource.app = \"stock\"");
+}
+
 // The single-node lock talks to one master; Redlock takes and gives back its
 // lock the one safe way, on every node.
 void check_protocol(ReadContext& c) {
   const LockSpec& lock = c.spec.lock;
+  if (uses_store(lock.protocol)) return check_store_protocol(c);
   const DocNode& redis = c.section("redis");
   const DocNode& l = c.section("lock");
   const std::vector<std::string>& nodes = c.spec.redis.nodes;
@@ -64,6 +85,7 @@ void check_sentinels(ReadContext& c) {
 
 void check_deployment(ReadContext& c) {
   check_protocol(c);
+  if (uses_store(c.spec.lock.protocol)) return;
   check_sentinels(c);
   const auto replicas = static_cast<std::int64_t>(c.spec.redis.replicas.size());
   const DocNode* wait = c.section("lock").find("wait_replicas");

@@ -10,8 +10,11 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr std::pair<LockProtocol, std::string_view> kProtocols[] = {{LockProtocol::single_node, "single-node"},
-                                                                    {LockProtocol::redlock, "redlock"}};
+constexpr std::pair<LockProtocol, std::string_view> kProtocols[] = {
+    {LockProtocol::single_node, "single-node"}, {LockProtocol::redlock, "redlock"},
+    {LockProtocol::etcd, "etcd"},               {LockProtocol::zookeeper, "zookeeper"},
+    {LockProtocol::chubby, "chubby"},           {LockProtocol::consul, "consul"},
+    {LockProtocol::kubernetes, "kubernetes"},   {LockProtocol::dynamodb, "dynamodb"}};
 constexpr std::pair<AcquireStyle, std::string_view> kAcquireStyles[] = {
     {AcquireStyle::set_nx_px, "set-nx-px"}, {AcquireStyle::setnx_then_expire, "setnx-then-expire"}};
 constexpr std::pair<ReleaseStyle, std::string_view> kReleaseStyles[] = {
@@ -31,8 +34,11 @@ ChoiceRule preset_rule() {
 const KeyTable<LockSpec> kKeys{
     {{.name = "protocol",
       .rule = choice_of(kProtocols, LockProtocol::single_node),
-      .doc = "which protocol the clients run: one Redis node (exactly one entry in `redis.nodes`), or Redlock over "
-             "every node in `redis.nodes` (tuned in [`[redlock]`](#redlock))"},
+      .doc = "which protocol the clients run: one Redis node (exactly one entry in `redis.nodes`), Redlock over "
+             "every node in `redis.nodes` (tuned in [`[redlock]`](#redlock)), or a lock kept in a consensus store "
+             "([`[store]`](#store), [`[store_lock]`](#store_lock)): etcd's Mutex, ZooKeeper with Curator's "
+             "InterProcessMutex, Chubby, Consul, or the lease-by-observation locks of Kubernetes and the DynamoDB "
+             "lock client"},
      into(&LockSpec::protocol)},
     {{.name = "preset",
       .rule = preset_rule(),
@@ -43,7 +49,11 @@ const KeyTable<LockSpec> kKeys{
      }},
     {{.name = "key", .rule = StringRule{.fallback = "lock", .non_empty = true}, .doc = "the Redis key of the lock"},
      into(&LockSpec::key)},
-    {{.name = "ttl", .rule = DurationRule{.sign = Sign::positive, .fallback = 10s}, .doc = "lease length (`PX`)"},
+    {{.name = "ttl",
+      .rule = DurationRule{.sign = Sign::positive, .fallback = 10s},
+      .doc = "lease length (`PX`); for a store protocol the session TTL the client asks for (etcd lease, "
+             "ZooKeeper session timeout, Chubby/Consul session), or the lease duration of an observation lock",
+      .default_note = "`\"10s\"`; a store protocol's own default ([store presets](#store))"},
      into(&LockSpec::ttl)},
     {{.name = "acquire",
       .rule = choice_of(kAcquireStyles, AcquireStyle::set_nx_px),
@@ -119,6 +129,12 @@ const KeyTable<LockSpec> kKeys{
      into(&LockSpec::wait_timeout)},};
 
 }  // namespace
+
+const char* lock_protocol_name(LockProtocol protocol) {
+  for (const auto& [value, name] : kProtocols)
+    if (value == protocol) return name.data();
+  return "?";
+}
 
 SectionDecl lock_section() { return {.name = "lock", .keys = declarations(kKeys)}; }
 

@@ -86,7 +86,8 @@ void read_redlock_section(ReadContext& c) {
   const DocNode& rl = c.section("redlock");
   if (c.spec.lock.protocol != LockProtocol::redlock && c.root.find("redlock") != nullptr) {
     c.r.fail(rl.members.empty() ? rl : rl.members.front(),
-             "[redlock] applies only with protocol = \"redlock\" in [lock], and the protocol is \"single-node\"" +
+             "[redlock] applies only with protocol = \"redlock\" in [lock], and the protocol is \"" +
+                 std::string(lock_protocol_name(c.spec.lock.protocol)) + "\"" +
                  std::string(c.written("lock", "protocol") ? "" : " (the default)"));
   }
   read_keys(c.r, rl, kKeys, c.spec.lock.redlock);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/scenario/presets.h"
+#include "sim/scenario/read/sections.h"
 
 namespace locksim::scenario {
 
@@ -37,6 +38,7 @@ void apply_preset(ReadContext& c) {
 
 void resolve_defaults(ReadContext& c) {
   apply_preset(c);
+  resolve_store_defaults(c);
   ScenarioSpec& spec = c.spec;
   LockSpec& lock = spec.lock;
   const auto n = static_cast<std::uint32_t>(spec.redis.nodes.size());

@@ -10,7 +10,8 @@ namespace locksim::scenario {
 
 std::span<const SectionDecl> sections() {
   static const std::vector<SectionDecl> all{scenario_section(), lock_section(),     redlock_section(),
-                                            redis_section(),    sentinel_section(), resource_section(),
+                                            store_section(),    store_lock_section(), redis_section(),
+                                            sentinel_section(), resource_section(),
                                             service_section(),  client_section(),   clock_section(),
                                             network_section(),  link_section(),     fault_section(),
                                             expect_section()};

@@ -23,6 +23,8 @@ void read_resource_section(ReadContext& c);  // [resource]
 void read_client_sections(ReadContext& c);   // [client.NAME]
 void check_deployment(ReadContext& c);       // replicas, sentinels and the protocol's node count, together
 void read_redlock_section(ReadContext& c);   // [redlock]
+void read_store_sections(ReadContext& c);    // [store], [store_lock]: after the lock, before the names are used
+void resolve_store_defaults(ReadContext& c);  // a store protocol's preset, for what the file leaves out
 void read_clock_sections(ReadContext& c);    // [clock.NAME]
 void read_network_section(ReadContext& c);   // [network]
 void read_link_sections(ReadContext& c);     // [link.NAME]
@@ -33,6 +35,8 @@ void read_expect_section(ReadContext& c);    // [expect]
 SectionDecl scenario_section();
 SectionDecl lock_section();
 SectionDecl redlock_section();
+SectionDecl store_section();
+SectionDecl store_lock_section();
 SectionDecl redis_section();
 SectionDecl sentinel_section();
 SectionDecl resource_section();
@@ -47,6 +51,9 @@ SectionDecl expect_section();
 std::span<const SectionDecl> sections();
 // The section called |name|, or null.
 const SectionDecl* find_section(std::string_view name);
+
+// "single-node", "etcd", ...: the protocol as scenario files write it.
+const char* lock_protocol_name(LockProtocol protocol);
 
 // The range of a count of replicas (min_replicas_to_write, wait_replicas).
 std::string replica_count_rule(std::int64_t replicas);

@@ -14,6 +14,7 @@ ScenarioSpec read_spec(Reader& r, const DocNode& root, const std::string& file) 
   // order process names are registered (and listed in messages).
   read_scenario_section(c);
   read_lock_section(c);
+  read_store_sections(c);
   read_redis_section(c);
   read_sentinel_section(c);
   read_service_sections(c);
