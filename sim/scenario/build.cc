@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/consensus/store_member.h"
 #include "sim/core/check.h"
 #include "sim/redis/redis_node.h"
 #include "sim/redis/sentinel.h"
@@ -17,12 +18,16 @@ namespace {
 
 using scenario::NameTable;
 
+// The store-resident stock's key (store.stock).
+constexpr const char* kStockKey = "stock";
+
 // Every process's id, before any model exists: models name each other by id.
 // The names are the spec's own (views into it), sorted once laid out.
 struct Layout {
   NameTable ids;
-  std::vector<ProcessId> nodes;  // masters, then replicas
+  std::vector<ProcessId> nodes;  // masters, then replicas; or the store's members
   std::vector<ProcessId> replicas;
+  std::vector<ProcessId> members;  // the consensus store's
   ProcessId resource = kNoProcess;
   std::vector<ProcessId> clients;
   std::vector<ProcessId> sentinels;
@@ -45,6 +50,10 @@ Layout lay_out(const ScenarioSpec& spec) {
   for (const std::string& name : spec.redis.replicas) {
     l.replicas.push_back(l.add(name));
     l.nodes.push_back(l.replicas.back());
+  }
+  for (const std::string& name : spec.store.members) {
+    l.members.push_back(l.add(name));
+    l.nodes.push_back(l.members.back());
   }
   l.resource = l.add(spec.resource.name);
   for (const ServiceSpec& s : spec.services) l.add(s.name);
@@ -89,12 +98,36 @@ void plan_redis(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
     add_process(plan, spec, std::make_unique<redis::RedisNode>(name, config), ProcessKind::redis_node);
 }
 
+// The store's members, all with one config: the lock's key and, when the
+// stock lives there, the stock.
+void plan_store(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
+  const StoreSpec& s = spec.store;
+  consensus::StoreConfig config;
+  config.members = l.members;
+  config.heartbeat = s.heartbeat;
+  config.election_timeout = s.election_timeout;
+  config.initial_leader = s.initial_leader.empty() ? kNoProcess : l.id(s.initial_leader);
+  config.lessor_tick = s.lessor_tick;
+  config.min_ttl = s.min_ttl;
+  config.ttl_multiplier = s.ttl_multiplier;
+  config.promotion_extension = s.promotion_extension;
+  config.lock_key = plan.service.lock_key;
+  if (s.stock) {
+    config.app = AppKind::stock;
+    config.stock_key = key_id(plan, kStockKey);
+    config.initial_stock = spec.resource.initial_stock;
+  }
+  for (const std::string& name : s.members)
+    add_process(plan, spec, std::make_unique<consensus::StoreMember>(name, config), ProcessKind::store_member);
+}
+
 void plan_clients(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
   LockTargets targets;
   targets.service = plan.service;
   targets.fencing_key = key_id(plan, spec.lock.fencing_key);
   targets.fencing_node = l.id(spec.lock.redlock.fencing_node);
   targets.sentinels = l.sentinels;
+  if (spec.store.stock) targets.stock_key = key_id(plan, kStockKey);
   const ClientProcess::LockFactory make_lock = lock_factory(spec, targets);
   for (const ClientSpec& c : spec.clients) {
     WorkloadConfig wl;
@@ -158,14 +191,26 @@ WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) {
   // Key ids: the lock's, the fencing counter's, then the initial keyspace's.
   plan.service.lock_key = key_id(plan, spec.lock.key);
   key_id(plan, spec.lock.fencing_key);
-  // Only masters record held keys, so the holder is "the current master's value".
+  // Only masters record held keys, so the holder is "the current master's
+  // value"; every store member records its applied owner, so there the
+  // holder is the value a majority has applied.
   plan.service.nodes = l.nodes;
-  plan.service.initial_masters.assign(spec.redis.nodes.size(), kNoProcess);
-  plan.service.initial_masters.resize(l.nodes.size(), l.nodes.front());  // replicas follow nodes[0]
-  plan.service.quorum = spec.lock.protocol == LockProtocol::redlock ? spec.lock.redlock.quorum : 1;
+  if (uses_store(spec.lock.protocol)) {
+    const ProcessId leader = spec.store.initial_leader.empty() ? kNoProcess : l.id(spec.store.initial_leader);
+    for (const ProcessId m : l.members) plan.service.initial_masters.push_back(m == leader ? kNoProcess : leader);
+    plan.service.quorum = static_cast<std::uint32_t>(l.members.size() / 2 + 1);
+  } else {
+    plan.service.initial_masters.assign(spec.redis.nodes.size(), kNoProcess);
+    plan.service.initial_masters.resize(l.nodes.size(), l.nodes.front());  // replicas follow nodes[0]
+    plan.service.quorum = spec.lock.protocol == LockProtocol::redlock ? spec.lock.redlock.quorum : 1;
+  }
   plan.app = spec.resource.app;
   plan_redis(plan, spec, l);
-  const ResourceConfig resource{spec.resource.policy, spec.resource.app, spec.resource.initial_stock};
+  plan_store(plan, spec, l);
+  // A stock kept in the store is the store's to record; the resource
+  // process then holds no application.
+  const AppKind resource_app = spec.store.stock ? AppKind::none : spec.resource.app;
+  const ResourceConfig resource{spec.resource.policy, resource_app, spec.resource.initial_stock};
   add_process(plan, spec, std::make_unique<Resource>(spec.resource.name, resource), ProcessKind::resource);
   for (const ServiceSpec& s : spec.services)
     add_process(plan, spec, std::make_unique<Service>(s.name, s.latency), ProcessKind::service);

@@ -1,8 +1,11 @@
 #include "sim/scenario/lock_factory.h"
 
+#include "sim/core/check.h"
+
 #include "sim/lock/master_follower.h"
 #include "sim/lock/redlock.h"
 #include "sim/lock/single_node_lock.h"
+#include "sim/lock/store_lock.h"
 #include "sim/lock/watchdog.h"
 
 namespace locksim {
@@ -11,8 +14,50 @@ namespace {
 
 using LockFactory = ClientProcess::LockFactory;
 
+StoreRecipe recipe_of(LockProtocol protocol) {
+  switch (protocol) {
+    case LockProtocol::etcd: return StoreRecipe::etcd_mutex;
+    case LockProtocol::zookeeper: return StoreRecipe::curator_mutex;
+    case LockProtocol::chubby: return StoreRecipe::chubby_lock;
+    case LockProtocol::consul: return StoreRecipe::consul_lock;
+    case LockProtocol::kubernetes:
+    case LockProtocol::dynamodb: return StoreRecipe::observation_lease;
+    case LockProtocol::single_node:
+    case LockProtocol::redlock: break;
+  }
+  LOCKSIM_CHECK(false, "recipe_of: not a store protocol");
+  return StoreRecipe::etcd_mutex;
+}
+
+LockFactory store_factory(const ScenarioSpec& spec, const LockTargets& targets) {
+  const LockSpec& l = spec.lock;
+  const StoreLockSpec& s = l.store_lock;
+  StoreLockConfig lock;
+  lock.recipe = recipe_of(l.protocol);
+  lock.members = targets.service.nodes;
+  lock.key = targets.service.lock_key;
+  lock.ttl = l.ttl;
+  lock.keepalive_every = s.keepalive_every;
+  lock.request_timeout = l.request_timeout;
+  lock.clock = l.clock;
+  lock.recheck_after_wait = s.recheck;
+  // Curator's policies are ZooKeeper's; every other session lock believes
+  // until its own deadline.
+  lock.policy = l.protocol == LockProtocol::zookeeper ? s.policy : SessionPolicy::deadline;
+  lock.suspended_after = s.suspended_after;
+  lock.lost_after = s.lost_after;
+  lock.lock_delay = s.lock_delay;
+  lock.renew_deadline = s.renew_deadline;
+  lock.stock_in_store = spec.store.stock;
+  lock.stock_key = targets.stock_key;
+  return [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+    return make_store_lock(self, listener, lock, tag_base);
+  };
+}
+
 LockFactory protocol_factory(const ScenarioSpec& spec, const LockTargets& targets) {
   const LockSpec& l = spec.lock;
+  if (uses_store(l.protocol)) return store_factory(spec, targets);
   const ValidityRule rule{l.ttl, l.drift_factor_ppm, l.drift_fixed};
   if (l.protocol == LockProtocol::single_node) {
     SingleNodeLockConfig lock;

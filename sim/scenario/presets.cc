@@ -1,5 +1,4 @@
-// The preset table. Sources: ../shared/REFERENCES.md, "Client libraries
-// (defaults read from their source) — for presets"; each row says which
+// The preset table, read from each library's source; each row says which
 // library default each value is.
 #include "sim/scenario/presets.h"
 

@@ -4,9 +4,8 @@
 // key written in the file, in a variant or with --set wins over it, wherever
 // it is written (scenarios/FORMAT.md, "Presets").
 //
-// The values are the libraries' own defaults, read from their source, as
-// collected in ../shared/REFERENCES.md ("Client libraries" table). The table
-// itself is in presets.cc.
+// The values are the libraries' own defaults, read from their source (the
+// README's model section lists them). The table itself is in presets.cc.
 #pragma once
 
 #include <cstdint>
