@@ -61,6 +61,26 @@ void BM_SingleNodeGcPauseRun(benchmark::State& state) {
 }
 BENCHMARK(BM_SingleNodeGcPauseRun)->Unit(benchmark::kMicrosecond);
 
+// The consensus stories: three Raft members exchanging heartbeats every
+// 100 ms (etcd) or 1 s (ZooKeeper) for the whole run dominate their events.
+void BM_EtcdGcPauseRun(benchmark::State& state) {
+  static const ScenarioSpec spec = load_spec("etcd-gc-pause", "base");
+  run_many(state, spec);
+}
+BENCHMARK(BM_EtcdGcPauseRun)->Unit(benchmark::kMicrosecond);
+
+void BM_EtcdLeaderFailoverRun(benchmark::State& state) {
+  static const ScenarioSpec spec = load_spec("etcd-leader-failover", "base");
+  run_many(state, spec);
+}
+BENCHMARK(BM_EtcdLeaderFailoverRun)->Unit(benchmark::kMicrosecond);
+
+void BM_ZookeeperGcPauseRun(benchmark::State& state) {
+  static const ScenarioSpec spec = load_spec("zookeeper-gc-pause", "base");
+  run_many(state, spec);
+}
+BENCHMARK(BM_ZookeeperGcPauseRun)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 }  // namespace locksim
 

@@ -37,12 +37,11 @@ struct StoreConfig {
 
   // What the store records for the checkers: the owner of |lock_key| (the
   // lowest create revision under it; for cas_put the record's value) as
-  // KeyHeld / KeyDropped facts on every member's applied state.
+  // KeyHeld / KeyDropped facts, from the leader's applied state.
   KeyId lock_key = 0;
-  // The store-resident stock (guarded_add): its key and starting value;
-  // app = AppKind::stock when the story keeps its stock in the store.
+  // The store-resident stock (read_stock, guarded_decrement): app =
+  // AppKind::stock when the story keeps its stock in the store.
   AppKind app = AppKind::none;
-  KeyId stock_key = 0;
   std::int64_t initial_stock = 0;
 };
 

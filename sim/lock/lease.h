@@ -38,6 +38,8 @@ class LockListener {
   virtual void on_acquire_failed() = 0;
   // An extension finished: ok = the lease now runs longer.
   virtual void on_extended(bool /*ok*/) {}
+  // The lock answered a resource op it keeps itself (keeps_resource()).
+  virtual void on_resource_reply(const resource::Reply& /*reply*/) {}
 };
 
 class LockClient {
@@ -74,6 +76,12 @@ class LockClient {
   virtual void on_notice(const Payload& /*payload*/) {}
   // Send future requests to |node| (the master moved). Ignored by default.
   virtual void retarget(ProcessId /*node*/) {}
+  // True when the resource lives in the lock's own service (a stock kept in
+  // a consensus store, sold by a txn that compares the holder's revision):
+  // the workload then hands its resource ops to resource_op() and hears
+  // back through LockListener::on_resource_reply. No Redis lock does.
+  virtual bool keeps_resource() const { return false; }
+  virtual void resource_op(const resource::Request& /*request*/) {}
 };
 
 }  // namespace locksim

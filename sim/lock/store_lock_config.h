@@ -55,10 +55,9 @@ struct StoreLockConfig {
   Duration renew_deadline = std::chrono::seconds(10);
 
   // The stock lives in the store (etcd's recommended pattern): stock ops go
-  // to the store as a get and a guarded_put comparing the holder's create
-  // revision, instead of to the resource process.
+  // to the store as read_stock and a guarded_decrement comparing the
+  // holder's create revision, instead of to the resource process.
   bool stock_in_store = false;
-  consensus::KeyId stock_key = 0;
 };
 
 }  // namespace locksim

@@ -18,8 +18,6 @@ namespace {
 
 using scenario::NameTable;
 
-// The store-resident stock's key (store.stock).
-constexpr const char* kStockKey = "stock";
 
 // Every process's id, before any model exists: models name each other by id.
 // The names are the spec's own (views into it), sorted once laid out.
@@ -114,7 +112,6 @@ void plan_store(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
   config.lock_key = plan.service.lock_key;
   if (s.stock) {
     config.app = AppKind::stock;
-    config.stock_key = key_id(plan, kStockKey);
     config.initial_stock = spec.resource.initial_stock;
   }
   for (const std::string& name : s.members)
@@ -125,9 +122,8 @@ void plan_clients(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
   LockTargets targets;
   targets.service = plan.service;
   targets.fencing_key = key_id(plan, spec.lock.fencing_key);
-  targets.fencing_node = l.id(spec.lock.redlock.fencing_node);
+  if (!spec.lock.redlock.fencing_node.empty()) targets.fencing_node = l.id(spec.lock.redlock.fencing_node);
   targets.sentinels = l.sentinels;
-  if (spec.store.stock) targets.stock_key = key_id(plan, kStockKey);
   const ClientProcess::LockFactory make_lock = lock_factory(spec, targets);
   for (const ClientSpec& c : spec.clients) {
     WorkloadConfig wl;
@@ -192,13 +188,13 @@ WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) {
   plan.service.lock_key = key_id(plan, spec.lock.key);
   key_id(plan, spec.lock.fencing_key);
   // Only masters record held keys, so the holder is "the current master's
-  // value"; every store member records its applied owner, so there the
-  // holder is the value a majority has applied.
+  // value"; likewise only a store's leader records its owner (the committed
+  // state), so there the holder is the latest leader's.
   plan.service.nodes = l.nodes;
   if (uses_store(spec.lock.protocol)) {
     const ProcessId leader = spec.store.initial_leader.empty() ? kNoProcess : l.id(spec.store.initial_leader);
     for (const ProcessId m : l.members) plan.service.initial_masters.push_back(m == leader ? kNoProcess : leader);
-    plan.service.quorum = static_cast<std::uint32_t>(l.members.size() / 2 + 1);
+    plan.service.quorum = 1;
   } else {
     plan.service.initial_masters.assign(spec.redis.nodes.size(), kNoProcess);
     plan.service.initial_masters.resize(l.nodes.size(), l.nodes.front());  // replicas follow nodes[0]

@@ -49,7 +49,6 @@ LockFactory store_factory(const ScenarioSpec& spec, const LockTargets& targets) 
   lock.lock_delay = s.lock_delay;
   lock.renew_deadline = s.renew_deadline;
   lock.stock_in_store = spec.store.stock;
-  lock.stock_key = targets.stock_key;
   return [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
     return make_store_lock(self, listener, lock, tag_base);
   };

@@ -16,7 +16,6 @@ struct LockTargets {
   redis::KeyId fencing_key = 0;
   ProcessId fencing_node = kNoProcess;  // Redlock's INCR node
   std::vector<ProcessId> sentinels;
-  redis::KeyId stock_key = 0;  // store.stock: the stock's key in the store
 };
 
 ClientProcess::LockFactory lock_factory(const ScenarioSpec& spec, const LockTargets& targets);

@@ -15,7 +15,8 @@ const char* op_name(Op op) {
     case Op::get: return "get";
     case Op::watch_delete: return "watch-delete";
     case Op::del: return "delete";
-    case Op::guarded_put: return "guarded-put";
+    case Op::guarded_decrement: return "guarded-decrement";
+    case Op::read_stock: return "read-stock";
     case Op::cas_put: return "cas-put";
   }
   return "?";
@@ -38,14 +39,13 @@ const char* command_kind_name(Command::Kind kind) {
   switch (kind) {
     case Command::Kind::noop: return "noop";
     case Command::Kind::open_session: return "open-session";
-    case Command::Kind::keep_alive_checkpoint: return "keep-alive-checkpoint";
     case Command::Kind::close_session: return "close-session";
     case Command::Kind::expire_session: return "expire-session";
     case Command::Kind::create_if_absent: return "create-if-absent";
     case Command::Kind::create_sequential: return "create-sequential";
     case Command::Kind::acquire: return "acquire";
     case Command::Kind::del: return "delete";
-    case Command::Kind::guarded_put: return "guarded-put";
+    case Command::Kind::guarded_decrement: return "guarded-decrement";
     case Command::Kind::cas_put: return "cas-put";
     case Command::Kind::read: return "read";
   }

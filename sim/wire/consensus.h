@@ -84,13 +84,15 @@ enum class Op : std::uint8_t {
   // clean release, no lock-delay. Reply: ok (also when already gone).
   del,
   // The store-resident resource (etcd's recommended pattern): Txn(If(
-  // CreateRevision(key) == revision), Then(Put(target, number))) — the
-  // client's read-compute-write of the stock, guarded by "I still hold the
-  // lock". |value| carries the client's lock session (for the history).
-  // Reply: ok; or failed when the compare failed (the caller no longer holds
-  // the lock: its key is gone or was re-created). A get of |target| reads the
-  // stock (Reply.number).
-  guarded_put,
+  // CreateRevision(key) == revision), Then(stock -= number)) — the
+  // client's sale, guarded by "I still hold the lock" (etcd's IsOwner). The
+  // stock is the store's one application value; |value| carries the client's
+  // lock session (for the history). Reply: ok with number = the stock after;
+  // or failed when the compare failed (the caller no longer holds the lock:
+  // its key is gone or was re-created).
+  guarded_decrement,
+  // Read the stock (Reply.number), through the log like every read.
+  read_stock,
   // Compare-and-set on the record |key| (lease-by-observation locks): put
   // |value| if the record's mod_revision is |revision| (0 = the record must
   // not exist). Reply: ok with the new mod_revision, or failed with the
@@ -115,12 +117,11 @@ const char* status_name(Status status);
 struct Request {
   std::uint32_t request_id = 0;
   Op op = Op::get;
-  KeyId target = 0;  // guarded_put: the stock's key
   Key key;
   StoreSessionId session = kNoStoreSession;
-  std::int64_t revision = 0;  // compares: last_created_below, watch_delete, guarded_put, cas_put
-  std::int64_t number = 0;    // open_session: TTL ms; acquire: lock-delay ms; guarded_put: the new stock
-  std::uint64_t value = 0;    // cas_put: the new record value; guarded_put: the lock session
+  std::int64_t revision = 0;  // compares: last_created_below, watch_delete, guarded_decrement, cas_put
+  std::int64_t number = 0;    // open_session: TTL ms; acquire: lock-delay ms; guarded_decrement: units
+  std::uint64_t value = 0;    // cas_put: the new record value; guarded_decrement, read_stock: the lock session
 };
 
 struct Reply {
@@ -131,7 +132,7 @@ struct Reply {
   StoreSessionId session = kNoStoreSession;
   std::int64_t create_revision = 0;
   std::int64_t mod_revision = 0;
-  std::int64_t number = 0;  // TTL ms (sessions); lock-delay left (delayed); get of the stock: its value
+  std::int64_t number = 0;  // TTL ms (sessions); lock-delay left (delayed); the stock (read_stock, guarded_decrement)
   std::uint64_t value = 0;  // get / cas_put: the record's value
 };
 
@@ -162,25 +163,25 @@ struct Command {
   enum class Kind : std::uint8_t {
     noop,  // a new leader's first entry (commits the previous terms' entries)
     open_session,
-    keep_alive_checkpoint,
     close_session,   // a client's close / revoke
     expire_session,  // the leader's lessor: the TTL ran out (lock-delay applies)
     create_if_absent,
     create_sequential,
     acquire,
     del,
-    guarded_put,
+    guarded_decrement,
     cas_put,
-    read,  // first_created, last_created_below, get: answered when applied (linearizable)
+    read,  // first_created, last_created_below, get, read_stock: answered when applied (linearizable)
   };
   Kind kind = Kind::noop;
-  KeyId target = 0;
+  ProcessId client = kNoProcess;  // who asked (open_session: the session's owner)
   Key key;
   StoreSessionId session = kNoStoreSession;
   std::uint32_t revision = 0;  // a compare's revision (a run stays far below 2^32 writes)
-  std::int64_t number = 0;
+  // open_session: the TTL ms; acquire: the lock-delay ms; guarded_decrement:
+  // units; cas_put: the record's new value (as bits).
+  std::uint64_t arg = 0;
 };
-
 const char* command_kind_name(Command::Kind kind);
 
 struct RequestVote {

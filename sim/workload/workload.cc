@@ -114,6 +114,7 @@ void Workload::send_op(resource::Op op, std::int64_t argument) {
   awaited_op_ = r.request_id;
   awaited_kind_ = op;
   op_timeout_ = self_.set_timer(config_.op_timeout, tag_base_ + kOpTimeout);
+  if (lock_->keeps_resource()) return lock_->resource_op(r);
   self_.send(config_.resource, r);
 }
 

@@ -54,6 +54,7 @@ class Workload final : public LockListener {
 
   void on_acquired(const Lease& lease) override;
   void on_acquire_failed() override;
+  void on_resource_reply(const resource::Reply& reply) override { on_reply(reply); }
 
  private:
   void begin_cycle();
