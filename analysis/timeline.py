@@ -151,7 +151,11 @@ def subtitle(trace: Trace) -> str:
     n_nodes = len(trace.nodes)
     parts = [f"seed {run.seed}", f"{len(trace.clients)} client{'s' if len(trace.clients) != 1 else ''}"]
     roles = initial_roles(trace)
-    if roles:
+    members = trace.run.names_of("store")
+    if members:
+        leaders = [n for n in members if roles.get(n) == "leader"]
+        parts.append(f"consensus store {', '.join(members)}" + (f" ({leaders[0]} leads at the start)" if leaders else ""))
+    elif roles:
         masters = [n for n in trace.nodes if roles.get(n) == "master"]
         replicas = [n for n in trace.nodes if roles.get(n) == "replica"]
         text = f"Redis master {', '.join(masters)}"
@@ -236,8 +240,10 @@ def draw(trace: Trace, verdicts: Optional[Sequence[PropertyVerdict]] = None, var
     # Group labels to the left of the lane names.
     gx = -(name_in + 0.22) / axes_w_in
     replicated = bool(initial_roles(trace))
+    node_group = ("store\nmembers" if trace.run.names_of("store") else
+                  "Redis\nmaster / replica" if replicated else f"Redis nodes\nquorum {trace.run.quorum}")
     group_names = {"client": "clients",
-                   "redis": "Redis\nmaster / replica" if replicated else f"Redis nodes\nquorum {trace.run.quorum}",
+                   "redis": node_group,
                    "sentinel": "Sentinel", "service": "services", "resource": "", "other": "other", "network": ""}
     for group, label in group_names.items():
         ys = [l.y for l in shown if l.group == group]

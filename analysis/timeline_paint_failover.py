@@ -38,13 +38,13 @@ class FailoverPainting:
             x = seconds(ch.t)
             if lane is None or not self.x0 <= x <= self.x1:
                 continue
-            up = ch.role == "master"
+            up = ch.role in ("master", "leader")
             self.used.add("role-up" if up else "role-down")
             y = lane.y + ROW_LOW[0]
             self.ax.plot([x], [y], marker="^" if up else "v", ms=6.5, color=style.ROLE, mec="white", mew=0.6,
                          zorder=7)
             text = ch.text
-            if ch.promotion:
+            if ch.promotion and ch.role == "master":
                 inherited = [c for c in copies if c.node == ch.node and c.reason == "promoted" and c.end_ns == ch.t]
                 what = "the lock" if len(self.keys) <= 1 else "a lock key"
                 if inherited:

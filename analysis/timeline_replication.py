@@ -20,10 +20,11 @@ from analysis.trace import (
 
 
 def initial_roles(trace: Trace) -> dict[str, str]:
-    """Each Redis node's role when the run began, "master" or "replica" (its first role interval); {} when no node
-    of the run was ever a replica (nothing is replicated: every node is a master all along)."""
+    """Each node's role when the run began (its first role interval): "master" or "replica" for Redis, "leader",
+    "follower" or "candidate" for a consensus store's members; {} when no Redis node of the run was ever a replica
+    and there is no store (nothing is replicated: every node is a master all along)."""
     roles = trace.of(JudgedRole)
-    if not any(r.role == "replica" for r in roles):
+    if not any(r.role in ("replica", "leader", "follower", "candidate") for r in roles):
         return {}
     first: dict[str, str] = {}
     for r in roles:
@@ -33,21 +34,29 @@ def initial_roles(trace: Trace) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class RoleChange:
-    """A Redis node's role change (a role interval that began with a role fact), with the role it had before."""
+    """A node's role change (a role interval that began with a role fact), with the role it had before: a Redis
+    node's master / replica in a sentinel epoch, or a store member's leader / follower / candidate in a Raft term."""
 
     t: int
     node: str
-    role: str  # master | replica
+    role: str  # master | replica | leader | follower | candidate
     master: Optional[str]  # role replica: the node it now follows
     epoch: int
-    before: Optional[str]  # master | replica | None (unknown)
+    before: Optional[str]  # the role before, None (unknown)
+    leader: Optional[str] = None  # role follower: its leader
 
     @property
     def promotion(self) -> bool:
-        return self.role == "master" and self.before != "master"
+        return self.role in ("master", "leader") and self.before != self.role
 
     @property
     def text(self) -> str:
+        if self.role == "leader":
+            return f"leader, term {self.epoch}"
+        if self.role == "candidate":
+            return f"candidate, term {self.epoch}"
+        if self.role == "follower":
+            return f"follows {self.leader}, term {self.epoch}" if self.leader else f"follower, term {self.epoch}"
         if self.role == "master":
             return f"promoted to master, epoch {self.epoch}" if self.promotion else f"master, epoch {self.epoch}"
         if self.before == "master":
@@ -61,7 +70,7 @@ def role_changes(trace: Trace) -> list[RoleChange]:
     changes = []
     for r in trace.of(JudgedRole):
         if r.changed:
-            changes.append(RoleChange(r.start, r.node, r.role, r.master, r.epoch, before.get(r.node)))
+            changes.append(RoleChange(r.start, r.node, r.role, r.master, r.epoch, before.get(r.node), r.leader))
         before[r.node] = r.role
     changes.sort(key=lambda c: c.t)
     return changes

@@ -129,10 +129,15 @@ def _record(obj: dict, where: str) -> Record:
         args["type"] = kind
         args["payload"] = _payload(obj, where)
     elif cls is Role:
-        if args["role"] not in ("master", "replica"):
-            raise TraceError(f"{where}: \"role\" field \"role\" should be master or replica, got {args['role']!r}")
+        roles = ("master", "replica", "leader", "follower", "candidate")
+        if args["role"] not in roles:
+            raise TraceError(f"{where}: \"role\" field \"role\" should be one of {', '.join(roles)}, got {args['role']!r}")
         if args["role"] == "replica" and args.get("master") is None:
             raise TraceError(f"{where}: \"role\" line of a replica lacks \"master\"")
+        if args["role"] in ("master", "replica") and args.get("epoch") is None:
+            raise TraceError(f"{where}: \"role\" line of a Redis node lacks \"epoch\"")
+        if args["role"] in ("leader", "follower", "candidate") and args.get("term") is None:
+            raise TraceError(f"{where}: \"role\" line of a store member lacks \"term\"")
         args.setdefault("master", None)
     elif cls is Promise:
         if args["promised_end"] < 0:

@@ -331,13 +331,16 @@ class Replicated:
 
 @dataclass(frozen=True)
 class Role:
-    """A node's role changed: promoted to master (master None) or made a replica of master, in a sentinel epoch."""
+    """A node's role changed: a Redis node promoted to master (master None) or made a replica of master, in a
+    sentinel epoch; or a consensus store member become leader, candidate or follower of leader, in a Raft term."""
 
     t: int
     node: str
-    role: str  # master | replica
-    master: Optional[str]  # the node it now replicates (role replica)
-    epoch: int
+    role: str  # master | replica (Redis); leader | candidate | follower (store)
+    master: Optional[str] = None  # Redis, role replica: the node it now replicates
+    epoch: Optional[int] = None  # Redis: the sentinels' epoch
+    leader: Optional[str] = None  # store, role follower: its leader
+    term: Optional[int] = None  # store: the Raft term
 
 
 @dataclass(frozen=True)
@@ -471,16 +474,18 @@ class JudgedHolder:
 
 @dataclass(frozen=True)
 class JudgedRole:
-    """A stretch of one role of one Redis node: what it started as (changed False), then one per role fact."""
+    """A stretch of one role of one Redis node or store member: what it started as (changed False), then one per
+    role fact."""
 
     t: int
     node: str
-    role: str  # master | replica
-    epoch: int
+    role: str  # master | replica (Redis); leader | candidate | follower (store)
+    epoch: int  # Redis: the sentinels' epoch; store: the Raft term
     start: int
     end: int
     changed: bool
     master: Optional[str] = None  # role replica: whose
+    leader: Optional[str] = None  # role follower: whose
 
 
 @dataclass(frozen=True)
@@ -558,7 +563,7 @@ LINE_FIELDS: dict[str, tuple[type, list[Field]]] = {
     "key-held": (KeyHeld, _fields("node:s", "key:s", "value:s")),
     "key-dropped": (KeyDropped, _fields("node:s", "key:s", "value:s", "reason:s")),
     "replicated": (Replicated, _fields("node:s", "key:s", "value:s", "present:b", "offset:i")),
-    "role": (Role, _fields("node:s", "role:s", "master:s?", "epoch:i")),
+    "role": (Role, _fields("node:s", "role:s", "master:s?", "epoch:i?", "leader:s?", "term:i?")),
     "op": (Op, _fields("session:i", "client:s", "op:s", "accepted:b", "reject:s", "token:i")),
     "app": (App, _fields("app:s", "counter:i", "increments:i", "elements:i", "size:i", "stock:i", "quiescent:b")),
     "fault": (Fault, _fields("fault:s", "target:s?", "amount:i", "mode:s?")),
@@ -572,8 +577,8 @@ LINE_FIELDS: dict[str, tuple[type, list[Field]]] = {
     "promised-window": (JudgedWindow, _fields("session:i", "client:s", "start:i", "end:i~", "by:s",
                                               "extended_at:i?", "promised_end:i~", "until:s")),
     "holder": (JudgedHolder, _fields("start:i", "end:i", "value:s", "session:i~", "client:s~")),
-    "role-interval": (JudgedRole, _fields("node:s", "role:s", "master:s?", "epoch:i", "start:i", "end:i",
-                                          "changed:b")),
+    "role-interval": (JudgedRole, _fields("node:s", "role:s", "master:s?", "leader:s?", "epoch:i", "start:i",
+                                          "end:i", "changed:b")),
     "verdict": (JudgedVerdict, _fields("property:s", "id:s", "status:s", "count:i", "witness:o~")),
 }
 MESSAGE_FIELDS = _fields("from=sender:s", "to=receiver:s", "msg:s")

@@ -6,10 +6,18 @@ namespace locksim {
 
 ServiceHolder::ServiceHolder(const ServiceLayout& layout)
     : key_(layout.lock_key), quorum_(std::max<std::uint32_t>(layout.quorum, 1)) {
+  if (layout.replicated_state) {
+    members_ = layout.nodes;
+    quorum_ = 1;
+    nodes_.push_back(NodeState{kNoProcess, std::nullopt, 0, std::nullopt, TrueTime{}});
+    return;
+  }
   for (ProcessId node : layout.nodes) nodes_.push_back(NodeState{node, std::nullopt, 0, std::nullopt, TrueTime{}});
 }
 
 ServiceHolder::NodeState* ServiceHolder::state_of(ProcessId node) {
+  if (!members_.empty())
+    return std::find(members_.begin(), members_.end(), node) != members_.end() ? &nodes_.front() : nullptr;
   for (NodeState& s : nodes_)
     if (s.node == node) return &s;
   return nullptr;

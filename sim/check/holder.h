@@ -8,6 +8,10 @@
 // when its clock says so; that is how a clock jump on one Redlock node
 // takes the holder away while the client still believes.
 //
+// A consensus store (ServiceLayout.replicated_state) is one logical node: its
+// members record the committed state's owner as they lead, so any member's
+// fact updates that one state.
+//
 // Fed facts in history order, this answers "who holds now". Keys other than
 // the lock key and nodes outside the layout are ignored.
 #pragma once
@@ -67,6 +71,7 @@ class ServiceHolder {
   redis::KeyId key_;
   std::uint32_t quorum_;
   std::vector<NodeState> nodes_;
+  std::vector<ProcessId> members_;  // replicated_state: the members, all speaking for nodes_[0]
   std::uint64_t seq_ = 0;
 };
 
@@ -81,6 +86,12 @@ std::string ServiceHolder::why_no_holder(const History& h, Owner owner) const {
     else it->second.push_back(s.node);
   }
   if (values.empty()) {
+    if (!members_.empty()) {
+      const NodeState& s = nodes_.front();
+      if (!s.last_gone) return "the store never held the lock";
+      return "the lock's key in the store " + std::string(gone_words(*s.last_gone)) + " at " +
+             format_time_rounded(s.last_gone_at);
+    }
     if (nodes_.size() == 1) {
       const NodeState& s = nodes_.front();
       if (!s.last_gone) return "the lock's key was never on " + h.name_of(s.node);

@@ -69,8 +69,8 @@ void StoreMember::become_follower(std::uint32_t term, ProcessId leader) {
   set_role(Role::follower, leader);
   if (was_leader) {
     // Replies it owed are the client's to time out; sessions wait for the
-    // next leader's lessor; the owner is the next leader's to tell.
-    if (owner_) record(KeyDropped{id(), config_.lock_key, *owner_, KeyGone::demoted});
+    // next leader's lessor. What it told of the owner stays true: it was the
+    // committed state, which the next leader carries on.
     pending_.clear();
     lessor_.clear();
     cancel_timer(heartbeat_timer_);
@@ -254,9 +254,8 @@ void StoreMember::on_lessor_tick() {
 }
 
 void StoreMember::on_crash() {
-  // Called before the world marks the member crashed: its applied state
-  // goes, and with it the owner it told as leader.
-  if (owner_ && role_ == Role::leader) record(KeyDropped{id(), config_.lock_key, *owner_, KeyGone::lost_in_crash});
+  // Its applied state goes; the committed state, and the owner it told as
+  // leader, live on in the majority.
   owner_.reset();
 }
 
@@ -413,7 +412,8 @@ void StoreMember::apply_entry(std::uint32_t index) {
 // Every member follows the owner in its applied state; only the leader
 // says so, because the leader applies an entry the moment it commits while
 // followers learn of the commit a heartbeat later: the leader's applied
-// state is the committed state.
+// state is the committed state. (A new leader states its owner at once,
+// which may trail the committed state until its first entry commits.)
 void StoreMember::record_owner(KeyGone reason) {
   const auto first = state_.first_created(config_.lock_key);
   const std::optional<std::uint64_t> owner = first ? std::optional(first->second.value) : std::nullopt;

@@ -30,8 +30,8 @@
 // every change; and from the leader only — it applies an entry the moment
 // the entry commits, so its applied state is the committed state — KeyHeld /
 // KeyDropped for the owner of the lock's key (the lowest create revision
-// under it; a new leader states its owner, a deposed one drops it, so the
-// checkers' holder is the most recent leader's owner), StoreSession for
+// under it; a new leader states its owner; the checkers treat the members as
+// one replicated state, ServiceLayout.replicated_state), StoreSession for
 // sessions and ResourceOp / AppState for the store-resident stock.
 #pragma once
 

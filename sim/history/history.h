@@ -214,6 +214,10 @@ struct ServiceLayout {
   // Per entry of |nodes|: the master it replicates when the run starts, or
   // kNoProcess for a master (roles change later by RoleChanged facts).
   std::vector<ProcessId> initial_masters;
+  // A consensus store: its members speak for one committed state (whichever
+  // leads records its changes), so the holder is that state's owner, not a
+  // count over the members.
+  bool replicated_state = false;
 };
 
 struct History {

@@ -17,8 +17,12 @@ constexpr Duration kNoLeaderPause = std::chrono::milliseconds(50);
 
 std::int64_t ms_of(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
 
-bool is_read(consensus::Op op) {
+// Asking again elsewhere cannot do harm: reads, keepalives, watches, and a
+// delete of the client's own key (it names the session, so a late second one
+// never frees someone else's lock).
+bool safe_to_resend(consensus::Op op) {
   switch (op) {
+    case consensus::Op::del:
     case consensus::Op::first_created:
     case consensus::Op::last_created_below:
     case consensus::Op::get:
@@ -53,7 +57,10 @@ consensus::Request StoreLock::request(consensus::Op op) const {
 
 std::uint32_t StoreLock::send(consensus::Request request, Purpose purpose) {
   request.request_id = next_request_id_++;
-  Outstanding o{request, purpose, {}, 0, self_.clock_now(config_.clock)};
+  Outstanding o;
+  o.request = request;
+  o.purpose = purpose;
+  o.sent = self_.clock_now(config_.clock);
   // A watch has no reply: the event may take any time.
   if (request.op != consensus::Op::watch_delete)
     o.timeout = self_.set_timer(config_.request_timeout, tag_base_ + kRequestTimeouts + request.request_id);
@@ -72,6 +79,7 @@ void StoreLock::resend(std::uint32_t request_id, bool move_on) {
   if (move_on) target_ = (target_ + 1) % config_.members.size();
   const std::uint32_t id = send(o.request, o.purpose);
   outstanding_[id].resource_request = o.resource_request;
+  outstanding_[id].op = o.op;
 }
 
 void StoreLock::retarget(ProcessId hint) {
@@ -107,7 +115,7 @@ void StoreLock::on_store_reply(const consensus::Reply& reply) {
     case Purpose::attempt: return on_attempt_reply(reply, sent);
     case Purpose::renew: return on_renewed(reply, sent);
     case Purpose::release:
-      return self_.record(RequestCompleted{self_.id(), sent.request.request_id, RequestKind::release,
+      return self_.record(RequestCompleted{self_.id(), sent.op, RequestKind::release,
                                            reply.status == consensus::Status::ok ? Outcome::ok : Outcome::fail});
     case Purpose::stock: {
       const bool ok = reply.status == consensus::Status::ok;
@@ -122,11 +130,11 @@ void StoreLock::on_timeout(std::uint32_t request_id) {
   const auto it = outstanding_.find(request_id);
   if (it == outstanding_.end()) return;
   const Outstanding sent = it->second;
-  // A request parked after a not_leader answer is simply sent again. Reads
-  // and keepalives are safe to ask elsewhere; a write may have been applied,
+  // A request parked after a not_leader answer is simply sent again. What is
+  // safe to resend is asked elsewhere; another write may have been applied,
   // so its outcome is unknown.
   if (sent.parked) return resend(request_id, false);
-  if (is_read(sent.request.op)) return resend(request_id, true);
+  if (safe_to_resend(sent.request.op)) return resend(request_id, true);
   outstanding_.erase(it);
   target_ = (target_ + 1) % config_.members.size();
   switch (sent.purpose) {
@@ -139,7 +147,7 @@ void StoreLock::on_timeout(std::uint32_t request_id) {
       renewing_ = false;  // unknown; the next renewal finds out
       return;
     case Purpose::release:
-      return self_.record(RequestCompleted{self_.id(), sent.request.request_id, RequestKind::release, Outcome::info});
+      return self_.record(RequestCompleted{self_.id(), sent.op, RequestKind::release, Outcome::info});
     case Purpose::stock: return;  // the workload's own op timeout ends the step
   }
 }
@@ -240,6 +248,7 @@ void StoreLock::release() {
   if (config_.recipe == StoreRecipe::observation_lease && record_lost_) return;
   consensus::Request r = request(consensus::Op::del);
   const std::uint32_t id = send(r, Purpose::release);
+  outstanding_[id].op = id;
   self_.record(RequestInvoked{self_.id(), id, RequestKind::release});
 }
 

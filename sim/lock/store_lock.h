@@ -66,6 +66,7 @@ class StoreLock final : public LockClient {
     Purpose purpose = Purpose::attempt;
     TimerId timeout;
     std::uint64_t resource_request = 0;  // Purpose::stock: the workload's request id
+    std::uint64_t op = 0;                // Purpose::release: the history's op id (kept when resent)
     LocalTime sent{};                    // on the lease clock
     bool parked = false;                 // no leader known: sent again when |timeout| fires
   };

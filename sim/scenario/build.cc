@@ -188,13 +188,14 @@ WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) {
   plan.service.lock_key = key_id(plan, spec.lock.key);
   key_id(plan, spec.lock.fencing_key);
   // Only masters record held keys, so the holder is "the current master's
-  // value"; likewise only a store's leader records its owner (the committed
-  // state), so there the holder is the latest leader's.
+  // value"; a store's members speak for one committed state, recorded by
+  // whichever leads.
   plan.service.nodes = l.nodes;
   if (uses_store(spec.lock.protocol)) {
     const ProcessId leader = spec.store.initial_leader.empty() ? kNoProcess : l.id(spec.store.initial_leader);
     for (const ProcessId m : l.members) plan.service.initial_masters.push_back(m == leader ? kNoProcess : leader);
     plan.service.quorum = 1;
+    plan.service.replicated_state = true;
   } else {
     plan.service.initial_masters.assign(spec.redis.nodes.size(), kNoProcess);
     plan.service.initial_masters.resize(l.nodes.size(), l.nodes.front());  // replicas follow nodes[0]

@@ -106,10 +106,14 @@ void holder_lines(const History& h, const SessionTable& table, TrueTime end, std
   }
 }
 
-// Each Redis node's roles: what it started as, then a stretch per RoleChanged.
+// Each Redis node's roles (master, or replica of |master|) and each store
+// member's (leader, follower of |leader|, candidate): what it started as,
+// then a stretch per RoleChanged.
 void role_lines(const History& h, TrueTime end, std::vector<std::string>& out) {
   for (ProcessId node = 0; node < h.processes.size(); ++node) {
-    if (h.processes[node].kind != ProcessKind::redis_node) continue;
+    const ProcessKind kind = h.processes[node].kind;
+    if (kind != ProcessKind::redis_node && kind != ProcessKind::store_member) continue;
+    const bool store = kind == ProcessKind::store_member;
     ProcessId master = kNoProcess;  // kNoProcess: a master
     const auto& nodes = h.service.nodes;
     const auto at = std::find(nodes.begin(), nodes.end(), node) - nodes.begin();
@@ -120,8 +124,14 @@ void role_lines(const History& h, TrueTime end, std::vector<std::string>& out) {
     bool changed = false;
     const auto line = [&](TrueTime until) {
       TraceLine l(end, "role-interval");
-      l.str("node", h.name_of(node)).str("role", master == kNoProcess ? "master" : "replica");
-      if (master != kNoProcess) l.str("master", h.name_of(master));
+      l.str("node", h.name_of(node));
+      if (store) {
+        l.str("role", master == kNoProcess ? "leader" : master == node ? "candidate" : "follower");
+        if (master != kNoProcess && master != node) l.str("leader", h.name_of(master));
+      } else {
+        l.str("role", master == kNoProcess ? "master" : "replica");
+        if (master != kNoProcess) l.str("master", h.name_of(master));
+      }
       out.push_back(l.num("epoch", static_cast<std::int64_t>(epoch))
                         .time("start", since)
                         .time("end", until)

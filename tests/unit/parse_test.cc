@@ -1433,8 +1433,8 @@ TEST(ParseDocs, FormatExamplesLoad) {
     }
     names.push_back(file->name());
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"single-node-gc-pause", "redlock-example", "failover-example",
-                                             "oversell-example"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"single-node-gc-pause", "redlock-example", "etcd-two-clients",
+                                             "failover-example", "oversell-example"}));
 }
 
 }  // namespace

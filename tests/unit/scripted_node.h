@@ -71,6 +71,7 @@ class LockHost final : public Process, public LockListener {
   void on_acquired(const Lease& lease) override {
     ++acquired;
     last = lease;
+    if (after_acquired) after_acquired(*this);
     if (release_after >= Duration{0}) set_timer(release_after, kRelease);
     if (extend_after >= Duration{0}) set_timer(extend_after, kExtend);
   }
@@ -82,6 +83,7 @@ class LockHost final : public Process, public LockListener {
     }
   }
   void on_extended(bool ok) override { extended.push_back(ok); }
+  void on_resource_reply(const resource::Reply& reply) override { resource_replies.push_back(reply); }
 
   static constexpr std::uint64_t kRelease = 1, kExtend = 2, kRetry = 3;
   static constexpr std::uint64_t kLockTags = 1ULL << 32;
@@ -90,6 +92,8 @@ class LockHost final : public Process, public LockListener {
   int acquired = 0;
   int failed = 0;
   std::vector<bool> extended;
+  std::vector<resource::Reply> resource_replies;
+  std::function<void(LockHost&)> after_acquired;  // runs inside on_acquired
   Lease last;
   Duration release_after{-1};
   Duration extend_after{-1};

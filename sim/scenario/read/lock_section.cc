@@ -52,8 +52,8 @@ const KeyTable<LockSpec> kKeys{
     {{.name = "ttl",
       .rule = DurationRule{.sign = Sign::positive, .fallback = 10s},
       .doc = "lease length (`PX`); for a store protocol the session TTL the client asks for (etcd lease, "
-             "ZooKeeper session timeout, Chubby/Consul session), or the lease duration of an observation lock",
-      .default_note = "`\"10s\"`; a store protocol's own default ([store presets](#store))"},
+             "ZooKeeper session timeout, Chubby/Consul session), or the lease duration of an observation lock; "
+             "left out under a store protocol, that protocol's own default ([`[store]`](#store))"},
      into(&LockSpec::ttl)},
     {{.name = "acquire",
       .rule = choice_of(kAcquireStyles, AcquireStyle::set_nx_px),
