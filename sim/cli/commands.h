@@ -19,5 +19,7 @@ int keys_command(const std::string& program, const std::vector<std::string>& arg
 // Exit 0 when every row was written; 2 on bad input, I/O errors or a --resume
 // mismatch. A sweep measures rates, so violations are not failures.
 int sweep_command(const std::string& program, const std::vector<std::string>& args);
+// Exit 0 when every cell ran (rates are measurements); 2 on bad input.
+int compare_command(const std::string& program, const std::vector<std::string>& args);
 
 }  // namespace locksim::cli

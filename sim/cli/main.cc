@@ -22,6 +22,9 @@ commands:
         [--threads T] [--shard K/N] [--out FILE] [--per-run FILE] [--resume]
                         run a variant over a parameter grid, N seeds per cell,
                         and write violation rates per cell as CSV
+  compare FILE... [--seeds N] [--variant NAME]... [--threads T] [--out FILE] [--json]
+                        the same stories against every lock service: each file's
+                        variants are the services; prints the verdict matrix
   validate FILE...      check scenario files without running them
   list [DIR]            the scenario catalogue: names, paths, one-line stories
   keys [TABLE]...       every scenario key: type, default, meaning (FORMAT.md's tables)
@@ -53,6 +56,7 @@ int main(int argc, char** argv) {
   }
   if (command == "run") return run_command(program, args);
   if (command == "sweep") return sweep_command(program, args);
+  if (command == "compare") return compare_command(program, args);
   if (command == "validate") return validate_command(program, args);
   if (command == "list") return list_command(program, args);
   if (command == "keys") return keys_command(program, args);

@@ -85,16 +85,19 @@ def test_holder_lines_cover_what_liveness_counts_as_held(runs):
 
 
 def test_role_intervals_tile_each_node(runs):
-    """Each Redis node's role intervals run from 0 to the run's end without gaps; each change is a role fact."""
+    """Each Redis node's and store member's role intervals run from 0 to the run's end without gaps; each change is
+    a role fact."""
     for name, _, trace in _each(runs):
         roles = trace.of(JudgedRole)
-        assert {r.node for r in roles} == set(trace.run.names_of("redis")), name
+        assert {r.node for r in roles} == set(trace.run.names_of("redis")) | set(trace.run.names_of("store")), name
         for node in {r.node for r in roles}:
             mine = [r for r in roles if r.node == node]
             assert mine[0].start == 0 and mine[-1].end == trace.end_ns and not mine[0].changed, name
             assert all(a.end == b.start for a, b in zip(mine, mine[1:])), name
-        changes = [(r.start, r.node, r.role, r.master, r.epoch) for r in roles if r.changed]
-        facts = [(r.t, r.node, r.role, r.master, r.epoch) for r in trace.of(Role)]
+        # A store member's role line names its leader and term where a Redis node's names its master and epoch.
+        changes = [(r.start, r.node, r.role, r.master or r.leader, r.epoch) for r in roles if r.changed]
+        facts = [(r.t, r.node, r.role, r.master or r.leader, r.epoch if r.epoch is not None else r.term)
+                 for r in trace.of(Role)]
         assert sorted(changes) == sorted(facts), name
 
 

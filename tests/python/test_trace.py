@@ -216,9 +216,12 @@ def test_loader_names_the_line_of_a_malformed_record():
 
 
 def test_loader_checks_role_lines():
-    """A role other than master/replica, or a replica without its master, is refused with source:line."""
-    with pytest.raises(TraceError, match=r'^<t>:2: "role" field "role" should be master or replica'):
-        parse_lines([header(REPLICATED, ["M", "R"]), line(1, "role", node="R", role="leader", epoch=1)], source="<t>")
+    """A role no node has, a replica without its master, or a store member's role without its term, is refused with
+    source:line."""
+    with pytest.raises(TraceError, match=r'^<t>:2: "role" field "role" should be one of master, replica, leader'):
+        parse_lines([header(REPLICATED, ["M", "R"]), line(1, "role", node="R", role="primary", epoch=1)], source="<t>")
+    with pytest.raises(TraceError, match=r'^<t>:2: "role" line of a store member lacks "term"$'):
+        parse_lines([header(REPLICATED, ["M", "R"]), line(1, "role", node="R", role="leader")], source="<t>")
     with pytest.raises(TraceError, match=r'^<t>:2: "role" line of a replica lacks "master"$'):
         parse_lines([header(REPLICATED, ["M", "R"]), line(1, "role", node="M", role="replica", epoch=1)], source="<t>")
     with pytest.raises(TraceError, match=r'^<t>:2: "replicated" field "present" should be bool'):

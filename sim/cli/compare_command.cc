@@ -1,0 +1,296 @@
+// locksim compare: the same stories against every lock service, as a table.
+// Each FILE is a story whose variants are the services; every (story,
+// variant) runs --seeds seeds (sweep/compare.h). Prints a block per story
+// (rates per property, faults that did not always fire, a replay command per
+// violated property) and the verdict matrix; --out writes one CSV row per
+// cell as each finishes; --json prints everything as one object instead.
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "sim/cli/catalogue.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/errors.h"
+#include "sim/cli/numbers.h"
+#include "sim/cli/options.h"
+#include "sim/core/run_error.h"
+#include "sim/core/trace.h"
+#include "sim/scenario/file.h"
+#include "sim/sweep/compare.h"
+
+namespace po = boost::program_options;
+
+namespace locksim::cli {
+
+namespace {
+
+struct CompareOptions {
+  std::vector<std::string> files;
+  std::vector<std::string> variants;  // empty: all
+  std::uint64_t seeds = 1000;
+  unsigned threads = 1;
+  std::string out_path;
+  bool json = false;
+};
+
+bool read_options(const std::vector<std::string>& args, CompareOptions& o, int& exit_code) {
+  po::options_description options(
+      "locksim compare FILE... [options]\n\nRuns the same stories against every lock service: each FILE is a story "
+      "whose\nvariants are the services (the base is one of them). Every (story, variant)\nruns --seeds seeds; the "
+      "table gives, per property, the share of runs that\nviolated it, and the verdict matrix sums it up. Seeds are "
+      "derived as sweeps\nderive them, so each printed replay command reproduces its violation.\n\noptions");
+  std::string seeds_text = "1000", threads_text;
+  options.add_options()
+      ("help,h", "show this help")
+      ("seeds", po::value(&seeds_text), "runs per story and variant, 1 to 100000000 (default 1000)")
+      ("variant", po::value(&o.variants), "compare only this variant (repeatable)")
+      ("threads", po::value(&threads_text), "worker threads, 1 to 256 (default: the machine's hardware threads)")
+      ("out", po::value(&o.out_path), "also write one CSV row per (story, variant) here, as each finishes")
+      ("json", "print one JSON object instead of tables");
+  po::variables_map vm;
+  exit_code = kExitOk;
+  if (!parse_command_line("compare", options, args, o.files, -1, vm, exit_code)) return false;
+  exit_code = kExitBadInput;
+  if (o.files.empty()) {
+    std::cerr << "locksim compare: which stories? (locksim compare scenarios/compare/*.toml)\n";
+    return false;
+  }
+  std::string message;
+  const auto seeds = parse_whole_number(seeds_text, 1, 100'000'000, "--seeds", message);
+  if (!seeds) {
+    std::cerr << "locksim compare: " << message << "\n";
+    return false;
+  }
+  o.seeds = *seeds;
+  o.threads = std::max(1u, std::thread::hardware_concurrency());
+  if (!threads_text.empty()) {
+    const auto threads = parse_whole_number(threads_text, 1, 256, "--threads", message);
+    if (!threads) {
+      std::cerr << "locksim compare: " << message << "\n";
+      return false;
+    }
+    o.threads = static_cast<unsigned>(*threads);
+  }
+  o.json = vm.count("json") > 0;
+  exit_code = kExitOk;
+  return true;
+}
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  char text[32];
+  const double share = whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+  if (part == 0) return "0";
+  std::snprintf(text, sizeof text, share >= 10 || share == 100.0 ? "%.0f%%" : "%.1f%%", share);
+  return text;
+}
+
+// "P2 P3 P4 P5" — the properties violated in any run — or "safe".
+std::string verdict_cell(const sweep::CompareCell& c) {
+  std::string out;
+  for (std::size_t p = 0; p < kPropertyCount; ++p)
+    if (c.violations[p] > 0) out += (out.empty() ? "" : " ") + std::string(property_id(kAllProperties[p]));
+  return out.empty() ? "safe" : out;
+}
+
+std::string csv_header(std::size_t max_faults) {
+  std::string h = "story,file,variant,runs";
+  for (Property p : kAllProperties) {
+    const std::string id = property_id(p);
+    h += "," + id + "_violations," + id + "_rate," + id + "_first_seed";
+  }
+  for (std::size_t f = 1; f <= max_faults; ++f)
+    h += ",fault" + std::to_string(f) + ",fault" + std::to_string(f) + "_fired_share";
+  return h;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string share(std::uint64_t part, std::uint64_t whole) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6f", whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole));
+  return text;
+}
+
+std::string csv_row(const sweep::CompareCell& c, std::size_t max_faults) {
+  std::string row = csv_field(c.story) + "," + csv_field(c.file) + "," + csv_field(c.variant) + "," +
+                    std::to_string(c.runs);
+  for (std::size_t p = 0; p < kPropertyCount; ++p) {
+    row += "," + std::to_string(c.violations[p]) + "," + share(c.violations[p], c.runs) + ",";
+    if (c.first_seed[p]) row += std::to_string(*c.first_seed[p]);
+  }
+  for (std::size_t f = 0; f < max_faults; ++f)
+    row += f < c.faults.size() ? "," + csv_field(c.faults[f]) + "," + share(c.fault_effective[f], c.runs) : ",,";
+  return row;
+}
+
+std::string cell_json(const sweep::CompareCell& c) {
+  std::ostringstream j;
+  j << "{\"story\":" << json_quote(c.story) << ",\"file\":" << json_quote(c.file) << ",\"variant\":"
+    << json_quote(c.variant) << ",\"description\":" << json_quote(c.description) << ",\"runs\":" << c.runs
+    << ",\"properties\":[";
+  for (std::size_t p = 0; p < kPropertyCount; ++p) {
+    j << (p ? "," : "") << "{\"id\":\"" << property_id(kAllProperties[p]) << "\",\"name\":\""
+      << property_name(kAllProperties[p]) << "\",\"violations\":" << c.violations[p] << ",\"first_seed\":"
+      << (c.first_seed[p] ? "\"" + std::to_string(*c.first_seed[p]) + "\"" : std::string("null")) << "}";
+  }
+  j << "],\"faults\":[";
+  for (std::size_t f = 0; f < c.faults.size(); ++f)
+    j << (f ? "," : "") << "{\"name\":" << json_quote(c.faults[f]) << ",\"fired\":" << c.fault_effective[f]
+      << ",\"expected\":" << (c.fault_expected[f] ? "true" : "false") << "}";
+  j << "]}";
+  return j.str();
+}
+
+void print_story(std::ostream& out, const std::string& program, const std::vector<sweep::CompareCell>& cells) {
+  const sweep::CompareCell& first = cells.front();
+  out << first.story << " (" << first.file << "), " << first.runs << " runs per service\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "  %-24s %7s %7s %7s %7s %7s\n", "service", "P1", "P2", "P3", "P4", "P5");
+  out << line;
+  for (const sweep::CompareCell& c : cells) {
+    std::snprintf(line, sizeof line, "  %-24s %7s %7s %7s %7s %7s\n", c.variant.c_str(),
+                  percent(c.violations[0], c.runs).c_str(), percent(c.violations[1], c.runs).c_str(),
+                  percent(c.violations[2], c.runs).c_str(), percent(c.violations[3], c.runs).c_str(),
+                  percent(c.violations[4], c.runs).c_str());
+    out << line;
+  }
+  for (const sweep::CompareCell& c : cells) {
+    for (std::size_t f = 0; f < c.faults.size(); ++f)
+      if (c.fault_expected[f] && c.fault_effective[f] < c.runs)
+        out << "  note: " << c.variant << ": " << c.faults[f] << " fired with an effect in only "
+            << c.fault_effective[f] << " of " << c.runs
+            << " runs; a low rate may only mean the story did not happen\n";
+    // One replay per seed: the first violating run is often the same for several properties.
+    std::map<std::uint64_t, std::string> by_seed;
+    for (std::size_t p = 0; p < kPropertyCount; ++p)
+      if (c.first_seed[p]) by_seed[*c.first_seed[p]] += std::string(by_seed[*c.first_seed[p]].empty() ? "" : " ") +
+                                                         property_id(kAllProperties[p]);
+    for (const auto& [seed, ids] : by_seed)
+      out << "  replay " << c.variant << " (" << ids << "): " << program << " run " << c.file << " --variant "
+          << c.variant << " --seed " << seed << "\n";
+  }
+  out << "\n";
+}
+
+// Rows: stories; columns: every variant seen, in first-seen order.
+void print_matrix(std::ostream& out, const std::vector<std::vector<sweep::CompareCell>>& stories) {
+  std::vector<std::string> columns;
+  for (const auto& story : stories)
+    for (const sweep::CompareCell& c : story)
+      if (std::find(columns.begin(), columns.end(), c.variant) == columns.end()) columns.push_back(c.variant);
+  std::size_t story_w = 5;
+  for (const auto& story : stories) story_w = std::max(story_w, story.front().story.size());
+  std::vector<std::size_t> widths;
+  for (const std::string& col : columns) {
+    std::size_t w = col.size();
+    for (const auto& story : stories)
+      for (const sweep::CompareCell& c : story)
+        if (c.variant == col) w = std::max(w, verdict_cell(c).size());
+    widths.push_back(w);
+  }
+  const auto pad = [](const std::string& s, std::size_t w) { return s + std::string(w > s.size() ? w - s.size() : 0, ' '); };
+  out << "verdict matrix: the properties violated in any run (safe = none)\n  " << pad("story", story_w);
+  for (std::size_t i = 0; i < columns.size(); ++i) out << "  " << pad(columns[i], widths[i]);
+  out << "\n";
+  for (const auto& story : stories) {
+    out << "  " << pad(story.front().story, story_w);
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      std::string text = "-";
+      for (const sweep::CompareCell& c : story)
+        if (c.variant == columns[i]) text = verdict_cell(c);
+      out << "  " << pad(text, widths[i]);
+    }
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+int compare_command(const std::string& program, const std::vector<std::string>& args) {
+  CompareOptions o;
+  int exit_code = kExitOk;
+  if (!read_options(args, o, exit_code)) return exit_code;
+  // Every file and variant is read and resolved before anything runs.
+  std::vector<std::vector<ScenarioSpec>> specs;
+  std::vector<std::string> paths;
+  std::size_t max_faults = 0;
+  for (const std::string& name : o.files) {
+    const std::optional<std::string> path = scenario_path(name);
+    if (!path) {
+      std::cerr << "locksim compare: " << name << ": no such file, and no catalogue scenario of that name\n";
+      return kExitBadInput;
+    }
+    ScenarioErrors errors;
+    const auto file = ScenarioFile::load(*path, errors);
+    if (!file) {
+      print_errors(std::cerr, "locksim compare: ", errors);
+      return kExitBadInput;
+    }
+    std::vector<ScenarioSpec> story;
+    for (const std::string& variant : o.variants.empty() ? file->variants() : o.variants) {
+      const std::vector<std::string> known = file->variants();
+      if (std::find(known.begin(), known.end(), variant) == known.end()) continue;  // a service this story lacks
+      auto spec = file->resolve(variant, {}, errors);
+      if (!spec) {
+        print_errors(std::cerr, "locksim compare: ", errors);
+        return kExitBadInput;
+      }
+      max_faults = std::max(max_faults, spec->faults.size());
+      story.push_back(std::move(*spec));
+    }
+    if (story.empty()) {
+      std::cerr << "locksim compare: " << *path << " has none of the variants asked for\n";
+      return kExitBadInput;
+    }
+    paths.push_back(*path);
+    specs.push_back(std::move(story));
+  }
+  std::ofstream csv;
+  if (!o.out_path.empty()) {
+    csv.open(o.out_path);
+    if (!csv) {
+      std::cerr << "locksim compare: cannot write " << o.out_path << "\n";
+      return kExitBadInput;
+    }
+    csv << csv_header(max_faults) << "\n" << std::flush;
+  }
+  std::vector<std::vector<sweep::CompareCell>> results;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    std::vector<sweep::CompareCell> story;
+    for (const ScenarioSpec& spec : specs[i]) {
+      try {
+        story.push_back(sweep::compare_cell(spec, paths[i], o.seeds, o.threads));
+      } catch (const RunError& e) {
+        std::cerr << "locksim compare: " << paths[i] << ": variant " << spec.variant << ": " << e.what() << "\n";
+        return kExitBadInput;
+      }
+      if (csv.is_open()) csv << csv_row(story.back(), max_faults) << "\n" << std::flush;
+    }
+    if (!o.json) print_story(std::cout, program, story);
+    results.push_back(std::move(story));
+  }
+  if (o.json) {
+    std::cout << "{\"seeds\":" << o.seeds << ",\"cells\":[";
+    bool first = true;
+    for (const auto& story : results)
+      for (const sweep::CompareCell& c : story) {
+        std::cout << (first ? "" : ",") << cell_json(c);
+        first = false;
+      }
+    std::cout << "]}\n";
+    return kExitOk;
+  }
+  print_matrix(std::cout, results);
+  return kExitOk;
+}
+
+}  // namespace locksim::cli
