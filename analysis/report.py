@@ -32,7 +32,10 @@ CLI::
     /usr/bin/python3 analysis/report.py scenarios/single-node-gc-pause.toml --out report.html
         [--variant NAME ...] [--seed N] [--set KEY=VALUE ...]
         [--sweep results.csv --x KEY [--y KEY2] [--property NAME] [--where KEY=VALUE ...]]
-        [--locksim build/locksim]
+        [--compare cells.csv] [--locksim build/locksim]
+
+``--compare`` takes a ``locksim compare --out`` CSV and adds the side-by-side verdict matrix (a table and
+``compare_plot``'s heat maps).
 
 The simulator is ``--locksim``, else ``$LOCKSIM_BIN``, else ``build/locksim``
 under the repository. Exit status: 0 written; 2 bad input (a missing or
@@ -58,7 +61,7 @@ from typing import Optional, Sequence
 if __package__ in (None, ""):  # run as a script: make `analysis` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis import provenance, sweep_plots, timeline  # noqa: E402
+from analysis import compare_plot, provenance, sweep_plots, timeline  # noqa: E402
 from analysis.style import OKABE_ITO, VIOLATION  # noqa: E402
 from analysis.trace import PROPERTIES, TraceError, load, load_verdicts  # noqa: E402
 
@@ -500,11 +503,35 @@ footer {{ margin-top: 40px; font-size: 12.5px; color: var(--note); border-top: 1
 """
 
 
+def _compare_section(csv_path: Path) -> str:
+    """The side-by-side verdict matrix of a ``locksim compare --out`` CSV: the heat maps and a table."""
+    matrix = compare_plot.load(csv_path)
+    png = compare_plot.figure_bytes(matrix)
+    head = "".join(f"<th>{E(v)}</th>" for v in matrix.services)
+    body = []
+    for story in matrix.stories:
+        cells = []
+        for service in matrix.services:
+            rates = [(pid, matrix.rate(story, service, pid)) for pid, _ in compare_plot.PROPERTIES]
+            if rates[0][1] is None:
+                cells.append('<td class="quiet">—</td>')
+                continue
+            broken = [f"{pid} {compare_plot._cell_text(r)}" for pid, r in rates if r]
+            cells.append(f'<td class="{"bad" if broken else "ok"}">{E(", ".join(broken) or "safe")}</td>')
+        body.append(f"<tr><th>{E(story)}</th>{''.join(cells)}</tr>")
+    return (f"<p>The same stories against every lock service (<code>locksim compare</code>, "
+            f"<code>{E(display_path(csv_path))}</code>): the share of runs in which each property broke.</p>"
+            f"<table class=\"verdicts\"><tr><th>story</th>{head}</tr>{''.join(body)}</table>"
+            + _figure(png, "verdict matrix", "One panel per property; colour fixed from 0 (white) to 100 %."))
+
+
 def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variants: Sequence[str] = (),
-          seed: Optional[int] = None, overrides: Sequence[str] = (), sweep: Optional[SweepOptions] = None) -> Path:
+          seed: Optional[int] = None, overrides: Sequence[str] = (), sweep: Optional[SweepOptions] = None,
+          compare: Optional[Path] = None) -> Path:
     """Runs the scenario, draws what it needs, and writes the page to ``out``."""
     scenario = read_scenario(scenario_path)
     binary = locksim_path(locksim)
+    compare_html = ('<h2 id="compare">Side by side</h2>' + _compare_section(compare)) if compare else ""
     if sweep is not None:  # check the sweep before running anything
         checked = sweep_plots.load(sweep.csv)
         checked.column(sweep.x)
@@ -558,6 +585,8 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
     nav = " · ".join(f'<a href="#variant-{E(v["name"])}">{E(v["name"])}</a>' for v in doc.get("variants", []))
     if sweep is not None:
         nav += ' · <a href="#sweep">sweep</a>'
+    if compare:
+        nav += ' · <a href="#compare">side by side</a>'
     repro = " ".join(shlex.quote(c) for c in command).replace(" --trace trace.jsonl", "")
     repro_trace = f"locksim run {shlex.quote(display_path(scenario_path))} --variant NAME --trace run.jsonl"
     page = f"""<!DOCTYPE html>
@@ -578,6 +607,7 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
 <p class="meta">Variants: {nav}</p>
 {"".join(sections)}
 {sweep_html}
+{compare_html}
 <h2 id="reproduce">Reproduce</h2>
 <pre>{E(repro)}
 {E(repro_trace)}</pre>
@@ -614,6 +644,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="property for the heat map and per-variant curve (default: the most violated)")
     p.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
                    help="fix a swept key the plots do not show")
+    p.add_argument("--compare", metavar="CSV", help="a locksim compare --out CSV: adds the side-by-side verdict matrix")
     p.add_argument("--locksim", metavar="PATH", help="the simulator (default: $LOCKSIM_BIN or build/locksim)")
     return p
 
@@ -630,8 +661,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             sweep = SweepOptions(Path(args.sweep), args.x, args.y, args.property, args.where)
         elif args.x or args.y:
             raise ReportError("--x/--y need --sweep CSV")
-        build(Path(args.scenario), Path(args.out), args.locksim, args.variant, args.seed, args.overrides, sweep)
-    except (ReportError, sweep_plots.SweepError, OSError) as e:
+        build(Path(args.scenario), Path(args.out), args.locksim, args.variant, args.seed, args.overrides, sweep,
+              Path(args.compare) if args.compare else None)
+    except (ReportError, sweep_plots.SweepError, compare_plot.CompareError, OSError) as e:
         print(f"report: {e}", file=sys.stderr)
         return 2
     return 0

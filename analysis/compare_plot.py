@@ -1,0 +1,164 @@
+"""The verdict matrix of ``locksim compare``: the same stories against every lock service, as heat maps.
+
+``locksim compare FILE... --out cells.csv`` writes one row per (story, variant)::
+
+    story,file,variant,runs,P1_violations,P1_rate,P1_first_seed,...,P5_first_seed,fault1,fault1_fired_share,...
+
+This draws one panel per property — rows the stories, columns the services (every variant seen, in first-seen
+order) — each cell coloured by the share of runs that violated the property and annotated with it. The colour
+scale is fixed at 0 to 100 % in every panel, so an all-zero panel stays white instead of being stretched into a
+misleading range; a story that lacks a service shows a grey "—".
+
+CLI::
+
+    /usr/bin/python3 analysis/compare_plot.py cells.csv --out matrix.png [--out matrix.svg] [--title TEXT]
+
+Exit status: 0 drawn; 2 bad input (missing file, not a compare CSV), one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Sequence, Union
+
+if __package__ in (None, ""):  # run as a script: make `analysis` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import matplotlib.colors  # noqa: E402
+import matplotlib.patches  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from analysis import style  # noqa: E402
+
+PROPERTIES = [("P1", "grant-exclusive"), ("P2", "belief-exclusive"), ("P3", "resource-exclusive"),
+              ("P4", "resource-current"), ("P5", "invariant")]
+OUTPUT_SUFFIXES = (".png", ".svg")
+
+
+class CompareError(Exception):
+    """Bad input: the message is one line for the user."""
+
+
+@dataclass
+class Matrix:
+    stories: list[str]
+    services: list[str]
+    runs: dict[tuple[str, str], int]
+    rates: dict[tuple[str, str, str], float]  # (story, service, property id) -> share of runs
+
+    def rate(self, story: str, service: str, pid: str) -> Optional[float]:
+        return self.rates.get((story, service, pid))
+
+
+def load(path: Union[str, Path]) -> Matrix:
+    """Reads a ``locksim compare --out`` CSV."""
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        raise CompareError(f"{path}: {e.strerror}") from None
+    needed = {"story", "variant", "runs"} | {f"{pid}_rate" for pid, _ in PROPERTIES}
+    if not rows or not needed <= set(rows[0]):
+        raise CompareError(f"{path}: not a locksim compare CSV (expected the columns {', '.join(sorted(needed))})")
+    stories, services, runs, rates = [], [], {}, {}
+    for r in rows:
+        story, service = r["story"], r["variant"]
+        if story not in stories:
+            stories.append(story)
+        if service not in services:
+            services.append(service)
+        runs[(story, service)] = int(r["runs"])
+        for pid, _ in PROPERTIES:
+            rates[(story, service, pid)] = float(r[f"{pid}_rate"])
+    return Matrix(stories, services, runs, rates)
+
+
+def _cell_text(rate: float) -> str:
+    if rate == 0:
+        return "0"
+    return f"{rate * 100:.0f}%" if rate >= 0.1 else f"{rate * 100:.1f}%"
+
+
+def draw(matrix: Matrix, title: Optional[str] = None) -> Figure:
+    """One heat map per property, stories down, services across, a shared fixed 0–100 % scale."""
+    n_rows, n_cols = len(matrix.stories), len(matrix.services)
+    cell_w, cell_h = 0.62, 0.34
+    fig = Figure(figsize=(len(PROPERTIES) * (n_cols * cell_w + 0.4) + 2.0, n_rows * cell_h + 2.2))
+    cmap = matplotlib.colors.LinearSegmentedColormap.from_list("violations", ["#FFFFFF", style.VIOLATION])
+    axes = fig.subplots(1, len(PROPERTIES), sharey=True)
+    for ax, (pid, name) in zip(axes, PROPERTIES):
+        grid = [[matrix.rate(s, v, pid) for v in matrix.services] for s in matrix.stories]
+        values = [[0.0 if x is None else x for x in row] for row in grid]
+        ax.imshow(values, cmap=cmap, vmin=0.0, vmax=1.0, aspect="auto")
+        for i, row in enumerate(grid):
+            for j, rate in enumerate(row):
+                if rate is None:
+                    ax.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, color="#E0E0E0"))
+                    ax.text(j, i, "—", ha="center", va="center", fontsize=7, color=style.NOTE)
+                    continue
+                fill = cmap(rate)
+                ax.text(j, i, _cell_text(rate), ha="center", va="center", fontsize=7,
+                        color=style.text_on(matplotlib.colors.to_hex(fill)))
+        ax.set_title(f"{pid} {name}", fontsize=9)
+        ax.set_xticks(range(n_cols))
+        ax.set_xticklabels(matrix.services, rotation=55, ha="right", fontsize=7)
+        ax.set_yticks(range(n_rows))
+        ax.set_yticklabels(matrix.stories, fontsize=8)
+        ax.tick_params(length=0)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+    runs = sorted(set(matrix.runs.values()))
+    fig.suptitle(title or "The same stories against every lock service: share of runs violating each property",
+                 fontsize=11, y=0.99)
+    fig.text(0.5, -0.06, f"{'/'.join(map(str, runs))} runs per cell · colour fixed at 0 (white) to 100 % · "
+             f"— = the story has no such variant", ha="center", fontsize=7, color=style.NOTE)
+    return fig
+
+
+def render(matrix: Matrix, outs: Sequence[Union[str, Path]], title: Optional[str] = None) -> list[Path]:
+    paths = [Path(o) for o in outs]
+    for path in paths:
+        if path.suffix.lower() not in OUTPUT_SUFFIXES:
+            raise CompareError(f"{path}: unsupported output type (use .png or .svg)")
+    with style.context():
+        fig = draw(matrix, title)
+        for path in paths:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fig.savefig(path, format=path.suffix.lower().lstrip("."), bbox_inches="tight", pad_inches=0.15)
+    return paths
+
+
+def figure_bytes(matrix: Matrix, fmt: str = "png") -> bytes:
+    """The figure as PNG or SVG bytes (for the review report)."""
+    import io
+    buf = io.BytesIO()
+    with style.context():
+        draw(matrix).savefig(buf, format=fmt, bbox_inches="tight", pad_inches=0.15)
+    return buf.getvalue()
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2
+        self.exit(2, f"compare_plot: {message} (see --help)\n")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    p = _Parser(prog="compare_plot.py", description="Draw locksim compare's verdict matrix.")
+    p.add_argument("csv", help="locksim compare ... --out cells.csv")
+    p.add_argument("--out", action="append", required=True, metavar="FILE", help=".png or .svg (repeat)")
+    p.add_argument("--title", help="title (default: says what it shows)")
+    args = p.parse_args(argv)
+    try:
+        render(load(args.csv), args.out, args.title)
+    except CompareError as e:
+        print(f"compare_plot: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
