@@ -147,7 +147,7 @@ def legend_entries() -> list[tuple[str, object]]:
         ("held", Line2D([], [], marker="s", ms=4.5, ls="none", mfc="none", color=style.NOTE, label="message held")),
         ("copy", Patch(facecolor=style.tint(grey), edgecolor=grey, ls=(0, (3, 1.5)),
                        label="replica's copy of that client's value")),
-        ("promotion", Line2D([], [], color=style.ROLE, lw=0.9, ls=(0, (4, 2.5)), label="promotion to master")),
+        ("promotion", Line2D([], [], color=style.ROLE, lw=0.9, ls=(0, (4, 2.5)), label="promotion to master or leader")),
         ("role-up", Line2D([], [], marker="^", ms=6.5, ls="none", color=style.ROLE, label="node promoted")),
         ("role-down", Line2D([], [], marker="v", ms=6.5, ls="none", color=style.ROLE,
                              label="node demoted / re-pointed")),

@@ -12,11 +12,12 @@ Replication, Sentinel and called services are in ``analysis/timeline_replication
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
 from analysis.trace import (
-    App, Complete, Extend, Fault, Grant, JudgedBelief, JudgedHolder, JudgedWindow, KeyDropped, KeyHeld, Message, Op,
+    App, Complete, Extend, Fault, Grant, JudgedBelief, JudgedHolder, JudgedRole, JudgedWindow, KeyDropped, KeyHeld,
+    Message, Op,
     RedisRequest, Replicated, Trace)
 
 NS_PER_S = 1_000_000_000
@@ -179,8 +180,24 @@ def hold_intervals(trace: Trace) -> list[Hold]:
     run_end = trace.end_ns
     for node, key in list(open_):
         close(node, key, run_end, None)
+    holds = [_while_leading(h, trace) for h in holds]
     holds.sort(key=lambda h: (h.node, h.start_ns))
     return holds
+
+
+def _while_leading(hold: Hold, trace: Trace) -> Hold:
+    """A store member states the committed owner only while it leads (the next leader carries the state on): its
+    stretch ends when it stops leading or crashes. Redis nodes' stretches are returned as they are."""
+    if hold.node not in trace.run.names_of("store"):
+        return hold
+    end, reason = hold.end_ns, hold.reason
+    for r in trace.of(JudgedRole):
+        if r.node == hold.node and r.role == "leader" and r.start <= hold.start_ns < r.end < end:
+            end, reason = r.end, "no longer leads"
+    for f in trace.of(Fault):
+        if f.target == hold.node and f.fault == "crash" and hold.start_ns <= f.t < end:
+            end, reason = f.t, "crashed"
+    return hold if end == hold.end_ns else replace(hold, end_ns=end, reason=reason)
 
 
 def group_failed_attempts(holds: Sequence[Hold], gap_ns: int) -> list[list[Hold]]:
