@@ -17,7 +17,7 @@ class FailoverPainting:
     """Role changes, promotions, replica copies, sentinel lanes and service calls."""
 
     def promotions(self) -> None:
-        """A thin dashed line across the Redis and sentinel lanes at each promotion to master."""
+        """A thin dashed line across the node and sentinel lanes at each promotion to master or new leader."""
         spanned = [l for l in self.lanes if l.group in ("redis", "sentinel")]
         if not spanned:
             return
@@ -25,7 +25,7 @@ class FailoverPainting:
         for ch in self.changes:
             x = seconds(ch.t)
             if ch.promotion and self.x0 <= x <= self.x1:
-                self.used.add("promotion")
+                self.used.add("election" if ch.role == "leader" else "promotion")
                 self.ax.plot([x, x], [bottom, top], color=style.ROLE, lw=0.9, ls=(0, (4, 2.5)), alpha=0.8,
                              zorder=2.6)
 

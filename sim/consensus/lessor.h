@@ -10,6 +10,7 @@
 #include <set>
 #include <vector>
 
+#include "sim/core/limits.h"
 #include "sim/core/time.h"
 #include "sim/wire/consensus.h"
 
@@ -23,8 +24,10 @@ class Lessor {
 
   // A session is live from now (opened, kept alive, or inherited on promotion
   // with |extra| on top of its TTL).
+  // Saturating: a century-long TTL kept a hundred times over is "never".
   void refresh(StoreSessionId id, std::int64_t ttl_ms, LocalTime now, Duration extra = Duration{0}) {
-    expiry_[id] = now + std::chrono::milliseconds(ttl_ms * multiplier_) + extra;
+    const Duration kept = saturating_mul(saturating_mul(std::chrono::milliseconds(1), ttl_ms), multiplier_);
+    expiry_[id] = saturating_add(saturating_add(now, kept), extra);
     revoking_.erase(id);
   }
   void forget(StoreSessionId id) {
