@@ -10,8 +10,6 @@ namespace {
 
 enum Tag : std::uint64_t { kElection = 1, kHeartbeat = 2, kLessor = 3 };
 
-std::int64_t ms_of(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
-
 }  // namespace
 
 StoreMember::StoreMember(std::string name, StoreConfig config)
@@ -324,7 +322,7 @@ void StoreMember::on_request(ProcessId from, const Request& request) {
     case Op::watch_delete: return watch(from, request);
     case Op::open_session:
       c.kind = Command::Kind::open_session;
-      c.arg = static_cast<std::uint64_t>(std::max(request.number, ms_of(config_.min_ttl)));
+      c.arg = static_cast<std::uint64_t>(std::max(request.number, to_ms(config_.min_ttl)));
       break;
     case Op::close_session: c.kind = Command::Kind::close_session; break;
     case Op::create_if_absent: c.kind = Command::Kind::create_if_absent; break;
@@ -335,7 +333,7 @@ void StoreMember::on_request(ProcessId from, const Request& request) {
       const auto delay = lock_delay_until_.find(request.key);
       if (delay != lock_delay_until_.end() && delay->second > monotonic_now()) {
         Reply r = reply_to(request, Status::delayed);
-        r.number = std::max<std::int64_t>(1, ms_of(delay->second - monotonic_now()));
+        r.number = std::max<std::int64_t>(1, to_ms(delay->second - monotonic_now()));
         return send(from, r);
       }
       c.kind = Command::Kind::acquire;

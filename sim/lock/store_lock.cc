@@ -9,13 +9,9 @@ namespace locksim {
 
 namespace {
 
-// Timer tags above the base: fixed ones, then one per request's timeout.
-enum Tag : std::uint64_t { kKeepalive = 1, kRetry = 2, kRenew = 3, kRequestTimeouts = 16 };
 // How long a client waits before asking again when a member knows no leader
 // (an election is under way).
 constexpr Duration kNoLeaderPause = std::chrono::milliseconds(50);
-
-std::int64_t ms_of(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
 
 // Asking again elsewhere cannot do harm: reads, keepalives, watches, and a
 // delete of the client's own key (it names the session, so a late second one
@@ -63,7 +59,7 @@ std::uint32_t StoreLock::send(consensus::Request request, Purpose purpose) {
   o.sent = self_.clock_now(config_.clock);
   // A watch has no reply: the event may take any time.
   if (request.op != consensus::Op::watch_delete)
-    o.timeout = self_.set_timer(config_.request_timeout, tag_base_ + kRequestTimeouts + request.request_id);
+    o.timeout = self_.set_timer(config_.request_timeout, tag_base_ + kRequestTimeoutTags + request.request_id);
   outstanding_[request.request_id] = o;
   self_.send(target(), request);
   return request.request_id;
@@ -102,7 +98,7 @@ void StoreLock::on_store_reply(const consensus::Reply& reply) {
     if (target() != before) return resend(reply.request_id, false);
     target_ = (target_ + 1) % config_.members.size();
     self_.cancel_timer(it->second.timeout);
-    it->second.timeout = self_.set_timer(kNoLeaderPause, tag_base_ + kRequestTimeouts + reply.request_id);
+    it->second.timeout = self_.set_timer(kNoLeaderPause, tag_base_ + kRequestTimeoutTags + reply.request_id);
     it->second.parked = true;  // resent when that timer fires
     return;
   }
@@ -154,17 +150,17 @@ void StoreLock::on_timeout(std::uint32_t request_id) {
 
 void StoreLock::on_timer(std::uint64_t tag) {
   const std::uint64_t t = tag - tag_base_;
-  if (t >= kRequestTimeouts) return on_timeout(static_cast<std::uint32_t>(t - kRequestTimeouts));
+  if (t >= kRequestTimeoutTags) return on_timeout(static_cast<std::uint32_t>(t - kRequestTimeoutTags));
   switch (t) {
-    case kKeepalive:
+    case kKeepaliveTag:
       keepalive_timer_ = {};
       return keep_alive();
-    case kRetry:
+    case kRetryTag:
       retry_timer_ = {};
       if (step_ == Step::delayed) return single_key_acquire();
       if (step_ == Step::observing) return observe();
       return;
-    case kRenew:
+    case kRenewTag:
       renew_timer_ = {};
       return renew();
     default: LOCKSIM_CHECK(false, "unknown store lock timer");
@@ -177,7 +173,7 @@ void StoreLock::open_session() {
   if (opening_) return;
   opening_ = true;
   consensus::Request r = request(consensus::Op::open_session);
-  r.number = ms_of(config_.ttl);
+  r.number = to_ms(config_.ttl);
   send(r, Purpose::open_session);
 }
 
@@ -185,7 +181,7 @@ void StoreLock::keep_alive() {
   if (session_ == consensus::kNoStoreSession) return;
   consensus::Request r = request(consensus::Op::keep_alive);
   send(r, Purpose::keep_alive);
-  keepalive_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kKeepalive);
+  keepalive_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kKeepaliveTag);
 }
 
 LocalTime StoreLock::belief_end() const {
@@ -207,7 +203,7 @@ void StoreLock::on_session_reply(const consensus::Reply& reply, const Outstandin
   if (sent.purpose == Purpose::open_session) {
     session_ = reply.session;
     self_.cancel_timer(keepalive_timer_);
-    keepalive_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kKeepalive);
+    keepalive_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kKeepaliveTag);
   } else if (sent.request.session != session_) {
     return;  // a keepalive of a session already given up
   }

@@ -70,6 +70,9 @@ class StoreLock final : public LockClient {
     LocalTime sent{};                    // on the lease clock
     bool parked = false;                 // no leader known: sent again when |timeout| fires
   };
+  // Timer tags above tag_base: fixed ones, then one per request's timeout.
+  static constexpr std::uint64_t kKeepaliveTag = 1, kRetryTag = 2, kRenewTag = 3, kRequestTimeoutTags = 16;
+
   // Where an acquire attempt is.
   enum class Step : std::uint8_t { idle, opening, creating, finding_lower, watching, rechecking, acquiring, delayed,
                                    observing, claiming };

@@ -7,14 +7,6 @@
 
 namespace locksim {
 
-namespace {
-
-enum Tag : std::uint64_t { kRetry = 2, kRenew = 3 };
-
-std::int64_t ms_of(Duration d) { return std::chrono::duration_cast<std::chrono::milliseconds>(d).count(); }
-
-}  // namespace
-
 void StoreLock::acquire(bool /*first_of_cycle*/) {
   LOCKSIM_CHECK(step_ == Step::idle && !belief_.held(), "acquire while a lock attempt or lease is active");
   acquire_op_ = next_request_id_++;
@@ -73,7 +65,7 @@ void StoreLock::restart_wait() {
 void StoreLock::single_key_acquire() {
   step_ = Step::acquiring;
   consensus::Request r = request(consensus::Op::acquire);
-  r.number = ms_of(config_.lock_delay);
+  r.number = to_ms(config_.lock_delay);
   send(r, Purpose::attempt);
 }
 
@@ -124,7 +116,7 @@ void StoreLock::on_attempt_reply(const consensus::Reply& reply, const Outstandin
       }
       if (reply.status == Status::delayed) {
         step_ = Step::delayed;
-        retry_timer_ = self_.set_timer(std::chrono::milliseconds(reply.number), tag_base_ + kRetry);
+        retry_timer_ = self_.set_timer(std::chrono::milliseconds(reply.number), tag_base_ + kRetryTag);
         return;
       }
       step_ = Step::watching;  // held by another session: wait for its key to go
@@ -141,14 +133,14 @@ void StoreLock::on_attempt_reply(const consensus::Reply& reply, const Outstandin
       if (reply.status == Status::ok) {
         my_revision_ = reply.mod_revision;
         renew_sent_ = sent.sent;
-        renew_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kRenew);
+        renew_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kRenewTag);
         return grant(my_value_, my_revision_, saturating_add(sent.sent, config_.renew_deadline));
       }
       // Someone wrote the record first: watch it from its new version.
       observed_revision_ = reply.mod_revision;
       observed_since_ = self_.clock_now(config_.clock);
       step_ = Step::observing;
-      retry_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kRetry);
+      retry_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kRetryTag);
       return;
     default: return;  // a reply for a step already left
   }
@@ -188,7 +180,7 @@ void StoreLock::on_observed(const consensus::Reply& reply) {
     observed_since_ = now;
   }
   if (now - observed_since_ >= config_.ttl) return claim(observed_revision_);
-  retry_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kRetry);
+  retry_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kRetryTag);
 }
 
 void StoreLock::renew() {
@@ -200,7 +192,7 @@ void StoreLock::renew() {
     r.value = my_value_;
     send(r, Purpose::renew);
   }
-  renew_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kRenew);
+  renew_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kRenewTag);
 }
 
 void StoreLock::on_renewed(const consensus::Reply& reply, const Outstanding& sent) {
