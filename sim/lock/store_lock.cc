@@ -243,6 +243,7 @@ void StoreLock::release() {
   // their lock (the store's del of a session's key checks the session).
   if (config_.recipe == StoreRecipe::observation_lease && record_lost_) return;
   consensus::Request r = request(consensus::Op::del);
+  r.session = key_session_;
   const std::uint32_t id = send(r, Purpose::release);
   outstanding_[id].op = id;
   self_.record(RequestInvoked{self_.id(), id, RequestKind::release});

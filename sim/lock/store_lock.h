@@ -132,6 +132,9 @@ class StoreLock final : public LockClient {
   Step step_ = Step::idle;
   std::uint64_t acquire_op_ = 0;
   consensus::Key my_key_;
+  // The session the held key lives under: a release names it, so that a
+  // release after the session was lost never deletes another holder's key.
+  consensus::StoreSessionId key_session_ = consensus::kNoStoreSession;
   std::int64_t my_revision_ = 0;      // create revision (queue, single key) or record mod revision (observation)
   consensus::Key watched_;
   ProcessId watch_member_ = kNoProcess;

@@ -218,6 +218,7 @@ void StoreLock::on_renewed(const consensus::Reply& reply, const Outstanding& sen
 
 void StoreLock::grant(std::uint64_t value, std::int64_t token, LocalTime end) {
   step_ = Step::idle;
+  key_session_ = uses_session() ? session_ : consensus::kNoStoreSession;
   self_.record(RequestCompleted{self_.id(), acquire_op_, RequestKind::acquire, Outcome::ok});
   const LocalTime now = self_.clock_now(config_.clock);
   listener_.on_acquired(belief_.grant(value, token, config_.clock, end, end - now));

@@ -249,6 +249,8 @@ TEST(ConsensusStore, WatchesSequencesAndCompares) {
   c.plan.push_back({400ms, leader, put});  // absent, revision 0: created
   c.plan.push_back({410ms, leader, put});  // revision 0 again: the record exists now
   c.plan.push_back({420ms, s[1], store_request(Op::get, Key{1, 0})});
+  c.plan.push_back({430ms, leader, store_request(Op::del, Key{0, 2}, 9)});  // names another session: a no-op
+  c.plan.push_back({440ms, leader, store_request(Op::get, Key{0, 2})});
   w.add(std::move(client), ProcessKind::client);
   w.run(T(1s));
   EXPECT_EQ(c.reply_to(1)->reply.key.suffix, 1u);
@@ -266,6 +268,7 @@ TEST(ConsensusStore, WatchesSequencesAndCompares) {
   EXPECT_EQ(c.reply_to(10)->reply.value, 42u);
   EXPECT_EQ(c.reply_to(11)->reply.status, Status::not_leader);
   EXPECT_EQ(c.reply_to(11)->reply.leader, leader);
+  EXPECT_EQ(c.reply_to(13)->reply.status, Status::ok) << "a release naming another session deletes nothing";
   // The stock's history: one rejected and one accepted sale, from the leader.
   const auto ops = facts_of<ResourceOp>(w.history());
   ASSERT_EQ(ops.size(), 2u);
