@@ -595,3 +595,31 @@ for snippet, key, fragment in [
     ('[redis.initial]\nlock = { value = 1, ttl = "876601h" }\n', "redis.initial.lock.ttl", LIMIT),
 ]:
     case("initial-" + key.replace(".", "-") + "-" + tag(snippet), snippet, [fragment], key=key)
+
+# ---------------------------------------------------------------- consensus stores
+ETCD = '[lock]\nprotocol = "etcd"\n'
+for snippet, key, fragment in [
+    ('[store]\nmembers = ["s1"]\n', "store.members", "[store] applies only to a lock kept in a consensus store"),
+    ('[store_lock]\nrecheck = false\n', "store_lock.recheck", 'and the protocol is "single-node" (the default)'),
+    ('[lock]\nprotocol = "zookeeper"\n[store_lock]\nrecheck = false\n', "store_lock.recheck",
+     'store_lock.recheck does not apply to the protocol is "zookeeper"'),
+    ('[lock]\nprotocol = "etcd"\n[store_lock]\npolicy = "obey-lost"\n', "store_lock.policy", "does not apply to"),
+    ('[lock]\nprotocol = "chubby"\n[store_lock]\nrenew_deadline = "5s"\n', "store_lock.renew_deadline",
+     "does not apply to"),
+    ('[lock]\nprotocol = "etcd"\nacquire = "setnx-then-expire"\n', "lock.acquire",
+     'lock.acquire describes a Redis client and does not apply to protocol = "etcd"'),
+    ('[lock]\nprotocol = "etcd"\nfencing = "incr"\n', "lock.fencing", "its fencing token is the store's revision"),
+    (ETCD + '[redis]\nnodes = ["r1"]\n', "redis.nodes", '[redis] applies to the Redis protocols, and the protocol is "etcd"'),
+    (ETCD + '[sentinel]\nnames = ["x1"]\n', "sentinel.names", "the store elects its own leader"),
+    (ETCD + '[store]\nmembers = []\n', "store.members", "needs at least one member name"),
+    (ETCD + '[store]\ninitial_leader = "s9"\n', "store.initial_leader", 'unknown store member "s9"'),
+    (ETCD + '[store]\nstock = true\n', "store.stock", 'it needs resource.app = "stock"'),
+    (ETCD + '[store]\nttl_multiplier = 0\n', "store.ttl_multiplier", "1"),
+    (ETCD + '[store]\nheartbeat = "0s"\n', "store.heartbeat", "must be greater than zero"),
+    (ETCD + '[store_lock]\nkeepalive_every = "70s"\n', "store_lock.keepalive_every",  # the TTL is 60 s
+     "not shorter than the session TTL"),
+    ('[lock]\nprotocol = "kubernetes"\n[store_lock]\nrenew_deadline = "20s"\n', "store_lock.renew_deadline",
+     "later than a contender may take over"),
+    ('[lock]\nprotocol = "etcdd"\n', "lock.protocol", 'did you mean "etcd"?'),
+]:
+    case("store-" + key.replace(".", "-").replace("_", "-") + "-" + tag(snippet), snippet, [fragment], key=key)
