@@ -22,7 +22,8 @@ __all__ = ["SweepError", "Sweep", "load", "wilson", "pooled", "select", "check_f
            "runs_text", "series_name", "prop_label", "MEANS", "PROPERTY_FIELDS", "Z95"]
 
 MEANS = ["sessions.mean", "acquire_attempts.mean", "acquire_ok_rate.mean", "acquire_latency_ms.mean",
-         "longest_stuck_ms.mean", "unheld_ms.mean", "expired_grants.mean"]
+         "longest_stuck_ms.mean", "unheld_ms.mean", "expired_grants.mean",
+         "commits.mean", "rollbacks.mean", "wasted_ms.mean"]
 PROPERTY_FIELDS = ("violated", "rate", "ci_low", "ci_high")
 Z95 = 1.959963984540054
 

@@ -14,7 +14,7 @@
 
 namespace locksim {
 
-inline constexpr std::size_t kRejectCount = static_cast<std::size_t>(resource::Reject::missing_token) + 1;
+inline constexpr std::size_t kRejectCount = static_cast<std::size_t>(resource::Reject::rolled_back) + 1;
 
 struct ClientOutcome {
   ProcessId client = kNoProcess;

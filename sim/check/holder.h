@@ -86,6 +86,7 @@ std::string ServiceHolder::why_no_holder(const History& h, Owner owner) const {
     else it->second.push_back(s.node);
   }
   if (values.empty()) {
+    if (nodes_.empty()) return "there is no lock service (protocol = \"none\")";
     if (!members_.empty()) {
       const NodeState& s = nodes_.front();
       if (!s.last_gone) return "the store never held the lock";

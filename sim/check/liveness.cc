@@ -27,6 +27,11 @@
 
 namespace locksim {
 
+double committed_per_second(const Liveness& l) {
+  return l.run_length <= Duration{0} ? 0.0
+                                     : static_cast<double>(l.commits) * 1e9 / static_cast<double>(l.run_length.count());
+}
+
 Liveness measure_liveness(const History& h) {
   Liveness out;
   const SessionTable table(h);
@@ -35,6 +40,7 @@ Liveness measure_liveness(const History& h) {
 
   // Counts and acquire latency.
   std::map<ProcessId, TrueTime> last_wanted;
+  std::map<SessionId, TrueTime> granted_at;
   // 128 bits: many sessions of a long run can wait longer than int64 ns hold in all.
   __int128 latency_sum = 0;
   std::int64_t latency_count = 0;
@@ -52,8 +58,18 @@ Liveness measure_liveness(const History& h) {
       last_wanted.insert_or_assign(want->client, f.at);
     } else if (std::holds_alternative<LockGaveUp>(f.body)) {
       ++out.gave_up;
+    } else if (const auto* op = std::get_if<ResourceOp>(&f.body)) {
+      if (op->op != resource::Op::commit) continue;
+      if (op->accepted) {
+        ++out.commits;
+      } else if (op->reject == resource::Reject::rolled_back) {
+        ++out.rollbacks;
+        const auto it = granted_at.find(op->session);
+        if (it != granted_at.end()) out.wasted_work += f.at - it->second;
+      }
     } else if (const auto* g = std::get_if<LockGranted>(&f.body)) {
       ++out.sessions;
+      granted_at[g->session] = f.at;
       // promised_end is the first instant >= the grant at which the client's
       // clock reads the lease end, so "expired" means it equals the grant.
       if (g->promised_end <= f.at) ++out.expired_grants;

@@ -31,7 +31,15 @@ struct Liveness {
   Duration longest_stuck{0};
   Duration unheld_time{0};            // total time with no service holder
   Duration run_length{0};
+  // Efficiency under a transactional resource: commits, rollbacks, and the
+  // time spent in sessions that rolled back (from the session's grant to the
+  // rollback: work the resource threw away). Zero elsewhere.
+  std::int64_t commits = 0;
+  std::int64_t rollbacks = 0;
+  Duration wasted_work{0};
 };
+// Committed sessions per second of the run.
+double committed_per_second(const Liveness& l);
 
 Liveness measure_liveness(const History& h);
 

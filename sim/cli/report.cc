@@ -83,6 +83,13 @@ void print_table(std::ostream& out, const VariantOutcome& v) {
       << format_duration(l.mean_acquire_latency) << " max " << format_duration(l.max_acquire_latency)
       << ", longest stuck " << format_duration(l.longest_stuck) << ", unheld " << format_duration(l.unheld_time)
       << " of " << format_duration(l.run_length) << "\n";
+  // Only under a transactional resource: what the optimism cost.
+  if (l.commits + l.rollbacks > 0) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.3g", committed_per_second(l));
+    out << "  efficiency: " << l.commits << " commits (" << rate << "/s), " << l.rollbacks
+        << " rolled back, wasted work " << format_duration(l.wasted_work) << "\n";
+  }
   if (r.clients.size() <= kClientLines)
     for (const ClientOutcome& c : r.clients) out << "    " << client_line(c, r.history) << "\n";
   if (!r.faults.empty()) {
@@ -138,7 +145,9 @@ void print_json(std::ostream& out, const std::string& scenario, const std::strin
         << ",\"gave_up\":" << l.gave_up
         << ",\"mean_acquire_latency_ns\":" << ns(l.mean_acquire_latency)
         << ",\"max_acquire_latency_ns\":" << ns(l.max_acquire_latency) << ",\"longest_stuck_ns\":" << ns(l.longest_stuck)
-        << ",\"unheld_ns\":" << ns(l.unheld_time) << ",\"run_length_ns\":" << ns(l.run_length) << "},\"faults\":[";
+        << ",\"unheld_ns\":" << ns(l.unheld_time) << ",\"run_length_ns\":" << ns(l.run_length)
+        << ",\"commits\":" << l.commits << ",\"rollbacks\":" << l.rollbacks
+        << ",\"wasted_work_ns\":" << ns(l.wasted_work) << "},\"faults\":[";
     for (std::size_t f = 0; f < r.faults.size(); ++f) {
       const FaultOutcome& fault = r.faults[f];
       const auto at = [](TrueTime t) {

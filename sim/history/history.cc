@@ -7,7 +7,7 @@ namespace locksim {
 
 namespace {
 
-constexpr std::array<std::pair<Phase, const char*>, 17> kPhaseNames{{
+constexpr std::array<std::pair<Phase, const char*>, 18> kPhaseNames{{
     {Phase::started, "started"},
     {Phase::acquire_sent, "acquire-sent"},
     {Phase::setnx_ok, "setnx-ok"},
@@ -19,6 +19,7 @@ constexpr std::array<std::pair<Phase, const char*>, 17> kPhaseNames{{
     {Phase::added, "added"},
     {Phase::incremented_size, "incremented-size"},
     {Phase::decremented, "decremented"},
+    {Phase::committed, "committed"},
     {Phase::worked, "worked"},
     {Phase::called, "called"},
     {Phase::checked, "checked"},

@@ -36,6 +36,7 @@ enum class Phase : std::uint8_t {
   added,
   incremented_size,
   decremented,
+  committed,       // a transaction committed (or rolled back: acquire_failed does not apply)
   worked,          // a local work step ended
   called,          // an external call returned
   checked,         // a validity check passed

@@ -7,9 +7,16 @@
 //   stock       units for sale (must never go below zero)
 // After each accepted op it records the op and the state; when the run ends
 // it records the state once more as quiescent.
+//
+// Under a transactional policy a session's changing ops are staged and take
+// effect at its commit — all of them, recorded then, in order — or none: the
+// commit is rolled back when another session committed after this one's
+// first op. Reads see the committed state and are recorded when they happen.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <vector>
 
 #include "sim/resource/policy.h"
 #include "sim/world/process.h"
@@ -31,6 +38,7 @@ class Resource final : public Process {
  private:
   resource::Reject admit(const resource::Request& request);
   resource::Reply perform(const resource::Request& request);
+  resource::Reply transact(const resource::Request& request, ProcessId from);
   void record_state(bool quiescent);
 
   ResourceConfig config_;
@@ -38,6 +46,14 @@ class Resource final : public Process {
   std::int64_t highest_token_ = resource::kNoToken;
   std::uint64_t mark_ = 0;
   bool marked_ = false;
+  // Transactional: commits so far, and each open session's staged ops with
+  // the commit count when it began.
+  struct Staged {
+    std::uint64_t began_at_commit = 0;
+    std::vector<resource::Request> ops;
+  };
+  std::uint64_t commits_ = 0;
+  std::map<std::uint32_t, Staged> staged_;
   // Application state.
   std::int64_t counter_ = 0;
   std::int64_t increments_ = 0;

@@ -83,6 +83,7 @@ void add_process(WorldPlan& plan, const ScenarioSpec& spec, std::unique_ptr<Proc
 }
 
 void plan_redis(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
+  if (spec.redis.nodes.empty()) return;  // a store protocol, or none
   redis::NodeConfig config = spec.redis.node;
   for (const InitialKeySpec& k : spec.redis.initial) {
     const redis::Value value =
@@ -144,6 +145,7 @@ void plan_clients(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
 }
 
 void plan_sentinels(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
+  if (spec.sentinel.names.empty()) return;
   redis::SentinelConfig config;
   config.master = l.nodes.front();
   config.replicas = l.replicas;
@@ -196,7 +198,7 @@ WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) {
     for (const ProcessId m : l.members) plan.service.initial_masters.push_back(m == leader ? kNoProcess : leader);
     plan.service.quorum = 1;
     plan.service.replicated_state = true;
-  } else {
+  } else if (!l.nodes.empty()) {  // protocol = "none" has no lock service at all
     plan.service.initial_masters.assign(spec.redis.nodes.size(), kNoProcess);
     plan.service.initial_masters.resize(l.nodes.size(), l.nodes.front());  // replicas follow nodes[0]
     plan.service.quorum = spec.lock.protocol == LockProtocol::redlock ? spec.lock.redlock.quorum : 1;

@@ -28,6 +28,7 @@ constexpr KeyRule kRules[] = {
     {"rejected-missing-token", true, false},
     {"rejected-mark-mismatch", true, false},
     {"rejected-out-of-stock", true, false},
+    {"rejected-rolled-back", true, false},
     {"releases-ok", false, false},
     {"releases-failed", false, false},
     {"releases-unknown", false, false},

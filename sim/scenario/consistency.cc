@@ -103,8 +103,9 @@ void check_store_session(Reader& r, const DocNode& root, const ScenarioSpec& spe
 void check_resource(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
   const SourcePos file_pos{spec.file, 0};
   // A store-kept lock's token is its create revision (or generation).
-  if (spec.resource.policy == WritePolicy::fencing && spec.lock.fencing == FencingStyle::none &&
-      !uses_store(spec.lock.protocol)) {
+  const bool fenced =
+      spec.resource.policy == WritePolicy::fencing || spec.resource.policy == WritePolicy::transactional_fenced;
+  if (fenced && spec.lock.fencing == FencingStyle::none && !uses_store(spec.lock.protocol)) {
     fail_at(r, first_written(root, {{"resource", "policy"}}), file_pos, "resource.policy",
             "a fencing resource needs fencing tokens, and lock.fencing is \"none\": every op would be refused; set "
             "lock.fencing = \"incr\"");

@@ -3,6 +3,7 @@
 #include "sim/core/check.h"
 
 #include "sim/lock/master_follower.h"
+#include "sim/lock/no_lock.h"
 #include "sim/lock/redlock.h"
 #include "sim/lock/single_node_lock.h"
 #include "sim/lock/store_lock.h"
@@ -23,7 +24,8 @@ StoreRecipe recipe_of(LockProtocol protocol) {
     case LockProtocol::kubernetes:
     case LockProtocol::dynamodb: return StoreRecipe::observation_lease;
     case LockProtocol::single_node:
-    case LockProtocol::redlock: break;
+    case LockProtocol::redlock:
+    case LockProtocol::none: break;
   }
   LOCKSIM_CHECK(false, "recipe_of: not a store protocol");
   return StoreRecipe::etcd_mutex;
@@ -57,6 +59,10 @@ LockFactory store_factory(const ScenarioSpec& spec, const LockTargets& targets) 
 LockFactory protocol_factory(const ScenarioSpec& spec, const LockTargets& targets) {
   const LockSpec& l = spec.lock;
   if (uses_store(l.protocol)) return store_factory(spec, targets);
+  if (l.protocol == LockProtocol::none)
+    return [](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+      return std::make_unique<NoLock>(self, listener, tag_base);
+    };
   const ValidityRule rule{l.ttl, l.drift_factor_ppm, l.drift_fixed};
   if (l.protocol == LockProtocol::single_node) {
     SingleNodeLockConfig lock;

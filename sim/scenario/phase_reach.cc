@@ -18,9 +18,12 @@ std::size_t index(Phase p) { return static_cast<std::size_t>(p); }
 std::optional<Phase> phase_of(StepKind k) {
   switch (k) {
     case StepKind::read: return Phase::read;
-    case StepKind::write: return Phase::wrote;
+    case StepKind::write:
+    case StepKind::increment: return Phase::wrote;
     case StepKind::mark: return Phase::marked;
-    case StepKind::add: return Phase::added;
+    case StepKind::add:
+    case StepKind::add_and_increment: return Phase::added;
+    case StepKind::commit: return Phase::committed;
     case StepKind::increment_size: return Phase::incremented_size;
     case StepKind::decrement:
     case StepKind::check_and_decrement: return Phase::decremented;
@@ -37,8 +40,10 @@ const char* apps_for(StepKind k) {
   switch (k) {
     case StepKind::read: return "counter, register, stock";
     case StepKind::write: return "counter, register";
+    case StepKind::increment: return "counter";
     case StepKind::add:
-    case StepKind::increment_size: return "collection";
+    case StepKind::increment_size:
+    case StepKind::add_and_increment: return "collection";
     case StepKind::decrement:
     case StepKind::check_and_decrement: return "stock";
     default: return "";
@@ -67,7 +72,11 @@ void check_steps(Reader& r, const DocNode& root, const ScenarioSpec& spec, const
     const StepKind k = c.steps[i].kind;
     const SourcePos pos = steps->pos_of(*array.get(i));
     const std::string step = std::string("step \"") + step_name(k) + "\"";
-    if (k == StepKind::mark && spec.resource.policy != WritePolicy::unique_token_cas) {
+    if (k == StepKind::commit && !is_transactional(spec.resource.policy)) {
+      r.fail(pos, steps->path,
+             step + " commits a transactional resource's staged ops, and resource.policy is not \"transactional\" "
+                    "or \"transactional-fenced\": the commit would do nothing");
+    } else if (k == StepKind::mark && spec.resource.policy != WritePolicy::unique_token_cas) {
       r.fail(pos, steps->path,
              step + " marks the resource for the unique-token-cas policy, and resource.policy is not "
                     "\"unique-token-cas\": the mark would do nothing");
@@ -82,6 +91,16 @@ void check_steps(Reader& r, const DocNode& root, const ScenarioSpec& spec, const
     }
     read_before = read_before || k == StepKind::read;
   }
+  // A transactional resource applies nothing until the session commits.
+  const bool transactional = is_transactional(spec.resource.policy);
+  const bool commits = std::any_of(c.steps.begin(), c.steps.end(), [](const Step& s) { return s.kind == StepKind::commit; });
+  const bool changes = std::any_of(c.steps.begin(), c.steps.end(), [](const Step& s) {
+    return s.kind != StepKind::read && *apps_for(s.kind) != '\0';  // an op that changes the resource
+  });
+  if (transactional && changes && !commits)
+    r.fail(steps->pos, steps->path,
+           "resource.policy is transactional, and these steps never \"commit\": the resource would apply none of "
+           "their ops; end them with a \"commit\" step");
 }
 
 std::string reach_text(std::int64_t n) { return n == 1 ? "once" : std::to_string(n) + " times"; }

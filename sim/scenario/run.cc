@@ -53,6 +53,13 @@ std::vector<Mismatch> compare_with_expectation(const Expectation& expect, const 
   if (expect.longest_stuck_at_most && liveness.longest_stuck > *expect.longest_stuck_at_most)
     out.push_back({"longest-stuck", "<= " + format_duration(*expect.longest_stuck_at_most),
                    format_duration(liveness.longest_stuck)});
+  const auto count_bound = [&](const std::optional<std::int64_t>& at_least, const std::optional<std::int64_t>& at_most,
+                               std::int64_t actual, const char* what) {
+    if (at_least && actual < *at_least) out.push_back({what, ">= " + std::to_string(*at_least), std::to_string(actual)});
+    if (at_most && actual > *at_most) out.push_back({what, "<= " + std::to_string(*at_most), std::to_string(actual)});
+  };
+  count_bound(expect.commits_at_least, expect.commits_at_most, liveness.commits, "commits");
+  count_bound(expect.rollbacks_at_least, expect.rollbacks_at_most, liveness.rollbacks, "rollbacks");
   if (expect.sessions_at_least && liveness.sessions < *expect.sessions_at_least)
     out.push_back({"sessions", ">= " + std::to_string(*expect.sessions_at_least), std::to_string(liveness.sessions)});
   if (expect.sessions_at_most && liveness.sessions > *expect.sessions_at_most)

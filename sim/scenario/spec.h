@@ -33,8 +33,10 @@ namespace locksim {
 // Redis-based (single-node, Redlock) or kept in a consensus store ([store]):
 // etcd's Mutex, ZooKeeper with Curator, Chubby, Consul, and the
 // lease-by-observation locks of Kubernetes and the DynamoDB lock client.
-enum class LockProtocol : std::uint8_t { single_node, redlock, etcd, zookeeper, chubby, consul, kubernetes, dynamodb };
-inline bool uses_store(LockProtocol p) { return p >= LockProtocol::etcd; }
+// "none" is the no-lock baseline: clients go straight to the resource.
+enum class LockProtocol : std::uint8_t { single_node, redlock, etcd, zookeeper, chubby, consul, kubernetes, dynamodb, none };
+inline bool uses_store(LockProtocol p) { return p >= LockProtocol::etcd && p != LockProtocol::none; }
+inline bool uses_redis(LockProtocol p) { return p == LockProtocol::single_node || p == LockProtocol::redlock; }
 
 // Redlock's own knobs (the distlock page and the reference client redlock-rb).
 struct RedlockSpec {
@@ -239,6 +241,11 @@ struct Expectation {
   // Grants whose lease had already ended on the client's own clock when acquire returned.
   std::optional<std::int64_t> expired_grants_at_least;
   std::optional<std::int64_t> expired_grants_at_most;
+  // A transactional resource's commits and rollbacks (efficiency).
+  std::optional<std::int64_t> commits_at_least;
+  std::optional<std::int64_t> commits_at_most;
+  std::optional<std::int64_t> rollbacks_at_least;
+  std::optional<std::int64_t> rollbacks_at_most;
 };
 
 struct ScenarioSpec {

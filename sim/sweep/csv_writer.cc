@@ -119,7 +119,7 @@ std::string summary_header(const ColumnLayout& layout) {
     out += "," + name + ".violated," + name + ".rate," + name + ".ci_low," + name + ".ci_high";
   }
   out += ",sessions.mean,acquire_attempts.mean,acquire_ok_rate.mean,acquire_latency_ms.mean,"
-         "longest_stuck_ms.mean,unheld_ms.mean,expired_grants.mean";
+         "longest_stuck_ms.mean,unheld_ms.mean,expired_grants.mean,commits.mean,rollbacks.mean,wasted_ms.mean";
   return out + summary_extra_header(layout) + "\n";
 }
 
@@ -137,7 +137,8 @@ std::string summary_row(const CellLabel& cell, const CellAccumulator& acc, const
   out += fixed6(acc.sessions_mean()) + ',' + fixed6(acc.acquire_attempts_mean()) + ',' +
          optional6(acc.acquire_ok_rate_mean()) + ',' + optional6(acc.acquire_latency_ms_mean()) + ',' +
          fixed6(acc.longest_stuck_ms_mean()) + ',' + fixed6(acc.unheld_ms_mean()) + ',' +
-         fixed6(acc.expired_grants_mean());
+         fixed6(acc.expired_grants_mean()) + ',' + fixed6(acc.commits_mean()) + ',' + fixed6(acc.rollbacks_mean()) +
+         ',' + fixed6(acc.wasted_ms_mean());
   for (Property p : kAllProperties) {
     out += ',';
     if (const std::optional<std::uint64_t> replica = acc.first_violation(p))

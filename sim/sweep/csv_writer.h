@@ -9,7 +9,8 @@
 //     <p>.violated,<p>.rate,<p>.ci_low,<p>.ci_high
 //   then sessions.mean,acquire_attempts.mean,acquire_ok_rate.mean,
 //     acquire_latency_ms.mean,longest_stuck_ms.mean,unheld_ms.mean,
-//     expired_grants.mean
+//     expired_grants.mean, (format 3) commits.mean,rollbacks.mean,
+//     wasted_ms.mean (a transactional resource's efficiency; 0 elsewhere)
 //   then (format 2) the columns of columns.h: <p>.first_seed x5,
 //     fault.<name>.fired per fault, six figures per client, <key>_s|_ppm
 // Per-run file (--per-run), one row per run:
@@ -37,7 +38,7 @@ namespace locksim::sweep {
 
 // The layout's version, recorded in the manifest (manifest.h): bump it when
 // a column is added, removed or printed differently.
-inline constexpr std::uint64_t kCsvFormat = 2;
+inline constexpr std::uint64_t kCsvFormat = 3;
 
 std::string csv_field(std::string_view text);
 

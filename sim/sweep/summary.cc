@@ -40,6 +40,9 @@ RunSummary summarise(const RunResult& result, const ColumnLayout& layout) {
   s.longest_stuck = l.longest_stuck;
   s.unheld_time = l.unheld_time;
   s.expired_grants = l.expired_grants;
+  s.commits = l.commits;
+  s.rollbacks = l.rollbacks;
+  s.wasted_work = l.wasted_work;
   return s;
 }
 
@@ -83,6 +86,9 @@ void CellAccumulator::add(const RunSummary& run, std::uint64_t replica) {
   longest_stuck_ns_ += run.longest_stuck.count();
   unheld_ns_ += run.unheld_time.count();
   expired_grants_ += run.expired_grants;
+  commits_ += run.commits;
+  rollbacks_ += run.rollbacks;
+  wasted_ns_ += run.wasted_work.count();
 }
 
 void CellAccumulator::merge(const CellAccumulator& other) {
@@ -97,6 +103,9 @@ void CellAccumulator::merge(const CellAccumulator& other) {
   longest_stuck_ns_ += other.longest_stuck_ns_;
   unheld_ns_ += other.unheld_ns_;
   expired_grants_ += other.expired_grants_;
+  commits_ += other.commits_;
+  rollbacks_ += other.rollbacks_;
+  wasted_ns_ += other.wasted_ns_;
   for (std::size_t i = 0; i < kPropertyCount; ++i)
     if (other.first_[i] && (!first_[i] || *other.first_[i] < *first_[i])) first_[i] = other.first_[i];
   if (faults_.size() < other.faults_.size()) faults_.resize(other.faults_.size());
@@ -155,6 +164,9 @@ std::optional<double> CellAccumulator::acquire_latency_ms_mean() const {
 double CellAccumulator::longest_stuck_ms_mean() const { return ratio(longest_stuck_ns_, runs_) / 1e6; }
 double CellAccumulator::unheld_ms_mean() const { return ratio(unheld_ns_, runs_) / 1e6; }
 double CellAccumulator::expired_grants_mean() const { return ratio(expired_grants_, runs_); }
+double CellAccumulator::commits_mean() const { return ratio(commits_, runs_); }
+double CellAccumulator::rollbacks_mean() const { return ratio(rollbacks_, runs_); }
+double CellAccumulator::wasted_ms_mean() const { return ratio(wasted_ns_, runs_) / 1e6; }
 
 WilsonInterval wilson_interval(std::int64_t successes, std::int64_t trials) {
   if (trials <= 0) return {};

@@ -44,6 +44,9 @@ struct RunSummary {
   Duration longest_stuck{0};
   Duration unheld_time{0};
   std::int64_t expired_grants = 0;
+  std::int64_t commits = 0;  // transactional resources (Liveness)
+  std::int64_t rollbacks = 0;
+  Duration wasted_work{0};
   std::vector<std::int8_t> fault_effective;  // per layout fault: 1 fired with an effect, 0 not, -1 no such fault
   std::vector<ClientFigures> clients;        // per layout client
 };
@@ -81,6 +84,9 @@ class CellAccumulator {
   double longest_stuck_ms_mean() const;
   double unheld_ms_mean() const;
   double expired_grants_mean() const;
+  double commits_mean() const;
+  double rollbacks_mean() const;
+  double wasted_ms_mean() const;
 
  private:
   std::int64_t runs_ = 0;
@@ -94,6 +100,9 @@ class CellAccumulator {
   __int128 longest_stuck_ns_ = 0;
   __int128 unheld_ns_ = 0;
   __int128 expired_grants_ = 0;
+  __int128 commits_ = 0;
+  __int128 rollbacks_ = 0;
+  __int128 wasted_ns_ = 0;
   std::array<std::optional<std::uint64_t>, kPropertyCount> first_{};
   struct FaultSums {
     std::int64_t runs = 0;  // runs that had the fault

@@ -11,6 +11,9 @@ const char* op_name(Op op) {
     case Op::increment_size: return "increment-size";
     case Op::decrement: return "decrement";
     case Op::check_and_decrement: return "check-and-decrement";
+    case Op::increment: return "increment";
+    case Op::add_and_increment: return "add-and-increment";
+    case Op::commit: return "commit";
   }
   return "?";
 }
@@ -22,6 +25,7 @@ const char* reject_name(Reject r) {
     case Reject::mark_mismatch: return "mark-mismatch";
     case Reject::out_of_stock: return "out-of-stock";
     case Reject::missing_token: return "missing-token";
+    case Reject::rolled_back: return "rolled-back";
   }
   return "?";
 }

@@ -16,6 +16,9 @@ enum class Op : std::uint8_t {
   increment_size,       // collection: size += 1 (the second half of an add)
   decrement,            // stock: write (value read) - 1 — the client compared before
   check_and_decrement,  // stock: atomically decrement only if stock > 0
+  increment,            // counter: an atomic read-modify-write (no value read by the client)
+  add_and_increment,    // collection: add an element and bump the size in one op
+  commit,               // transactional: apply the session's staged ops, or roll them back
 };
 const char* op_name(Op op);
 
@@ -25,6 +28,7 @@ enum class Reject : std::uint8_t {
   mark_mismatch,   // unique-token CAS: the resource is marked by another session
   out_of_stock,    // check-and-decrement found stock <= 0
   missing_token,   // fencing: the request carried no token at all
+  rolled_back,     // transactional: another session committed since this one began; nothing applied
 };
 const char* reject_name(Reject r);
 

@@ -14,6 +14,9 @@ const char* step_name(StepKind k) {
     case StepKind::increment_size: return "increment-size";
     case StepKind::decrement: return "decrement";
     case StepKind::check_and_decrement: return "check-and-decrement";
+    case StepKind::increment: return "increment";
+    case StepKind::add_and_increment: return "add-and-increment";
+    case StepKind::commit: return "commit";
   }
   return "?";
 }

@@ -1,6 +1,7 @@
 // The steps of a critical section, as a scenario file writes them:
 //   "read", "write", "mark", "add", "increment-size", "decrement",
-//   "check-and-decrement", "check", "work 2s", "call lognormal(200ms, 0.5)".
+//   "check-and-decrement", "increment", "add-and-increment", "commit", "check",
+//   "work 2s", "call lognormal(200ms, 0.5)".
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,9 @@ enum class StepKind : std::uint8_t {
   increment_size,
   decrement,            // stock: if the last read saw stock > 0, DECR it
   check_and_decrement,  // stock: atomic at the resource
+  increment,            // counter: an atomic increment at the resource
+  add_and_increment,    // collection: add + increment-size as one atomic op
+  commit,               // transactional resource: apply the session's ops, or roll them back
 };
 const char* step_name(StepKind k);
 

@@ -18,6 +18,9 @@ Phase phase_after(resource::Op op) {
     case resource::Op::increment_size: return Phase::incremented_size;
     case resource::Op::decrement:
     case resource::Op::check_and_decrement: return Phase::decremented;
+    case resource::Op::increment: return Phase::wrote;
+    case resource::Op::add_and_increment: return Phase::added;
+    case resource::Op::commit: return Phase::committed;
   }
   return Phase::done;
 }
@@ -100,6 +103,9 @@ void Workload::run_step() {
       if (last_read_ <= 0) return advance();
       return send_op(resource::Op::decrement, last_read_);
     case StepKind::check_and_decrement: return send_op(resource::Op::check_and_decrement, 0);
+    case StepKind::increment: return send_op(resource::Op::increment, 0);
+    case StepKind::add_and_increment: return send_op(resource::Op::add_and_increment, 0);
+    case StepKind::commit: return send_op(resource::Op::commit, 0);
   }
 }
 
@@ -124,6 +130,9 @@ void Workload::on_reply(const resource::Reply& reply) {
   self_.cancel_timer(op_timeout_);
   if (awaited_kind_ == resource::Op::read) last_read_ = reply.value;
   self_.reach(phase_after(awaited_kind_));
+  // A rolled-back transaction changed nothing: the client gives the lock
+  // back and does the cycle again, as an application retries a transaction.
+  if (!reply.accepted && reply.reject == resource::Reject::rolled_back) return retry_cycle();
   if (!reply.accepted) return finish_session();
   advance();
 }
@@ -146,6 +155,14 @@ void Workload::finish_session() {
     self_.reach(Phase::released);
   }
   end_cycle();
+}
+
+void Workload::retry_cycle() {
+  if (config_.release) {
+    lock_->release();
+    self_.reach(Phase::released);
+  }
+  self_.set_timer(config_.retry_delay.sample(self_.rng()), tag_base_ + kBegin);
 }
 
 void Workload::end_cycle() {

@@ -11,7 +11,9 @@
 //
 // A rejected resource op ends the session early (the resource said the lock is
 // stale); so does a validity check that finds the lease over. Either way the
-// client still releases, as `finally: unlock()` would.
+// client still releases, as `finally: unlock()` would. A transaction the
+// resource rolled back changed nothing: the client releases and does the
+// same cycle again after its retry delay.
 #pragma once
 
 #include <cstdint>
@@ -63,6 +65,7 @@ class Workload final : public LockListener {
   void advance();
   void send_op(resource::Op op, std::int64_t argument);
   void finish_session();
+  void retry_cycle();
   void end_cycle();
 
   Process& self_;

@@ -47,7 +47,8 @@ def test_summary_columns_and_values(locksim, tmp_path):
     for p in PROPERTIES:
         expected += [f"{p}.violated", f"{p}.rate", f"{p}.ci_low", f"{p}.ci_high"]
     expected += ["sessions.mean", "acquire_attempts.mean", "acquire_ok_rate.mean", "acquire_latency_ms.mean",
-                 "longest_stuck_ms.mean", "unheld_ms.mean", "expired_grants.mean"]
+                 "longest_stuck_ms.mean", "unheld_ms.mean", "expired_grants.mean",
+                 "commits.mean", "rollbacks.mean", "wasted_ms.mean"]
     # Format 2: the first violating seed per property, each fault's firing rate, per-client figures, and the swept
     # value in base units (redlock-clock-drift has two partitions and clients c1 and c2).
     expected += [f"{p}.first_seed" for p in PROPERTIES]
@@ -333,7 +334,7 @@ def test_manifests_describe_the_sweep(locksim, tmp_path):
              "--per-run", tmp_path / "r.csv"))
     summary = json.loads((tmp_path / "s.csv.json").read_text())
     per_run = json.loads((tmp_path / "r.csv.json").read_text())
-    assert summary["format"] == "locksim sweep manifest" and summary["csv_format"] == 2
+    assert summary["format"] == "locksim sweep manifest" and summary["csv_format"] == 3
     assert summary["file"] == "summary" and per_run["file"] == "per-run"
     assert summary["scenario_name"] == "redlock-clock-drift" and len(summary["scenario_hash"]) == 16
     assert summary["set"] == ["lock.ttl=5s"] and summary["vary"] == ["clock.C.drift=1%,2%"]

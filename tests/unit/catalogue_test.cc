@@ -59,7 +59,7 @@ TEST(CatalogueNames, IssueNamedScenariosAndVariantsExist) {
   const std::map<std::string, std::vector<std::string>> required = {
       {"single-node-gc-pause", {"base", "fenced"}},
       {"fencing-newer-holder-not-yet-written", {"base", "unique-token-cas"}},
-      {"fencing-multistep-collection", {"base"}},
+      {"fencing-multistep-collection", {"base", "transactional", "atomic-add", "no-lock-transactional"}},
       {"setnx-then-expire-crash", {"base", "atomic-set"}},
       {"del-without-owner-check", {"base", "compare-and-delete"}},
       {"no-faults-single-node", {"base"}},
@@ -78,6 +78,17 @@ TEST(CatalogueNames, IssueNamedScenariosAndVariantsExist) {
       {"sentinel-split-brain", {"base", "min-replicas-to-write"}},
       {"oversell-incident", {"base", "owner-checked-release", "atomic-decrement"}},
       {"no-faults-replicated", {"base"}},
+      {"etcd-gc-pause", {"base", "revision-fenced"}},
+      {"etcd-leader-failover", {"base"}},
+      {"etcd-wall-clock-jump", {"base"}},
+      {"etcd-partitioned-holder", {"base", "slow-network"}},
+      {"etcd-wait-without-recheck", {"base", "recheck"}},
+      {"zookeeper-gc-pause", {"base", "obey-lost", "ignore", "czxid-fenced"}},
+      {"zookeeper-partition", {"base", "obey-lost"}},
+      {"chubby-lock-delay", {"base", "no-lock-delay"}},
+      {"oversell-incident-etcd", {"base", "txn-guarded"}},
+      {"lease-by-observation", {"base", "same-rate", "dynamodb"}},
+      {"no-faults-consensus", {"base", "zookeeper", "chubby", "consul", "kubernetes", "dynamodb"}},
   };
   for (const auto& [name, variants] : required) {
     ScenarioError error;

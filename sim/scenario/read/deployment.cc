@@ -7,21 +7,37 @@ namespace locksim::scenario {
 
 namespace {
 
-// A store-kept lock has no Redis client: the [lock] keys that describe one
-// would be silently ignored, so they are errors (the token is the store's
-// revision; renewal is the session's keepalive).
-void check_store_protocol(ReadContext& c) {
+// A store-kept lock, or no lock at all, has no Redis client: the [lock] keys
+// that describe one would be silently ignored, so they are errors (a store's
+// token is its revision; renewal is the session's keepalive).
+void check_not_redis(ReadContext& c) {
   const DocNode& l = c.section("lock");
-  const std::string protocol = lock_protocol_name(c.spec.lock.protocol);
+  const LockSpec& lock = c.spec.lock;
+  const std::string protocol = lock_protocol_name(lock.protocol);
+  // Written at a value that asks for nothing (fencing = "none", the default
+  // acquire and release styles, no watchdog) a key is harmless — a variant may
+  // have to write it so to switch off what the base file asked for.
+  const auto asks = [&](std::string_view key) {
+    if (key == "fencing") return lock.fencing != FencingStyle::none;
+    if (key == "acquire") return lock.acquire != AcquireStyle::set_nx_px;
+    if (key == "release") return lock.release != ReleaseStyle::compare_and_delete;
+    if (key == "watchdog") return lock.watchdog.enabled;
+    if (key == "wait_replicas") return lock.wait_replicas > 0;
+    if (key == "drift_factor") return lock.drift_factor_ppm != 0;
+    if (key == "drift_fixed") return lock.drift_fixed != Duration{0};
+    return true;
+  };
   for (std::string_view key : {"preset", "acquire", "release", "fencing", "fencing_key", "drift_factor",
                                "drift_fixed", "watchdog", "renew_every", "wait_replicas", "wait_timeout"})
-    if (const DocNode* k = l.find(key))
+    if (const DocNode* k = l.find(key); k != nullptr && asks(key))
       c.r.fail(*k, "lock." + std::string(key) + " describes a Redis client and does not apply to protocol = \"" +
-                       protocol + "\" (its fencing token is the store's revision; see [store_lock])");
+                       protocol + "\"" +
+                       (uses_store(lock.protocol) ? " (its fencing token is the store's revision; see [store_lock])"
+                                                  : " (there is no lock service)"));
   const DocNode& s = c.section("sentinel");
   if (!s.members.empty())
-    c.r.fail(s.members.front(), "[sentinel] fails a Redis master over, and the protocol is \"" + protocol +
-                                    "\": the store elects its own leader");
+    c.r.fail(s.members.front(), "[sentinel] fails a Redis master over, and the protocol is \"" + protocol + "\"" +
+                                    (uses_store(c.spec.lock.protocol) ? ": the store elects its own leader" : ""));
   if (c.spec.store.stock && c.spec.resource.app != AppKind::stock)
     c.r.fail(*c.section("store").find("stock"), "store.stock keeps the resource's stock in the store; it needs "
                                                 "resource.app = \"stock\"");
@@ -31,7 +47,7 @@ void check_store_protocol(ReadContext& c) {
 // lock the one safe way, on every node.
 void check_protocol(ReadContext& c) {
   const LockSpec& lock = c.spec.lock;
-  if (uses_store(lock.protocol)) return check_store_protocol(c);
+  if (!uses_redis(lock.protocol)) return check_not_redis(c);
   const DocNode& redis = c.section("redis");
   const DocNode& l = c.section("lock");
   const std::vector<std::string>& nodes = c.spec.redis.nodes;
@@ -85,7 +101,7 @@ void check_sentinels(ReadContext& c) {
 
 void check_deployment(ReadContext& c) {
   check_protocol(c);
-  if (uses_store(c.spec.lock.protocol)) return;
+  if (!uses_redis(c.spec.lock.protocol)) return;
   check_sentinels(c);
   const auto replicas = static_cast<std::int64_t>(c.spec.redis.replicas.size());
   const DocNode* wait = c.section("lock").find("wait_replicas");

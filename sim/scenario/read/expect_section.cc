@@ -51,6 +51,15 @@ const KeyTable<Expectation>& keys() {
                       &Expectation::expired_grants_at_least));
     t.push_back(bound("expired-grants-at-most", count, "… at most this many (not below `expired-grants-at-least`)",
                       &Expectation::expired_grants_at_most));
+    t.push_back(bound("commits-at-least", count,
+                      "a transactional resource committed at least this many sessions (efficiency: what got done)",
+                      &Expectation::commits_at_least));
+    t.push_back(bound("commits-at-most", count, "… at most this many", &Expectation::commits_at_most));
+    t.push_back(bound("rollbacks-at-least", count,
+                      "a transactional resource rolled back at least this many sessions (efficiency: what was "
+                      "thrown away)",
+                      &Expectation::rollbacks_at_least));
+    t.push_back(bound("rollbacks-at-most", count, "… at most this many", &Expectation::rollbacks_at_most));
     t.push_back({{.name = "fired",
                   .rule = CustomRule{"array of fault names"},
                   .doc = "the faults the story depends on: each must **fire, with an effect** (a pause of a crashed "
@@ -105,6 +114,8 @@ void read_expect_section(ReadContext& c) {
   check_order(c, e, expect.sessions_at_least, expect.sessions_at_most, "sessions-at-most", "sessions-at-least");
   check_order(c, e, expect.expired_grants_at_least, expect.expired_grants_at_most, "expired-grants-at-most",
               "expired-grants-at-least");
+  check_order(c, e, expect.commits_at_least, expect.commits_at_most, "commits-at-most", "commits-at-least");
+  check_order(c, e, expect.rollbacks_at_least, expect.rollbacks_at_most, "rollbacks-at-most", "rollbacks-at-least");
 }
 
 }  // namespace locksim::scenario

@@ -14,7 +14,8 @@ constexpr std::pair<LockProtocol, std::string_view> kProtocols[] = {
     {LockProtocol::single_node, "single-node"}, {LockProtocol::redlock, "redlock"},
     {LockProtocol::etcd, "etcd"},               {LockProtocol::zookeeper, "zookeeper"},
     {LockProtocol::chubby, "chubby"},           {LockProtocol::consul, "consul"},
-    {LockProtocol::kubernetes, "kubernetes"},   {LockProtocol::dynamodb, "dynamodb"}};
+    {LockProtocol::kubernetes, "kubernetes"},   {LockProtocol::dynamodb, "dynamodb"},
+    {LockProtocol::none, "none"}};
 constexpr std::pair<AcquireStyle, std::string_view> kAcquireStyles[] = {
     {AcquireStyle::set_nx_px, "set-nx-px"}, {AcquireStyle::setnx_then_expire, "setnx-then-expire"}};
 constexpr std::pair<ReleaseStyle, std::string_view> kReleaseStyles[] = {
@@ -38,7 +39,8 @@ const KeyTable<LockSpec> kKeys{
              "every node in `redis.nodes` (tuned in [`[redlock]`](#redlock)), or a lock kept in a consensus store "
              "([`[store]`](#store), [`[store_lock]`](#store_lock)): etcd's Mutex, ZooKeeper with Curator's "
              "InterProcessMutex, Chubby, Consul, or the lease-by-observation locks of Kubernetes and the DynamoDB "
-             "lock client"},
+             "lock client; or `none`, the no-lock baseline: every acquire succeeds at once and no lease ends (for a "
+             "transactional or atomic resource, which keeps the data right by itself)"},
      into(&LockSpec::protocol)},
     {{.name = "preset",
       .rule = preset_rule(),

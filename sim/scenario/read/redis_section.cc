@@ -126,13 +126,13 @@ SectionDecl redis_section() { return {.name = "redis", .keys = declarations(kKey
 void read_redis_section(ReadContext& c) {
   const DocNode& rs = c.section("redis");
   RedisSpec& redis = c.spec.redis;
-  if (uses_store(c.spec.lock.protocol)) {
-    // The lock lives in the store: no Redis node exists, and keys for one
-    // would be silently ignored.
+  if (!uses_redis(c.spec.lock.protocol)) {
+    // The lock lives in a store, or there is none: no Redis node exists, and
+    // keys for one would be silently ignored.
     if (!rs.members.empty())
       c.r.fail(rs.members.front(), "[redis] applies to the Redis protocols, and the protocol is \"" +
-                                       std::string(lock_protocol_name(c.spec.lock.protocol)) +
-                                       "\": its lock lives in [store]");
+                                       std::string(lock_protocol_name(c.spec.lock.protocol)) + "\"" +
+                                       (uses_store(c.spec.lock.protocol) ? ": its lock lives in [store]" : ""));
     return;
   }
   read_keys(c.r, rs, kKeys, redis.node);

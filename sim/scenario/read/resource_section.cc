@@ -6,7 +6,11 @@ namespace locksim::scenario {
 namespace {
 
 constexpr std::pair<WritePolicy, std::string_view> kWritePolicies[] = {
-    {WritePolicy::none, "none"}, {WritePolicy::fencing, "fencing"}, {WritePolicy::unique_token_cas, "unique-token-cas"}};
+    {WritePolicy::none, "none"},
+    {WritePolicy::fencing, "fencing"},
+    {WritePolicy::unique_token_cas, "unique-token-cas"},
+    {WritePolicy::transactional, "transactional"},
+    {WritePolicy::transactional_fenced, "transactional-fenced"}};
 constexpr std::pair<AppKind, std::string_view> kAppKinds[] = {{AppKind::counter, "counter"},
                                                               {AppKind::register_value, "register"},
                                                               {AppKind::collection, "collection"},
@@ -19,7 +23,10 @@ const KeyTable<ResourceSpec> kKeys{
     {{.name = "policy",
       .rule = choice_of(kWritePolicies, WritePolicy::none),
       .doc = "`fencing`: reject a token below the highest seen. `unique-token-cas`: a session `mark`s the resource "
-             "with its random value and later ops must match the mark (antirez's alternative)"},
+             "with its random value and later ops must match the mark (antirez's alternative). `transactional`: a "
+             "session's ops are staged and applied at its `commit` step only if no other session committed since "
+             "its first op, else the whole session is rolled back (and the client retries the cycle); "
+             "`transactional-fenced`: the same, with the fencing check on every op"},
      into(&ResourceSpec::policy)},
     {{.name = "app",
       .rule = choice_of(kAppKinds, AppKind::counter),

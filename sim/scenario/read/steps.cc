@@ -9,9 +9,12 @@ namespace locksim::scenario {
 
 namespace {
 
-constexpr StepKind kStepKinds[] = {StepKind::read,      StepKind::write,     StepKind::mark,
-                                   StepKind::add,       StepKind::increment_size, StepKind::decrement,
-                                   StepKind::check_and_decrement, StepKind::check, StepKind::work,
+constexpr StepKind kStepKinds[] = {StepKind::read,           StepKind::write,
+                                   StepKind::mark,           StepKind::add,
+                                   StepKind::increment_size, StepKind::decrement,
+                                   StepKind::check_and_decrement, StepKind::increment,
+                                   StepKind::add_and_increment,   StepKind::commit,
+                                   StepKind::check,          StepKind::work,
                                    StepKind::call};
 
 const ServiceSpec* find_service(const ScenarioSpec& spec, const std::string& name) {
