@@ -103,5 +103,92 @@ TEST(Resource, CollectionRecordsOpsAndState) {
   EXPECT_EQ(state.size, 1);
 }
 
+resource::Request in_session(resource::Op kind, std::uint32_t session, std::int64_t argument = 0) {
+  resource::Request r = op(kind, resource::kNoToken, 0, argument);
+  r.session = session;
+  return r;
+}
+
+// The application state the resource last recorded.
+AppState last_state(const World& w) {
+  AppState out{};
+  for (const Fact& f : w.history().facts)
+    if (const auto* s = std::get_if<AppState>(&f.body)) out = *s;
+  return out;
+}
+
+// Two sessions interleave add / increment-size: the one that commits second
+// began before the first committed, so it is rolled back whole, and the
+// collection never shows a half-done update.
+TEST(Resource, TransactionalRollsBackASessionOvertakenByAnotherCommit) {
+  Harness h({WritePolicy::transactional, AppKind::collection, 0});
+  ASSERT_TRUE(h.res->apply(in_session(resource::Op::add, 1), 0).accepted);  // staged
+  EXPECT_EQ(last_state(h.world).elements, 0) << "nothing applies before the commit";
+  ASSERT_TRUE(h.res->apply(in_session(resource::Op::add, 2), 0).accepted);
+  ASSERT_TRUE(h.res->apply(in_session(resource::Op::increment_size, 2), 0).accepted);
+  ASSERT_TRUE(h.res->apply(in_session(resource::Op::commit, 2), 0).accepted);
+  EXPECT_EQ(last_state(h.world).elements, 1);
+  EXPECT_EQ(last_state(h.world).size, 1);
+  ASSERT_TRUE(h.res->apply(in_session(resource::Op::increment_size, 1), 0).accepted);
+  const auto late = h.res->apply(in_session(resource::Op::commit, 1), 0);
+  EXPECT_FALSE(late.accepted);
+  EXPECT_EQ(late.reject, resource::Reject::rolled_back);
+  EXPECT_EQ(last_state(h.world).elements, 1);
+  EXPECT_EQ(last_state(h.world).size, 1);
+  // A session that began after the last commit commits.
+  ASSERT_TRUE(h.res->apply(in_session(resource::Op::add, 3), 0).accepted);
+  ASSERT_TRUE(h.res->apply(in_session(resource::Op::increment_size, 3), 0).accepted);
+  EXPECT_TRUE(h.res->apply(in_session(resource::Op::commit, 3), 0).accepted);
+  EXPECT_EQ(last_state(h.world).elements, 2);
+  EXPECT_EQ(last_state(h.world).size, 2);
+  // The rolled-back session's ops were never recorded as accepted; its commit is the one rejection.
+  int rejected = 0;
+  for (const Fact& f : h.world.history().facts)
+    if (const auto* o = std::get_if<ResourceOp>(&f.body))
+      if (!o->accepted) {
+        ++rejected;
+        EXPECT_EQ(o->op, resource::Op::commit);
+      }
+  EXPECT_EQ(rejected, 1);
+}
+
+// Read-modify-write through a transaction: a session that read before
+// another committed cannot write back its stale value.
+TEST(Resource, TransactionalCounterLosesNoUpdate) {
+  Harness h({WritePolicy::transactional, AppKind::counter, 0});
+  EXPECT_EQ(h.res->apply(in_session(resource::Op::read, 1), 0).value, 0);
+  EXPECT_EQ(h.res->apply(in_session(resource::Op::read, 2), 0).value, 0);
+  ASSERT_TRUE(h.res->apply(in_session(resource::Op::write, 2, 1), 0).accepted);
+  ASSERT_TRUE(h.res->apply(in_session(resource::Op::commit, 2), 0).accepted);
+  ASSERT_TRUE(h.res->apply(in_session(resource::Op::write, 1, 1), 0).accepted);
+  EXPECT_EQ(h.res->apply(in_session(resource::Op::commit, 1), 0).reject, resource::Reject::rolled_back);
+  EXPECT_EQ(last_state(h.world).counter, 1);
+  EXPECT_EQ(last_state(h.world).increments, 1) << "counter == increments: no lost update";
+}
+
+TEST(Resource, TransactionalFencedAlsoChecksTokens) {
+  Harness h({WritePolicy::transactional_fenced, AppKind::counter, 0});
+  resource::Request newer = in_session(resource::Op::read, 2);
+  newer.fencing_token = 34;
+  ASSERT_TRUE(h.res->apply(newer, 0).accepted);
+  resource::Request older = in_session(resource::Op::read, 1);
+  older.fencing_token = 33;
+  EXPECT_EQ(h.res->apply(older, 0).reject, resource::Reject::stale_token);
+}
+
+// Atomic ops interleave freely without breaking the invariant.
+TEST(Resource, AtomicOpsKeepTheInvariantWhateverTheInterleaving) {
+  Harness collection({WritePolicy::none, AppKind::collection, 0});
+  Harness counter({WritePolicy::none, AppKind::counter, 0});
+  for (std::uint32_t s = 1; s <= 5; ++s) {
+    ASSERT_TRUE(collection.res->apply(in_session(resource::Op::add_and_increment, s), 0).accepted);
+    ASSERT_TRUE(counter.res->apply(in_session(resource::Op::increment, 6 - s), 0).accepted);
+  }
+  EXPECT_EQ(last_state(collection.world).elements, 5);
+  EXPECT_EQ(last_state(collection.world).size, 5);
+  EXPECT_EQ(last_state(counter.world).counter, 5);
+  EXPECT_EQ(last_state(counter.world).increments, 5);
+}
+
 }  // namespace
 }  // namespace locksim
