@@ -623,3 +623,15 @@ for snippet, key, fragment in [
     ('[lock]\nprotocol = "etcdd"\n', "lock.protocol", 'did you mean "etcd"?'),
 ]:
     case("store-" + key.replace(".", "-").replace("_", "-") + "-" + tag(snippet), snippet, [fragment], key=key)
+
+# ---------------------------------------------------------------- transactional resources, no lock
+for snippet, key, fragment in [
+    (Raw(BASE.replace('start = "1s"\nsteps = ["read", "write"]', 'start = "1s"\nsteps = ["read", "write", "commit"]')),
+     "client.c2.steps", 'step "commit" commits a transactional resource\'s staged ops'),
+    ('[resource]\npolicy = "transactional"\n', "client.c1.steps", 'these steps never "commit"'),
+    ('[resource]\npolicy = "transactonal"\n', "resource.policy", 'did you mean "transactional"?'),
+    ('[lock]\nprotocol = "none"\nacquire = "setnx-then-expire"\n', "lock.acquire", "(there is no lock service)"),
+    ('[lock]\nprotocol = "none"\n[redis]\nnodes = ["r1"]\n', "redis.nodes", 'the protocol is "none"'),
+    ('[expect]\nrollbacks-at-least = 3\nrollbacks-at-most = 1\n', "expect.rollbacks-at-most", "rollbacks-at-least"),
+]:
+    case("resource-" + key.replace(".", "-") + "-" + tag(str(snippet)), snippet, [fragment], key=key)
