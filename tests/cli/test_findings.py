@@ -99,7 +99,8 @@ def test_per_client_outcomes_and_bounds(locksim, story):
     clients = json.loads(locksim("run", story, "--json").stdout)["variants"][0]["clients"]
     assert [c["name"] for c in clients] == ["c1", "c2"]
     assert clients[1]["longest_wait_ns"] == 19_000_000_000 and clients[1]["waiting_at_end"] is True
-    assert set(clients[0]["rejected"]) == {"stale-token", "mark-mismatch", "out-of-stock", "missing-token"}
+    assert set(clients[0]["rejected"]) == {"stale-token", "mark-mismatch", "out-of-stock", "missing-token",
+                                             "rolled-back"}
 
 
 def test_initial_keyspace(locksim, tmp_path):
