@@ -4,7 +4,7 @@ A transactional resource (``resource.policy = "transactional"``) stays consisten
 changes is how much work it throws away. ``locksim sweep`` writes, per cell, ``commits.mean``, ``rollbacks.mean``
 and ``wasted_ms.mean`` (time spent in sessions that were rolled back). This draws them against one swept key,
 one line per variant (each CSV may hold one or several; sweeps of different variants can have different columns,
-so they are given as separate files): rollbacks per run on the left, wasted work per run on the right. An axis whose lines are all zero is drawn from 0 to 1, never
+so they are given as separate files): rollbacks per run, wasted work per run, and committed throughput. An axis whose lines are all zero is drawn from 0 to 1, never
 stretched to make nothing look like something.
 
 CLI::
@@ -31,7 +31,8 @@ from matplotlib.figure import Figure  # noqa: E402
 from analysis import style, units  # noqa: E402
 from analysis.sweep_data import Sweep, SweepError, load  # noqa: E402
 
-PANELS = [("rollbacks.mean", "rollbacks per run"), ("wasted_ms.mean", "wasted work per run (ms)")]
+PANELS = [("rollbacks.mean", "rollbacks per run"), ("wasted_ms.mean", "wasted work per run (ms)"),
+          ("committed_per_s.mean", "committed sessions per second")]
 MARKERS = "osD^vP"
 
 
@@ -57,7 +58,7 @@ def lines(sweep: Sweep, x: str) -> list[tuple[str, list[float], dict[str, list[f
 def draw(sweeps: Sequence[Sweep], x: str, title: Optional[str] = None) -> Figure:
     data = [line for sweep in sweeps for line in lines(sweep, x)]
     sweep = sweeps[0]
-    fig = Figure(figsize=(11.0, 4.4))
+    fig = Figure(figsize=(15.0, 4.4))
     axes = fig.subplots(1, len(PANELS))
     for ax, (column, ylabel) in zip(axes, PANELS):
         top = 0.0

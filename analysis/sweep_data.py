@@ -23,7 +23,7 @@ __all__ = ["SweepError", "Sweep", "load", "wilson", "pooled", "select", "check_f
 
 MEANS = ["sessions.mean", "acquire_attempts.mean", "acquire_ok_rate.mean", "acquire_latency_ms.mean",
          "longest_stuck_ms.mean", "unheld_ms.mean", "expired_grants.mean",
-         "commits.mean", "rollbacks.mean", "wasted_ms.mean"]
+         "commits.mean", "rollbacks.mean", "wasted_ms.mean", "committed_per_s.mean"]
 PROPERTY_FIELDS = ("violated", "rate", "ci_low", "ci_high")
 Z95 = 1.959963984540054
 

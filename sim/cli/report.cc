@@ -9,6 +9,13 @@ namespace locksim::cli {
 
 namespace {
 
+// Committed sessions per second, with six decimals (a JSON number).
+std::string per_second(const Liveness& l) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6f", committed_per_second(l));
+  return text;
+}
+
 std::string pad(std::string s, std::size_t width) {
   if (s.size() < width) s.append(width - s.size(), ' ');
   return s;
@@ -147,7 +154,8 @@ void print_json(std::ostream& out, const std::string& scenario, const std::strin
         << ",\"max_acquire_latency_ns\":" << ns(l.max_acquire_latency) << ",\"longest_stuck_ns\":" << ns(l.longest_stuck)
         << ",\"unheld_ns\":" << ns(l.unheld_time) << ",\"run_length_ns\":" << ns(l.run_length)
         << ",\"commits\":" << l.commits << ",\"rollbacks\":" << l.rollbacks
-        << ",\"wasted_work_ns\":" << ns(l.wasted_work) << "},\"faults\":[";
+        << ",\"wasted_work_ns\":" << ns(l.wasted_work) << ",\"committed_per_s\":" << per_second(l)
+        << "},\"faults\":[";
     for (std::size_t f = 0; f < r.faults.size(); ++f) {
       const FaultOutcome& fault = r.faults[f];
       const auto at = [](TrueTime t) {

@@ -119,7 +119,8 @@ std::string summary_header(const ColumnLayout& layout) {
     out += "," + name + ".violated," + name + ".rate," + name + ".ci_low," + name + ".ci_high";
   }
   out += ",sessions.mean,acquire_attempts.mean,acquire_ok_rate.mean,acquire_latency_ms.mean,"
-         "longest_stuck_ms.mean,unheld_ms.mean,expired_grants.mean,commits.mean,rollbacks.mean,wasted_ms.mean";
+         "longest_stuck_ms.mean,unheld_ms.mean,expired_grants.mean,commits.mean,rollbacks.mean,wasted_ms.mean,"
+         "committed_per_s.mean";
   return out + summary_extra_header(layout) + "\n";
 }
 
@@ -138,7 +139,7 @@ std::string summary_row(const CellLabel& cell, const CellAccumulator& acc, const
          optional6(acc.acquire_ok_rate_mean()) + ',' + optional6(acc.acquire_latency_ms_mean()) + ',' +
          fixed6(acc.longest_stuck_ms_mean()) + ',' + fixed6(acc.unheld_ms_mean()) + ',' +
          fixed6(acc.expired_grants_mean()) + ',' + fixed6(acc.commits_mean()) + ',' + fixed6(acc.rollbacks_mean()) +
-         ',' + fixed6(acc.wasted_ms_mean());
+         ',' + fixed6(acc.wasted_ms_mean()) + ',' + fixed6(acc.committed_per_s_mean());
   for (Property p : kAllProperties) {
     out += ',';
     if (const std::optional<std::uint64_t> replica = acc.first_violation(p))

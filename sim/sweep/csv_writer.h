@@ -10,7 +10,8 @@
 //   then sessions.mean,acquire_attempts.mean,acquire_ok_rate.mean,
 //     acquire_latency_ms.mean,longest_stuck_ms.mean,unheld_ms.mean,
 //     expired_grants.mean, (format 3) commits.mean,rollbacks.mean,
-//     wasted_ms.mean (a transactional resource's efficiency; 0 elsewhere)
+//     wasted_ms.mean,committed_per_s.mean (a transactional resource's
+//     efficiency; 0 elsewhere)
 //   then (format 2) the columns of columns.h: <p>.first_seed x5,
 //     fault.<name>.fired per fault, six figures per client, <key>_s|_ppm
 // Per-run file (--per-run), one row per run:

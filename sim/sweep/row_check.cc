@@ -10,7 +10,7 @@ namespace locksim::sweep {
 namespace {
 
 // Summary columns after "runs": four per property, then seven means.
-constexpr std::size_t kMeanColumns = 10;
+constexpr std::size_t kMeanColumns = 11;
 // Per-run columns after "seed": a verdict and a witness time per property,
 // then sessions and longest_stuck_ms.
 constexpr std::size_t kPerRunColumns = 2 * kPropertyCount + 2;
@@ -132,7 +132,7 @@ std::string summary_row_problem(std::string_view line, const CellLabel& cell, st
   static constexpr const char* kMeans[kMeanColumns] = {
       "sessions.mean",         "acquire_attempts.mean", "acquire_ok_rate.mean",  "acquire_latency_ms.mean",
       "longest_stuck_ms.mean", "unheld_ms.mean",        "expired_grants.mean",   "commits.mean",
-      "rollbacks.mean",        "wasted_ms.mean"};
+      "rollbacks.mean",        "wasted_ms.mean",        "committed_per_s.mean"};
   for (std::size_t m = 0; m < kMeanColumns; ++m) {
     const std::string_view v = f[1 + 4 * kPropertyCount + m];
     const bool may_be_empty = m == 2 || m == 3;  // no run tried to acquire / got the lock

@@ -43,6 +43,10 @@ RunSummary summarise(const RunResult& result, const ColumnLayout& layout) {
   s.commits = l.commits;
   s.rollbacks = l.rollbacks;
   s.wasted_work = l.wasted_work;
+  // Integers, so that sums do not depend on the order runs are added in.
+  if (l.run_length > Duration{0})
+    s.committed_per_s_micro = static_cast<std::int64_t>(static_cast<__int128>(l.commits) * 1'000'000'000'000'000 /
+                                                        l.run_length.count());
   return s;
 }
 
@@ -89,6 +93,7 @@ void CellAccumulator::add(const RunSummary& run, std::uint64_t replica) {
   commits_ += run.commits;
   rollbacks_ += run.rollbacks;
   wasted_ns_ += run.wasted_work.count();
+  committed_per_s_micro_ += run.committed_per_s_micro;
 }
 
 void CellAccumulator::merge(const CellAccumulator& other) {
@@ -106,6 +111,7 @@ void CellAccumulator::merge(const CellAccumulator& other) {
   commits_ += other.commits_;
   rollbacks_ += other.rollbacks_;
   wasted_ns_ += other.wasted_ns_;
+  committed_per_s_micro_ += other.committed_per_s_micro_;
   for (std::size_t i = 0; i < kPropertyCount; ++i)
     if (other.first_[i] && (!first_[i] || *other.first_[i] < *first_[i])) first_[i] = other.first_[i];
   if (faults_.size() < other.faults_.size()) faults_.resize(other.faults_.size());
@@ -167,6 +173,7 @@ double CellAccumulator::expired_grants_mean() const { return ratio(expired_grant
 double CellAccumulator::commits_mean() const { return ratio(commits_, runs_); }
 double CellAccumulator::rollbacks_mean() const { return ratio(rollbacks_, runs_); }
 double CellAccumulator::wasted_ms_mean() const { return ratio(wasted_ns_, runs_) / 1e6; }
+double CellAccumulator::committed_per_s_mean() const { return ratio(committed_per_s_micro_, runs_) / 1e6; }
 
 WilsonInterval wilson_interval(std::int64_t successes, std::int64_t trials) {
   if (trials <= 0) return {};

@@ -47,6 +47,7 @@ struct RunSummary {
   std::int64_t commits = 0;  // transactional resources (Liveness)
   std::int64_t rollbacks = 0;
   Duration wasted_work{0};
+  std::int64_t committed_per_s_micro = 0;  // committed sessions per second, in millionths
   std::vector<std::int8_t> fault_effective;  // per layout fault: 1 fired with an effect, 0 not, -1 no such fault
   std::vector<ClientFigures> clients;        // per layout client
 };
@@ -87,6 +88,7 @@ class CellAccumulator {
   double commits_mean() const;
   double rollbacks_mean() const;
   double wasted_ms_mean() const;
+  double committed_per_s_mean() const;
 
  private:
   std::int64_t runs_ = 0;
@@ -103,6 +105,7 @@ class CellAccumulator {
   __int128 commits_ = 0;
   __int128 rollbacks_ = 0;
   __int128 wasted_ns_ = 0;
+  __int128 committed_per_s_micro_ = 0;
   std::array<std::optional<std::uint64_t>, kPropertyCount> first_{};
   struct FaultSums {
     std::int64_t runs = 0;  // runs that had the fault

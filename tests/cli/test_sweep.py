@@ -48,7 +48,7 @@ def test_summary_columns_and_values(locksim, tmp_path):
         expected += [f"{p}.violated", f"{p}.rate", f"{p}.ci_low", f"{p}.ci_high"]
     expected += ["sessions.mean", "acquire_attempts.mean", "acquire_ok_rate.mean", "acquire_latency_ms.mean",
                  "longest_stuck_ms.mean", "unheld_ms.mean", "expired_grants.mean",
-                 "commits.mean", "rollbacks.mean", "wasted_ms.mean"]
+                 "commits.mean", "rollbacks.mean", "wasted_ms.mean", "committed_per_s.mean"]
     # Format 2: the first violating seed per property, each fault's firing rate, per-client figures, and the swept
     # value in base units (redlock-clock-drift has two partitions and clients c1 and c2).
     expected += [f"{p}.first_seed" for p in PROPERTIES]

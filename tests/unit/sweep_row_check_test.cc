@@ -73,8 +73,8 @@ TEST(SweepRowCheck, SummaryRowsAreChecked) {
   EXPECT_EQ(summary_row_problem(replace(row, ",2,1,0.500000,", ",2,0,0.500000,"), cell, 2, kLayout),
             "grant-exclusive.rate,ci_low,ci_high are '0.500000,0.094531,0.905469', but 0 of 2 runs give "
             "'0.000000,0.000000,0.657620'");
-  EXPECT_EQ(summary_row_problem(row + ",", cell, 2, kLayout), "it has 41 fields, but the header has 40");
-  EXPECT_EQ(summary_row_problem(row.substr(0, row.rfind(',')), cell, 2, kLayout), "it has 39 fields, but the header has 40");
+  EXPECT_EQ(summary_row_problem(row + ",", cell, 2, kLayout), "it has 42 fields, but the header has 41");
+  EXPECT_EQ(summary_row_problem(row.substr(0, row.rfind(',')), cell, 2, kLayout), "it has 40 fields, but the header has 41");
   EXPECT_EQ(summary_row_problem(replace(row, "1.000000,", "1.0,"), cell, 2, kLayout),
             "sessions.mean is '1.0', not a number with six decimals");
   EXPECT_NE(summary_row_problem(replace(row, "s,base,", "s,fenced,"), cell, 2, kLayout).find("it is not this cell's row"),

@@ -225,7 +225,7 @@ TEST_F(SweepRunner, ResumeChecksEveryKeptRow) {
       {true, 3, ",7,0,0.000000,", ",7,8,0.000000,", "grant-exclusive.violated is 8, more than the row's 7 runs"},
       {true, 3, ",7,0,0.000000,0.000000,0.354330", ",7,0,0.000000,0.000000,0.354331", "are '0.000000,0.000000,0.354331'"},
       {true, 3, ",7,0,", ",6,0,", "runs is '6', but --seeds is 7"},
-      {true, 3, ",7,0,", ",7,0,0,", "it has 40 fields, but the header has 39"},
+      {true, 3, ",7,0,", ",7,0,0,", "it has 41 fields, but the header has 40"},
       {true, 3, "1.2%", "1.25%", "it is not this cell's row (it should start with 'redlock-clock-drift,base,1.2%,')"},
       {false, 9, ",0,0,0,0,0,,", ",2,0,0,0,0,,", "grant-exclusive is '2', not 0 or 1"},
       {false, 9, ",0,0,0,0,0,,", ",0,0,0,0,0,1.000000,", "grant-exclusive holds (0) but has a first-witness time"},

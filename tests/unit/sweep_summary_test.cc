@@ -81,7 +81,7 @@ TEST(SweepSummary, SummaryRowShape) {
       << header;
   EXPECT_NE(header.find(",invariant.ci_high,sessions.mean,acquire_attempts.mean,acquire_ok_rate.mean,"
                         "acquire_latency_ms.mean,longest_stuck_ms.mean,unheld_ms.mean,expired_grants.mean,commits.mean,"
-                        "rollbacks.mean,wasted_ms.mean,"
+                        "rollbacks.mean,wasted_ms.mean,committed_per_s.mean,"
                         "grant-exclusive.first_seed,belief-exclusive.first_seed,resource-exclusive.first_seed,"
                         "resource-current.first_seed,invariant.first_seed,fault.gc.fired,c1.sessions.mean,"
                         "c1.ops_accepted.mean,c1.ops_rejected.mean,c1.releases_failed.mean,c1.longest_wait_ms.mean,"
@@ -98,7 +98,7 @@ TEST(SweepSummary, SummaryRowShape) {
   const std::string row = summary_row({scenario, variant, values, 7}, acc, layout);
   EXPECT_EQ(row.rfind("s,v,0.5%,x,1,0,0.000000,0.000000,0.793451,", 0), 0U) << row;
   // No violation: the five first_seed columns are empty; the fault fired in every run; 0.5% is 5000 ppm.
-  EXPECT_NE(row.find(",0.000000,0.000000,,,3.000000,0.000000,0.000000,0.000000,0.000000,0.000000,,,,,,1.000000,1.000000,2.000000,0.000000,"
+  EXPECT_NE(row.find(",0.000000,0.000000,,,3.000000,0.000000,0.000000,0.000000,0.000000,0.000000,0.000000,,,,,,1.000000,1.000000,2.000000,0.000000,"
                      "0.000000,5.000000,5.000000,5000\n"),
             std::string::npos)
       << row;
