@@ -21,5 +21,9 @@ int keys_command(const std::string& program, const std::vector<std::string>& arg
 int sweep_command(const std::string& program, const std::vector<std::string>& args);
 // Exit 0 when every cell ran (rates are measurements); 2 on bad input.
 int compare_command(const std::string& program, const std::vector<std::string>& args);
+// Exit 1 when a hunted property broke (findings written), 0 when nothing was found, 2 on bad input.
+int search_command(const std::string& program, const std::vector<std::string>& args);
+// Exit 0 when the scenario was shrunk (it broke the property), 1 when it does not break it, 2 on bad input.
+int shrink_command(const std::string& program, const std::vector<std::string>& args);
 
 }  // namespace locksim::cli

@@ -25,14 +25,20 @@ commands:
   compare FILE... [--seeds N] [--variant NAME]... [--threads T] [--out FILE] [--json]
                         the same stories against every lock service: each file's
                         variants are the services; prints the verdict matrix
+  search FILE [--variant NAME] [--property P]... [--budget N | --time D] [--strategy S]
+        [--threads T] [--seed S] [--shard K/N] [--out DIR] [--json]
+                        search FILE's [search] fault space for a run that breaks a
+                        property; shrink, explain and write each finding
+  shrink FILE [--variant NAME] [--seed N] [--property P] [--out FILE]
+                        cut a violating scenario down to what the violation needs
   validate FILE...      check scenario files without running them
   list [DIR]            the scenario catalogue: names, paths, one-line stories
   keys [TABLE]...       every scenario key: type, default, meaning (FORMAT.md's tables)
   --version             print locksim's version
 
 'locksim COMMAND --help' describes each command.
-exit codes: 0 verdicts match [expect] (sweep: all rows written), 1 a verdict does
-not, 2 bad input.
+exit codes: 0 verdicts match [expect] (sweep: all rows written; search: nothing
+found), 1 a verdict does not (search: a violation was found), 2 bad input.
 )";
 
 }  // namespace
@@ -57,6 +63,8 @@ int main(int argc, char** argv) {
   if (command == "run") return run_command(program, args);
   if (command == "sweep") return sweep_command(program, args);
   if (command == "compare") return compare_command(program, args);
+  if (command == "search") return search_command(program, args);
+  if (command == "shrink") return shrink_command(program, args);
   if (command == "validate") return validate_command(program, args);
   if (command == "list") return list_command(program, args);
   if (command == "keys") return keys_command(program, args);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "sim/core/limits.h"
 #include "sim/core/rng.h"
@@ -274,31 +275,77 @@ std::optional<ScenarioSpec> ScenarioFile::resolve(const std::string& variant, co
   return spec;
 }
 
-std::optional<ScenarioSpec> ScenarioFile::resolve(const std::string& variant, const std::vector<std::string>& overrides,
-                                                  ScenarioErrors& errors) const {
+struct ScenarioFile::Merged {
+  DocNode root;
+  std::vector<std::shared_ptr<toml::table>> set_values;  // the --set documents the tree points into
+  const Impl::Variant* variant = nullptr;                // null for "base"
+};
+
+bool ScenarioFile::merge(const std::string& variant, const std::vector<std::string>& overrides, Merged& out,
+                         ScenarioErrors& errors) const {
   errors.clear();
   const Impl& impl = *impl_;
-  DocNode root = impl.base;
-  const Impl::Variant* v = nullptr;
+  DocNode& root = out.root;
+  root = impl.base;
   if (variant != "base") {
-    v = impl.find_variant(variant);
+    const Impl::Variant* v = impl.find_variant(variant);
+    out.variant = v;
     if (v == nullptr) {
       const std::vector<std::string> known = variants();
       errors.push_back({impl.path, 0, "",
                         "unknown variant " + in_quotes(variant) + scenario::did_you_mean(variant, known) +
                             "; variants: " + join_list(known)});
-      return std::nullopt;
+      return false;
     }
     merge_into(root, v->doc);
   }
-  std::vector<std::shared_ptr<toml::table>> set_values;  // the --set documents the tree points into
   for (const std::string& o : overrides) {
     ScenarioError error;
-    if (!apply_override(o, root, set_values, error)) {
+    if (!apply_override(o, root, out.set_values, error)) {
       errors.push_back(std::move(error));
-      return std::nullopt;
+      return false;
     }
   }
+  return true;
+}
+
+namespace {
+
+// |node|'s tree as a TOML table: tables in the order the document wrote them
+// (toml++ sorts them when it prints), leaves copied from the parsed values.
+void to_toml(const DocNode& node, toml::table& out) {
+  for (const DocNode& m : node.members) {
+    if (m.table) {
+      toml::table inner;
+      to_toml(m, inner);
+      out.insert_or_assign(m.key, std::move(inner));
+    } else {
+      m.value->visit([&](const auto& value) { out.insert_or_assign(m.key, value); });
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> ScenarioFile::merged_toml(const std::string& variant,
+                                                     const std::vector<std::string>& overrides,
+                                                     ScenarioErrors& errors) const {
+  Merged merged;
+  if (!merge(variant, overrides, merged, errors)) return std::nullopt;
+  toml::table document;
+  to_toml(merged.root, document);
+  std::ostringstream text;
+  text << toml::toml_formatter(document, toml::format_flags::none);
+  return text.str();
+}
+
+std::optional<ScenarioSpec> ScenarioFile::resolve(const std::string& variant, const std::vector<std::string>& overrides,
+                                                  ScenarioErrors& errors) const {
+  const Impl& impl = *impl_;
+  Merged merged;
+  if (!merge(variant, overrides, merged, errors)) return std::nullopt;
+  const DocNode& root = merged.root;
+  const Impl::Variant* v = merged.variant;
 
   Reader r;
   ScenarioSpec spec = scenario::read_spec(r, root, impl.path);

@@ -72,8 +72,17 @@ class ScenarioFile {
                                       ScenarioErrors& errors) const;
   std::optional<ScenarioSpec> resolve(const std::string& variant, const std::vector<std::string>& overrides,
                                       ScenarioError& error) const;
+  // The same variant as one TOML document — the base with the variant and
+  // |overrides| merged in, without [variant.*] tables — so that a search can
+  // write a standalone scenario (a finding) that reads back as this spec.
+  std::optional<std::string> merged_toml(const std::string& variant, const std::vector<std::string>& overrides,
+                                         ScenarioErrors& errors) const;
 
  private:
+  struct Merged;  // a document tree and the --set values it points into (file.cc)
+  // The base with |variant| and |overrides| merged in; false with |errors|.
+  bool merge(const std::string& variant, const std::vector<std::string>& overrides, Merged& out,
+             ScenarioErrors& errors) const;
   struct Impl;
   explicit ScenarioFile(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<const Impl> impl_;  // immutable once loaded, so copies share it

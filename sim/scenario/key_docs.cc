@@ -11,6 +11,7 @@ constexpr std::string_view kOpen = "<!-- keys: ";
 constexpr std::string_view kOpenEnd = " -->";
 constexpr std::string_view kClose = "<!-- /keys -->";
 constexpr std::string_view kFaultKinds = "fault-kinds";
+constexpr std::string_view kSearchKinds = "search-kinds";
 
 }  // namespace
 
@@ -18,11 +19,13 @@ std::vector<std::string> key_table_names() {
   std::vector<std::string> names;
   for (const SectionDecl& s : sections()) names.emplace_back(s.name);
   names.emplace_back(kFaultKinds);
+  names.emplace_back(kSearchKinds);
   return names;
 }
 
 std::string key_table(std::string_view name) {
   if (name == kFaultKinds) return fault_kinds_markdown();
+  if (name == kSearchKinds) return search_kinds_markdown();
   const SectionDecl* section = find_section(name);
   return section != nullptr ? markdown_table(*section) : "";
 }

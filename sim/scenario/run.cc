@@ -6,8 +6,9 @@
 
 namespace locksim {
 
-RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace) {
+RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace, const RunOptions& options) {
   auto world = build_world(spec, seed, trace);
+  if (options.fresh_randomness) world->fresh_randomness_from(options.fresh_randomness->from, options.fresh_randomness->seed);
   world->run(TrueTime{spec.run_for});
   RunResult result;
   result.seed = seed;

@@ -35,7 +35,18 @@ struct RunResult {
   bool matches() const { return mismatches.empty(); }
 };
 
-RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace);
+// What a run may do besides the scenario: a search's "what if the dice fell
+// differently from here on" (World::fresh_randomness_from).
+struct RunOptions {
+  struct Fresh {
+    TrueTime from;
+    std::uint64_t seed = 0;
+  };
+  std::optional<Fresh> fresh_randomness;
+};
+
+RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace,
+                       const RunOptions& options = {});
 
 std::vector<Mismatch> compare_with_expectation(const Expectation& expect, const Verdicts& verdicts,
                                                const Liveness& liveness, const std::vector<FaultOutcome>& faults);

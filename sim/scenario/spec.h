@@ -23,6 +23,7 @@
 #include "sim/redis/config.h"
 #include "sim/resource/policy.h"
 #include "sim/scenario/faults/kinds.h"
+#include "sim/scenario/search_spec.h"
 #include "sim/scenario/source.h"
 #include "sim/workload/step.h"
 #include "sim/world/latency.h"
@@ -270,6 +271,7 @@ struct ScenarioSpec {
   NetworkSpec network;
   std::vector<FaultSpec> faults;
   Expectation expect;
+  SearchSpec search;  // what `locksim search` may inject; a run ignores it
 };
 
 }  // namespace locksim

@@ -56,6 +56,14 @@ std::optional<TrueTime> Network::schedule(ProcessId from, ProcessId to, TrueTime
   return arrival;
 }
 
+void Network::reseed(std::uint64_t run_seed) {
+  run_seed_ = run_seed;
+  for (LinkState& l : links_) {
+    l.latency_rng.reset();
+    l.loss_rng.reset();
+  }
+}
+
 std::uint32_t Network::partition(std::vector<std::vector<ProcessId>> groups, PartitionMode mode) {
   Partition p{std::vector<std::int32_t>(names_.size(), -1), mode, true};
   for (std::size_t g = 0; g < groups.size(); ++g)

@@ -49,6 +49,9 @@ class Network {
   // When a message sent now arrives, or nullopt when the link loses it.
   std::optional<TrueTime> schedule(ProcessId from, ProcessId to, TrueTime true_now);
 
+  // Every link draws from streams of |run_seed| from now on.
+  void reseed(std::uint64_t run_seed);
+
   // Returns the partition's id (also its index; ids are never reused).
   std::uint32_t partition(std::vector<std::vector<ProcessId>> groups, PartitionMode mode);
   void heal(std::uint32_t id);

@@ -149,6 +149,8 @@ void World::fire(const NamedFault& named) {
   if (fault != kUnnamedFault) record_fact(FaultFired{fault, took_effect});
 }
 
+void World::fresh_randomness_from(TrueTime at, std::uint64_t seed) { schedule_control(at, Reseed{seed}); }
+
 void World::schedule_control(TrueTime at, Control control) {
   controls_.push_back(std::move(control));
   engine_.schedule(at, 0, kControl, controls_.size() - 1);
@@ -296,6 +298,9 @@ void World::run_control(const Control& control) {
     fire(*named);
   } else if (const auto* r = std::get_if<Resume>(&control)) {
     resume(r->target);
+  } else if (const auto* fresh = std::get_if<Reseed>(&control)) {
+    for (Slot& slot : slots_) slot.rng = Rng::derive(fresh->seed, slot.model->name(), "model");
+    network_->reseed(fresh->seed);
   } else if (const auto* h = std::get_if<Heal>(&control)) {
     if (!network_->active(h->partition)) return;
     network_->heal(h->partition);

@@ -58,6 +58,12 @@ class World final : private Dispatcher {
   void on_phase(ProcessId process, Phase phase, Duration delay, FaultAction action, int occurrence = 1,
                 std::uint32_t fault = kUnnamedFault);
   static constexpr std::uint32_t kUnnamedFault = UINT32_MAX;
+  // From |at| on, every random draw (each process's model stream, each
+  // link's latency and loss) comes from streams derived from |seed| instead
+  // of the run's: the run up to |at| is the one the run's seed gives, what
+  // follows is a fresh sample. How a search asks "once this fault has
+  // happened, how likely is the violation?".
+  void fresh_randomness_from(TrueTime at, std::uint64_t seed);
 
   // --- running ---
   void run(TrueTime until);
@@ -94,12 +100,15 @@ class World final : private Dispatcher {
   struct Heal {
     std::uint32_t partition;
   };
+  struct Reseed {
+    std::uint64_t seed;
+  };
   // A scenario fault: the action and the index of its name.
   struct NamedFault {
     FaultAction action;
     std::uint32_t fault;
   };
-  using Control = std::variant<FaultAction, NamedFault, Resume, Heal>;
+  using Control = std::variant<FaultAction, NamedFault, Resume, Heal, Reseed>;
   struct PhaseTrigger {
     ProcessId process;
     Phase phase;

@@ -14,7 +14,7 @@ std::span<const SectionDecl> sections() {
                                             sentinel_section(), resource_section(),
                                             service_section(),  client_section(),   clock_section(),
                                             network_section(),  link_section(),     fault_section(),
-                                            expect_section()};
+                                            expect_section(),   search_section()};
   return all;
 }
 

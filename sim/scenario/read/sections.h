@@ -30,6 +30,7 @@ void read_network_section(ReadContext& c);   // [network]
 void read_link_sections(ReadContext& c);     // [link.NAME]
 void read_fault_sections(ReadContext& c);    // [fault.NAME]
 void read_expect_section(ReadContext& c);    // [expect]
+void read_search_section(ReadContext& c);    // [search], [search.KIND]: after the clients and faults
 
 // Each section's declarations, in the order FORMAT.md documents them.
 SectionDecl scenario_section();
@@ -47,6 +48,9 @@ SectionDecl network_section();
 SectionDecl link_section();
 SectionDecl fault_section();
 SectionDecl expect_section();
+SectionDecl search_section();
+// The keys of [search.KIND] tables, by kind, for FORMAT.md.
+std::string search_kinds_markdown();
 
 std::span<const SectionDecl> sections();
 // The section called |name|, or null.

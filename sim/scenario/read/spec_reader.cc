@@ -27,6 +27,7 @@ ScenarioSpec read_spec(Reader& r, const DocNode& root, const std::string& file) 
   read_link_sections(c);
   read_fault_sections(c);
   read_expect_section(c);
+  read_search_section(c);
   resolve_defaults(c);
   // Contradictions between values need the values themselves to be right;
   // they are looked for once every key reads.

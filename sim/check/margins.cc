@@ -1,0 +1,109 @@
+#include "sim/check/margins.h"
+
+#include <algorithm>
+#include <map>
+
+#include "sim/check/sessions.h"
+
+namespace locksim {
+
+namespace {
+
+// The end of |s|'s promise as it stood at |t|: its promised end then, or its
+// release if that came first. kTrueNever when the protocol promised no end.
+TrueTime promise_end_at(const SessionInfo& s, TrueTime t) {
+  return std::min(SessionTable::promise_at(s, t).end, s.released);
+}
+
+void lower(std::optional<Duration>& margin, Duration candidate) {
+  if (!margin || candidate < *margin) margin = candidate;
+}
+
+std::optional<Duration> grant_margin(const SessionTable& table) {
+  std::optional<Duration> margin;
+  const auto& sessions = table.sessions();
+  for (std::size_t j = 1; j < sessions.size(); ++j)
+    for (std::size_t i = 0; i < j; ++i) {
+      const TrueTime end = promise_end_at(sessions[i], sessions[j].granted);
+      if (end != kTrueNever) lower(margin, sessions[j].granted - end);
+    }
+  return margin;
+}
+
+std::optional<Duration> belief_margin(const SessionTable& table) {
+  std::optional<Duration> margin;
+  const auto& sessions = table.sessions();
+  // Grant order: the latest belief end among the earlier sessions is the one
+  // the next grant comes closest to.
+  TrueTime latest_end = kTrueStart;
+  for (std::size_t j = 0; j < sessions.size(); ++j) {
+    if (j > 0 && latest_end != kTrueNever) lower(margin, sessions[j].granted - latest_end);
+    latest_end = std::max(latest_end, sessions[j].belief_end);
+  }
+  return margin;
+}
+
+struct OpSpan {
+  TrueTime first;
+  TrueTime last;
+};
+
+std::optional<Duration> interleave_margin(const History& h) {
+  std::map<SessionId, OpSpan> spans;
+  std::vector<SessionId> order;  // by first accepted op
+  for (const Fact& f : h.facts) {
+    const auto* op = std::get_if<ResourceOp>(&f.body);
+    if (op == nullptr || !op->accepted) continue;
+    auto [it, fresh] = spans.try_emplace(op->session, OpSpan{f.at, f.at});
+    if (fresh) order.push_back(op->session);
+    it->second.last = f.at;
+  }
+  std::optional<Duration> margin;
+  std::optional<TrueTime> latest_last;
+  for (SessionId s : order) {
+    const OpSpan& span = spans.at(s);
+    if (latest_last) lower(margin, span.first - *latest_last);
+    latest_last = latest_last ? std::max(*latest_last, span.last) : span.last;
+  }
+  return margin;
+}
+
+std::optional<Duration> current_margin(const History& h, const SessionTable& table) {
+  std::optional<Duration> margin;
+  for (const Fact& f : h.facts) {
+    const auto* op = std::get_if<ResourceOp>(&f.body);
+    if (op == nullptr || !op->accepted) continue;
+    const SessionInfo* s = table.find(op->session);
+    if (s == nullptr) continue;
+    const TrueTime end = promise_end_at(*s, f.at);
+    if (end != kTrueNever) lower(margin, end - f.at);
+  }
+  return margin;
+}
+
+// The checker has the last word on the sign: a margin that says "held" for a
+// broken property (or the reverse) would send a search the wrong way.
+std::optional<Duration> agree(std::optional<Duration> margin, const Verdict& verdict) {
+  if (verdict.violated) return std::min(margin.value_or(Duration{-1}), Duration{-1});
+  if (margin && *margin < Duration{0}) return Duration{0};
+  return margin;
+}
+
+}  // namespace
+
+Margins safety_margins(const History& h, const Verdicts& verdicts) {
+  const SessionTable table(h);
+  Margins m;
+  const auto at = [](Property p) { return static_cast<std::size_t>(p); };
+  m[at(Property::grant_exclusive)] = grant_margin(table);
+  m[at(Property::belief_exclusive)] = belief_margin(table);
+  m[at(Property::resource_exclusive)] = interleave_margin(h);
+  m[at(Property::resource_current)] = current_margin(h, table);
+  std::optional<Duration> race = m[at(Property::resource_exclusive)];
+  if (const auto& current = m[at(Property::resource_current)]) lower(race, *current);
+  m[at(Property::invariant)] = race;
+  for (Property p : kAllProperties) m[at(p)] = agree(m[at(p)], verdicts[at(p)]);
+  return m;
+}
+
+}  // namespace locksim

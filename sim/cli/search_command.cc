@@ -1,0 +1,235 @@
+// locksim search: look for a counterexample nobody wrote. Runs a scenario's
+// [search] space (scenario/search_spec.h) with a strategy (search/strategy.h)
+// until a hunted property breaks or the budget is spent; shrinks and explains
+// each finding and writes it as a standalone scenario, with its trace and
+// explanation, to --out. With nothing found it says how little that rules
+// out: the rule of three, and the coverage (how often each fault kind fired,
+// the closest margin per property).
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+#include "sim/cli/catalogue.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/errors.h"
+#include "sim/cli/numbers.h"
+#include "sim/cli/options.h"
+#include "sim/cli/search_output.h"
+#include "sim/core/trace.h"
+#include "sim/scenario/file.h"
+#include "sim/search/finalize.h"
+#include "sim/search/finding_file.h"
+#include "sim/search/search.h"
+
+namespace po = boost::program_options;
+
+namespace locksim::cli {
+
+namespace {
+
+struct SearchCliOptions {
+  std::string file;
+  std::string variant = "base";
+  std::vector<std::string> properties;
+  std::vector<std::string> sets;
+  search::SearchOptions search;
+  std::optional<double> time_limit_s;
+  std::string out_dir;
+  std::uint64_t explain_seeds = 100;
+  bool json = false;
+  bool shrink = true;
+  bool progress = false;
+};
+
+bool read_options(const std::vector<std::string>& args, SearchCliOptions& o, int& exit_code) {
+  po::options_description options(
+      "locksim search FILE [options]\n\nSearches the fault space of FILE's [search] section for runs that break a "
+      "hunted\nproperty. Each finding is shrunk, explained and written as a standalone scenario\n(--out DIR: "
+      "found-N.toml, its trace and its explanation). Same file, options and\n--seed give the same findings, "
+      "whatever --threads. Exit 1 when something was found,\n0 when not, 2 on bad input.\n\noptions");
+  std::string budget_text = "10000", time_text, strategy_text = "portfolio", seed_text = "1", threads_text,
+              shard_text, explain_text = "100";
+  options.add_options()
+      ("help,h", "show this help")
+      ("variant", po::value(&o.variant), "the variant to search (default: base)")
+      ("property", po::value(&o.properties), "hunt this property (repeatable; default: [search].hunt)")
+      ("set", po::value(&o.sets), "override a key before searching, as run's --set (repeatable)")
+      ("budget", po::value(&budget_text), "runs at most, 1 to 100000000 (default 10000)")
+      ("time", po::value(&time_text), "stop after this much wall time too, such as 30s or 5min")
+      ("strategy", po::value(&strategy_text), "uniform, swarm, phase, margin or portfolio (default)")
+      ("seed", po::value(&seed_text), "the search's seed (default 1)")
+      ("threads", po::value(&threads_text), "worker threads, 1 to 256 (default: the machine's hardware threads)")
+      ("shard", po::value(&shard_text), "run shard K of N (K/N): an independent part of the budget; merge with search-merge")
+      ("all", "go on until every hunted property has a finding (default: stop at the first)")
+      ("no-shrink", "keep findings as found")
+      ("explain-seeds", po::value(&explain_text), "fresh seeds per row of a finding's explanation (default 100)")
+      ("out", po::value(&o.out_dir), "write findings, traces, explanations and search.json to this directory")
+      ("progress", "print a progress line to standard error every second")
+      ("json", "print one JSON object instead of text");
+  std::vector<std::string> files;
+  po::variables_map vm;
+  exit_code = kExitOk;
+  if (!parse_command_line("search", options, args, files, -1, vm, exit_code)) return false;
+  exit_code = kExitBadInput;
+  if (files.size() != 1) {
+    std::cerr << "locksim search: give one scenario file (locksim search scenarios/search/gc-pause.toml)\n";
+    return false;
+  }
+  o.file = files.front();
+  std::string message;
+  const auto number = [&](const std::string& text, std::uint64_t min, std::uint64_t max, const char* what,
+                          std::uint64_t& out) {
+    const auto v = parse_whole_number(text, min, max, what, message);
+    if (!v) std::cerr << "locksim search: " << message << "\n";
+    if (v) out = *v;
+    return v.has_value();
+  };
+  if (!number(budget_text, 1, 100'000'000, "--budget", o.search.budget)) return false;
+  if (!number(seed_text, 0, INT64_MAX, "--seed", o.search.seed)) return false;
+  if (!number(explain_text, 1, 100'000, "--explain-seeds", o.explain_seeds)) return false;
+  std::uint64_t threads = std::max(1u, std::thread::hardware_concurrency());
+  if (!threads_text.empty() && !number(threads_text, 1, 256, "--threads", threads)) return false;
+  o.search.threads = static_cast<unsigned>(threads);
+  if (!search::parse_strategy(strategy_text, o.search.strategy)) {
+    std::cerr << "locksim search: unknown --strategy '" << strategy_text
+              << "'; strategies: uniform, swarm, phase, margin, portfolio\n";
+    return false;
+  }
+  if (!time_text.empty()) {
+    const std::optional<Duration> d = parse_duration(time_text);
+    if (!d || *d <= Duration{0}) {
+      std::cerr << "locksim search: --time expects a duration such as 30s or 5min, got '" << time_text << "'\n";
+      return false;
+    }
+    o.time_limit_s = std::chrono::duration<double>(*d).count();
+  }
+  if (!shard_text.empty()) {
+    const std::size_t slash = shard_text.find('/');
+    std::uint64_t k = 0, n = 0;
+    std::string ignored;
+    const auto kk = slash == std::string::npos ? std::nullopt : parse_whole_number(shard_text.substr(0, slash), 1, 100'000, "K", ignored);
+    const auto nn = slash == std::string::npos ? std::nullopt : parse_whole_number(shard_text.substr(slash + 1), 1, 100'000, "N", ignored);
+    if (kk && nn) k = *kk, n = *nn;
+    if (k == 0 || n == 0 || k > n) {
+      std::cerr << "locksim search: --shard expects K/N with 1 <= K <= N, such as 2/4, got '" << shard_text << "'\n";
+      return false;
+    }
+    o.search.shard = {k, n};
+  }
+  o.search.every_property = vm.count("all") > 0;
+  o.shrink = vm.count("no-shrink") == 0;
+  o.json = vm.count("json") > 0;
+  o.progress = vm.count("progress") > 0;
+  exit_code = kExitOk;
+  return true;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();  // tidy: wall clock ok
+}
+
+}  // namespace
+
+int search_command(const std::string& program, const std::vector<std::string>& args) {
+  SearchCliOptions o;
+  int exit_code = kExitOk;
+  if (!read_options(args, o, exit_code)) return exit_code;
+  const std::optional<std::string> path = scenario_path(o.file);
+  if (!path) {
+    std::cerr << "locksim search: " << o.file << ": no such file, and no catalogue scenario of that name\n";
+    return kExitBadInput;
+  }
+  ScenarioErrors errors;
+  const auto file = ScenarioFile::load(*path, errors);
+  std::optional<ScenarioSpec> spec;
+  std::optional<std::string> merged_text;
+  if (file) spec = file->resolve(o.variant, o.sets, errors);
+  if (spec) merged_text = file->merged_toml(o.variant, o.sets, errors);
+  if (!spec || !merged_text) {
+    print_errors(std::cerr, "locksim search: ", errors);
+    return kExitBadInput;
+  }
+  if (!spec->search.present) {
+    std::cerr << "locksim search: " << *path << " has no [search] section: say which faults to search (FORMAT.md, "
+              << "\"[search]\")\n";
+    return kExitBadInput;
+  }
+  if (!o.properties.empty()) {
+    spec->search.hunt.clear();
+    for (const std::string& name : o.properties) {
+      Property p{};
+      if (!parse_property(name, p)) {
+        std::cerr << "locksim search: --property: unknown property '" << name
+                  << "'; properties: grant-exclusive, belief-exclusive, resource-exclusive, resource-current, "
+                     "invariant\n";
+        return kExitBadInput;
+      }
+      if (std::find(spec->search.hunt.begin(), spec->search.hunt.end(), p) == spec->search.hunt.end())
+        spec->search.hunt.push_back(p);
+    }
+  }
+  if (!o.out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.out_dir, ec);
+    if (ec) {
+      std::cerr << "locksim search: cannot create " << o.out_dir << ": " << ec.message() << "\n";
+      return kExitBadInput;
+    }
+  }
+
+  search::SearchBase base{*spec, search::phase_sites(*spec)};
+  const auto start = std::chrono::steady_clock::now();  // tidy: wall clock ok
+  double last_progress = 0;
+  if (o.time_limit_s) o.search.stop = [&] { return seconds_since(start) >= *o.time_limit_s; };
+  const bool show_progress = o.progress || (!o.json && isatty(STDERR_FILENO) != 0);
+  if (show_progress)
+    o.search.progress = [&](const search::SearchOutcome& so) {
+      const double t = seconds_since(start);
+      if (t - last_progress < 1.0) return;
+      last_progress = t;
+      std::cerr << progress_line(base, so, t) << "\n";
+    };
+  const search::SearchOutcome outcome = search::run_search(base, o.search);
+  const double elapsed = seconds_since(start);
+  if (show_progress) std::cerr << progress_line(base, outcome, elapsed) << "\n";
+
+  const toml::table merged = toml::parse(*merged_text);
+  std::vector<FindingOutput> findings;
+  for (std::size_t i = 0; i < outcome.findings.size(); ++i) {
+    const search::Finding& f = outcome.findings[i];
+    search::FinalizeOptions fo;
+    fo.shrink = o.shrink;
+    fo.explain_seeds = o.explain_seeds;
+    fo.name = spec->name + "-found-" + std::to_string(i + 1);
+    fo.how_found = "Found by `" + search_command_line(program, *path, o.variant, o.search) + "`\nat run " +
+                   std::to_string(f.run + 1) + (o.search.shard.count > 1 ? " of shard " + std::to_string(o.search.shard.index) + "/" + std::to_string(o.search.shard.count) : "") +
+                   " (" + f.candidate.strategy + " strategy), from " + spec->name + " (" + *path + "), variant " +
+                   o.variant + ".";
+    FindingOutput out{f, search::finalize(search::finding_document(merged, base, f), f.property, fo), ""};
+    if (!o.out_dir.empty() && !write_finding(o.out_dir, i + 1, out, std::cerr)) return kExitBadInput;
+    findings.push_back(std::move(out));
+  }
+  const std::string summary = summary_json(base, *path, o.variant, o.search, outcome, findings);
+  if (!o.out_dir.empty()) {
+    std::ofstream json(std::filesystem::path(o.out_dir) / "search.json");
+    json << summary << "\n";
+    if (!json) {
+      std::cerr << "locksim search: cannot write " << o.out_dir << "/search.json\n";
+      return kExitBadInput;
+    }
+  }
+  if (o.json) {
+    std::cout << summary << "\n";
+  } else {
+    print_search_report(std::cout, base, *path, o.variant, outcome, findings, o.out_dir, elapsed);
+  }
+  return findings.empty() ? kExitOk : kExitMismatch;
+}
+
+}  // namespace locksim::cli

@@ -1,0 +1,175 @@
+#include "sim/cli/search_output.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sim/core/trace.h"
+#include "sim/search/finding_file.h"
+
+namespace locksim::cli {
+
+namespace {
+
+std::string margin_short(const std::optional<Duration>& m) { return m ? format_duration_rounded(*m) : "-"; }
+
+std::string margin_json(const std::optional<Duration>& m) { return m ? std::to_string(m->count()) : "null"; }
+
+std::string rate_json(const search::Rate& r) {
+  return "{\"broke\":" + std::to_string(r.broke) + ",\"runs\":" + std::to_string(r.runs) + "}";
+}
+
+std::string finding_json(const FindingOutput& f) {
+  const search::Explanation& e = f.final.explanation;
+  std::ostringstream j;
+  j << "{\"property\":\"" << property_name(f.finding.property) << "\",\"broken\":[";
+  for (std::size_t i = 0; i < f.finding.broken.size(); ++i)
+    j << (i ? "," : "") << "\"" << property_name(f.finding.broken[i]) << "\"";
+  j << "],\"shard\":" << f.finding.shard << ",\"run\":" << f.finding.run + 1 << ",\"seed\":" << f.finding.seed
+    << ",\"strategy\":" << json_quote(f.finding.candidate.strategy) << ",\"file\":" << json_quote(f.path)
+    << ",\"faults_found\":" << f.final.faults_before << ",\"faults_shrunk\":" << f.final.faults_after
+    << ",\"shrink_runs\":" << f.final.shrunk.runs << ",\"shrink_steps\":[";
+  for (std::size_t i = 0; i < f.final.shrunk.steps.size(); ++i)
+    j << (i ? "," : "") << json_quote(f.final.shrunk.steps[i]);
+  j << "],\"story\":" << json_quote(e.story) << ",\"witness\":" << json_quote(e.witness)
+    << ",\"rate_other_seeds\":" << rate_json(e.as_is) << ",\"necessity\":[";
+  for (std::size_t i = 0; i < e.faults.size(); ++i)
+    j << (i ? "," : "") << "{\"fault\":" << json_quote(e.faults[i].fault) << ",\"description\":"
+      << json_quote(e.faults[i].description) << ",\"removed\":" << rate_json(e.faults[i].removed)
+      << ",\"halved\":" << rate_json(e.faults[i].halved) << ",\"doubled\":" << rate_json(e.faults[i].doubled) << "}";
+  j << "],\"after\":[";
+  for (std::size_t i = 0; i < e.after.size(); ++i)
+    j << (i ? "," : "") << "{\"fault\":" << (e.after[i].fault.empty() ? "null" : json_quote(e.after[i].fault))
+      << ",\"at_ns\":" << e.after[i].at.count() << ",\"rate\":" << rate_json(e.after[i].rate) << "}";
+  j << "],\"margins_ns\":{";
+  for (std::size_t p = 0; p < kPropertyCount; ++p)
+    j << (p ? "," : "") << "\"" << property_name(kAllProperties[p]) << "\":" << margin_json(e.margins[p]);
+  j << "}}";
+  return j.str();
+}
+
+}  // namespace
+
+std::string progress_line(const search::SearchBase& base, const search::SearchOutcome& outcome, double seconds) {
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%.0f runs/s", seconds > 0 ? static_cast<double>(outcome.runs) / seconds : 0.0);
+  std::string line = "runs " + std::to_string(outcome.runs) + "  " + rate + "  best margin:";
+  const auto& hunt = base.spec.search.hunt;
+  for (std::size_t i = 0; i < hunt.size(); ++i)
+    line += std::string(" ") + property_id(hunt[i]) + " " + margin_short(outcome.coverage.closest[i]);
+  return line + "  findings " + std::to_string(outcome.findings.size());
+}
+
+std::string search_command_line(const std::string& program, const std::string& path, const std::string& variant,
+                                const search::SearchOptions& options) {
+  std::string line = program + " search " + path;
+  if (variant != "base") line += " --variant " + variant;
+  line += " --strategy " + std::string(search::strategy_name(options.strategy)) + " --seed " +
+          std::to_string(options.seed) + " --budget " + std::to_string(options.budget);
+  if (options.shard.count > 1)
+    line += " --shard " + std::to_string(options.shard.index) + "/" + std::to_string(options.shard.count);
+  if (options.every_property) line += " --all";
+  return line;
+}
+
+bool write_finding(const std::string& dir, std::size_t n, FindingOutput& out, std::ostream& err) {
+  const std::filesystem::path base = std::filesystem::path(dir) / ("found-" + std::to_string(n));
+  const auto write = [&](const std::string& ext, const auto& fill) {
+    const std::string file = base.string() + ext;
+    std::ofstream f(file);
+    fill(f);
+    if (!f) err << "locksim: cannot write " << file << "\n";
+    return static_cast<bool>(f);
+  };
+  out.path = base.string() + ".toml";
+  const std::string title = "found-" + std::to_string(n) + ": " + property_name(out.finding.property);
+  return write(".toml", [&](std::ostream& f) { f << out.final.text; }) &&
+         write(".md", [&](std::ostream& f) { f << search::explanation_markdown(out.final.explanation, title); }) &&
+         write(".trace.jsonl", [&](std::ostream& f) {
+           StreamTrace trace(f);
+           std::string error;
+           search::run_document(out.final.doc, error, std::nullopt, {}, &trace);
+         });
+}
+
+std::string summary_json(const search::SearchBase& base, const std::string& path, const std::string& variant,
+                         const search::SearchOptions& options, const search::SearchOutcome& outcome,
+                         const std::vector<FindingOutput>& findings) {
+  const SearchSpec& space = base.spec.search;
+  std::ostringstream j;
+  j << "{\"scenario\":" << json_quote(base.spec.name) << ",\"file\":" << json_quote(path) << ",\"variant\":"
+    << json_quote(variant) << ",\"strategy\":\"" << search::strategy_name(options.strategy) << "\",\"seed\":"
+    << options.seed << ",\"budget\":" << options.budget << ",\"shard\":[" << options.shard.index << ","
+    << options.shard.count << "],\"runs\":" << outcome.runs << ",\"hunt\":[";
+  for (std::size_t i = 0; i < space.hunt.size(); ++i) j << (i ? "," : "") << "\"" << property_name(space.hunt[i]) << "\"";
+  j << "],\"findings\":[";
+  for (std::size_t i = 0; i < findings.size(); ++i) j << (i ? "," : "") << finding_json(findings[i]);
+  j << "],\"coverage\":{\"kinds\":[";
+  for (std::size_t k = 0; k < space.kinds.size(); ++k) {
+    const auto& c = outcome.coverage.kinds[k];
+    j << (k ? "," : "") << "{\"kind\":\"" << search_kind_name(space.kinds[k].kind) << "\",\"placed\":" << c.placed
+      << ",\"fired\":" << c.fired << ",\"effective\":" << c.effective << "}";
+  }
+  j << "],\"properties\":[";
+  for (std::size_t i = 0; i < space.hunt.size(); ++i)
+    j << (i ? "," : "") << "{\"name\":\"" << property_name(space.hunt[i]) << "\",\"violations\":"
+      << outcome.coverage.violations[i] << ",\"closest_margin_ns\":" << margin_json(outcome.coverage.closest[i]) << "}";
+  j << "],\"runs_by_strategy\":{";
+  for (std::size_t s = 0; s < outcome.coverage.runs_by_strategy.size(); ++s)
+    j << (s ? "," : "") << "\"" << search::strategy_name(static_cast<search::Strategy>(s))
+      << "\":" << outcome.coverage.runs_by_strategy[s];
+  j << "},\"run_errors\":" << outcome.coverage.run_errors << "},\"statement\":"
+    << json_quote(findings.empty() ? search::none_found_statement(outcome.runs) : "") << "}";
+  return j.str();
+}
+
+void print_finding(std::ostream& out, std::size_t n, const FindingOutput& f) {
+  const search::Explanation& e = f.final.explanation;
+  out << "finding " << n << ": " << property_id(f.finding.property) << " " << property_name(f.finding.property);
+  if (!f.finding.candidate.strategy.empty())
+    out << " at run " << f.finding.run + 1 << " (" << f.finding.candidate.strategy << ")";
+  out << "\n  " << e.story << "\n";
+  if (f.final.shrunk.runs > 0)
+    out << "  shrunk from " << f.final.faults_before << " to " << f.final.faults_after << " fault(s) in "
+        << f.final.shrunk.runs << " runs (" << f.final.shrunk.steps.size() << " edits kept)\n";
+  out << "  with other seeds: " << search::rate_text(e.as_is) << "\n";
+  for (const search::FaultNecessity& nfault : e.faults)
+    out << "  " << nfault.description << ": removed " << search::rate_text(nfault.removed) << ", halved "
+        << search::rate_text(nfault.halved) << ", doubled " << search::rate_text(nfault.doubled) << "\n";
+  for (const search::AfterFault& a : e.after)
+    out << "  violation rate once " << (a.fault.empty() ? std::string("the run starts") : a.fault + " fired")
+        << " (" << format_duration_rounded(a.at) << "): " << search::rate_text(a.rate) << "\n";
+  if (!f.path.empty()) out << "  replay: locksim run " << f.path << "\n";
+}
+
+void print_search_report(std::ostream& out, const search::SearchBase& base, const std::string& path,
+                         const std::string& variant, const search::SearchOutcome& outcome,
+                         const std::vector<FindingOutput>& findings, const std::string& out_dir, double seconds) {
+  const SearchSpec& space = base.spec.search;
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%.1f s, %.0f runs/s", seconds,
+                seconds > 0 ? static_cast<double>(outcome.runs) / seconds : 0.0);
+  out << "search " << base.spec.name << " (" << path << "), variant " << variant << ": " << outcome.runs
+      << " runs (" << rate << ")\n";
+  for (std::size_t i = 0; i < findings.size(); ++i) print_finding(out, i + 1, findings[i]);
+  if (findings.empty()) out << search::none_found_statement(outcome.runs) << "\n";
+  if (out_dir.empty())
+    for (const FindingOutput& f : findings) out << "\n" << f.final.text;
+  out << "coverage:\n";
+  for (std::size_t k = 0; k < space.kinds.size(); ++k) {
+    const auto& c = outcome.coverage.kinds[k];
+    out << "  " << search_kind_name(space.kinds[k].kind) << ": placed " << c.placed << ", fired " << c.fired
+        << ", with an effect " << c.effective << "\n";
+  }
+  for (std::size_t i = 0; i < space.hunt.size(); ++i)
+    out << "  " << property_id(space.hunt[i]) << " " << property_name(space.hunt[i]) << ": "
+        << outcome.coverage.violations[i] << " violating runs, closest margin "
+        << margin_short(outcome.coverage.closest[i]) << "\n";
+  if (outcome.coverage.run_errors > 0)
+    out << "  " << outcome.coverage.run_errors << " runs stopped with a run error (not counted as findings)\n";
+  if (!out_dir.empty()) out << "written to " << out_dir << "/ (search.json";
+  if (!out_dir.empty()) out << (findings.empty() ? ")\n" : ", found-N.toml, found-N.md, found-N.trace.jsonl)\n");
+}
+
+}  // namespace locksim::cli

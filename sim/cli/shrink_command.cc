@@ -1,0 +1,135 @@
+// locksim shrink: cut a scenario that breaks a property down to what the
+// violation needs (search/shrink.h), explain it (search/explain.h) and write
+// it as a standalone scenario with its seed pinned. For a story someone wrote
+// by hand, or a finding kept unshrunk (search --no-shrink).
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <iostream>
+
+#include "sim/cli/catalogue.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/errors.h"
+#include "sim/cli/numbers.h"
+#include "sim/cli/options.h"
+#include "sim/cli/search_output.h"
+#include "sim/scenario/file.h"
+#include "sim/search/finalize.h"
+#include "sim/search/finding_file.h"
+
+namespace po = boost::program_options;
+
+namespace locksim::cli {
+
+int shrink_command(const std::string& program, const std::vector<std::string>& args) {
+  po::options_description options(
+      "locksim shrink FILE [options]\n\nShrinks a run of FILE that breaks a property: drops faults, clients and "
+      "steps,\nmakes distributions constant, moves fault times onto phases or round numbers\nand bisects magnitudes, "
+      "keeping each edit only while the run still breaks the\nsame property. Writes the result as a standalone "
+      "scenario (seed pinned) and\nexplains it. Exit 0 when shrunk, 1 when the run does not break the property.\n\n"
+      "options");
+  std::string variant = "base", seed_text, property_text, out_path, explain_text = "100";
+  std::vector<std::string> sets;
+  options.add_options()
+      ("help,h", "show this help")
+      ("variant", po::value(&variant), "the variant (default: base)")
+      ("seed", po::value(&seed_text), "the run's seed (default: the file's [scenario].seed)")
+      ("set", po::value(&sets), "override a key first, as run's --set (repeatable)")
+      ("property", po::value(&property_text), "the property to keep broken (default: the first the run breaks)")
+      ("explain-seeds", po::value(&explain_text), "fresh seeds per row of the explanation (default 100)")
+      ("out", po::value(&out_path), "write the shrunk scenario here (default: print it)");
+  std::vector<std::string> files;
+  po::variables_map vm;
+  int code = kExitOk;
+  if (!parse_command_line("shrink", options, args, files, -1, vm, code)) return code;
+  if (files.size() != 1) {
+    std::cerr << "locksim shrink: give one scenario file\n";
+    return kExitBadInput;
+  }
+  std::string message;
+  std::uint64_t explain_seeds = 100;
+  if (const auto n = parse_whole_number(explain_text, 1, 100'000, "--explain-seeds", message)) {
+    explain_seeds = *n;
+  } else {
+    std::cerr << "locksim shrink: " << message << "\n";
+    return kExitBadInput;
+  }
+  std::optional<std::uint64_t> seed;
+  if (!seed_text.empty()) {
+    seed = parse_whole_number(seed_text, 0, INT64_MAX, "--seed", message);
+    if (!seed) {
+      std::cerr << "locksim shrink: " << message << "\n";
+      return kExitBadInput;
+    }
+  }
+  const std::optional<std::string> path = scenario_path(files.front());
+  if (!path) {
+    std::cerr << "locksim shrink: " << files.front() << ": no such file, and no catalogue scenario of that name\n";
+    return kExitBadInput;
+  }
+  ScenarioErrors errors;
+  const auto file = ScenarioFile::load(*path, errors);
+  std::optional<ScenarioSpec> spec;
+  std::optional<std::string> text;
+  if (file) spec = file->resolve(variant, sets, errors);
+  if (spec) text = file->merged_toml(variant, sets, errors);
+  if (!spec || !text) {
+    print_errors(std::cerr, "locksim shrink: ", errors);
+    return kExitBadInput;
+  }
+  toml::table doc = toml::parse(*text);
+  doc.erase("search");
+  doc.erase("expect");
+  (*doc["scenario"].as_table()).insert_or_assign("seed", static_cast<std::int64_t>(seed.value_or(spec->seed)));
+  std::string error;
+  const std::optional<RunResult> run = search::run_document(doc, error);
+  if (!run) {
+    std::cerr << "locksim shrink: " << *path << ": " << error << "\n";
+    return kExitBadInput;
+  }
+  Property property{};
+  if (!property_text.empty()) {
+    if (!parse_property(property_text, property)) {
+      std::cerr << "locksim shrink: --property: unknown property '" << property_text << "'\n";
+      return kExitBadInput;
+    }
+  } else {
+    const auto broken = std::find_if(run->verdicts.begin(), run->verdicts.end(), [](const Verdict& v) { return v.violated; });
+    if (broken == run->verdicts.end()) {
+      std::cout << *path << " (variant " << variant << ", seed " << seed.value_or(spec->seed)
+                << ") breaks no property: nothing to shrink\n";
+      return kExitMismatch;
+    }
+    property = broken->property;
+  }
+  if (!run->verdicts[static_cast<std::size_t>(property)].violated) {
+    std::cout << *path << " (variant " << variant << ", seed " << seed.value_or(spec->seed) << ") does not break "
+              << property_name(property) << ": nothing to shrink\n";
+    return kExitMismatch;
+  }
+  search::FinalizeOptions fo;
+  fo.explain_seeds = explain_seeds;
+  fo.name = spec->name + "-shrunk";
+  fo.how_found = "Shrunk by `" + program + " shrink " + *path + (variant != "base" ? " --variant " + variant : "") +
+                 " --seed " + std::to_string(seed.value_or(spec->seed)) + " --property " + property_name(property) +
+                 "`.";
+  FindingOutput out;
+  out.finding.property = property;
+  out.finding.seed = seed.value_or(spec->seed);
+  out.final = search::finalize(std::move(doc), property, fo);
+  if (out_path.empty()) {
+    print_finding(std::cout, 1, out);
+    std::cout << "\n" << out.final.text;
+    return kExitOk;
+  }
+  std::ofstream f(out_path);
+  f << out.final.text;
+  if (!f) {
+    std::cerr << "locksim shrink: cannot write " << out_path << "\n";
+    return kExitBadInput;
+  }
+  out.path = out_path;
+  print_finding(std::cout, 1, out);
+  return kExitOk;
+}
+
+}  // namespace locksim::cli

@@ -1,0 +1,144 @@
+#include "sim/search/candidate.h"
+
+#include <algorithm>
+
+#include "sim/scenario/phase_reach.h"
+
+namespace locksim::search {
+
+namespace {
+
+// Phase triggers name the n-th time a phase is reached; past a few, the
+// site is as good as a time trigger.
+constexpr int kMostOccurrences = 8;
+
+TriggerSpec trigger_of(const SearchBase& base, const Gene& g) {
+  TriggerSpec t;
+  if (g.at_phase) {
+    const PhaseSite& site = base.sites[g.site];
+    t.at_phase = true;
+    t.process = site.client;
+    t.phase = site.phase;
+    t.occurrence = g.occurrence;
+    t.delay = g.delay;
+  } else {
+    t.at_time = g.at;
+  }
+  return t;
+}
+
+FaultKindSpec kind_of(const SearchKindSpec& space, const Gene& g) {
+  const std::string& target = space.targets[std::min(g.target, space.targets.size() - 1)];
+  switch (space.kind) {
+    case SearchKind::pause: return PauseFault{target, Latency::constant(g.amount)};
+    case SearchKind::crash:
+      return CrashFault{target, g.second ? std::optional<Duration>(g.second_after) : std::nullopt};
+    case SearchKind::clock_jump: return ClockJumpFault{target, g.amount, std::nullopt, false};
+    case SearchKind::clock_drift: return ClockDriftFault{target, g.drift_ppm};
+    case SearchKind::clock_slew: return ClockSlewFault{target, g.drift_ppm, Latency::constant(g.amount)};
+    case SearchKind::partition: {
+      PartitionFault p;
+      p.groups.resize(2);
+      for (std::size_t i = 0; i < space.targets.size(); ++i) p.groups[(g.split >> i) & 1].push_back(space.targets[i]);
+      p.mode = g.mode;
+      if (g.second) p.heal_after = g.second_after;
+      return p;
+    }
+  }
+  return PauseFault{target, Latency::constant(g.amount)};
+}
+
+}  // namespace
+
+std::vector<PhaseSite> phase_sites(const ScenarioSpec& spec) {
+  std::vector<PhaseSite> sites;
+  for (const std::string& name : spec.search.phase_clients) {
+    const auto client = std::find_if(spec.clients.begin(), spec.clients.end(),
+                                     [&](const ClientSpec& c) { return c.name == name; });
+    if (client == spec.clients.end()) continue;
+    const auto reach = scenario::phase_reach(spec, *client);
+    for (Phase p : spec.search.phases) {
+      const std::int64_t most = reach[static_cast<std::size_t>(p)];
+      if (most > 0) sites.push_back({name, p, static_cast<int>(std::min<std::int64_t>(most, kMostOccurrences))});
+    }
+  }
+  return sites;
+}
+
+ScenarioSpec apply_candidate(const SearchBase& base, const Candidate& candidate) {
+  ScenarioSpec spec = base.spec;
+  spec.expect = Expectation{};
+  const std::vector<FaultSpec> story = std::move(spec.faults);
+  spec.faults.clear();
+  switch (spec.search.story_faults) {
+    case StoryFaults::keep: spec.faults = story; break;
+    case StoryFaults::remove: break;
+    case StoryFaults::search:
+      for (std::size_t i = 0; i < story.size() && i < candidate.story.size(); ++i) {
+        if (!candidate.story[i]) continue;
+        FaultSpec f = story[i];
+        f.trigger = TriggerSpec{};
+        f.trigger.at_time = *candidate.story[i];
+        spec.faults.push_back(std::move(f));
+      }
+      break;
+  }
+  for (std::size_t i = 0; i < candidate.genes.size(); ++i) {
+    const Gene& g = candidate.genes[i];
+    FaultSpec f;
+    f.name = "search-" + std::to_string(i + 1);
+    f.trigger = trigger_of(base, g);
+    f.kind = kind_of(spec.search.kinds[g.space], g);
+    spec.faults.push_back(std::move(f));
+  }
+  if (candidate.latency) {
+    const Latency chosen = spec.search.latencies[*candidate.latency];
+    // Links that inherited [network]'s latency follow it; links written
+    // with their own keep it.
+    const Latency before = spec.network.default_link.latency;
+    for (LinkOverride& l : spec.network.links)
+      if (l.spec.latency.kind == before.kind && l.spec.latency.a == before.a && l.spec.latency.b == before.b &&
+          l.spec.latency.shape == before.shape)
+        l.spec.latency = chosen;
+    spec.network.default_link.latency = chosen;
+  }
+  return spec;
+}
+
+std::string describe_gene(const SearchBase& base, const Gene& g) {
+  const SearchKindSpec& space = base.spec.search.kinds[g.space];
+  const std::string target = space.targets[std::min(g.target, space.targets.size() - 1)];
+  std::string what = search_kind_name(space.kind);
+  switch (space.kind) {
+    case SearchKind::pause: what += " of " + target + " for " + format_duration(g.amount); break;
+    case SearchKind::crash:
+      what += " of " + target + (g.second ? ", restarting after " + format_duration(g.second_after) : ", staying down");
+      break;
+    case SearchKind::clock_jump:
+      what += " of " + target + " by " + (g.amount >= Duration{0} ? "+" : "") + format_duration(g.amount);
+      break;
+    case SearchKind::clock_drift: what += " of " + target + " to " + std::to_string(g.drift_ppm) + "ppm"; break;
+    case SearchKind::clock_slew:
+      what += " of " + target + " at " + std::to_string(g.drift_ppm) + "ppm for " + format_duration(g.amount);
+      break;
+    case SearchKind::partition: {
+      const auto p = std::get<PartitionFault>(kind_of(space, g));
+      std::string groups;
+      for (const auto& group : p.groups) {
+        std::string names;
+        for (const std::string& n : group) names += (names.empty() ? "" : " ") + n;
+        groups += (groups.empty() ? "" : " | ") + names;
+      }
+      what += " [" + groups + "]" + (g.second ? " healing after " + format_duration(g.second_after) : "");
+      break;
+    }
+  }
+  if (g.at_phase) {
+    const PhaseSite& site = base.sites[g.site];
+    return what + " " + (g.delay > Duration{0} ? format_duration(g.delay) + " after " : "at ") + site.client + " " +
+           phase_name(site.phase) + (g.occurrence > 1 ? " #" + std::to_string(g.occurrence) : "");
+  }
+  return what + " at " + format_duration(g.at);
+}
+
+}  // namespace locksim::search

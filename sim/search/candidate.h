@@ -1,0 +1,76 @@
+// One point of a scenario's search space (scenario/search_spec.h): the faults
+// a search places in one run, as plain values.
+//
+// A Gene is one fault with every value decided — kind, target, when, how
+// much — so that a run is a function of the candidate and the run's seed, a
+// mutation can move one value at a time, and a finding can be written out as
+// [fault.NAME] tables that read back as the same faults (finding_file.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/core/time.h"
+#include "sim/history/history.h"
+#include "sim/scenario/spec.h"
+
+namespace locksim::search {
+
+// A place a phase trigger can name: |client| reaches |phase| up to
+// |most| times in a run (scenario/phase_reach.h).
+struct PhaseSite {
+  std::string client;
+  Phase phase = Phase::acquired;
+  int most = 1;
+};
+
+struct Gene {
+  std::size_t space = 0;   // index into SearchSpec::kinds
+  std::size_t target = 0;  // index into that kind's targets (a partition: unused)
+  // When: a true time, or |delay| after the |occurrence|-th time the site's
+  // client reaches its phase.
+  bool at_phase = false;
+  Duration at{};
+  std::size_t site = 0;  // index into the phase sites
+  int occurrence = 1;
+  Duration delay{};
+  // How much: pause / slew length, a jump's signed step, a crash's restart
+  // delay, a partition's heal delay (each only where the kind has it).
+  Duration amount{};
+  bool second = false;  // a crash restarts, a partition heals
+  Duration second_after{};
+  std::int64_t drift_ppm = 0;
+  std::uint64_t split = 0;  // partition: bit i set = member i on the far side
+  PartitionMode mode = PartitionMode::drop;
+};
+
+struct Candidate {
+  std::vector<Gene> genes;
+  // story_faults = "search": per story fault, nullopt = left out, else the
+  // true time it fires at.
+  std::vector<std::optional<Duration>> story;
+  std::optional<std::size_t> latency;  // index into SearchSpec::latencies
+  std::string strategy;                // which strategy proposed it, for the report
+};
+
+// What a search runs against: the story's spec and what follows from it.
+struct SearchBase {
+  ScenarioSpec spec;               // the variant as read, [search] included
+  std::vector<PhaseSite> sites;    // where phase triggers may fire
+};
+
+// The phase sites of |spec|'s [search]: each listed client and phase it can reach.
+std::vector<PhaseSite> phase_sites(const ScenarioSpec& spec);
+
+// The spec one run uses: the story with its faults handled as
+// [search].story_faults says, the candidate's faults added (named
+// "search-1", ...), and the chosen latency. [expect] is dropped: a search
+// judges only the properties it hunts.
+ScenarioSpec apply_candidate(const SearchBase& base, const Candidate& candidate);
+
+// "pause of c1 for 12s at 3.2s", "clock-jump of C by -4s 120ms after c1 acquired".
+std::string describe_gene(const SearchBase& base, const Gene& gene);
+
+}  // namespace locksim::search

@@ -1,0 +1,274 @@
+#include "sim/search/strategy.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace locksim::search {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr std::pair<Strategy, const char*> kNames[] = {{Strategy::uniform, "uniform"},
+                                                      {Strategy::swarm, "swarm"},
+                                                      {Strategy::phase, "phase"},
+                                                      {Strategy::margin, "margin"},
+                                                      {Strategy::portfolio, "portfolio"}};
+constexpr std::int64_t kSiteEnabledPpm = 250'000;  // a phase site is live in a run with probability ¼
+constexpr std::int64_t kSiteFiresPpm = 500'000;    // ... and fires with probability ½ each visit
+constexpr std::uint64_t kRestartOneIn = 8;         // the climb starts afresh one run in eight
+
+// What a draw may use: per kind space, whether it is on and which targets are.
+struct Mask {
+  std::vector<bool> kinds;
+  std::vector<std::vector<bool>> targets;
+};
+
+Mask everything(const SearchSpec& s) {
+  Mask m;
+  for (const SearchKindSpec& k : s.kinds) {
+    m.kinds.push_back(true);
+    m.targets.emplace_back(k.targets.size(), true);
+  }
+  return m;
+}
+
+// Each entry kept with probability ½; at least one always is.
+std::vector<bool> coin_flips(std::size_t n, Rng& rng) {
+  std::vector<bool> keep(n);
+  bool any = false;
+  for (std::size_t i = 0; i < n; ++i) any |= keep[i] = rng.chance_ppm(500'000);
+  if (!any && n > 0) keep[rng.below(n)] = true;
+  return keep;
+}
+
+template <typename T>
+std::size_t pick(const std::vector<bool>& on, Rng& rng) {
+  std::vector<std::size_t> live;
+  for (std::size_t i = 0; i < on.size(); ++i)
+    if (on[i]) live.push_back(i);
+  return live[rng.below(live.size())];
+}
+
+Duration in_range(const SearchRange<Duration>& r, Rng& rng) { return rng.between(r.low, r.high); }
+
+Duration in_window(const SearchSpec& s, Rng& rng) { return rng.between(s.from, s.until - Duration{1}); }
+
+// A delay after a phase: none half the time, else log-uniform from 1 ms to a
+// tenth of the window (a fault "just after" and "a while after" the phase
+// are both common in the published stories).
+Duration phase_delay(const SearchSpec& s, Rng& rng) {
+  if (rng.chance_ppm(500'000)) return Duration{0};
+  const double low = 1e6;
+  const double high = std::max(low * 2, static_cast<double>((s.until - s.from).count()) / 10.0);
+  return Duration{static_cast<std::int64_t>(low * std::exp(rng.unit() * std::log(high / low)))};
+}
+
+void draw_magnitudes(const SearchKindSpec& k, Gene& g, Rng& rng) {
+  switch (k.kind) {
+    case SearchKind::pause:
+    case SearchKind::clock_jump:
+    case SearchKind::clock_slew: g.amount = in_range(k.length, rng); break;
+    default: break;
+  }
+  if (k.kind == SearchKind::clock_drift || k.kind == SearchKind::clock_slew)
+    g.drift_ppm = rng.between(k.drift_ppm.low, k.drift_ppm.high);
+  const auto& second = k.kind == SearchKind::crash ? k.restart_after : k.heal_after;
+  g.second = second.has_value();
+  if (second) g.second_after = in_range(*second, rng);
+  if (k.kind == SearchKind::partition) {
+    const std::uint64_t sides = std::uint64_t{1} << k.targets.size();
+    g.split = 1 + rng.below(sides - 2);  // neither side empty
+    g.mode = k.modes[rng.below(k.modes.size())];
+  }
+}
+
+Gene draw_gene(const SearchBase& base, const Mask& mask, Rng& rng) {
+  const SearchSpec& s = base.spec.search;
+  Gene g;
+  g.space = pick<bool>(mask.kinds, rng);
+  g.target = pick<bool>(mask.targets[g.space], rng);
+  g.at = in_window(s, rng);
+  draw_magnitudes(s.kinds[g.space], g, rng);
+  return g;
+}
+
+void phase_trigger(const SearchBase& base, const std::vector<bool>& sites, Gene& g, Rng& rng) {
+  g.at_phase = true;
+  g.site = pick<bool>(sites, rng);
+  g.occurrence = 1;
+  while (g.occurrence < base.sites[g.site].most && !rng.chance_ppm(kSiteFiresPpm)) ++g.occurrence;
+  g.delay = phase_delay(base.spec.search, rng);
+}
+
+void draw_rest(const SearchBase& base, Candidate& c, Rng& rng) {
+  const SearchSpec& s = base.spec.search;
+  if (s.story_faults == StoryFaults::search)
+    for (std::size_t i = 0; i < base.spec.faults.size(); ++i)
+      c.story.push_back(rng.chance_ppm(500'000) ? std::optional<Duration>(in_window(s, rng)) : std::nullopt);
+  if (!s.latencies.empty()) c.latency = rng.below(s.latencies.size());
+}
+
+std::size_t fault_count(const SearchSpec& s, Rng& rng) {
+  return s.kinds.empty() ? 0 : static_cast<std::size_t>(rng.between(1, s.max_faults));
+}
+
+Candidate draw(const SearchBase& base, const Mask& mask, Rng& rng, const char* strategy) {
+  Candidate c;
+  c.strategy = strategy;
+  const std::size_t n = fault_count(base.spec.search, rng);
+  for (std::size_t i = 0; i < n; ++i) c.genes.push_back(draw_gene(base, mask, rng));
+  draw_rest(base, c, rng);
+  return c;
+}
+
+Candidate draw_swarm(const SearchBase& base, Rng& rng) {
+  const SearchSpec& s = base.spec.search;
+  Mask m;
+  m.kinds = coin_flips(s.kinds.size(), rng);
+  for (const SearchKindSpec& k : s.kinds) m.targets.push_back(coin_flips(k.targets.size(), rng));
+  return draw(base, m, rng, "swarm");
+}
+
+Candidate draw_phase(const SearchBase& base, Rng& rng) {
+  Candidate c = draw(base, everything(base.spec.search), rng, "phase");
+  if (base.sites.empty()) return c;
+  std::vector<bool> live(base.sites.size());
+  bool any = false;
+  for (std::size_t i = 0; i < live.size(); ++i) any |= live[i] = rng.chance_ppm(kSiteEnabledPpm);
+  if (!any) live[rng.below(live.size())] = true;
+  for (Gene& g : c.genes) phase_trigger(base, live, g, rng);
+  return c;
+}
+
+// A step of |span| scaled by a factor drawn from ½, ⅛, 1/32, 1/128: big
+// moves to get near, small ones to settle.
+Duration nudge(Duration span, Rng& rng) {
+  const int shift = 1 + 2 * static_cast<int>(rng.below(4));
+  const std::int64_t step = std::max<std::int64_t>(1, span.count() >> shift);
+  return Duration{static_cast<std::int64_t>(rng.standard_normal() * static_cast<double>(step))};
+}
+
+Duration clamp(Duration d, Duration low, Duration high) { return std::clamp(d, low, high); }
+
+void mutate_gene(const SearchBase& base, Gene& g, Rng& rng) {
+  const SearchSpec& s = base.spec.search;
+  const SearchKindSpec& k = s.kinds[g.space];
+  switch (rng.below(6)) {
+    case 0:  // when
+      if (g.at_phase)
+        g.delay = clamp(g.delay + nudge(s.until - s.from, rng), Duration{0}, s.until - s.from);
+      else
+        g.at = clamp(g.at + nudge(s.until - s.from, rng), s.from, s.until - Duration{1});
+      break;
+    case 1:  // how much
+      if (k.kind == SearchKind::pause || k.kind == SearchKind::clock_jump || k.kind == SearchKind::clock_slew)
+        g.amount = clamp(g.amount + nudge(k.length.high - k.length.low, rng), k.length.low, k.length.high);
+      if (k.kind == SearchKind::clock_drift || k.kind == SearchKind::clock_slew)
+        g.drift_ppm = std::clamp(g.drift_ppm + nudge(Duration{k.drift_ppm.high - k.drift_ppm.low}, rng).count(),
+                                 k.drift_ppm.low, k.drift_ppm.high);
+      if (const auto& second = k.kind == SearchKind::crash ? k.restart_after : k.heal_after; second && g.second)
+        g.second_after = clamp(g.second_after + nudge(second->high - second->low, rng), second->low, second->high);
+      break;
+    case 2: g.target = rng.below(k.targets.size()); break;
+    case 3:  // a phase trigger instead of a time, or the other way round
+      if (!g.at_phase && !base.sites.empty()) {
+        phase_trigger(base, std::vector<bool>(base.sites.size(), true), g, rng);
+      } else {
+        g.at_phase = false;
+        g.at = in_window(s, rng);
+      }
+      break;
+    case 4:
+      if (g.at_phase) g.occurrence = 1 + static_cast<int>(rng.below(base.sites[g.site].most));
+      break;
+    default: {
+      Gene fresh = g;
+      draw_magnitudes(k, fresh, rng);
+      g = fresh;
+    }
+  }
+}
+
+Candidate mutate(const SearchBase& base, Candidate c, Rng& rng) {
+  const SearchSpec& s = base.spec.search;
+  c.strategy = "margin";
+  const std::uint64_t what = rng.below(8);
+  if (what == 0 && c.genes.size() < static_cast<std::size_t>(s.max_faults) && !s.kinds.empty()) {
+    c.genes.push_back(draw_gene(base, everything(s), rng));
+  } else if (what == 1 && c.genes.size() > 1) {
+    c.genes.erase(c.genes.begin() + static_cast<std::ptrdiff_t>(rng.below(c.genes.size())));
+  } else if (what == 2 && (!c.story.empty() || !s.latencies.empty())) {
+    if (!c.story.empty()) {
+      auto& story = c.story[rng.below(c.story.size())];
+      story = story ? std::nullopt : std::optional<Duration>(in_window(s, rng));
+    }
+    if (!s.latencies.empty()) c.latency = rng.below(s.latencies.size());
+  } else if (!c.genes.empty()) {
+    mutate_gene(base, c.genes[rng.below(c.genes.size())], rng);
+  } else {
+    draw_rest(base, c, rng);
+  }
+  return c;
+}
+
+Candidate climb_step(const SearchBase& base, std::uint64_t index, Rng& rng, const ClimbState& climb) {
+  std::vector<std::size_t> known;
+  for (std::size_t i = 0; i < climb.best.size(); ++i)
+    if (climb.best[i]) known.push_back(i);
+  if (known.empty() || rng.below(kRestartOneIn) == 0) {
+    Candidate c = draw(base, everything(base.spec.search), rng, "margin");
+    return c;
+  }
+  const ClimbState::Best& best = *climb.best[known[index % known.size()]];
+  return mutate(base, best.candidate, rng);
+}
+
+}  // namespace
+
+const char* strategy_name(Strategy s) {
+  for (const auto& [strategy, name] : kNames)
+    if (strategy == s) return name;
+  return "?";
+}
+
+bool parse_strategy(const std::string& text, Strategy& out) {
+  for (const auto& [strategy, name] : kNames)
+    if (text == name) {
+      out = strategy;
+      return true;
+    }
+  return false;
+}
+
+const std::vector<std::string>& strategy_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& [strategy, name] : kNames) out.emplace_back(name);
+    return out;
+  }();
+  return names;
+}
+
+Candidate propose(const SearchBase& base, Strategy strategy, std::uint64_t index, Rng& rng, const ClimbState& climb) {
+  if (strategy == Strategy::portfolio) strategy = static_cast<Strategy>(index % 4);
+  switch (strategy) {
+    case Strategy::uniform: return draw(base, everything(base.spec.search), rng, "uniform");
+    case Strategy::swarm: return draw_swarm(base, rng);
+    case Strategy::phase: return draw_phase(base, rng);
+    case Strategy::margin:
+    case Strategy::portfolio: return climb_step(base, index, rng, climb);
+  }
+  return draw(base, everything(base.spec.search), rng, "uniform");
+}
+
+void learn(const SearchBase& base, const Candidate& candidate, const Margins& margins, ClimbState& climb) {
+  const std::vector<Property>& hunt = base.spec.search.hunt;
+  climb.best.resize(hunt.size());
+  for (std::size_t i = 0; i < hunt.size(); ++i) {
+    const std::optional<Duration>& m = margins[static_cast<std::size_t>(hunt[i])];
+    if (m && (!climb.best[i] || *m <= climb.best[i]->margin)) climb.best[i] = ClimbState::Best{candidate, *m};
+  }
+}
+
+}  // namespace locksim::search
