@@ -130,7 +130,9 @@ bool read_options(const std::vector<std::string>& args, SearchCliOptions& o, int
   return true;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
+using WallTime = std::chrono::steady_clock::time_point;  // tidy: wall clock ok
+
+double seconds_since(WallTime start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();  // tidy: wall clock ok
 }
 
