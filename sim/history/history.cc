@@ -46,6 +46,12 @@ bool parse_phase(const std::string& text, Phase& out) {
   return false;
 }
 
+std::vector<std::string> phase_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : kPhaseNames) names.emplace_back(entry.second);
+  return names;
+}
+
 
 const char* request_kind_name(RequestKind k) {
   switch (k) {

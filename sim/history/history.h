@@ -46,6 +46,7 @@ enum class Phase : std::uint8_t {
 };
 const char* phase_name(Phase p);
 bool parse_phase(const std::string& text, Phase& out);
+std::vector<std::string> phase_names();  // every phase, in order: for error messages
 
 enum class RequestKind : std::uint8_t { acquire, release, extend, fencing_token };
 enum class Outcome : std::uint8_t { ok, fail, info };

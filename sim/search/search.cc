@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdio>
 #include <thread>
+#include <tuple>
 
 #include "sim/core/run_error.h"
 #include "sim/core/trace.h"
@@ -200,11 +201,19 @@ SearchOutcome merge(const std::vector<SearchOutcome>& shards) {
         c.runs_by_strategy[i] += s.coverage.runs_by_strategy[i];
       c.run_errors += s.coverage.run_errors;
     }
-    for (const Finding& f : s.findings) {
-      const bool known = std::any_of(out.findings.begin(), out.findings.end(),
-                                     [&](const Finding& g) { return g.property == f.property; });
-      if (!known) out.findings.push_back(f);
-    }
+  }
+  // Per property, the finding of the lowest shard (then run): the shards'
+  // order on the command line, or which finished first, changes nothing.
+  std::vector<const Finding*> all;
+  for (const SearchOutcome& s : shards)
+    for (const Finding& f : s.findings) all.push_back(&f);
+  std::stable_sort(all.begin(), all.end(), [](const Finding* a, const Finding* b) {
+    return std::tie(a->shard, a->run) < std::tie(b->shard, b->run);
+  });
+  for (const Finding* f : all) {
+    const bool known = std::any_of(out.findings.begin(), out.findings.end(),
+                                   [&](const Finding& g) { return g.property == f->property; });
+    if (!known) out.findings.push_back(*f);
   }
   return out;
 }

@@ -256,10 +256,17 @@ class Shrinker {
   }
 
   // The smallest magnitude in (0, |value|] for which |set| still breaks the
-  // property, assuming more is never safer; |value| itself breaks.
+  // property, assuming more is never safer; |value| itself breaks. Where
+  // zero means something (fire at once, restart at once) it is tried first:
+  // a bisection would otherwise stop at one nanosecond.
   void bisect(const std::string& what, std::int64_t value, const std::function<toml::table(std::int64_t)>& set,
-              const std::function<std::string(std::int64_t)>& show) {
+              const std::function<std::string(std::int64_t)>& show, bool zero_allowed = false) {
     if (value <= 0) return;
+    if (zero_allowed && trial(set(0))) {
+      doc_ = set(0);
+      steps_.push_back(what + " = " + show(0) + " (was " + show(value) + ")");
+      return;
+    }
     std::int64_t good = value;
     std::int64_t bad = 0;
     const std::int64_t resolution = std::max<std::int64_t>(1, value / 256);
@@ -301,10 +308,15 @@ class Shrinker {
         const auto show = [sign](std::int64_t ns) { return "\"" + sign + format_duration(Duration{ns}) + "\""; };
         const auto set = [&, name, key, sign](std::int64_t ns) {
           toml::table candidate = doc_;
-          candidate["fault"][name].as_table()->insert_or_assign(key, sign + format_duration(Duration{ns}));
+          toml::table& fault = *candidate["fault"][name].as_table();
+          if (ns == 0 && std::string(key) == "after")
+            fault.erase("after");  // at the trigger itself
+          else
+            fault.insert_or_assign(key, sign + format_duration(Duration{ns}));
           return candidate;
         };
-        bisect("fault." + name + "." + key, d->count(), set, show);
+        const bool delay = std::string(key) != "length" && std::string(key) != "by";
+        bisect("fault." + name + "." + key, d->count(), set, show, delay);
       }
       std::string drift = doc_["fault"][name]["drift"].value_or<std::string>("");
       std::string error;

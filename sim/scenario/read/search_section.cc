@@ -317,7 +317,9 @@ void read_search_section(ReadContext& c) {
     for (const auto& [name, pos] : items) {
       Phase p{};
       if (!parse_phase(name, p))
-        c.r.fail(pos, t->path + ".phases", "unknown phase " + in_quotes(name));
+        c.r.fail(pos, t->path + ".phases",
+                 "unknown phase " + in_quotes(name) + did_you_mean(name, phase_names()) + "; phases: " +
+                     join_list(phase_names()));
       else
         s.phases.push_back(p);
     }

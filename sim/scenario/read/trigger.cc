@@ -43,8 +43,7 @@ void read_phase(ReadContext& c, const DocNode& at, const std::string& raw, const
                             "; phase triggers name a client (clients: " + join_list(clients) + ")");
   Phase phase{};
   if (!parse_phase(phase_text, phase)) {
-    std::vector<std::string> phases;
-    for (int i = 0; i <= static_cast<int>(Phase::done); ++i) phases.emplace_back(phase_name(static_cast<Phase>(i)));
+    const std::vector<std::string> phases = phase_names();
     return c.r.fail(at, "unknown phase " + in_quotes(phase_text) + did_you_mean(phase_text, phases) +
                             "; phases: " + join_list(phases));
   }
