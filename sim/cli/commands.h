@@ -25,5 +25,7 @@ int compare_command(const std::string& program, const std::vector<std::string>& 
 int search_command(const std::string& program, const std::vector<std::string>& args);
 // Exit 0 when the scenario was shrunk (it broke the property), 1 when it does not break it, 2 on bad input.
 int shrink_command(const std::string& program, const std::vector<std::string>& args);
+// search_merge_command.cc
+int search_merge_command(const std::string& program, const std::vector<std::string>& args);
 
 }  // namespace locksim::cli

@@ -29,6 +29,8 @@ commands:
         [--threads T] [--seed S] [--shard K/N] [--out DIR] [--json]
                         search FILE's [search] fault space for a run that breaks a
                         property; shrink, explain and write each finding
+  search-merge SHARD_DIR... --out DIR
+                        the shards of one search (--shard K/N) as one result
   shrink FILE [--variant NAME] [--seed N] [--property P] [--out FILE]
                         cut a violating scenario down to what the violation needs
   validate FILE...      check scenario files without running them
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
   if (command == "sweep") return sweep_command(program, args);
   if (command == "compare") return compare_command(program, args);
   if (command == "search") return search_command(program, args);
+  if (command == "search-merge") return search_merge_command(program, args);
   if (command == "shrink") return shrink_command(program, args);
   if (command == "validate") return validate_command(program, args);
   if (command == "list") return list_command(program, args);

@@ -63,7 +63,9 @@ std::string progress_line(const search::SearchBase& base, const search::SearchOu
 
 std::string search_command_line(const std::string& program, const std::string& path, const std::string& variant,
                                 const search::SearchOptions& options) {
-  std::string line = program + " search " + path;
+  // The command's name, not where it was run from: the line is for a reader
+  // on another machine.
+  std::string line = std::filesystem::path(program).filename().string() + " search " + path;
   if (variant != "base") line += " --variant " + variant;
   line += " --strategy " + std::string(search::strategy_name(options.strategy)) + " --seed " +
           std::to_string(options.seed) + " --budget " + std::to_string(options.budget);

@@ -3,6 +3,7 @@
 // it as a standalone scenario with its seed pinned. For a story someone wrote
 // by hand, or a finding kept unshrunk (search --no-shrink).
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -109,7 +110,7 @@ int shrink_command(const std::string& program, const std::vector<std::string>& a
   search::FinalizeOptions fo;
   fo.explain_seeds = explain_seeds;
   fo.name = spec->name + "-shrunk";
-  fo.how_found = "Shrunk by `" + program + " shrink " + *path + (variant != "base" ? " --variant " + variant : "") +
+  fo.how_found = "Shrunk by `" + std::filesystem::path(program).filename().string() + " shrink " + *path + (variant != "base" ? " --variant " + variant : "") +
                  " --seed " + std::to_string(seed.value_or(spec->seed)) + " --property " + property_name(property) +
                  "`.";
   FindingOutput out;

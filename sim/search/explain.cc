@@ -141,13 +141,28 @@ std::string rate_text(const Rate& r) {
   return std::to_string(r.broke) + "/" + std::to_string(r.runs) + " (" + percent(r) + ")";
 }
 
+namespace {
+
+// A table cell: a partition's groups are written "[c1 | D E]", and a bare |
+// would end the cell.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '|') out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string explanation_markdown(const Explanation& e, const std::string& title) {
   std::string out = "## " + title + "\n\n" + e.story + "\n\n";
   out += "Breaks **" + std::string(property_name(e.property)) + "** (" + property_id(e.property) + ") with seed " +
          std::to_string(e.seed) + "; with other seeds: " + rate_text(e.as_is) + ".\n\n";
   out += "| fault | removed | halved | doubled |\n|---|---|---|---|\n";
   for (const FaultNecessity& n : e.faults)
-    out += "| " + n.description + " | " + rate_text(n.removed) + " | " + rate_text(n.halved) + " | " +
+    out += "| " + cell(n.description) + " | " + rate_text(n.removed) + " | " + rate_text(n.halved) + " | " +
            rate_text(n.doubled) + " |\n";
   out += "\nHow likely the violation was once each fault had happened (the run replayed up to then, fresh "
          "randomness after):\n\n| from | at | violation rate |\n|---|---|---|\n";

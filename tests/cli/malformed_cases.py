@@ -635,3 +635,37 @@ for snippet, key, fragment in [
     ('[expect]\nrollbacks-at-least = 3\nrollbacks-at-most = 1\n', "expect.rollbacks-at-most", "rollbacks-at-least"),
 ]:
     case("resource-" + key.replace(".", "-") + "-" + tag(str(snippet)), snippet, [fragment], key=key)
+
+# ---------------------------------------------------------------- [search]: the space locksim search explores
+PAUSE = '[search.pause]\ntargets = ["c1"]\nlength = "1s..2s"\n'
+for snippet, key, fragment in [
+    ('[search]\nhunt = ["invariant"]\n', "search", "searches nothing: add a [search.KIND] table"),
+    ('[search]\nhunt = []\n' + PAUSE, "search.hunt", "hunts nothing"),
+    ('[search]\nhunt = ["invariants"]\n' + PAUSE, "search.hunt", 'did you mean "invariant"?'),
+    ('[search]\n[search.pause]\ntargets = ["c9"]\nlength = "1s..2s"\n', "search.pause.targets", 'unknown process "c9"'),
+    ('[search]\n[search.pause]\ntargets = ["c1", "c1"]\nlength = "1s..2s"\n', "search.pause.targets", "listed twice"),
+    ('[search]\n[search.pause]\ntargets = ["c1"]\nlength = "3s..2s"\n', "search.pause.length", "ends before it starts"),
+    ('[search]\n[search.pause]\ntargets = ["c1"]\nlength = "2s"\n', "search.pause.length", "expected a range LOW..HIGH"),
+    ('[search]\n[search.pause]\ntargets = ["c1"]\nlength = "1s..2parsecs"\n', "search.pause.length", "is not a duration"),
+    ('[search]\nuntil = "30s"\n' + PAUSE, "search.until", "the window ends after the run"),
+    ('[search]\nfrom = "5s"\nuntil = "5s"\n' + PAUSE, "search.from", "starts at or after its end"),
+    ('[search]\nmax_faults = 0\n' + PAUSE, "search.max_faults", "must be at least 1"),
+    ('[search]\nmax_faults = 17\n' + PAUSE, "search.max_faults", "16"),
+    ('[search]\n[search.pause]\ntargets = ["c1"]\nlength = "1s..2s"\nby = "1s..2s"\n', "search.pause.by",
+     '"by" does not apply to [search.pause]'),
+    ('[search]\n[search.paws]\ntargets = ["c1"]\n', "search.paws", 'did you mean "search.pause"?'),
+    ('[search]\n[search.crash]\ntargets = ["c1"]\nrestart_after = "1s..2s"\n', "search.crash.targets",
+     "a client cannot restart"),
+    ('[search]\n[search.partition]\ntargets = ["c1"]\n', "search.partition.targets", "at least two processes"),
+    ('[search]\n[search.partition]\ntargets = ["c1", "r1"]\nmode = "late"\n', "search.partition.mode", '"either"'),
+    ('[search]\nphases = ["acquird"]\n' + PAUSE, "search.phases", 'did you mean "acquired"?'),
+    ('[search]\nphase_clients = ["r1"]\n' + PAUSE, "search.phase_clients", "r1"),
+    ('[search]\nstory_faults = "kept"\n' + PAUSE, "search.story_faults", 'did you mean "keep"?'),
+    ('[search]\nlatencies = ["fast"]\n' + PAUSE, "search.latencies", "fast"),
+    ('[search]\n[search.clock-drift]\ntargets = ["c1"]\ndrift = "-200%..1%"\n', "search.clock-drift.drift",
+     "drift must be above"),
+    ('[search]\n[search.clock-jump]\ntargets = ["c1"]\n', "search.clock-jump.by", "required"),
+    ('[search]\n' + PAUSE + '[variant.v]\nsearch.pause.length = "5s..1s"\n', "variant.v.search.pause.length",
+     "ends before it starts"),
+]:
+    case("search-" + key.replace(".", "-").replace("_", "-") + "-" + tag(snippet), snippet, [fragment], key=key)

@@ -1,0 +1,197 @@
+// locksim search-merge: the shards of one search (`search --shard K/N --out
+// DIR`, one DIR per shard, run anywhere) as one result. It reads each DIR's
+// search.json, refuses shards of different searches, sums runs and coverage,
+// keeps per property the finding of the lowest shard (then run) — as
+// search::merge does in one process — copies that finding's files into the
+// output directory, and writes a search.json of the same shape. The result
+// depends only on the shards, not on the order they are named in.
+#include <boost/program_options.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "sim/cli/commands.h"
+#include "sim/cli/options.h"
+#include "sim/search/search.h"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+namespace locksim::cli {
+namespace {
+
+// What must agree between shards of one search.
+constexpr const char* kSameSearch[] = {"scenario", "file", "variant", "strategy", "seed", "budget", "hunt"};
+
+struct Shard {
+  fs::path dir;
+  Json summary;
+};
+
+bool read_shard(const fs::path& dir, Shard& out) {
+  const fs::path file = dir / "search.json";
+  std::ifstream in(file);
+  if (!in) {
+    std::cerr << "locksim search-merge: " << file.string() << ": cannot open (a shard's --out directory holds it)\n";
+    return false;
+  }
+  out.dir = dir;
+  out.summary = Json::parse(in, nullptr, false);
+  if (out.summary.is_discarded() || !out.summary.is_object() || !out.summary.contains("shard") ||
+      !out.summary["shard"].is_array() || out.summary["shard"].size() != 2) {
+    std::cerr << "locksim search-merge: " << file.string() << ": not a search.json written by locksim search\n";
+    return false;
+  }
+  return true;
+}
+
+std::uint64_t number(const Json& j, const char* key) {
+  return j.contains(key) && j[key].is_number_unsigned() ? j[key].get<std::uint64_t>() : 0;
+}
+
+void add_counts(Json& into, const Json& from, std::initializer_list<const char*> keys) {
+  for (const char* k : keys) into[k] = number(into, k) + number(from, k);
+}
+
+// Coverage summed; the closest margin is the least of the shards'.
+void add_coverage(Json& into, const Json& from) {
+  for (std::size_t k = 0; k < into["kinds"].size() && k < from["kinds"].size(); ++k)
+    add_counts(into["kinds"][k], from["kinds"][k], {"placed", "fired", "effective"});
+  for (std::size_t p = 0; p < into["properties"].size() && p < from["properties"].size(); ++p) {
+    Json& mine = into["properties"][p];
+    const Json& theirs = from["properties"][p];
+    add_counts(mine, theirs, {"violations"});
+    const Json& m = theirs["closest_margin_ns"];
+    if (m.is_number() && (!mine["closest_margin_ns"].is_number() || m.get<std::int64_t>() < mine["closest_margin_ns"].get<std::int64_t>()))
+      mine["closest_margin_ns"] = m;
+  }
+  for (auto& [name, runs] : into["runs_by_strategy"].items())
+    if (from["runs_by_strategy"].contains(name)) runs = runs.get<std::uint64_t>() + from["runs_by_strategy"][name].get<std::uint64_t>();
+  add_counts(into, from, {"run_errors"});
+}
+
+// found-N.toml, .md and .trace.jsonl of |from|'s finding, as found-M.* in |out|.
+bool copy_finding(const Shard& from, const Json& finding, const fs::path& out, std::size_t m, std::string& copied) {
+  const fs::path source = fs::path(finding.value("file", ""));
+  const fs::path stem = from.dir / source.filename().replace_extension("");
+  const std::string target = "found-" + std::to_string(m);
+  for (const char* ext : {".toml", ".md", ".trace.jsonl"}) {
+    std::error_code ec;
+    fs::copy_file(stem.string() + ext, out / (target + ext), fs::copy_options::overwrite_existing, ec);
+    if (ec) {
+      std::cerr << "locksim search-merge: cannot copy " << stem.string() + ext << ": " << ec.message() << "\n";
+      return false;
+    }
+  }
+  copied = (out / (target + ".toml")).string();
+  return true;
+}
+
+}  // namespace
+
+int search_merge_command(const std::string& program, const std::vector<std::string>& args) {
+  (void)program;
+  po::options_description options(
+      "locksim search-merge SHARD_DIR... --out DIR [options]\n\nCombines the shards of one search (each run with "
+      "`search --shard K/N --out SHARD_DIR`)\ninto DIR: runs and coverage summed, per property the finding of the "
+      "lowest\nshard (then run), its files copied as found-N.*, and DIR/search.json. Exit 1\nwhen a violation was "
+      "found, 0 when none, 2 on bad input.\n\noptions");
+  std::string out_dir;
+  options.add_options()("help,h", "show this help")("out", po::value(&out_dir), "the merged result's directory");
+  std::vector<std::string> dirs;
+  po::variables_map vm;
+  int code = kExitOk;
+  if (!parse_command_line("search-merge", options, args, dirs, -1, vm, code)) return code;
+  if (dirs.empty() || out_dir.empty()) {
+    std::cerr << "locksim search-merge: give the shards' directories and --out DIR\n";
+    return kExitBadInput;
+  }
+  std::vector<Shard> shards(dirs.size());
+  for (std::size_t i = 0; i < dirs.size(); ++i)
+    if (!read_shard(dirs[i], shards[i])) return kExitBadInput;
+  std::sort(shards.begin(), shards.end(),
+            [](const Shard& a, const Shard& b) { return a.summary["shard"][0] < b.summary["shard"][0]; });
+  const Json& first = shards.front().summary;
+  const std::uint64_t count = first["shard"][1].get<std::uint64_t>();
+  std::set<std::uint64_t> seen;
+  for (const Shard& s : shards) {
+    for (const char* key : kSameSearch)
+      if (s.summary.value(key, Json()) != first.value(key, Json())) {
+        std::cerr << "locksim search-merge: " << s.dir.string() << " is a shard of another search: its " << key
+                  << " is " << s.summary.value(key, Json()).dump() << ", not " << first.value(key, Json()).dump() << "\n";
+        return kExitBadInput;
+      }
+    const std::uint64_t k = s.summary["shard"][0].get<std::uint64_t>();
+    if (s.summary["shard"][1].get<std::uint64_t>() != count) {
+      std::cerr << "locksim search-merge: " << s.dir.string() << " is shard " << k << " of "
+                << s.summary["shard"][1].get<std::uint64_t>() << ", the others are of " << count << "\n";
+      return kExitBadInput;
+    }
+    if (!seen.insert(k).second) {
+      std::cerr << "locksim search-merge: shard " << k << "/" << count << " is given twice (" << s.dir.string() << ")\n";
+      return kExitBadInput;
+    }
+  }
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) {
+    std::cerr << "locksim search-merge: cannot create " << out_dir << ": " << ec.message() << "\n";
+    return kExitBadInput;
+  }
+
+  Json merged = first;
+  merged.erase("shard");  // one search's shard; the merge lists what it holds instead
+  merged["shards"] = Json::array();
+  merged["shard_count"] = count;
+  merged["runs"] = 0;
+  merged["findings"] = Json::array();
+  for (std::size_t s = 0; s < shards.size(); ++s) {
+    const Json& summary = shards[s].summary;
+    merged["shards"].push_back(summary["shard"][0]);
+    if (s > 0) add_coverage(merged["coverage"], summary["coverage"]);
+    merged["runs"] = merged["runs"].get<std::uint64_t>() + number(summary, "runs");
+  }
+  // Per property, the lowest (shard, run): shards are sorted, so within them by run.
+  std::vector<std::pair<const Shard*, const Json*>> all;
+  for (const Shard& s : shards)
+    for (const Json& f : s.summary["findings"]) all.emplace_back(&s, &f);
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+    return std::make_pair(number(*a.second, "shard"), number(*a.second, "run")) <
+           std::make_pair(number(*b.second, "shard"), number(*b.second, "run"));
+  });
+  std::set<std::string> properties;
+  for (const auto& [shard, finding] : all) {
+    if (!properties.insert(finding->value("property", "")).second) continue;
+    Json kept = *finding;
+    std::string copied;
+    if (!copy_finding(*shard, *finding, out_dir, merged["findings"].size() + 1, copied)) return kExitBadInput;
+    kept["file"] = copied;
+    merged["findings"].push_back(kept);
+  }
+  const std::uint64_t runs = merged["runs"].get<std::uint64_t>();
+  merged["statement"] = merged["findings"].empty() ? search::none_found_statement(runs) : "";
+
+  const fs::path summary_path = fs::path(out_dir) / "search.json";
+  std::ofstream out(summary_path);
+  out << merged.dump() << "\n";
+  if (!out) {
+    std::cerr << "locksim search-merge: cannot write " << summary_path.string() << "\n";
+    return kExitBadInput;
+  }
+  std::cout << "merged " << shards.size() << " of " << count << " shard(s) of " << first.value("scenario", "")
+            << ", variant " << first.value("variant", "") << ": " << runs << " runs\n";
+  if (shards.size() < count) std::cout << "(shards missing: the runs above are all that were searched)\n";
+  for (const Json& f : merged["findings"])
+    std::cout << "finding: " << f.value("property", "") << " (shard " << number(f, "shard") << ", run "
+              << number(f, "run") << "): " << f.value("story", "") << "\n  replay: locksim run "
+              << f.value("file", "") << "\n";
+  if (merged["findings"].empty()) std::cout << merged["statement"].get<std::string>() << "\n";
+  std::cout << "written to " << summary_path.string() << "\n";
+  return merged["findings"].empty() ? kExitOk : kExitMismatch;
+}
+
+}  // namespace locksim::cli

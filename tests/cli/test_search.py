@@ -1,0 +1,155 @@
+"""locksim search, search-merge and shrink from the command line: exit codes,
+what is written, determinism across threads and shards, and the regression
+corpus of findings (scenarios/found/) replayed."""
+import json
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CANARY = ROOT / "tests" / "data" / "search-canary.toml"
+FOUND = sorted((ROOT / "scenarios" / "found").glob("*.toml"))
+SEARCH_SPACES = sorted((ROOT / "scenarios" / "search").glob("*.toml"))
+
+
+def summary(directory):
+    return json.loads((directory / "search.json").read_text())
+
+
+# Every saved finding replays from its file alone and still breaks what its
+# [expect] says: the regression corpus.
+@pytest.mark.parametrize("path", FOUND, ids=[p.stem for p in FOUND])
+def test_found_corpus_replays(locksim, path):
+    r = locksim("run", path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "violated" in r.stdout
+    assert path.read_text().startswith("# Found by `locksim search"), "each finding says how it was found"
+
+
+def test_found_corpus_is_not_empty():
+    assert len(FOUND) >= 5
+
+
+# Each story's search space finds a violation of the story's property, and a
+# shrunk finding has no more faults than the published counterexample.
+PUBLISHED_FAULTS = {"gc-pause": 1, "redlock-clock-jump": 3, "redlock-crash-restart": 3,
+                    "redlock-delayed-replies": 1, "sentinel-failover": 1}
+
+
+@pytest.mark.parametrize("path", SEARCH_SPACES, ids=[p.stem for p in SEARCH_SPACES])
+def test_each_search_space_finds_its_story(locksim, path, tmp_path):
+    r = locksim("search", path, "--seed", "1", "--threads", "2", "--explain-seeds", "20", "--out", tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    s = summary(tmp_path)
+    assert s["findings"], r.stdout
+    finding = s["findings"][0]
+    assert finding["property"] in s["hunt"]
+    assert finding["faults_shrunk"] <= PUBLISHED_FAULTS[path.stem]
+    replay = locksim("run", tmp_path / "found-1.toml")
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    for ext in (".md", ".trace.jsonl"):
+        assert (tmp_path / ("found-1" + ext)).stat().st_size > 0
+
+
+# The remedies: nothing found, exit 0, the honest statement and coverage.
+@pytest.mark.parametrize("path,variant", [("gc-pause", "fenced"), ("redlock-clock-jump", "monotonic-expiry"),
+                                          ("redlock-crash-restart", "aof-always"),
+                                          ("redlock-crash-restart", "delayed-restart")])
+def test_safe_configurations_find_nothing(locksim, path, variant):
+    r = locksim("search", ROOT / "scenarios" / "search" / (path + ".toml"), "--variant", variant,
+                "--budget", "3000", "--threads", "2")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "0 violations in 3000 runs: rate < 3/3000 (0.1%) at 95 % confidence" in r.stdout
+    assert "coverage:" in r.stdout and "closest margin" in r.stdout
+    assert "fired" in r.stdout
+
+
+# Same file, options and seed: the same --json whatever --threads (the wall
+# clock's runs/s is not in it).
+def test_json_is_the_same_on_one_thread_and_two(locksim, tmp_path):
+    outs = []
+    for threads in ("1", "2"):
+        d = tmp_path / threads
+        r = locksim("search", ROOT / "scenarios/search/gc-pause.toml", "--seed", "3", "--all", "--threads", threads,
+                    "--explain-seeds", "10", "--json", "--out", d)
+        assert r.returncode == 1, r.stderr
+        outs.append(r.stdout.replace(str(d), "DIR"))
+        assert (d / "found-1.toml").read_text() == (tmp_path / "1" / "found-1.toml").read_text()
+    assert outs[0] == outs[1]
+
+
+def test_canary_is_found_by_every_strategy(locksim):
+    for strategy in ("uniform", "swarm", "phase", "margin", "portfolio"):
+        r = locksim("search", CANARY, "--strategy", strategy, "--no-shrink", "--explain-seeds", "5", "--json")
+        assert r.returncode == 1, strategy + r.stderr
+        assert json.loads(r.stdout)["findings"][0]["property"] == "invariant"
+
+
+# Shards searched apart and merged in any order give one result, and its
+# finding replays.
+def test_shards_merge_in_any_order(locksim, tmp_path):
+    dirs = []
+    for k in (1, 2, 3):
+        d = tmp_path / f"shard{k}"
+        r = locksim("search", ROOT / "scenarios/search/gc-pause.toml", "--seed", "4", "--budget", "3000",
+                    "--shard", f"{k}/3", "--explain-seeds", "5", "--out", d)
+        assert r.returncode in (0, 1), r.stderr
+        dirs.append(d)
+    a = locksim("search-merge", dirs[2], dirs[0], dirs[1], "--out", tmp_path / "a")
+    b = locksim("search-merge", *dirs, "--out", tmp_path / "b")
+    assert a.returncode == b.returncode == 1, a.stdout + a.stderr
+    sa, sb = summary(tmp_path / "a"), summary(tmp_path / "b")
+    for s in (sa, sb):
+        for f in s["findings"]:
+            f["file"] = pathlib.Path(f["file"]).name
+    assert sa == sb
+    assert sa["shards"] == [1, 2, 3] and sa["shard_count"] == 3
+    assert sa["runs"] == sum(summary(d)["runs"] for d in dirs)
+    first = min((f["shard"], f["run"]) for d in dirs for f in summary(d)["findings"])
+    assert (sa["findings"][0]["shard"], sa["findings"][0]["run"]) == first
+    assert locksim("run", tmp_path / "a" / "found-1.toml").returncode == 0
+
+
+def test_merge_refuses_shards_of_different_searches(locksim, tmp_path):
+    for k, seed in ((1, "4"), (2, "5")):
+        locksim("search", ROOT / "scenarios/search/gc-pause.toml", "--variant", "fenced", "--seed", seed,
+                "--budget", "200", "--shard", f"{k}/2", "--out", tmp_path / str(k))
+    r = locksim("search-merge", tmp_path / "1", tmp_path / "2", "--out", tmp_path / "m")
+    assert r.returncode == 2
+    assert "is a shard of another search: its seed is 5, not 4" in r.stderr
+    twice = locksim("search-merge", tmp_path / "1", tmp_path / "1", "--out", tmp_path / "m")
+    assert twice.returncode == 2 and "given twice" in twice.stderr
+    missing = locksim("search-merge", tmp_path / "nowhere", "--out", tmp_path / "m")
+    assert missing.returncode == 2 and "search.json: cannot open" in missing.stderr
+
+
+# locksim shrink on a story written by hand: fewer faults, smaller magnitudes,
+# still broken; exit 1 when the run breaks nothing.
+def test_shrink_a_catalogue_story(locksim, tmp_path):
+    out = tmp_path / "shrunk.toml"
+    r = locksim("shrink", ROOT / "scenarios/redlock-clock-jump.toml", "--explain-seeds", "10", "--out", out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    text = out.read_text()
+    assert "# Shrunk by `locksim shrink" in text
+    assert text.count("[fault.") == 2  # the jump and c1's partition; c2's is not needed
+    assert 'by = "+7.7s"' in text     # bisected from the story's +15 s
+    assert locksim("run", out).returncode == 0
+    safe = locksim("shrink", ROOT / "scenarios/redlock-clock-jump.toml", "--variant", "monotonic-expiry")
+    assert safe.returncode == 1 and "breaks no property: nothing to shrink" in safe.stdout
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["search", "scenarios/search/gc-pause.toml", "--strategy", "bogus"], "unknown --strategy 'bogus'"),
+    (["search", "scenarios/search/gc-pause.toml", "--shard", "3/2"], "--shard expects K/N"),
+    (["search", "scenarios/search/gc-pause.toml", "--budget", "0"], "--budget must be a whole number"),
+    (["search", "scenarios/search/gc-pause.toml", "--property", "bogus"], "unknown property 'bogus'"),
+    (["search", "scenarios/search/gc-pause.toml", "--time", "0s"], "--time expects a duration"),
+    (["search", "scenarios/single-node-gc-pause.toml"], "has no [search] section"),
+    (["search", "scenarios/search/gc-pause.toml", "--variant", "nope"], 'unknown variant "nope"'),
+    (["search-merge", "--out", "x"], "give the shards' directories"),
+    (["shrink", "scenarios/redlock-clock-jump.toml", "--property", "bogus"], "unknown property 'bogus'"),
+])
+def test_bad_search_command_lines_exit_2(locksim, args, fragment):
+    r = locksim(*args)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert fragment in r.stderr
