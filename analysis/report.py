@@ -32,10 +32,12 @@ CLI::
     /usr/bin/python3 analysis/report.py scenarios/single-node-gc-pause.toml --out report.html
         [--variant NAME ...] [--seed N] [--set KEY=VALUE ...]
         [--sweep results.csv --x KEY [--y KEY2] [--property NAME] [--where KEY=VALUE ...]]
-        [--compare cells.csv] [--locksim build/locksim]
+        [--compare cells.csv] [--search DIR] [--locksim build/locksim]
 
 ``--compare`` takes a ``locksim compare --out`` CSV and adds the side-by-side verdict matrix (a table and
-``compare_plot``'s heat maps).
+``compare_plot``'s heat maps). ``--search DIR`` takes a ``locksim search --out DIR`` (or ``search-merge``) directory
+and adds the search section (``search_report.py``): what was searched, each finding with its timeline, necessity
+and likelihood tables, and coverage.
 
 The simulator is ``--locksim``, else ``$LOCKSIM_BIN``, else ``build/locksim``
 under the repository. Exit status: 0 written; 2 bad input (a missing or
@@ -61,7 +63,7 @@ from typing import Optional, Sequence
 if __package__ in (None, ""):  # run as a script: make `analysis` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis import compare_plot, provenance, sweep_plots, timeline  # noqa: E402
+from analysis import compare_plot, provenance, search_report, sweep_plots, timeline  # noqa: E402
 from analysis.style import OKABE_ITO, VIOLATION  # noqa: E402
 from analysis.trace import PROPERTIES, TraceError, load, load_verdicts  # noqa: E402
 
@@ -525,13 +527,31 @@ def _compare_section(csv_path: Path) -> str:
             + _figure(png, "verdict matrix", "One panel per property; colour fixed from 0 (white) to 100 %."))
 
 
+def _search_section(directory: Path, locksim: Path) -> str:
+    """The search section: each finding's timeline drawn from its own files (found-N.toml, .trace.jsonl)."""
+
+    def render(found: Path, trace: Path, title: str) -> bytes:
+        with tempfile.TemporaryDirectory(prefix="locksim-found-") as tmp:
+            doc, _, _ = run_scenario(locksim, found, Path(tmp))
+            try:
+                return timeline_png(doc, trace, "base", title)
+            except (TraceError, ValueError, OSError) as e:
+                raise ReportError(f"timeline of {found.name}: {e}") from None
+
+    try:
+        return search_report.section(directory, render, _figure)
+    except search_report.SearchReportError as e:
+        raise ReportError(str(e)) from None
+
+
 def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variants: Sequence[str] = (),
           seed: Optional[int] = None, overrides: Sequence[str] = (), sweep: Optional[SweepOptions] = None,
-          compare: Optional[Path] = None) -> Path:
+          compare: Optional[Path] = None, search: Optional[Path] = None) -> Path:
     """Runs the scenario, draws what it needs, and writes the page to ``out``."""
     scenario = read_scenario(scenario_path)
     binary = locksim_path(locksim)
     compare_html = ('<h2 id="compare">Side by side</h2>' + _compare_section(compare)) if compare else ""
+    search_html = ('<h2 id="search">Search</h2>' + _search_section(search, binary)) if search else ""
     if sweep is not None:  # check the sweep before running anything
         checked = sweep_plots.load(sweep.csv)
         checked.column(sweep.x)
@@ -587,6 +607,8 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
         nav += ' · <a href="#sweep">sweep</a>'
     if compare:
         nav += ' · <a href="#compare">side by side</a>'
+    if search:
+        nav += ' · <a href="#search">search</a>'
     repro = " ".join(shlex.quote(c) for c in command).replace(" --trace trace.jsonl", "")
     repro_trace = f"locksim run {shlex.quote(display_path(scenario_path))} --variant NAME --trace run.jsonl"
     page = f"""<!DOCTYPE html>
@@ -608,6 +630,7 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
 {"".join(sections)}
 {sweep_html}
 {compare_html}
+{search_html}
 <h2 id="reproduce">Reproduce</h2>
 <pre>{E(repro)}
 {E(repro_trace)}</pre>
@@ -645,6 +668,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
                    help="fix a swept key the plots do not show")
     p.add_argument("--compare", metavar="CSV", help="a locksim compare --out CSV: adds the side-by-side verdict matrix")
+    p.add_argument("--search", metavar="DIR", help="a locksim search --out DIR: adds the search section")
     p.add_argument("--locksim", metavar="PATH", help="the simulator (default: $LOCKSIM_BIN or build/locksim)")
     return p
 
@@ -662,7 +686,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         elif args.x or args.y:
             raise ReportError("--x/--y need --sweep CSV")
         build(Path(args.scenario), Path(args.out), args.locksim, args.variant, args.seed, args.overrides, sweep,
-              Path(args.compare) if args.compare else None)
+              Path(args.compare) if args.compare else None, Path(args.search) if args.search else None)
     except (ReportError, sweep_plots.SweepError, compare_plot.CompareError, OSError) as e:
         print(f"report: {e}", file=sys.stderr)
         return 2
