@@ -1,12 +1,11 @@
 #include "sim/search/search.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
-#include <thread>
 #include <tuple>
 
 #include "sim/core/run_error.h"
+#include "sim/search/batch_pool.h"
 #include "sim/core/trace.h"
 #include "sim/scenario/run.h"
 
@@ -50,24 +49,6 @@ RunSummary run_one(const SearchBase& base, const Candidate& candidate, std::uint
     out.error = true;
   }
   return out;
-}
-
-// Runs |todo| on |threads| threads; each slot is written by one thread only.
-void run_batch(const SearchBase& base, std::vector<RunSummary>& out, const std::vector<Candidate>& todo,
-               const std::vector<std::uint64_t>& seeds, unsigned threads) {
-  out.assign(todo.size(), RunSummary{});
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i = next++; i < todo.size(); i = next++) out[i] = run_one(base, todo[i], seeds[i]);
-  };
-  if (threads <= 1 || todo.size() <= 1) {
-    work();
-    return;
-  }
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
 }
 
 void fold(const SearchBase& base, const RunSummary& run, std::uint64_t index, Shard shard, SearchOutcome& out,
@@ -158,19 +139,18 @@ SearchOutcome run_search(const SearchBase& base, const SearchOptions& options) {
   climb.best.resize(base.spec.search.hunt.size());
   const std::uint64_t budget = shard_budget(options.budget, options.shard);
   const std::uint64_t stream = shard_stream(options.seed, options.shard);
-  std::vector<Candidate> todo;
-  std::vector<std::uint64_t> seeds;
-  std::vector<RunSummary> done;
+  BatchPool pool(options.threads);
+  std::vector<RunSummary> done(kBatch);
   for (std::uint64_t first = 0; first < budget; first += kBatch) {
     const std::uint64_t n = std::min(kBatch, budget - first);
-    todo.clear();
-    seeds.clear();
-    for (std::uint64_t i = first; i < first + n; ++i) {
+    // Proposing reads the climb as the last batch left it, so it runs on the
+    // threads with the runs; each slot writes only its own summary.
+    pool.run(n, [&](std::size_t slot) {
+      const std::uint64_t i = first + slot;
       Rng rng = Rng::derive(stream, "search propose", std::to_string(i));
-      todo.push_back(propose(base, options.strategy, i, rng, climb));
-      seeds.push_back(run_seed(options.seed, options.shard, i));
-    }
-    run_batch(base, done, todo, seeds, options.threads);
+      done[slot] = run_one(base, propose(base, options.strategy, i, rng, climb),
+                           run_seed(options.seed, options.shard, i));
+    });
     for (std::uint64_t i = 0; i < n; ++i) fold(base, done[i], first + i, options.shard, out, climb);
     if (options.progress) options.progress(out);
     if (satisfied(base, options, out)) break;
