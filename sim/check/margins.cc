@@ -91,6 +91,32 @@ std::optional<Duration> agree(std::optional<Duration> margin, const Verdict& ver
 
 }  // namespace
 
+std::optional<int> quorum_shortfall(const History& h) {
+  const ServiceLayout& service = h.service;
+  if (service.quorum <= 1 || service.replicated_state) return std::nullopt;
+  const SessionTable table(h);
+  std::map<ProcessId, std::uint64_t> holds;  // node -> the lock key's value there
+  std::optional<int> shortfall;
+  for (const Fact& f : h.facts) {
+    if (const auto* gone = std::get_if<KeyDropped>(&f.body)) {
+      if (gone->key == service.lock_key) holds.erase(gone->node);
+      continue;
+    }
+    const auto* held = std::get_if<KeyHeld>(&f.body);
+    if (held == nullptr || held->key != service.lock_key) continue;
+    holds[held->node] = held->value;
+    const auto open_promise = std::any_of(table.sessions().begin(), table.sessions().end(), [&](const SessionInfo& s) {
+      return s.value != held->value && s.granted <= f.at && f.at < promise_end_at(s, f.at);
+    });
+    if (!open_promise) continue;
+    const auto nodes = static_cast<int>(std::count_if(
+        holds.begin(), holds.end(), [&](const auto& entry) { return entry.second == held->value; }));
+    const int lacking = std::max(0, static_cast<int>(service.quorum) - nodes);
+    if (!shortfall || lacking < *shortfall) shortfall = lacking;
+  }
+  return shortfall;
+}
+
 Margins safety_margins(const History& h, const Verdicts& verdicts) {
   const SessionTable table(h);
   Margins m;

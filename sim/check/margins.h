@@ -41,4 +41,14 @@ using Margins = std::array<std::optional<Duration>, kPropertyCount>;
 // REQUIRES: |verdicts| are check_all(h).
 Margins safety_margins(const History& h, const Verdicts& verdicts);
 
+// A second guide for quorum services (Redlock), where the time margins are
+// flat: the second client is refused until the first releases, so every run
+// that fails to break P1 looks the same to them. Over the instants when some
+// session's promise was open, the quorum minus the most nodes that held one
+// other value at once: how many more nodes the closest would-be second
+// holder lacked (0: it had a quorum). nullopt for a service whose holder is
+// one node or one replicated state, or when no other value was ever held
+// inside a promise.
+std::optional<int> quorum_shortfall(const History& h);
+
 }  // namespace locksim

@@ -20,6 +20,7 @@ struct RunSummary {
   bool error = false;
   Verdicts verdicts{};
   Margins margins{};
+  std::optional<int> shortfall;
   std::vector<FaultOutcome> faults;
 };
 
@@ -44,6 +45,7 @@ RunSummary run_one(const SearchBase& base, const Candidate& candidate, std::uint
     const RunResult r = run_scenario(apply_candidate(base, candidate), seed, trace);
     out.verdicts = r.verdicts;
     out.margins = safety_margins(r.history, r.verdicts);
+    out.shortfall = quorum_shortfall(r.history);
     out.faults = r.faults;
   } catch (const RunError&) {
     out.error = true;
@@ -81,7 +83,7 @@ void fold(const SearchBase& base, const RunSummary& run, std::uint64_t index, Sh
     }
     if (const auto& m = run.margins[p]; m && (!cov.closest[i] || *m < *cov.closest[i])) cov.closest[i] = m;
   }
-  learn(base, run.candidate, run.margins, climb);
+  learn(base, run.candidate, run.margins, run.shortfall, climb);
   // A finding for each property not found before; one run may be one finding for several.
   std::optional<Property> fresh;
   for (Property p : broken) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace locksim::search {
 
@@ -262,12 +263,16 @@ Candidate propose(const SearchBase& base, Strategy strategy, std::uint64_t index
   return draw(base, everything(base.spec.search), rng, "uniform");
 }
 
-void learn(const SearchBase& base, const Candidate& candidate, const Margins& margins, ClimbState& climb) {
+void learn(const SearchBase& base, const Candidate& candidate, const Margins& margins, std::optional<int> shortfall,
+           ClimbState& climb) {
   const std::vector<Property>& hunt = base.spec.search.hunt;
   climb.best.resize(hunt.size());
   for (std::size_t i = 0; i < hunt.size(); ++i) {
     const std::optional<Duration>& m = margins[static_cast<std::size_t>(hunt[i])];
-    if (m && (!climb.best[i] || *m <= climb.best[i]->margin)) climb.best[i] = ClimbState::Best{candidate, *m};
+    if (!m) continue;
+    const Closeness c{shortfall.value_or(std::numeric_limits<int>::max()), *m};
+    // Ties move the climb: a plateau is walked, not waited on.
+    if (!climb.best[i] || c <= climb.best[i]->closeness) climb.best[i] = ClimbState::Best{candidate, c};
   }
 }
 

@@ -13,8 +13,9 @@
 //            at the n-th time it is reached with n geometric (each visit
 //            fires with probability ½), at once or after a short delay. Lock
 //            bugs live at protocol boundaries; uniform times rarely hit them.
-//  margin    a hill climb on the safety margins (check/margins.h): mutate the
-//            candidate with the smallest margin so far for one hunted
+//  margin    a hill climb on the safety margins (check/margins.h), and on a
+//            quorum service first on the quorum shortfall: mutate the
+//            closest candidate so far for one hunted
 //            property (the properties take turns), and restart from a fresh
 //            draw one time in eight.
 //  portfolio the four in turn, run by run, sharing what the climb learns.
@@ -39,12 +40,22 @@ const char* strategy_name(Strategy s);
 bool parse_strategy(const std::string& text, Strategy& out);
 const std::vector<std::string>& strategy_names();
 
+// How close one run came to breaking a property, for the climb: first the
+// quorum shortfall (fewer nodes missing is closer; none known counts as
+// farthest), then the signed margin. On a single node the shortfall is never
+// known, so the margin alone decides.
+struct Closeness {
+  int shortfall = 0;
+  Duration margin{};
+  friend auto operator<=>(const Closeness&, const Closeness&) = default;
+};
+
 // What the margin climb has learned: per hunted property (in the order of
-// SearchSpec::hunt), the candidate with the smallest margin so far.
+// SearchSpec::hunt), the closest candidate so far.
 struct ClimbState {
   struct Best {
     Candidate candidate;
-    Duration margin{};
+    Closeness closeness;
   };
   std::vector<std::optional<Best>> best;
 };
@@ -52,7 +63,9 @@ struct ClimbState {
 // The candidate for run |index|.
 Candidate propose(const SearchBase& base, Strategy strategy, std::uint64_t index, Rng& rng, const ClimbState& climb);
 
-// Folds one run's margins into the climb (the hunted properties' only).
-void learn(const SearchBase& base, const Candidate& candidate, const Margins& margins, ClimbState& climb);
+// Folds one run's margins and quorum shortfall (check/margins.h) into the
+// climb (the hunted properties' only).
+void learn(const SearchBase& base, const Candidate& candidate, const Margins& margins, std::optional<int> shortfall,
+           ClimbState& climb);
 
 }  // namespace locksim::search

@@ -111,5 +111,46 @@ TEST(SafetyMargins, SignAgreesWithTheVerdict) {
   }
 }
 
+// Redlock's second guide: how many more masters the would-be second holder
+// lacked while the first one's promise was open.
+TEST(QuorumShortfall, CountsTheMastersTheSecondClientLacked) {
+  Story two_short;
+  two_short.nodes({r1, r2, r3, r4, r5}, 3)
+      .held(0s, r1, 1).held(0s, r2, 1).held(0s, r3, 1).held(0s, r4, 1).held(0s, r5, 1)
+      .grant(1ms, 1, c1, 10s)
+      .end(30s);
+  EXPECT_FALSE(quorum_shortfall(two_short.history()).has_value()) << "no other value was ever held";
+
+  Story one_short;
+  one_short.nodes({r1, r2, r3, r4, r5}, 3)
+      .held(0s, r1, 1).held(0s, r2, 1).held(0s, r3, 1)
+      .grant(1ms, 1, c1, 10s)
+      .held(2s, r4, 2).held(2s, r5, 2)  // c2 takes the two masters c1 never reached
+      .end(30s);
+  EXPECT_EQ(quorum_shortfall(one_short.history()), 1);
+
+  Story reached;
+  reached.nodes({r1, r2, r3, r4, r5}, 3)
+      .held(0s, r1, 1).held(0s, r2, 1).held(0s, r3, 1)
+      .grant(1ms, 1, c1, 10s)
+      .held(2s, r4, 2).held(2s, r5, 2)
+      .dropped(3s, r3, 1)               // r3's clock jumped: c1's key expires early
+      .held(3500ms, r3, 2)
+      .end(30s);
+  EXPECT_EQ(quorum_shortfall(reached.history()), 0);
+
+  Story after;
+  after.nodes({r1, r2, r3, r4, r5}, 3)
+      .held(0s, r1, 1).held(0s, r2, 1).held(0s, r3, 1)
+      .grant(1ms, 1, c1, 10s)
+      .held(11s, r4, 2)  // after c1's promise ended: not a near miss
+      .end(30s);
+  EXPECT_FALSE(quorum_shortfall(after.history()).has_value());
+
+  Story single;
+  single.held(0s, r1, 1).grant(1ms, 1, c1, 10s).held(2s, r1, 2).end(30s);
+  EXPECT_FALSE(quorum_shortfall(single.history()).has_value()) << "one node: nothing between held and granted";
+}
+
 }  // namespace
 }  // namespace locksim
