@@ -73,6 +73,7 @@ master, every second otherwise) to keep the files small.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -83,6 +84,15 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+@pytest.fixture(scope="session")
+def locksim_bin() -> Path:
+    """The simulator the tests run: $LOCKSIM_BIN (CTest sets it), else build/locksim; skipped when absent."""
+    path = Path(os.environ.get("LOCKSIM_BIN") or ROOT / "build" / "locksim")
+    if not path.is_file():
+        pytest.skip(f"no simulator at {path}: build it (bash scripts/setup) or set LOCKSIM_BIN")
+    return path.resolve()
+
 
 S = 1_000_000_000
 MS = 1_000_000

@@ -9,7 +9,6 @@ Redis node's run — and the witnesses must sit where the judged intervals say t
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
@@ -22,13 +21,6 @@ from analysis.trace import (
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
 
-
-@pytest.fixture(scope="module")
-def locksim_bin() -> Path:
-    path = Path(os.environ.get("LOCKSIM_BIN") or ROOT / "build" / "locksim")
-    if not path.is_file():
-        pytest.skip(f"no simulator at {path}: build it (bash scripts/setup) or set LOCKSIM_BIN")
-    return path
 
 
 @pytest.fixture(scope="module")

@@ -18,13 +18,6 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 
 
-@pytest.fixture(scope="module")
-def locksim_bin() -> Path:
-    path = Path(os.environ.get("LOCKSIM_BIN") or ROOT / "build" / "locksim")
-    if not path.is_file():
-        pytest.skip(f"no simulator at {path}: build it (bash scripts/setup) or set LOCKSIM_BIN")
-    return path.resolve()
-
 
 def execute(name: str, locksim: Path, out_dir: Path) -> dict:
     """Runs notebooks/<name> with nbconvert; returns the executed notebook (JSON)."""

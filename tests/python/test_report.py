@@ -7,7 +7,6 @@ use the hand-made sweep fixture data/sweep_gc_grid.csv for the sweep section.
 from __future__ import annotations
 
 import base64
-import os
 import re
 import shutil
 import subprocess
@@ -27,13 +26,6 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--hide-scrollbars", "--mute-audio"]
 
-
-@pytest.fixture(scope="module")
-def locksim_bin() -> Path:
-    path = Path(os.environ.get("LOCKSIM_BIN") or ROOT / "build" / "locksim")
-    if not path.is_file():
-        pytest.skip(f"no simulator at {path}: build it (bash scripts/setup) or set LOCKSIM_BIN")
-    return path
 
 
 def make_report(locksim: Path, out: Path, *args) -> subprocess.CompletedProcess:

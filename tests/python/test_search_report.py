@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -15,13 +14,6 @@ from analysis import search_report
 ROOT = Path(__file__).resolve().parents[2]
 SPACE = ROOT / "scenarios" / "search" / "gc-pause.toml"
 
-
-@pytest.fixture(scope="module")
-def locksim_bin() -> Path:
-    path = Path(os.environ.get("LOCKSIM_BIN") or ROOT / "build" / "locksim")
-    if not path.is_file():
-        pytest.skip(f"no simulator at {path}: build it (bash scripts/setup) or set LOCKSIM_BIN")
-    return path
 
 
 def search(locksim: Path, out: Path, *args) -> Path:
