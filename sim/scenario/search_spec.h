@@ -26,6 +26,10 @@ enum class SearchKind : std::uint8_t { pause, crash, clock_jump, clock_drift, cl
 inline constexpr std::size_t kSearchKindCount = 6;
 const char* search_kind_name(SearchKind k);  // "pause", "clock-jump", ...
 
+// The most processes one searched partition splits: each run's split is a
+// bit per target in a 64-bit word.
+inline constexpr std::size_t kMostPartitionTargets = 62;
+
 // What the search does with the story's own [fault.NAME] tables.
 enum class StoryFaults : std::uint8_t {
   remove,  // the search places every fault

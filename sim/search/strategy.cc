@@ -43,7 +43,7 @@ std::vector<bool> coin_flips(std::size_t n, Rng& rng) {
   return keep;
 }
 
-template <typename T>
+// One of the entries that are on, uniformly.
 std::size_t pick(const std::vector<bool>& on, Rng& rng) {
   std::vector<std::size_t> live;
   for (std::size_t i = 0; i < on.size(); ++i)
@@ -87,8 +87,8 @@ void draw_magnitudes(const SearchKindSpec& k, Gene& g, Rng& rng) {
 Gene draw_gene(const SearchBase& base, const Mask& mask, Rng& rng) {
   const SearchSpec& s = base.spec.search;
   Gene g;
-  g.space = pick<bool>(mask.kinds, rng);
-  g.target = pick<bool>(mask.targets[g.space], rng);
+  g.space = pick(mask.kinds, rng);
+  g.target = pick(mask.targets[g.space], rng);
   g.at = in_window(s, rng);
   draw_magnitudes(s.kinds[g.space], g, rng);
   return g;
@@ -96,7 +96,7 @@ Gene draw_gene(const SearchBase& base, const Mask& mask, Rng& rng) {
 
 void phase_trigger(const SearchBase& base, const std::vector<bool>& sites, Gene& g, Rng& rng) {
   g.at_phase = true;
-  g.site = pick<bool>(sites, rng);
+  g.site = pick(sites, rng);
   g.occurrence = 1;
   while (g.occurrence < base.sites[g.site].most && !rng.chance_ppm(kSiteFiresPpm)) ++g.occurrence;
   g.delay = phase_delay(base.spec.search, rng);

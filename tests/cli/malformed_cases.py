@@ -669,3 +669,8 @@ for snippet, key, fragment in [
      "ends before it starts"),
 ]:
     case("search-" + key.replace(".", "-").replace("_", "-") + "-" + tag(snippet), snippet, [fragment], key=key)
+case("search-partition-too-many-targets",
+     Raw(BASE + "".join(f'\n[client.x{i}]\nstart = "1s"\nsteps = ["read"]\n' for i in range(62)) +
+         '\n[search]\n[search.partition]\ntargets = ["r1", "c1", "c2", '
+         + ", ".join(f'"x{i}"' for i in range(62)) + ']\n'),
+     ["a searched partition splits at most 62 processes, got 65"], key="search.partition.targets")

@@ -213,6 +213,10 @@ void read_kind(ReadContext& c, const DocNode& t, SearchKind kind, SearchSpec& ou
     if (targets.empty()) c.r.fail(*t.find("targets"), "lists no process");
     if (kind == SearchKind::partition && targets.size() == 1)
       c.r.fail(*t.find("targets"), "a partition splits at least two processes");
+    // A split is a bit per target (search/candidate.h).
+    if (kind == SearchKind::partition && targets.size() > kMostPartitionTargets)
+      c.r.fail(*t.find("targets"), "a searched partition splits at most " + std::to_string(kMostPartitionTargets) +
+                                       " processes, got " + std::to_string(targets.size()));
   }
   switch (kind) {
     case SearchKind::pause:
