@@ -51,13 +51,14 @@ class Run:
 class RedisRequest:
     KIND: ClassVar[str] = "redis-request"
     request_id: int
-    cmd: str  # SET SETNX GET DEL PEXPIRE EXPIRE PTTL INCR EVAL WAIT
+    cmd: str  # SET SETNX GET DEL PEXPIRE EXPIRE PTTL TTL PERSIST INCR EVAL WAIT
     key: Optional[str] = None  # every command but WAIT
     value: Optional[str] = None  # SET, SETNX; EVAL: ARGV[1] (the lock value)
     nx: bool = False
     xx: bool = False
     px_ms: Optional[int] = None  # SET ... PX, PEXPIRE, EVAL compare-and-pexpire
     ex_s: Optional[int] = None  # SET ... EX, EXPIRE
+    condition: Optional[str] = None  # PEXPIRE/EXPIRE ... NX|XX|GT|LT: nx | xx | gt | lt
     script: Optional[str] = None  # EVAL: compare-and-delete | compare-and-pexpire
     numreplicas: Optional[int] = None  # WAIT
     timeout_ms: Optional[int] = None  # WAIT
@@ -591,7 +592,7 @@ WITNESS_FIELDS = _fields("at_ns:i", "at:s", "text:s", "kind:s", "who:s~", "sessi
 _ID = "request_id:i"
 PAYLOAD_FIELDS: dict[str, tuple[type, list[Field]]] = {
     cls.KIND: (cls, _fields(*specs)) for cls, specs in [
-        (RedisRequest, (_ID, "cmd:s", "key:s?", "value:s?", "nx:b?", "xx:b?", "px_ms:i?", "ex_s:i?", "script:s?",
+        (RedisRequest, (_ID, "cmd:s", "key:s?", "value:s?", "nx:b?", "xx:b?", "px_ms:i?", "ex_s:i?", "condition:s?", "script:s?",
                         "numreplicas:i?", "timeout_ms:i?")),
         (RedisReply, (_ID, "reply:s", "integer:i?", "value:s?", "error:s?")),
         (ReplicationEntry, ("offset:i", "op:s", "key:s?", "value:s?", "expire_at_ms:i?")),

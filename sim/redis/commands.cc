@@ -28,9 +28,11 @@ bool is_write(Command c) {
     case Command::del:
     case Command::pexpire:
     case Command::expire:
+    case Command::persist:
     case Command::incr: return true;
     case Command::get:
     case Command::pttl:
+    case Command::ttl:
     case Command::eval:
     case Command::wait: return false;
   }
@@ -63,9 +65,15 @@ std::optional<Reply> RedisNode::run(const Request& request, ProcessId client, bo
     case Command::setnx: reply = setnx(request, now_ms); break;
     case Command::get: reply = get(request, now_ms); break;
     case Command::del: reply = del(request, now_ms); break;
-    case Command::pexpire: reply = expire(request.key, ExpireUnit::ms, request.expire_amount, now_ms); break;
-    case Command::expire: reply = expire(request.key, ExpireUnit::s, request.expire_amount, now_ms); break;
+    case Command::pexpire:
+      reply = expire(request.key, ExpireUnit::ms, request.expire_amount, request.condition, now_ms);
+      break;
+    case Command::expire:
+      reply = expire(request.key, ExpireUnit::s, request.expire_amount, request.condition, now_ms);
+      break;
     case Command::pttl: reply = pttl(request, now_ms); break;
+    case Command::ttl: reply = ttl(request, now_ms); break;
+    case Command::persist: reply = persist(request, now_ms); break;
     case Command::incr: reply = incr(request, now_ms); break;
     case Command::eval: reply = eval(request, now_ms); break;
     case Command::wait: break;  // answered above
@@ -110,13 +118,32 @@ Reply RedisNode::del(const Request& r, std::int64_t now_ms) {
   return integer(1);
 }
 
-Reply RedisNode::expire(KeyId key, ExpireUnit unit, std::int64_t amount, std::int64_t now_ms) {
+Reply RedisNode::expire(KeyId key, ExpireUnit unit, std::int64_t amount, ExpireCondition condition,
+                        std::int64_t now_ms) {
   // expire.c expireGenericCommand: overflow is checked before the key.
   const auto expire_at_ms = absolute_deadline_ms(now_ms, amount, unit);
   // Redis names the command in this error: "... in 'pexpire' command".
   if (!expire_at_ms) return error(unit == ExpireUnit::s ? Error::invalid_expire : Error::invalid_pexpire);
   const auto it = lookup(key, now_ms);
   if (it == keyspace_.end()) return integer(0);
+  // The options, in Redis's order; a key without a TTL has an infinite one:
+  // GT never beats it, LT always does.
+  const std::optional<std::int64_t>& current = it->second.expire_at_ms;
+  switch (condition) {
+    case ExpireCondition::none: break;
+    case ExpireCondition::nx:
+      if (current) return integer(0);
+      break;
+    case ExpireCondition::xx:
+      if (!current) return integer(0);
+      break;
+    case ExpireCondition::gt:
+      if (!current || *expire_at_ms <= *current) return integer(0);
+      break;
+    case ExpireCondition::lt:
+      if (current && *expire_at_ms >= *current) return integer(0);
+      break;
+  }
   if (*expire_at_ms <= now_ms) {
     // checkAlreadyExpired: a deadline not in the future deletes the key at
     // once and is propagated as DEL.
@@ -134,6 +161,22 @@ Reply RedisNode::pttl(const Request& r, std::int64_t now_ms) {
   if (!it->second.expire_at_ms) return integer(-1);
   // A live key has now_ms <= deadline, so this is >= 0 (0 in its last ms).
   return integer(*it->second.expire_at_ms - now_ms);
+}
+
+Reply RedisNode::ttl(const Request& r, std::int64_t now_ms) {
+  // expire.c ttlGenericCommand: the milliseconds left, rounded to the nearest
+  // second (half up).
+  const Reply ms = pttl(r, now_ms);
+  if (ms.integer < 0) return ms;
+  return integer((ms.integer + 500) / 1000);
+}
+
+Reply RedisNode::persist(const Request& r, std::int64_t now_ms) {
+  const auto it = lookup(r.key, now_ms);
+  if (it == keyspace_.end() || !it->second.expire_at_ms) return integer(0);
+  it->second.expire_at_ms.reset();
+  updated(it);
+  return integer(1);
 }
 
 Reply RedisNode::incr(const Request& r, std::int64_t now_ms) {
@@ -161,7 +204,8 @@ Reply RedisNode::eval(const Request& r, std::int64_t now_ms) {
   if (refusal != Error::none) return error(refusal);
   switch (r.script) {
     case Script::compare_and_delete: drop(it, KeyGone::deleted); return integer(1);
-    case Script::compare_and_pexpire: return expire(r.key, ExpireUnit::ms, r.expire_amount, now_ms);
+    case Script::compare_and_pexpire:
+      return expire(r.key, ExpireUnit::ms, r.expire_amount, ExpireCondition::none, now_ms);
     case Script::none: break;
   }
   LOCKSIM_CHECK(false, "EVAL without a script");

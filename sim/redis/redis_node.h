@@ -65,7 +65,7 @@
 // every role change records RoleChanged. Facts are recorded before the reply.
 //
 // Left out: data types other than strings; SET's GET/KEEPTTL/EXAT/PXAT,
-// EXPIRE's NX/XX/GT/LT, PEXPIREAT, PERSIST, TTL; eviction (maxmemory);
+// PEXPIREAT; eviction (maxmemory);
 // everysec's postponed fsync when the previous one is slow (up to 2 s of
 // loss); AOF rewrite; byte-level values (a token whose 16 hex digits happen to
 // be decimal would be INCR-able in Redis; here INCR on a token always fails).
@@ -146,8 +146,10 @@ class RedisNode final : public Process {
   Reply setnx(const Request& r, std::int64_t now_ms);
   Reply get(const Request& r, std::int64_t now_ms);
   Reply del(const Request& r, std::int64_t now_ms);
-  Reply expire(KeyId key, ExpireUnit unit, std::int64_t amount, std::int64_t now_ms);
+  Reply expire(KeyId key, ExpireUnit unit, std::int64_t amount, ExpireCondition condition, std::int64_t now_ms);
   Reply pttl(const Request& r, std::int64_t now_ms);
+  Reply ttl(const Request& r, std::int64_t now_ms);
+  Reply persist(const Request& r, std::int64_t now_ms);
   Reply incr(const Request& r, std::int64_t now_ms);
   Reply eval(const Request& r, std::int64_t now_ms);
 

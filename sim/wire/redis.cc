@@ -41,6 +41,21 @@ std::string Reply::to_string() const {
   return "?";
 }
 
+namespace {
+
+const char* condition_suffix(ExpireCondition c) {
+  switch (c) {
+    case ExpireCondition::none: return "";
+    case ExpireCondition::nx: return " NX";
+    case ExpireCondition::xx: return " XX";
+    case ExpireCondition::gt: return " GT";
+    case ExpireCondition::lt: return " LT";
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string describe(const Request& r, const std::string& key_name) {
   auto expire_suffix = [&]() -> std::string {
     switch (r.expire_unit) {
@@ -56,9 +71,13 @@ std::string describe(const Request& r, const std::string& key_name) {
     case Command::setnx: return "SETNX " + key_name + " " + r.value.to_string();
     case Command::get: return "GET " + key_name;
     case Command::del: return "DEL " + key_name;
-    case Command::pexpire: return "PEXPIRE " + key_name + " " + std::to_string(r.expire_amount);
-    case Command::expire: return "EXPIRE " + key_name + " " + std::to_string(r.expire_amount);
+    case Command::pexpire:
+      return "PEXPIRE " + key_name + " " + std::to_string(r.expire_amount) + condition_suffix(r.condition);
+    case Command::expire:
+      return "EXPIRE " + key_name + " " + std::to_string(r.expire_amount) + condition_suffix(r.condition);
     case Command::pttl: return "PTTL " + key_name;
+    case Command::ttl: return "TTL " + key_name;
+    case Command::persist: return "PERSIST " + key_name;
     case Command::incr: return "INCR " + key_name;
     case Command::wait:
       return "WAIT " + std::to_string(r.numreplicas) + " " + std::to_string(r.expire_amount);

@@ -1,8 +1,8 @@
 // The Redis wire: requests and replies as plain values.
 //
 // Only the commands a lock needs are modelled (SET with NX/XX and PX/EX, SETNX,
-// GET, DEL, PEXPIRE, EXPIRE, PTTL, INCR and the two Lua scripts every lock
-// uses). A reply carries what RESP would: +OK, a nil bulk, an integer, a bulk
+// GET, DEL, PEXPIRE and EXPIRE with NX/XX/GT/LT, PTTL, TTL, PERSIST, INCR and
+// the two Lua scripts every lock uses). A reply carries what RESP would: +OK, a nil bulk, an integer, a bulk
 // string, or an error whose text is Redis 7's (error_text()).
 //
 // Values are not byte strings: a lock stores a random token and a fencing
@@ -33,7 +33,7 @@ struct Value {
   std::string to_string() const;
 };
 
-enum class Command : std::uint8_t { set, setnx, get, del, pexpire, expire, pttl, incr, eval, wait };
+enum class Command : std::uint8_t { set, setnx, get, del, pexpire, expire, pttl, incr, eval, wait, ttl, persist };
 enum class Script : std::uint8_t {
   none,
   // if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("del",KEYS[1]) else return 0 end
@@ -42,6 +42,10 @@ enum class Script : std::uint8_t {
   compare_and_pexpire,
 };
 enum class ExpireUnit : std::uint8_t { none, ms, s };
+// EXPIRE/PEXPIRE's option (Redis 7): set the TTL only if the key has none
+// (nx), has one (xx), or the new deadline is later (gt) / earlier (lt) than
+// the current one; no TTL counts as infinite.
+enum class ExpireCondition : std::uint8_t { none, nx, xx, gt, lt };
 
 struct Request {
   std::uint64_t request_id = 0;
@@ -52,6 +56,7 @@ struct Request {
   bool xx = false;                      // SET ... XX
   ExpireUnit expire_unit = ExpireUnit::none;  // SET ... PX|EX; PEXPIRE is ms, EXPIRE s
   std::int64_t expire_amount = 0;       // in expire_unit; PEXPIRE/EXPIRE argument; script ARGV[2] (ms)
+  ExpireCondition condition = ExpireCondition::none;  // PEXPIRE/EXPIRE ... NX|XX|GT|LT
   Script script = Script::none;
   std::int32_t numreplicas = 0;  // WAIT numreplicas timeout_ms (timeout in expire_amount)
 };

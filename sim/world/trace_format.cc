@@ -182,9 +182,22 @@ const char* command_name(redis::Command c) {
     case redis::Command::pexpire: return "PEXPIRE";
     case redis::Command::expire: return "EXPIRE";
     case redis::Command::pttl: return "PTTL";
+    case redis::Command::ttl: return "TTL";
+    case redis::Command::persist: return "PERSIST";
     case redis::Command::incr: return "INCR";
     case redis::Command::eval: return "EVAL";
     case redis::Command::wait: return "WAIT";
+  }
+  return "?";
+}
+
+const char* condition_name(redis::ExpireCondition c) {
+  switch (c) {
+    case redis::ExpireCondition::none: return "none";
+    case redis::ExpireCondition::nx: return "nx";
+    case redis::ExpireCondition::xx: return "xx";
+    case redis::ExpireCondition::gt: return "gt";
+    case redis::ExpireCondition::lt: return "lt";
   }
   return "?";
 }
@@ -198,8 +211,11 @@ void request_fields(TraceLine& line, const redis::Request& r, const std::string&
       if (r.expire_unit == redis::ExpireUnit::s) line.num("ex_s", r.expire_amount);
       return;
     case redis::Command::setnx: line.str("key", key).str("value", r.value.to_string()); return;
-    case redis::Command::pexpire: line.str("key", key).num("px_ms", r.expire_amount); return;
-    case redis::Command::expire: line.str("key", key).num("ex_s", r.expire_amount); return;
+    case redis::Command::pexpire:
+    case redis::Command::expire:
+      line.str("key", key).num(r.command == redis::Command::pexpire ? "px_ms" : "ex_s", r.expire_amount);
+      if (r.condition != redis::ExpireCondition::none) line.str("condition", condition_name(r.condition));
+      return;
     case redis::Command::wait: line.num("numreplicas", r.numreplicas).num("timeout_ms", r.expire_amount); return;
     case redis::Command::eval:
       line.str("key", key).str("value", r.value.to_string());
@@ -212,6 +228,8 @@ void request_fields(TraceLine& line, const redis::Request& r, const std::string&
     case redis::Command::get:
     case redis::Command::del:
     case redis::Command::pttl:
+    case redis::Command::ttl:
+    case redis::Command::persist:
     case redis::Command::incr: line.str("key", key); return;
   }
 }

@@ -21,10 +21,12 @@
 //    Redis's, for people; never parsed) and the payload as fields, "kind"
 //    first:
 //      redis-request      request_id, cmd (SET SETNX GET DEL PEXPIRE EXPIRE
-//                         PTTL INCR EVAL WAIT), key (not WAIT), value (SET,
-//                         SETNX, EVAL: ARGV[1]), nx and xx (SET), px_ms (SET
-//                         PX, PEXPIRE, EVAL compare-and-pexpire), ex_s (SET
-//                         EX, EXPIRE), script (EVAL: compare-and-delete |
+//                         PTTL TTL PERSIST INCR EVAL WAIT), key (not WAIT),
+//                         value (SET, SETNX, EVAL: ARGV[1]), nx and xx (SET),
+//                         px_ms (SET PX, PEXPIRE, EVAL compare-and-pexpire),
+//                         ex_s (SET EX, EXPIRE), condition (PEXPIRE and
+//                         EXPIRE with an option: nx | xx | gt | lt),
+//                         script (EVAL: compare-and-delete |
 //                         compare-and-pexpire), numreplicas and timeout_ms
 //                         (WAIT)
 //      redis-reply        request_id, reply (ok | nil | integer | bulk |

@@ -89,9 +89,16 @@ Step clock_step(Rng& rng) {
   return Step{{"CLOCK", (ms >= 0 ? "+" : "") + std::to_string(ms)}};
 }
 
+// EXPIRE/PEXPIRE, with one of Redis 7's options two times in five.
+Step expire(const char* name, std::string amount, const std::string& key, Rng& rng) {
+  Step s{{name, key, std::move(amount)}};
+  if (rng.below(5) < 2) s.argv.push_back(one_of<std::string>({"NX", "XX", "GT", "LT"}, rng));
+  return s;
+}
+
 Step command(Rng& rng, Written& w) {
   const std::string key = one_of(keys(), rng);
-  switch (rng.below(14)) {
+  switch (rng.below(16)) {
     case 0:
     case 1:
     case 2: {  // SET, the lock's own command, with its options
@@ -113,9 +120,11 @@ Step command(Rng& rng, Written& w) {
     case 4:
     case 5: return Step{{"GET", key}};
     case 6: return Step{{"DEL", key}};
-    case 7: return Step{{"PEXPIRE", key, ms_amount(rng)}};
-    case 8: return Step{{"EXPIRE", key, s_amount(rng)}};
+    case 7: return expire("PEXPIRE", ms_amount(rng), key, rng);
+    case 8: return expire("EXPIRE", s_amount(rng), key, rng);
     case 9: return Step{{"PTTL", key}};
+    case 13: return Step{{"TTL", key}};
+    case 14: return Step{{"PERSIST", key}};
     case 10: return Step{{"INCR", key}};
     case 11: return Step{{"EVAL", kCompareAndDelete, "1", key, compared_value(key, rng, w)}};
     default: return Step{{"EVAL", kCompareAndPexpire, "1", key, compared_value(key, rng, w), ms_amount(rng)}};

@@ -65,16 +65,30 @@ std::optional<redis::Request> ModelRedis::request(const std::vector<std::string>
     }
     return r;
   }
-  if (name == "GET" || name == "DEL" || name == "PTTL" || name == "INCR") {
-    r.command = name == "GET" ? Command::get : name == "DEL" ? Command::del : name == "PTTL" ? Command::pttl
-                                                                                             : Command::incr;
-    r.key = key_at(1);
-  } else if (name == "PEXPIRE" || name == "EXPIRE") {
+  static const std::pair<const char*, Command> kKeyOnly[] = {{"GET", Command::get},   {"DEL", Command::del},
+                                                             {"PTTL", Command::pttl}, {"TTL", Command::ttl},
+                                                             {"INCR", Command::incr}, {"PERSIST", Command::persist}};
+  for (const auto& [word, command] : kKeyOnly)
+    if (name == word && argv.size() == 2) {
+      r.command = command;
+      r.key = key_at(1);
+      return r;
+    }
+  if (name == "PEXPIRE" || name == "EXPIRE") {
     const auto amount = argv.size() > 2 ? amount_at(2) : std::nullopt;
-    if (!amount) return std::nullopt;
+    if (!amount || argv.size() > 4) return std::nullopt;
     r.command = name == "PEXPIRE" ? Command::pexpire : Command::expire;
     r.key = key_at(1);
     r.expire_amount = *amount;
+    if (argv.size() == 4) {
+      static const std::pair<const char*, redis::ExpireCondition> kConditions[] = {
+          {"NX", redis::ExpireCondition::nx}, {"XX", redis::ExpireCondition::xx},
+          {"GT", redis::ExpireCondition::gt}, {"LT", redis::ExpireCondition::lt}};
+      r.condition = redis::ExpireCondition::none;
+      for (const auto& [word, condition] : kConditions)
+        if (argv[3] == word) r.condition = condition;
+      if (r.condition == redis::ExpireCondition::none) return std::nullopt;
+    }
   } else if (name == "EVAL" && argv.size() >= 5 && argv[2] == "1") {
     const auto v = model_value(argv[4]);
     if (!v) return std::nullopt;

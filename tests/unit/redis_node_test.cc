@@ -61,6 +61,13 @@ Request with_amount(Request r, std::int64_t amount) {
   return r;
 }
 Request pexpire(KeyId key, std::int64_t ms) { return with_amount(request(Command::pexpire, key), ms); }
+Request pexpire(KeyId key, std::int64_t ms, ExpireCondition condition) {
+  Request r = pexpire(key, ms);
+  r.condition = condition;
+  return r;
+}
+Request ttl(KeyId key) { return request(Command::ttl, key); }
+Request persist(KeyId key) { return request(Command::persist, key); }
 Request expire(KeyId key, std::int64_t s) { return with_amount(request(Command::expire, key), s); }
 Request compare_and_delete(KeyId key, Value value) {
   Request r = request(Command::eval, key, value);
@@ -230,6 +237,50 @@ TEST(RedisCommands, ExpireAndPexpireSetDeleteOrMiss) {
   EXPECT_EQ(b.run_now(pttl(b.lock)), ":-1");
   EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "0s dropped lock 1 deleted", "0s held lock 2",
                                   "0s dropped lock 2 deleted", "0s held lock 3"}));
+}
+
+TEST(RedisCommands, TtlRoundsTheRemainingTimeToTheNearestSecond) {
+  // expire.c ttlGenericCommand: (ms + 500) / 1000; -2 missing, -1 no TTL.
+  Bench b;
+  EXPECT_EQ(b.run_now(ttl(b.lock)), ":-2");
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1))), "+OK");
+  EXPECT_EQ(b.run_now(ttl(b.lock)), ":-1");
+  for (const auto& [ms, seconds] : std::vector<std::pair<int, const char*>>{
+           {499, ":0"}, {500, ":1"}, {1499, ":1"}, {1500, ":2"}, {10000, ":10"}}) {
+    EXPECT_EQ(b.run_now(set(b.lock, tok(1), "PX " + std::to_string(ms))), "+OK");
+    EXPECT_EQ(b.run_now(ttl(b.lock)), seconds) << ms << " ms";
+  }
+}
+
+TEST(RedisCommands, PersistRemovesTheTtlOnlyWhereThereIsOne) {
+  Bench b;
+  EXPECT_EQ(b.run_now(persist(b.lock)), ":0") << "no key";
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1))), "+OK");
+  EXPECT_EQ(b.run_now(persist(b.lock)), ":0") << "no TTL";
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1), "PX 10000")), "+OK");
+  EXPECT_EQ(b.run_now(persist(b.lock)), ":1");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":-1");
+  EXPECT_EQ(b.run_now(get(b.lock)), bulk(tok(1)));
+}
+
+TEST(RedisCommands, ExpireOptionsCompareWithTheCurrentTtl) {
+  // NX: only without a TTL; XX: only with one; GT: only later (no TTL is
+  // infinite, so never); LT: only earlier (no TTL is infinite, so always).
+  Bench b;
+  EXPECT_EQ(b.run_now(pexpire(b.lock, 100, ExpireCondition::nx)), ":0") << "no key";
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1))), "+OK");
+  EXPECT_EQ(b.run_now(pexpire(b.lock, 100, ExpireCondition::xx)), ":0");
+  EXPECT_EQ(b.run_now(pexpire(b.lock, 100, ExpireCondition::gt)), ":0");
+  EXPECT_EQ(b.run_now(pexpire(b.lock, 5000, ExpireCondition::lt)), ":1");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":5000");
+  EXPECT_EQ(b.run_now(pexpire(b.lock, 100, ExpireCondition::nx)), ":0");
+  EXPECT_EQ(b.run_now(pexpire(b.lock, 4000, ExpireCondition::gt)), ":0");
+  EXPECT_EQ(b.run_now(pexpire(b.lock, 6000, ExpireCondition::gt)), ":1");
+  EXPECT_EQ(b.run_now(pexpire(b.lock, 7000, ExpireCondition::lt)), ":0");
+  EXPECT_EQ(b.run_now(pexpire(b.lock, 3000, ExpireCondition::xx)), ":1");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":3000");
+  EXPECT_EQ(b.run_now(pexpire(b.lock, -1, ExpireCondition::lt)), ":1") << "a past deadline deletes";
+  EXPECT_EQ(b.run_now(get(b.lock)), "(nil)");
 }
 
 TEST(RedisCommands, IncrCountsAndRefusesTokensAndOverflow) {
