@@ -126,7 +126,24 @@ void RedlockClient::node_done(std::size_t node, bool ok) {
   --round_.open;
   if (ok) ++round_.ok;
   if (!config_.parallel && round_.next_to_send < config_.nodes.size()) return send_to(round_.next_to_send++);
-  if (round_.open == 0) finish_round();
+  if (round_.open == 0) return finish_round();
+  if (config_.return_early && decided()) {
+    // The nodes still out are abandoned: their replies, when they come,
+    // answer no open request, and their timeouts must not count against the
+    // next round.
+    for (std::size_t n = 0; n < config_.nodes.size(); ++n) {
+      if (round_.request[n] == 0) continue;
+      self_.cancel_timer(round_.timeout[n]);
+      round_.request[n] = 0;
+    }
+    round_.open = 0;
+    finish_round();
+  }
+}
+
+bool RedlockClient::decided() const {
+  const std::size_t answered_no = config_.nodes.size() - round_.open - round_.ok;
+  return round_.ok >= quorum() || config_.nodes.size() - answered_no < quorum();
 }
 
 void RedlockClient::finish_round() {

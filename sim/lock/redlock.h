@@ -42,6 +42,10 @@ struct RedlockConfig {
   bool parallel = false;
   bool check_validity = true;
   bool first_attempt_expiry = false;
+  // node-redlock v5: with parallel requests, end the round as soon as a quorum
+  // has said OK or can no longer (too many refusals and timeouts), instead of
+  // waiting for every node's reply or timeout (v4, redlock-rb, redlock-py).
+  bool return_early = false;
   ClockKind clock = ClockKind::monotonic;
 };
 
@@ -62,6 +66,8 @@ class RedlockClient final : public LockClient {
   void on_crash() override;
 
  private:
+  // return_early: the round's outcome is known before every node answered.
+  bool decided() const;
   // The acquire attempt's progress; idle when none runs, whether or not a
   // lease is held (belief_ says that).
   enum class State : std::uint8_t { idle, acquiring, fencing };

@@ -93,6 +93,7 @@ LockFactory protocol_factory(const ScenarioSpec& spec, const LockTargets& target
   lock.parallel = l.redlock.parallel;
   lock.check_validity = l.redlock.check_validity;
   lock.first_attempt_expiry = l.redlock.first_attempt_expiry;
+  lock.return_early = l.redlock.return_early;
   lock.clock = l.clock;
   return [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
     return std::make_unique<RedlockClient>(self, listener, lock, tag_base);

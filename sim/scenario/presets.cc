@@ -29,11 +29,13 @@ constexpr LockPreset kRedlockRb{
     .ttl = std::nullopt,
     .node_timeout_per_ttl_ppm = 0,
     .first_attempt_expiry = false,
+    .return_early = false,
 };
 
 // node-redlock v5 (npm `redlock`): the same drift; retryCount 10 after the
 // first try, so 11 tries; retryDelay 200 ms with retryJitter 100 ms; Date.now();
-// all nodes at once.
+// all nodes at once, and the attempt settles as soon as a quorum of votes is
+// for or can no longer be (its _attemptOperation resolves on the quorum).
 constexpr LockPreset kNodeRedlock{
     .name = "node-redlock",
     .library = "node-redlock v5 (npm redlock)",
@@ -46,6 +48,7 @@ constexpr LockPreset kNodeRedlock{
     .ttl = std::nullopt,
     .node_timeout_per_ttl_ppm = 0,
     .first_attempt_expiry = false,
+    .return_early = true,
 };
 
 // redlock-py: the same drift; 3 tries a FIXED 200 ms apart (no jitter); the
@@ -62,6 +65,7 @@ constexpr LockPreset kRedlockPy{
     .ttl = std::nullopt,
     .node_timeout_per_ttl_ppm = 0,
     .first_attempt_expiry = false,
+    .return_early = false,
 };
 
 // go-redsync: drift = ttl * 0.01 with no fixed part; 32 tries, random
@@ -79,6 +83,7 @@ constexpr LockPreset kRedsync{
     .ttl = 8s,
     .node_timeout_per_ttl_ppm = 50'000,
     .first_attempt_expiry = false,
+    .return_early = false,
 };
 
 // node-redlock with its known bug (issues #169, #296): after retries, the lease

@@ -33,6 +33,7 @@ struct LockPreset {
   // ttl), in ppm; 0 = the preset leaves node_timeout alone.
   std::int64_t node_timeout_per_ttl_ppm;
   bool first_attempt_expiry;  // redlock.first_attempt_expiry
+  bool return_early;          // redlock.return_early
 };
 
 // Every preset, in the order FORMAT.md lists them.

@@ -50,6 +50,9 @@ struct RedlockSpec {
   // is computed from the FIRST attempt's start, so acquire can return a lock
   // that has already expired.
   bool first_attempt_expiry = false;
+  // node-redlock v5: a parallel round ends as soon as a quorum agrees or can
+  // no longer agree, not when every node has answered or timed out.
+  bool return_early = false;
 };
 
 // Redisson-style renewal: while the holder runs, extend the lease every

@@ -117,6 +117,33 @@ TEST(Redlock, ParallelSendsToAllAtOnce) {
   EXPECT_EQ(grants[0].validity, 10s - 3ms - 102ms);
 }
 
+// node-redlock v5: with two nodes silent, v4 waits for their timeouts; v5
+// returns on the third OK. A lost majority likewise ends the attempt at once.
+TEST(Redlock, ReturnEarlyEndsTheRoundOnAQuorumEitherWay) {
+  for (const bool early : {false, true}) {
+    RedlockConfig config;
+    config.parallel = true;
+    config.return_early = early;
+    config.node_timeout = 50ms;
+    Rig rig(config);
+    rig.answer({kOk, kOk, kOk, kSilent, kSilent});
+    rig.world.run(TrueTime{1s});
+    const auto grants = facts_of<LockGranted>(rig.world.history());
+    ASSERT_EQ(grants.size(), 1u) << early;
+    EXPECT_EQ(grants[0].validity, 10s - (early ? 3ms : 50ms) - 102ms) << early;
+  }
+  RedlockConfig config;
+  config.parallel = true;
+  config.return_early = true;
+  config.node_timeout = 50ms;
+  config.validity = ValidityRule{10s, 10'000, 2ms};
+  Rig lost(config);
+  lost.answer({kNil, kNil, kNil, kSilent, kSilent});
+  lost.world.run(TrueTime{10ms});
+  EXPECT_EQ(lost.client->acquired, 0);
+  EXPECT_EQ(lost.count(redis::Script::compare_and_delete), 5u) << "released everywhere before any timeout";
+}
+
 // A silent node costs its timeout and counts as a refusal; the others still make the quorum.
 TEST(Redlock, NodeTimeoutMovesOn) {
   RedlockConfig config;

@@ -47,7 +47,13 @@ const KeyTable<RedlockSpec> kKeys{
       .doc = "node-redlock's bug (issues #169, #296): with retries, the lease end counts from the *first* attempt's "
              "start, so `acquire` can return a lock that has already expired",
       .default_note = "`false` (or the preset's)"},
-     into(&RedlockSpec::first_attempt_expiry)},};
+     into(&RedlockSpec::first_attempt_expiry)},
+    {{.name = "return_early",
+      .rule = BoolRule{.fallback = false},
+      .doc = "with `requests = \"parallel\"`: the attempt ends as soon as a quorum has said OK or can no longer "
+             "(node-redlock v5), not when every node has answered or timed out (v4, redlock-rb, redlock-py)",
+      .default_note = "`false` (or the preset's)"},
+     into(&RedlockSpec::return_early)},};
 
 // quorum = 0..N: 0 (or left out) is the majority, resolved later.
 void read_quorum(ReadContext& c, const DocNode& rl) {
