@@ -58,7 +58,11 @@ class RedisRequest:
     xx: bool = False
     px_ms: Optional[int] = None  # SET ... PX, PEXPIRE, EVAL compare-and-pexpire
     ex_s: Optional[int] = None  # SET ... EX, EXPIRE
-    condition: Optional[str] = None  # PEXPIRE/EXPIRE ... NX|XX|GT|LT: nx | xx | gt | lt
+    condition: Optional[str] = None  # PEXPIRE/EXPIRE ... NX|XX|GT|LT: nx | xx | gt | lt | xx-lt
+    pxat_ms: Optional[int] = None  # SET ... PXAT (Unix ms of the node's wall clock)
+    exat_s: Optional[int] = None  # SET ... EXAT
+    get: bool = False  # SET ... GET
+    keepttl: bool = False  # SET ... KEEPTTL
     script: Optional[str] = None  # EVAL: compare-and-delete | compare-and-pexpire
     numreplicas: Optional[int] = None  # WAIT
     timeout_ms: Optional[int] = None  # WAIT
@@ -592,8 +596,9 @@ WITNESS_FIELDS = _fields("at_ns:i", "at:s", "text:s", "kind:s", "who:s~", "sessi
 _ID = "request_id:i"
 PAYLOAD_FIELDS: dict[str, tuple[type, list[Field]]] = {
     cls.KIND: (cls, _fields(*specs)) for cls, specs in [
-        (RedisRequest, (_ID, "cmd:s", "key:s?", "value:s?", "nx:b?", "xx:b?", "px_ms:i?", "ex_s:i?", "condition:s?", "script:s?",
-                        "numreplicas:i?", "timeout_ms:i?")),
+        (RedisRequest, (_ID, "cmd:s", "key:s?", "value:s?", "nx:b?", "xx:b?", "px_ms:i?", "ex_s:i?", "condition:s?",
+                        "pxat_ms:i?", "exat_s:i?", "get:b?", "keepttl:b?", "script:s?", "numreplicas:i?",
+                        "timeout_ms:i?")),
         (RedisReply, (_ID, "reply:s", "integer:i?", "value:s?", "error:s?")),
         (ReplicationEntry, ("offset:i", "op:s", "key:s?", "value:s?", "expire_at_ms:i?")),
         (ReplicationAck, ("offset:i", "attach:b")),

@@ -1,5 +1,6 @@
-// The commands a RedisNode runs: SET (with NX, PX/EX), SETNX, GET, DEL,
-// EXPIRE/PEXPIRE, PTTL, INCR and the compare-and-delete EVAL, as Redis 7 runs
+// The commands a RedisNode runs: SET (with NX/XX, GET, KEEPTTL, PX/EX/PXAT/
+// EXAT), SETNX, GET, DEL, EXPIRE/PEXPIRE, PTTL, TTL, PERSIST, INCR and the
+// compare-and-delete and compare-and-pexpire EVALs, as Redis 7 runs
 // them (t_string.c, expire.c, db.c), with the write checks a replica and
 // min-replicas-to-write apply.
 #include <limits>
@@ -86,18 +87,26 @@ std::optional<Reply> RedisNode::run(const Request& request, ProcessId client, bo
 }
 
 Reply RedisNode::set(const Request& r, std::int64_t now_ms) {
-  // t_string.c checks, in this order: option syntax, the expire amount, then NX/XX.
+  // t_string.c checks, in this order: option syntax (argv.h, or this for a
+  // Request built by hand), the expire amount, GET's old value, then NX/XX.
   if (r.nx && r.xx) return error(Error::syntax);
   std::optional<std::int64_t> expire_at_ms;
   if (r.expire_unit != ExpireUnit::none) {
     if (r.expire_amount <= 0) return error(Error::invalid_set_expire);
-    expire_at_ms = absolute_deadline_ms(now_ms, r.expire_amount, r.expire_unit);
-    if (!expire_at_ms) return error(Error::invalid_set_expire);
+    expire_at_ms = set_deadline_ms(now_ms, r.expire_amount, r.expire_unit);
+    if (!expire_at_ms || *expire_at_ms <= 0) return error(Error::invalid_set_expire);
   }
-  const bool exists = lookup(r.key, now_ms) != keyspace_.end();
-  if ((r.nx && exists) || (r.xx && !exists)) return nil();
-  store(r.key, r.value, expire_at_ms);  // no expire option: any old TTL goes (no KEEPTTL)
-  return ok();
+  const auto it = lookup(r.key, now_ms);
+  const bool exists = it != keyspace_.end();
+  // SET ... GET answers the old value (or nil) instead of OK, whether or not
+  // NX/XX let the write happen.
+  const Reply answer = !r.get ? ok() : exists ? Reply::bulk_reply(0, it->second.value) : nil();
+  if ((r.nx && exists) || (r.xx && !exists)) return r.get ? answer : nil();
+  // Without KEEPTTL a SET drops any old TTL; a deadline already past is
+  // stored as it is, and the key is gone at its first access.
+  if (r.keepttl && exists) expire_at_ms = it->second.expire_at_ms;
+  store(r.key, r.value, expire_at_ms);
+  return answer;
 }
 
 Reply RedisNode::setnx(const Request& r, std::int64_t now_ms) {
@@ -143,6 +152,9 @@ Reply RedisNode::expire(KeyId key, ExpireUnit unit, std::int64_t amount, ExpireC
     case ExpireCondition::lt:
       if (current && *expire_at_ms >= *current) return integer(0);
       break;
+    case ExpireCondition::xx_lt:
+      if (!current || *expire_at_ms >= *current) return integer(0);
+      break;
   }
   if (*expire_at_ms <= now_ms) {
     // checkAlreadyExpired: a deadline not in the future deletes the key at
@@ -185,27 +197,41 @@ Reply RedisNode::incr(const Request& r, std::int64_t now_ms) {
     store(r.key, Value::integer(1), std::nullopt);
     return integer(1);
   }
-  Value& value = it->second.value;
-  if (value.kind != Value::Kind::integer) return error(Error::not_integer);
-  if (value.as_integer() == std::numeric_limits<std::int64_t>::max()) return error(Error::overflow);
-  value = Value::integer(value.as_integer() + 1);  // INCR keeps the key's TTL
-  updated(it);
-  return integer(value.as_integer());
+  // Redis reads the value's bytes: a token of decimal digits is a number too.
+  const std::optional<std::int64_t> n = decimal_value(it->second.value);
+  if (!n) return error(Error::not_integer);
+  if (*n == std::numeric_limits<std::int64_t>::max()) return error(Error::overflow);
+  if (it->second.value.kind == Value::Kind::token) {
+    store(r.key, Value::integer(*n + 1), it->second.expire_at_ms);  // the token is overwritten
+  } else {
+    it->second.value = Value::integer(*n + 1);  // INCR keeps the key's TTL
+    updated(it);
+  }
+  return integer(*n + 1);
 }
 
 Reply RedisNode::eval(const Request& r, std::int64_t now_ms) {
   // Both scripts open with redis.call("get", KEYS[1]) == ARGV[1]; a missing key
   // reads as false, which equals no ARGV. The whole script shares one snapshot.
   const auto it = lookup(r.key, now_ms);
-  if (it == keyspace_.end() || !(it->second.value == r.value)) return integer(0);
+  // Lua compares the GET reply's bytes with ARGV[1].
+  if (it == keyspace_.end() || !same_bytes(it->second.value, r.value)) return integer(0);
   // scriptVerifyWriteCommandAllow: a script without flags is refused at its
-  // first write (READONLY, then NOREPLICAS), not before it runs.
+  // first write (READONLY, then NOREPLICAS), not before it runs — an error
+  // its redis.call raised, so it names the script (checked against 7.0.15).
   const Error refusal = replication_.write_refusal();
-  if (refusal != Error::none) return error(refusal);
+  if (refusal != Error::none) {
+    Reply refused = error(refusal);
+    refused.raised_in = r.script;
+    return refused;
+  }
   switch (r.script) {
     case Script::compare_and_delete: drop(it, KeyGone::deleted); return integer(1);
-    case Script::compare_and_pexpire:
-      return expire(r.key, ExpireUnit::ms, r.expire_amount, ExpireCondition::none, now_ms);
+    case Script::compare_and_pexpire: {
+      Reply reply = expire(r.key, ExpireUnit::ms, r.expire_amount, ExpireCondition::none, now_ms);
+      if (reply.kind == Reply::Kind::error) reply.raised_in = r.script;  // raised by redis.call
+      return reply;
+    }
     case Script::none: break;
   }
   LOCKSIM_CHECK(false, "EVAL without a script");

@@ -28,4 +28,17 @@ inline std::optional<std::int64_t> absolute_deadline_ms(std::int64_t now_ms, std
   return deadline_ms;
 }
 
+// SET's deadline (t_string.c getExpireMillisecondsOrReply): PX/EX count from
+// now, PXAT/EXAT are absolute; seconds become ms first. nullopt on overflow.
+inline std::optional<std::int64_t> set_deadline_ms(std::int64_t now_ms, std::int64_t amount, ExpireUnit unit) {
+  switch (unit) {
+    case ExpireUnit::ms:
+    case ExpireUnit::s: return absolute_deadline_ms(now_ms, amount, unit);
+    case ExpireUnit::ms_at: return amount;
+    case ExpireUnit::s_at: return absolute_deadline_ms(0, amount, ExpireUnit::s);
+    case ExpireUnit::none: break;
+  }
+  return std::nullopt;
+}
+
 }  // namespace locksim::redis

@@ -64,11 +64,15 @@
 // it now serves. A replica records Replicated as entries change its tokens;
 // every role change records RoleChanged. Facts are recorded before the reply.
 //
-// Left out: data types other than strings; SET's GET/KEEPTTL/EXAT/PXAT,
-// PEXPIREAT; eviction (maxmemory);
+//  - Values are compared and parsed as bytes (wire/redis.h): a token whose
+//    16 hex digits are all decimal is a number to INCR and equals that number
+//    in a script. Commands typed as argv get Redis's own syntax errors
+//    (argv.h); an error a script's redis.call raises names the script.
+//
+// Left out: data types other than strings, and values other than tokens and
+// integers; PEXPIREAT; eviction (maxmemory);
 // everysec's postponed fsync when the previous one is slow (up to 2 s of
-// loss); AOF rewrite; byte-level values (a token whose 16 hex digits happen to
-// be decimal would be INCR-able in Redis; here INCR on a token always fails).
+// loss); AOF rewrite.
 // A monotonic expiry clock keeps running across a restart in the model; a real
 // CLOCK_MONOTONIC restarts at boot, which is one more reason Redis does not
 // use it for persisted deadlines.

@@ -11,6 +11,27 @@ std::string Value::to_string() const {
   return buf;
 }
 
+std::optional<std::int64_t> decimal_value(const Value& v) {
+  if (v.kind == Value::Kind::integer) return v.as_integer();
+  // 16 digits, none above 9 and the first not 0: at most 9999999999999999,
+  // which fits int64, and string2ll takes it; a leading 0 it refuses.
+  std::int64_t n = 0;
+  for (int shift = 60; shift >= 0; shift -= 4) {
+    const auto digit = static_cast<std::int64_t>((v.bits >> shift) & 0xf);
+    if (digit > 9 || (shift == 60 && digit == 0)) return std::nullopt;
+    n = n * 10 + digit;
+  }
+  return n;
+}
+
+bool same_bytes(const Value& a, const Value& b) {
+  if (a.kind == b.kind) return a.bits == b.bits;
+  const Value& token = a.kind == Value::Kind::token ? a : b;
+  const Value& integer = a.kind == Value::Kind::token ? b : a;
+  const std::optional<std::int64_t> n = decimal_value(token);
+  return n && *n == integer.as_integer();
+}
+
 const char* error_text(Error e) {
   switch (e) {
     case Error::none: return "";
@@ -30,13 +51,31 @@ const char* error_text(Error e) {
   return "ERR unknown";
 }
 
+namespace {
+
+// Redis 7 (script_lua.c luaCallFunction) names the script by the SHA1 of its
+// body, and the line, after an error its redis.call raised. Both scripts are
+// one line.
+std::string script_error_suffix(Script s) {
+  switch (s) {
+    case Script::none: return "";
+    case Script::compare_and_delete: return " script: b70c2384248f88e6b75b9f89241a180f856ad852, on @user_script:1.";
+    case Script::compare_and_pexpire: return " script: 36e94d1c6e02fcefaa7ee5d79eee614dbac55f10, on @user_script:1.";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string Reply::error_message() const { return error_text(error) + script_error_suffix(raised_in); }
+
 std::string Reply::to_string() const {
   switch (kind) {
     case Kind::ok: return "+OK";
     case Kind::nil: return "(nil)";
     case Kind::integer: return ":" + std::to_string(integer);
     case Kind::bulk: return "$" + bulk.to_string();
-    case Kind::error: return std::string("-") + error_text(error);
+    case Kind::error: return "-" + error_message();
   }
   return "?";
 }
@@ -50,6 +89,7 @@ const char* condition_suffix(ExpireCondition c) {
     case ExpireCondition::xx: return " XX";
     case ExpireCondition::gt: return " GT";
     case ExpireCondition::lt: return " LT";
+    case ExpireCondition::xx_lt: return " XX LT";
   }
   return "";
 }
@@ -61,13 +101,16 @@ std::string describe(const Request& r, const std::string& key_name) {
     switch (r.expire_unit) {
       case ExpireUnit::ms: return " PX " + std::to_string(r.expire_amount);
       case ExpireUnit::s: return " EX " + std::to_string(r.expire_amount);
+      case ExpireUnit::ms_at: return " PXAT " + std::to_string(r.expire_amount);
+      case ExpireUnit::s_at: return " EXAT " + std::to_string(r.expire_amount);
       case ExpireUnit::none: return "";
     }
     return "";
   };
   switch (r.command) {
     case Command::set:
-      return "SET " + key_name + " " + r.value.to_string() + (r.nx ? " NX" : "") + (r.xx ? " XX" : "") + expire_suffix();
+      return "SET " + key_name + " " + r.value.to_string() + (r.nx ? " NX" : "") + (r.xx ? " XX" : "") +
+             (r.get ? " GET" : "") + (r.keepttl ? " KEEPTTL" : "") + expire_suffix();
     case Command::setnx: return "SETNX " + key_name + " " + r.value.to_string();
     case Command::get: return "GET " + key_name;
     case Command::del: return "DEL " + key_name;

@@ -1,17 +1,23 @@
 // The Redis wire: requests and replies as plain values.
 //
-// Only the commands a lock needs are modelled (SET with NX/XX and PX/EX, SETNX,
-// GET, DEL, PEXPIRE and EXPIRE with NX/XX/GT/LT, PTTL, TTL, PERSIST, INCR and
-// the two Lua scripts every lock uses). A reply carries what RESP would: +OK, a nil bulk, an integer, a bulk
-// string, or an error whose text is Redis 7's (error_text()).
+// Only the commands a lock needs are modelled (SET with NX/XX, GET, KEEPTTL
+// and PX/EX/PXAT/EXAT, SETNX, GET, DEL, PEXPIRE and EXPIRE with NX/XX/GT/LT,
+// PTTL, TTL, PERSIST, INCR and the two Lua scripts every lock uses). A reply
+// carries what RESP would: +OK, a nil bulk, an integer, a bulk string, or an
+// error whose text is Redis 7's (error_text()). Commands as Redis receives
+// them — an argv of byte strings, with its syntax errors — are parsed into a
+// Request by sim/redis/argv.h.
 //
-// Values are not byte strings: a lock stores a random token and a fencing
-// counter stores an integer, and that is all locksim needs. Keeping them as
-// two words makes every message trivially copyable, so sending one allocates
-// nothing. INCR on a token is the "not an integer" error, as in Redis.
+// A value is stored as two words — a lock's random token or a counter's
+// integer — so every message stays trivially copyable and sending one
+// allocates nothing. But Redis compares and parses values as BYTES, and so do
+// we: a token is the 16 hex digits GET prints, so one whose digits happen to
+// be decimal (and do not start with 0) is an integer to INCR and equals that
+// integer in a script's comparison (same_bytes(), decimal_value()).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "sim/core/time.h"
@@ -33,6 +39,13 @@ struct Value {
   std::string to_string() const;
 };
 
+// Whether GET would print the same bytes for |a| and |b|: how Redis compares
+// values (a script's `==`), whatever word each is kept in.
+bool same_bytes(const Value& a, const Value& b);
+// The value as Redis's string2ll reads its bytes: an integer's own value; a
+// token's only when its 16 hex digits are all decimal and the first is not 0.
+std::optional<std::int64_t> decimal_value(const Value& v);
+
 enum class Command : std::uint8_t { set, setnx, get, del, pexpire, expire, pttl, incr, eval, wait, ttl, persist };
 enum class Script : std::uint8_t {
   none,
@@ -41,11 +54,14 @@ enum class Script : std::uint8_t {
   // if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("pexpire",KEYS[1],ARGV[2]) else return 0 end
   compare_and_pexpire,
 };
-enum class ExpireUnit : std::uint8_t { none, ms, s };
+// SET's expiry: relative (PX ms, EX s) or an absolute Unix time (PXAT ms,
+// EXAT s) of the node's wall clock; PEXPIRE is ms, EXPIRE s.
+enum class ExpireUnit : std::uint8_t { none, ms, s, ms_at, s_at };
 // EXPIRE/PEXPIRE's option (Redis 7): set the TTL only if the key has none
 // (nx), has one (xx), or the new deadline is later (gt) / earlier (lt) than
-// the current one; no TTL counts as infinite.
-enum class ExpireCondition : std::uint8_t { none, nx, xx, gt, lt };
+// the current one; no TTL counts as infinite. Redis accepts XX with GT or LT
+// too; XX GT is GT (no TTL never beats a deadline), XX LT is its own case.
+enum class ExpireCondition : std::uint8_t { none, nx, xx, gt, lt, xx_lt };
 
 struct Request {
   std::uint64_t request_id = 0;
@@ -54,7 +70,9 @@ struct Request {
   Value value;                          // SET/SETNX value; script ARGV[1]
   bool nx = false;                      // SET ... NX
   bool xx = false;                      // SET ... XX
-  ExpireUnit expire_unit = ExpireUnit::none;  // SET ... PX|EX; PEXPIRE is ms, EXPIRE s
+  bool get = false;                     // SET ... GET: reply with the old value
+  bool keepttl = false;                 // SET ... KEEPTTL
+  ExpireUnit expire_unit = ExpireUnit::none;  // SET ... PX|EX|PXAT|EXAT
   std::int64_t expire_amount = 0;       // in expire_unit; PEXPIRE/EXPIRE argument; script ARGV[2] (ms)
   ExpireCondition condition = ExpireCondition::none;  // PEXPIRE/EXPIRE ... NX|XX|GT|LT
   Script script = Script::none;
@@ -82,15 +100,27 @@ struct Reply {
   std::int64_t integer = 0;
   Value bulk;
   Error error = Error::none;
+  // An error a script's redis.call raised: Redis 7 appends which script and
+  // line ("... script: <sha1>, on @user_script:1.").
+  Script raised_in = Script::none;
 
   static Reply ok_reply(std::uint64_t id) { return {id, Kind::ok, 0, {}, Error::none}; }
   static Reply nil_reply(std::uint64_t id) { return {id, Kind::nil, 0, {}, Error::none}; }
   static Reply integer_reply(std::uint64_t id, std::int64_t i) { return {id, Kind::integer, i, {}, Error::none}; }
   static Reply bulk_reply(std::uint64_t id, Value v) { return {id, Kind::bulk, 0, v, Error::none}; }
   static Reply error_reply(std::uint64_t id, Error e) { return {id, Kind::error, 0, {}, e}; }
+  // The error's text as Redis sends it, with the script suffix if any.
+  std::string error_message() const;
   // RESP-like rendering for traces and tests: "+OK", "(nil)", ":1", "$<v>", "-ERR ...".
   std::string to_string() const;
 };
+
+// Whether GET would print the same bytes for |a| and |b|: how Redis compares
+// values (a script's `==`), whatever word each is kept in.
+bool same_bytes(const Value& a, const Value& b);
+// The value as Redis's string2ll reads its bytes: an integer's own value; a
+// token's only when its 16 hex digits are all decimal and the first is not 0.
+std::optional<std::int64_t> decimal_value(const Value& v);
 
 // "SET lock 1f..a NX PX 10000" for traces and tests.
 std::string describe(const Request& r, const std::string& key_name);

@@ -198,6 +198,7 @@ const char* condition_name(redis::ExpireCondition c) {
     case redis::ExpireCondition::xx: return "xx";
     case redis::ExpireCondition::gt: return "gt";
     case redis::ExpireCondition::lt: return "lt";
+    case redis::ExpireCondition::xx_lt: return "xx-lt";
   }
   return "?";
 }
@@ -209,6 +210,12 @@ void request_fields(TraceLine& line, const redis::Request& r, const std::string&
       line.str("key", key).str("value", r.value.to_string()).boolean("nx", r.nx).boolean("xx", r.xx);
       if (r.expire_unit == redis::ExpireUnit::ms) line.num("px_ms", r.expire_amount);
       if (r.expire_unit == redis::ExpireUnit::s) line.num("ex_s", r.expire_amount);
+      // Options no simulated client sends: written only when present, so a
+      // trace without them reads as before.
+      if (r.expire_unit == redis::ExpireUnit::ms_at) line.num("pxat_ms", r.expire_amount);
+      if (r.expire_unit == redis::ExpireUnit::s_at) line.num("exat_s", r.expire_amount);
+      if (r.get) line.boolean("get", true);
+      if (r.keepttl) line.boolean("keepttl", true);
       return;
     case redis::Command::setnx: line.str("key", key).str("value", r.value.to_string()); return;
     case redis::Command::pexpire:
@@ -267,7 +274,7 @@ void payload_fields(TraceLine& line, const Payload& payload, const History& h) {
           line.str("kind", "redis-reply").num("request_id", id(m.request_id)).str("reply", reply_kind_name(m.kind));
           if (m.kind == redis::Reply::Kind::integer) line.num("integer", m.integer);
           if (m.kind == redis::Reply::Kind::bulk) line.str("value", m.bulk.to_string());
-          if (m.kind == redis::Reply::Kind::error) line.str("error", redis::error_text(m.error));
+          if (m.kind == redis::Reply::Kind::error) line.str("error", m.error_message());
         } else if constexpr (std::is_same_v<M, resource::Request>) {
           line.str("kind", "resource-request")
               .num("request_id", id(m.request_id))

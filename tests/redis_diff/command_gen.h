@@ -24,8 +24,10 @@ const std::vector<std::string>& keys();
 extern const char* const kCompareAndDelete;
 extern const char* const kCompareAndPexpire;
 
-// |commands| steps drawn from |seed|: the same seed, the same sequence.
-std::vector<Step> generate_sequence(std::uint64_t seed, int commands);
+// |commands| steps drawn from |seed|: the same seed, the same sequence. The
+// server's wall clock reads |epoch_ms| (Unix ms) at the start: absolute
+// deadlines (SET ... PXAT) are drawn near it.
+std::vector<Step> generate_sequence(std::uint64_t seed, int commands, std::int64_t epoch_ms);
 
 // "SET k1 1f..a NX PX 100", "CLOCK +250", "EVAL compare-and-delete k1 1f..a".
 std::string describe(const Step& step);

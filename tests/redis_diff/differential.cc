@@ -20,12 +20,11 @@
 namespace locksim::redis_diff {
 namespace {
 
-// 2026-01-01 00:00:00 UTC: the server's clock starts here for every sequence.
-constexpr std::int64_t kEpochMs = 1'767'225'600'000;
-// The model's wall clock starts elsewhere: a simulated clock may read at most
-// ±150 years over a run of up to 100 (core/limits.h), and every reply is
-// relative to the clock (a TTL, not a deadline), so only the steps must agree.
-constexpr std::int64_t kModelEpochMs = 1'000'000'000'000;
+// 2001-09-09 01:46:40 UTC: both clocks start here for every sequence. The
+// same reading on both sides, because SET ... PXAT names a Unix time; and an
+// early one, because a simulated clock may read at most 150 years over a run
+// of up to 100 (core/limits.h).
+constexpr std::int64_t kEpochMs = 1'000'000'000'000;
 
 struct Mismatch {
   std::size_t step = 0;    // the step after which the two sides disagreed
@@ -60,7 +59,7 @@ std::optional<Mismatch> run_sequence(RealRedis& real, const std::vector<Step>& s
   real.command({"FLUSHALL"});
   std::int64_t now_ms = kEpochMs;
   real.set_clock(now_ms);
-  ModelRedis model(kModelEpochMs);
+  ModelRedis model(kEpochMs);
   const auto compare = [&](std::size_t i, const std::vector<std::string>& argv,
                            bool probe) -> std::optional<Mismatch> {
     const std::optional<std::string> m = model.command(argv);
@@ -116,7 +115,7 @@ bool clock_is_controlled(RealRedis& real) {
         "*[$" + std::to_string(at / 1000) + ", $" + std::to_string(at % 1000 * 1000) + "]";
     const std::string got = real.command({"TIME"});
     if (got != expected) {
-      std::cerr << "redis-diff: libfaketime does not control the server's clock: TIME says " << got << ", expected "
+      std::cerr << "redis-diff: the wall-clock shim does not control the server's clock: TIME says " << got << ", expected "
                 << expected << "\n";
       return false;
     }
@@ -174,13 +173,13 @@ int main(int argc, char** argv) {
     Tally tally;
     for (std::uint64_t s = 0; s < sequences; ++s) {
       const std::uint64_t sequence_seed = seed + s;
-      const std::vector<Step> steps = generate_sequence(sequence_seed, static_cast<int>(commands));
+      const std::vector<Step> steps = generate_sequence(sequence_seed, static_cast<int>(commands), kEpochMs);
       if (!run_sequence(real, steps, tally)) continue;
       const std::vector<Step> small = shrink(real, steps);
       Tally again;
       const Mismatch m = *run_sequence(real, small, again);
       std::cerr << "redis-diff: sequence " << sequence_seed << " disagrees; shrunk from " << steps.size() << " to "
-                << small.size() << " steps (the clocks start at 2026-01-01 00:00:00 UTC, keys empty):\n";
+                << small.size() << " steps (the clocks start at 2001-09-09 01:46:40 UTC, keys empty):\n";
       for (std::size_t i = 0; i <= m.step && i < small.size(); ++i) std::cerr << "  " << describe(small[i]) << "\n";
       std::cerr << "then " << m.asked << ":\n  model: " << m.model << "\n  redis: " << m.real << "\n"
                 << "reproduce: locksim_redis_diff ... --seed " << sequence_seed << " --sequences 1 --commands "

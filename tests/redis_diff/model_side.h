@@ -23,21 +23,16 @@ class ModelRedis {
   // Steps the node's wall clock by |ms|, as an NTP step or an operator would.
   void step_clock(std::int64_t ms);
 
-  // Runs |argv| and returns the reply as Reply::to_string() writes it
-  // ("+OK", "(nil)", ":1", "$value", "-ERR ..."); nullopt when the command
-  // is one the model's wire cannot carry (the generator never makes one).
+  // Runs |argv| as the node receives it (sim/redis/argv.h: Redis's own
+  // syntax errors included) and returns the reply as Reply::to_string()
+  // writes it ("+OK", "(nil)", ":1", "$value", "-ERR ..."); nullopt when the
+  // command is outside the model (the generator never makes one).
   std::optional<std::string> command(const std::vector<std::string>& argv);
 
  private:
-  std::optional<redis::Request> request(const std::vector<std::string>& argv);
-
   NullTrace trace_;
   World world_;
   ProcessId node_ = kNoProcess;
 };
-
-// The model's value for a byte string: a canonical decimal int64 is an
-// integer, 16 lowercase hex digits a token; nullopt for anything else.
-std::optional<redis::Value> model_value(const std::string& text);
 
 }  // namespace locksim::redis_diff

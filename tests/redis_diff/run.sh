@@ -20,10 +20,10 @@ cleanup() {
 }
 trap cleanup EXIT
 port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-# The server's wall clock: nanoseconds since 1970 in 8 bytes, 2026-01-01 to
-# start with; the test moves it between commands. Its monotonic clock is the
+# The server's wall clock: nanoseconds since 1970 in 8 bytes, 2001-09-09 to
+# start with (differential.cc, kEpochMs); the test moves it between commands. Its monotonic clock is the
 # kernel's (timers, the expiry cycle's pace).
-/usr/bin/python3 -c 'import struct, sys; open(sys.argv[1], "wb").write(struct.pack("<q", 1767225600 * 10**9))' \
+/usr/bin/python3 -c 'import struct, sys; open(sys.argv[1], "wb").write(struct.pack("<q", 1000000000 * 10**9))' \
   "$work/clock"
 LD_PRELOAD="$shim" LOCKSIM_WALL_CLOCK_FILE="$work/clock" \
   redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" \

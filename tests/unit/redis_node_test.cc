@@ -36,7 +36,8 @@ Request request(Command command, KeyId key, Value value = {}) {
   return r;
 }
 
-// SET key value [NX|XX] [PX ms|EX s], options as in redis-cli: "NX PX 10000".
+// SET key value [NX|XX] [GET] [KEEPTTL] [PX ms|EX s|PXAT ms|EXAT s], options
+// as in redis-cli: "NX PX 10000".
 Request set(KeyId key, Value value, const std::string& options = "") {
   Request r = request(Command::set, key, value);
   std::istringstream words(options);
@@ -44,8 +45,11 @@ Request set(KeyId key, Value value, const std::string& options = "") {
   while (words >> word) {
     if (word == "NX") r.nx = true;
     if (word == "XX") r.xx = true;
-    if (word == "PX" || word == "EX") {
-      r.expire_unit = word == "PX" ? ExpireUnit::ms : ExpireUnit::s;
+    if (word == "GET") r.get = true;
+    if (word == "KEEPTTL") r.keepttl = true;
+    if (word == "PX" || word == "EX" || word == "PXAT" || word == "EXAT") {
+      r.expire_unit = word == "PX" ? ExpireUnit::ms : word == "EX" ? ExpireUnit::s
+                      : word == "PXAT" ? ExpireUnit::ms_at : ExpireUnit::s_at;
       words >> r.expire_amount;
     }
   }
@@ -187,6 +191,30 @@ TEST(RedisCommands, SetOptionsRepliesAndErrors) {
   EXPECT_EQ(b.run_now(pttl(b.lock)), ":-1") << "SET without an expire option clears the TTL";
 }
 
+TEST(RedisCommands, SetGetKeepttlAndAbsoluteDeadlines) {
+  // GET answers the old value whether or not NX/XX let the write happen;
+  // KEEPTTL keeps the deadline; PXAT/EXAT name a time of the node's clock.
+  Bench b;
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1), "GET PX 1000")), "(nil)");
+  EXPECT_EQ(b.run_now(set(b.lock, tok(2), "GET KEEPTTL")), bulk(tok(1)));
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":1000");
+  EXPECT_EQ(b.run_now(set(b.lock, tok(3), "NX GET")), bulk(tok(2)));
+  EXPECT_EQ(b.run_now(get(b.lock)), bulk(tok(2))) << "NX refused the write";
+  EXPECT_EQ(b.run_now(set(b.lock, tok(4), "PXAT 5000")), "+OK");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":5000") << "the node's clock reads 0";
+  EXPECT_EQ(b.run_now(set(b.lock, tok(5), "EXAT 7")), "+OK");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":7000");
+  EXPECT_EQ(b.run_now(set(b.lock, tok(6), "EXAT 0")), err(Error::invalid_set_expire));
+  EXPECT_EQ(b.run_now(set(b.lock, tok(6), "EXAT 9223372036854776")), err(Error::invalid_set_expire));
+}
+
+TEST(RedisCommands, SetWithADeadlineAlreadyPastIsGoneAtItsFirstAccess) {
+  Bench b(NodeConfig{}, Clock{10s});
+  EXPECT_EQ(b.run_now(set(b.lock, tok(1), "PXAT 9000")), "+OK");
+  EXPECT_EQ(b.run_now(get(b.lock)), "(nil)");
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "0s dropped lock 1 expired"}));
+}
+
 TEST(RedisCommands, SetnxGetDelReplies) {
   // SETNX answers :1/:0, GET the bulk value or (nil), DEL the number of keys removed.
   Bench b;
@@ -305,6 +333,33 @@ TEST(RedisCommands, IncrCountsAndRefusesTokensAndOverflow) {
   EXPECT_EQ(b.run_now(incr(counter)), err(Error::overflow));
   EXPECT_EQ(err(Error::overflow), "-ERR increment or decrement would overflow");
   EXPECT_EQ(b.run_now(get(counter)), "$9223372036854775807");
+}
+
+TEST(RedisCommands, ValuesAreComparedAndParsedAsBytes) {
+  // A token whose 16 hex digits are all decimal is that number to INCR and
+  // equals it in a script's comparison; one that starts with 0 is no number.
+  Bench b;
+  b.run_now(set(b.lock, tok(0x1234567890123456), "PX 1000"));
+  EXPECT_EQ(b.run_now(incr(b.lock)), ":1234567890123457");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":1000") << "INCR keeps the TTL";
+  EXPECT_EQ(b.run_now(compare_and_delete(b.lock, tok(0x1234567890123457))), ":1");
+  // 0x1234567890123456 = 1311768467284833366: the facts name tokens by their bits.
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1311768467284833366", "0s dropped lock 1311768467284833366 overwritten"}))
+      << "INCR turned the token into a counter";
+  b.run_now(set(b.lock, tok(0x0123456789012345)));
+  EXPECT_EQ(b.run_now(incr(b.lock)), err(Error::not_integer));
+  b.run_now(set(b.lock, Value::integer(1234567890123456)));
+  EXPECT_EQ(b.run_now(compare_and_delete(b.lock, tok(0x1234567890123456))), ":1");
+}
+
+TEST(RedisCommands, AnErrorInsideAScriptNamesTheScript) {
+  // Redis 7 appends the script's SHA1 and line to an error its redis.call raised
+  // (here PEXPIRE's deadline overflows: the node's clock reads 10 s).
+  Bench b(NodeConfig{}, Clock{10s});
+  b.run_now(set(b.lock, tok(1), "PX 1000"));
+  EXPECT_EQ(b.run_now(compare_and_pexpire(b.lock, tok(1), std::numeric_limits<std::int64_t>::max())),
+            "-ERR invalid expire time in 'pexpire' command script: 36e94d1c6e02fcefaa7ee5d79eee614dbac55f10, on "
+            "@user_script:1.");
 }
 
 TEST(RedisCommands, CompareAndDeleteRemovesOnlyTheCallersValue) {
