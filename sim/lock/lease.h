@@ -71,6 +71,9 @@ class LockClient {
   virtual void on_timer(std::uint64_t tag) = 0;
   // The process crashed: forget everything (the world records the crash).
   virtual void on_crash() = 0;
+  // The caller stops trying to acquire (its attempts are used up): a lock
+  // that kept its keys between attempts gives them back now.
+  virtual void give_up() {}
   // Any other message for the lock layer (sentinel announcements). Ignored
   // by default.
   virtual void on_notice(const Payload& /*payload*/) {}

@@ -7,6 +7,17 @@
 namespace locksim {
 
 namespace {
+
+// The compare-and-delete release of |value|, without its request id.
+redis::Request release_request(redis::KeyId key, std::uint64_t value) {
+  redis::Request r;
+  r.command = redis::Command::eval;
+  r.script = redis::Script::compare_and_delete;
+  r.key = key;
+  r.value = redis::Value::token(value);
+  return r;
+}
+
 // Timer tags relative to tag_base: one per node for its request timeout, then
 // the fencing-token timeout.
 constexpr std::uint64_t kNodeTimeoutTags = 0;
@@ -27,8 +38,10 @@ std::uint32_t RedlockClient::quorum() const {
 void RedlockClient::acquire(bool first_of_cycle) {
   LOCKSIM_CHECK(state_ == State::idle && !belief_.held(), "acquire while a lock attempt or lease is active");
   state_ = State::acquiring;
-  // One random value per attempt, the same on every node.
-  attempt_value_ = self_.rng().next_u64();
+  // One random value per attempt, the same on every node — or, when the
+  // attempts keep their keys until acquire gives up, one per acquire call, as
+  // node-redlock draws it, so that the final release removes them all.
+  if (first_of_cycle || config_.cleanup != FailedAttemptCleanup::at_give_up) attempt_value_ = self_.rng().next_u64();
   acquire_op_ = next_request_id_;
   self_.record(RequestInvoked{self_.id(), acquire_op_, RequestKind::acquire});
   start_round(false);
@@ -43,9 +56,10 @@ void RedlockClient::extend() {
   start_round(true);
 }
 
-void RedlockClient::start_round(bool extending) {
+void RedlockClient::start_round(bool extending, bool cleaning) {
   round_.active = true;
   round_.extending = extending;
+  round_.cleaning = cleaning;
   round_.start = self_.clock_now(config_.clock);
   round_.next_to_send = 0;
   round_.open = 0;
@@ -60,6 +74,7 @@ void RedlockClient::start_round(bool extending) {
 redis::Request RedlockClient::request_for(std::size_t) const {
   redis::Request r;
   r.key = config_.key;
+  if (round_.cleaning) return release_request(config_.key, attempt_value_);
   if (round_.extending) {
     r.command = redis::Command::eval;
     r.script = redis::Script::compare_and_pexpire;
@@ -91,18 +106,16 @@ void RedlockClient::on_reply(const redis::Reply& reply) {
     self_.cancel_timer(token_timeout_);
     if (state_ != State::fencing) return;
     const auto token = fencing_token_from(reply);
-    if (!token) {
-      release_everywhere(attempt_value_);
-      return fail_attempt(Outcome::fail);
-    }
+    if (!token) return undo_attempt(Outcome::fail);
     return grant(*token);
   }
   if (!round_.active) return;
   for (std::size_t node = 0; node < config_.nodes.size(); ++node) {
     if (round_.request[node] != reply.request_id) continue;
     self_.cancel_timer(round_.timeout[node]);
-    const bool ok = round_.extending ? reply.kind == redis::Reply::Kind::integer && reply.integer == 1
-                                     : reply.kind == redis::Reply::Kind::ok;
+    // A cleanup release is done whatever it answers.
+    const bool ok = round_.extending || round_.cleaning ? reply.kind == redis::Reply::Kind::integer && reply.integer == 1
+                                                        : reply.kind == redis::Reply::Kind::ok;
     return node_done(node, ok);
   }
   // Anything else answers an abandoned request (timed out) or a release.
@@ -113,8 +126,7 @@ void RedlockClient::on_timer(std::uint64_t tag) {
   if (local == kTokenTimeoutTag) {
     if (token_request_ == 0 || state_ != State::fencing) return;
     token_request_ = 0;
-    release_everywhere(attempt_value_);
-    return fail_attempt(Outcome::info);
+    return undo_attempt(Outcome::info);
   }
   const std::size_t node = local - kNodeTimeoutTags;
   if (!round_.active || node >= config_.nodes.size() || round_.request[node] == 0) return;
@@ -127,7 +139,7 @@ void RedlockClient::node_done(std::size_t node, bool ok) {
   if (ok) ++round_.ok;
   if (!config_.parallel && round_.next_to_send < config_.nodes.size()) return send_to(round_.next_to_send++);
   if (round_.open == 0) return finish_round();
-  if (config_.return_early && decided()) {
+  if (config_.return_early && !round_.cleaning && decided()) {
     // The nodes still out are abandoned: their replies, when they come,
     // answer no open request, and their timeouts must not count against the
     // next round.
@@ -148,6 +160,7 @@ bool RedlockClient::decided() const {
 
 void RedlockClient::finish_round() {
   round_.active = false;
+  if (round_.cleaning) return fail_attempt(undone_outcome_);
   const LocalTime now = self_.clock_now(config_.clock);
   const Duration validity = config_.validity.validity(now - round_.start);
   const bool quorum_ok = round_.ok >= quorum();
@@ -158,11 +171,7 @@ void RedlockClient::finish_round() {
     listener_.on_extended(ok);
     return;
   }
-  if (!quorum_ok || (config_.check_validity && validity <= Duration{0})) {
-    // Step 4: undo whatever was taken, on every node.
-    release_everywhere(attempt_value_);
-    return fail_attempt(Outcome::fail);
-  }
+  if (!quorum_ok || (config_.check_validity && validity <= Duration{0})) return undo_attempt(Outcome::fail);
   if (config_.fencing == FencingStyle::incr) {
     state_ = State::fencing;
     redis::Request r = fencing_token_request(next_request_id_++, config_.fencing_key);
@@ -191,14 +200,29 @@ void RedlockClient::fail_attempt(Outcome outcome) {
   listener_.on_acquire_failed();
 }
 
+void RedlockClient::undo_attempt(Outcome outcome) {
+  // Step 4: undo whatever was taken, on every node (a node may have taken the
+  // key even if its reply was lost).
+  switch (config_.cleanup) {
+    case FailedAttemptCleanup::send: release_everywhere(attempt_value_); break;
+    case FailedAttemptCleanup::at_give_up: break;
+    case FailedAttemptCleanup::await:
+      state_ = State::cleaning;
+      undone_outcome_ = outcome;
+      start_round(/*extending=*/false, /*cleaning=*/true);
+      return;
+  }
+  fail_attempt(outcome);
+}
+
+void RedlockClient::give_up() {
+  if (config_.cleanup == FailedAttemptCleanup::at_give_up) release_everywhere(attempt_value_);
+}
+
 void RedlockClient::release_everywhere(std::uint64_t value) {
   for (ProcessId node : config_.nodes) {
-    redis::Request r;
+    redis::Request r = release_request(config_.key, value);
     r.request_id = next_request_id_++;
-    r.command = redis::Command::eval;
-    r.script = redis::Script::compare_and_delete;
-    r.key = config_.key;
-    r.value = redis::Value::token(value);
     self_.send(node, r);
   }
 }

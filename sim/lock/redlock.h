@@ -10,7 +10,11 @@
 //      Acquired iff at least `quorum` (N/2 + 1) nodes said OK and validity > 0
 //      (unless check_validity is off: Kleppmann's naive client).
 //   4. Otherwise release on ALL nodes (a node may have taken the key even if
-//      its reply was lost) and let the caller retry after a random delay.
+//      its reply was lost) and let the caller retry after a random delay —
+//      at once, after every node answered the release (what the libraries
+//      do: their retry waits for the cleanup), or, as node-redlock v5 does,
+//      not between attempts at all, only when acquire gives up
+//      (RedlockConfig::cleanup).
 //   5. Release: compare-and-delete on all nodes. Extension: compare-and-pexpire
 //      on all nodes, good when a quorum agrees within the remaining validity.
 // With fencing, a token is INCRed on one designated node after the quorum.
@@ -46,6 +50,7 @@ struct RedlockConfig {
   // has said OK or can no longer (too many refusals and timeouts), instead of
   // waiting for every node's reply or timeout (v4, redlock-rb, redlock-py).
   bool return_early = false;
+  FailedAttemptCleanup cleanup = FailedAttemptCleanup::send;
   ClockKind clock = ClockKind::monotonic;
 };
 
@@ -64,18 +69,20 @@ class RedlockClient final : public LockClient {
   void on_reply(const redis::Reply& reply) override;
   void on_timer(std::uint64_t tag) override;
   void on_crash() override;
+  void give_up() override;
 
  private:
   // return_early: the round's outcome is known before every node answered.
   bool decided() const;
   // The acquire attempt's progress; idle when none runs, whether or not a
   // lease is held (belief_ says that).
-  enum class State : std::uint8_t { idle, acquiring, fencing };
+  enum class State : std::uint8_t { idle, acquiring, fencing, cleaning };
   // One round of requests to the nodes (acquire or extend): who has answered
   // what. A node's slot stays open until its reply or its timeout.
   struct Round {
     bool active = false;
     bool extending = false;
+    bool cleaning = false;  // the releases of a failed attempt (cleanup = await)
     LocalTime start{};
     std::size_t next_to_send = 0;  // sequential mode
     std::size_t open = 0;          // requests sent and not yet answered or timed out
@@ -84,13 +91,15 @@ class RedlockClient final : public LockClient {
     std::vector<TimerId> timeout;
   };
 
-  void start_round(bool extending);
+  void start_round(bool extending, bool cleaning = false);
   void send_to(std::size_t node);
   void node_done(std::size_t node, bool ok);
   void finish_round();
   void abandon_round();
   void grant(std::int64_t fencing_token);
   void fail_attempt(Outcome outcome);
+  // Step 4 as RedlockConfig::cleanup says, then fail_attempt(outcome).
+  void undo_attempt(Outcome outcome);
   void release_everywhere(std::uint64_t value);
   redis::Request request_for(std::size_t node) const;
   std::uint32_t quorum() const;
@@ -105,6 +114,7 @@ class RedlockClient final : public LockClient {
   std::uint64_t acquire_op_ = 0;
   std::uint64_t extend_op_ = 0;
   std::uint64_t attempt_value_ = 0;
+  Outcome undone_outcome_ = Outcome::fail;  // what the attempt being cleaned up ends with
   LocalTime cycle_start_{};  // T1 of the first attempt of this acquire call
   std::uint64_t token_request_ = 0;
   TimerId token_timeout_;

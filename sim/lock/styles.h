@@ -15,4 +15,14 @@ enum class AcquireStyle : std::uint8_t { set_nx_px, setnx_then_expire };
 enum class ReleaseStyle : std::uint8_t { compare_and_delete, del };
 enum class FencingStyle : std::uint8_t { none, incr };
 
+// Redlock: What a failed attempt does with the keys it may have taken, and what that
+// costs before the next attempt's retry delay starts.
+enum class FailedAttemptCleanup : std::uint8_t {
+  send,        // release sent on every node; the retry delay starts at once
+  await,       // the retry delay starts once every node answered the release or
+               // timed out (one after another with sequential requests)
+  at_give_up,  // nothing between attempts; one release when acquire gives up
+               // (one value per acquire call, so it removes every leftover)
+};
+
 }  // namespace locksim

@@ -94,6 +94,7 @@ LockFactory protocol_factory(const ScenarioSpec& spec, const LockTargets& target
   lock.check_validity = l.redlock.check_validity;
   lock.first_attempt_expiry = l.redlock.first_attempt_expiry;
   lock.return_early = l.redlock.return_early;
+  lock.cleanup = l.redlock.cleanup;
   lock.clock = l.clock;
   return [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
     return std::make_unique<RedlockClient>(self, listener, lock, tag_base);

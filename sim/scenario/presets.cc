@@ -16,7 +16,8 @@ constexpr Latency uniform(Duration low, Duration high) { return Latency{Latency:
 
 // redlock-rb, antirez's reference client: drift = ttl * 0.01 + 2 ms (the 2 ms:
 // 1 ms expiry precision + 1 ms), 3 tries with a random 0-200 ms delay, elapsed
-// time from the wall clock, one node after another.
+// time from the wall clock, one node after another; a failed try unlocks every
+// node in turn before the next try's sleep.
 constexpr LockPreset kRedlockRb{
     .name = "redlock-rb",
     .library = "redlock-rb (the reference client)",
@@ -30,15 +31,21 @@ constexpr LockPreset kRedlockRb{
     .node_timeout_per_ttl_ppm = 0,
     .first_attempt_expiry = false,
     .return_early = false,
+    .check_validity = true,
+    .cleanup = FailedAttemptCleanup::await,
 };
 
-// node-redlock v5 (npm `redlock`): the same drift; retryCount 10 after the
-// first try, so 11 tries; retryDelay 200 ms with retryJitter 100 ms; Date.now();
-// all nodes at once, and the attempt settles as soon as a quorum of votes is
-// for or can no longer be (its _attemptOperation resolves on the quorum).
-constexpr LockPreset kNodeRedlock{
-    .name = "node-redlock",
-    .library = "node-redlock v5 (npm redlock)",
+// node-redlock v4.2.0 (npm `redlock`, redlock.js): driftFactor 0.01 plus
+// 2 ms; retryCount 10, so 11 tries (`attempts <= retryCount` after the
+// increment); retryDelay 200 ms + floor((random*2-1) * retryJitter 100);
+// Date.now() taken at each attempt's start; every server asked at once, and
+// the attempt decides only when all have answered (`waiting-- > 1`); success
+// needs the quorum AND `expiration > Date.now()`; a failed attempt calls
+// lock.unlock and sets the retry timer in its callback, once every server
+// answered the unlock.
+constexpr LockPreset kNodeRedlock4{
+    .name = "node-redlock-4.2.0",
+    .library = "node-redlock v4.2.0 (npm redlock)",
     .drift_factor_ppm = 10'000,
     .drift_fixed = 2ms,
     .attempts = 11,
@@ -48,11 +55,37 @@ constexpr LockPreset kNodeRedlock{
     .ttl = std::nullopt,
     .node_timeout_per_ttl_ppm = 0,
     .first_attempt_expiry = false,
+    .return_early = false,
+    .check_validity = true,
+    .cleanup = FailedAttemptCleanup::await,
+};
+
+// node-redlock v5.0.0-beta.2 (src/index.ts): the same drift, tries and delays;
+// `start = Date.now()` once, before the first attempt, so the lease counts
+// from it (issues #169, #296); _attemptOperation resolves as soon as a quorum
+// of votes is for or against; acquire never compares the expiration with the
+// clock; _execute retries without releasing, and acquire releases (one value
+// for all attempts) only when every attempt failed.
+constexpr LockPreset kNodeRedlock5{
+    .name = "node-redlock-5.0.0-beta.2",
+    .library = "node-redlock v5.0.0-beta.2 (npm redlock)",
+    .drift_factor_ppm = 10'000,
+    .drift_fixed = 2ms,
+    .attempts = 11,
+    .retry_delay = uniform(100ms, 300ms),
+    .clock = ClockKind::wall,
+    .parallel = true,
+    .ttl = std::nullopt,
+    .node_timeout_per_ttl_ppm = 0,
+    .first_attempt_expiry = true,
     .return_early = true,
+    .check_validity = false,
+    .cleanup = FailedAttemptCleanup::at_give_up,
 };
 
 // redlock-py: the same drift; 3 tries a FIXED 200 ms apart (no jitter); the
-// wall clock; one node after another.
+// wall clock; one node after another; a failed try unlocks every node in
+// turn before sleeping.
 constexpr LockPreset kRedlockPy{
     .name = "redlock-py",
     .library = "redlock-py",
@@ -66,11 +99,14 @@ constexpr LockPreset kRedlockPy{
     .node_timeout_per_ttl_ppm = 0,
     .first_attempt_expiry = false,
     .return_early = false,
+    .check_validity = true,
+    .cleanup = FailedAttemptCleanup::await,
 };
 
 // go-redsync: drift = ttl * 0.01 with no fixed part; 32 tries, random
 // 50-250 ms apart; the monotonic clock; all nodes at once; expiry 8 s; each
-// node's timeout is 5 % of the expiry.
+// node's timeout is 5 % of the expiry; a failed try releases on every pool
+// and waits for them all (actOnPoolsAsync) before the next try's delay.
 constexpr LockPreset kRedsync{
     .name = "redsync",
     .library = "go-redsync",
@@ -84,21 +120,11 @@ constexpr LockPreset kRedsync{
     .node_timeout_per_ttl_ppm = 50'000,
     .first_attempt_expiry = false,
     .return_early = false,
+    .check_validity = true,
+    .cleanup = FailedAttemptCleanup::await,
 };
 
-// node-redlock with its known bug (issues #169, #296): after retries, the lease
-// end is computed from the first attempt's start, so acquire can return a lock
-// that has already expired.
-constexpr LockPreset with_first_attempt_expiry(LockPreset p, std::string_view name, std::string_view library) {
-  p.name = name;
-  p.library = library;
-  p.first_attempt_expiry = true;
-  return p;
-}
-constexpr LockPreset kNodeRedlockFirstAttemptExpiry = with_first_attempt_expiry(
-    kNodeRedlock, "node-redlock-first-attempt-expiry", "node-redlock v5 with its first-attempt expiry bug");
-
-constexpr std::array kPresets{kRedlockRb, kNodeRedlock, kRedlockPy, kRedsync, kNodeRedlockFirstAttemptExpiry};
+constexpr std::array kPresets{kRedlockRb, kNodeRedlock4, kNodeRedlock5, kRedlockPy, kRedsync};
 
 }  // namespace
 

@@ -34,6 +34,8 @@ struct LockPreset {
   std::int64_t node_timeout_per_ttl_ppm;
   bool first_attempt_expiry;  // redlock.first_attempt_expiry
   bool return_early;          // redlock.return_early
+  bool check_validity;        // redlock.check_validity
+  FailedAttemptCleanup cleanup;  // redlock.failed_attempt_cleanup
 };
 
 // Every preset, in the order FORMAT.md lists them.

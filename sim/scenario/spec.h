@@ -53,6 +53,8 @@ struct RedlockSpec {
   // node-redlock v5: a parallel round ends as soon as a quorum agrees or can
   // no longer agree, not when every node has answered or timed out.
   bool return_early = false;
+  // What a failed attempt costs: releases sent, awaited, or kept for the end.
+  FailedAttemptCleanup cleanup = FailedAttemptCleanup::send;
 };
 
 // Redisson-style renewal: while the holder runs, extend the lease every
@@ -91,7 +93,7 @@ struct LockSpec {
   // unless it sets its own.
   int attempts = 0;  // per cycle; 0 = until the run ends
   Latency retry_delay;
-  std::string preset;  // "redlock-rb", "node-redlock", ... (defaults it applied), "" = none
+  std::string preset;  // "redlock-rb", "node-redlock-4.2.0", ... (defaults it applied), "" = none
   RedlockSpec redlock;
   WatchdogSpec watchdog;
   // After a successful SET, WAIT for this many replicas (0 = do not WAIT);

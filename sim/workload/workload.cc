@@ -57,6 +57,7 @@ void Workload::on_acquire_failed() {
     self_.set_timer(config_.retry_delay.sample(self_.rng()), tag_base_ + kRetry);
     return;
   }
+  lock_->give_up();
   self_.record(LockGaveUp{self_.id()});
   end_cycle();
 }

@@ -371,7 +371,7 @@ for snippet, key, fragment in [
      "Redlock always acquires with SET NX PX"),
     ('[lock]\nprotocol = "redlock"\nrelease = "del"\n', "lock.release", "Redlock always releases with compare-and-delete"),
     ('[redlock]\nrequests = "parallel"\n', "redlock.requests", '[redlock] applies only with protocol = "redlock"'),
-    ('[lock]\npreset = "node-redlock-first-attempt-expiry"\n', "lock.preset", 'it needs protocol = "redlock"'),
+    ('[lock]\npreset = "node-redlock-5.0.0-beta.2"\n', "lock.preset", 'it needs protocol = "redlock"'),
     ('[expect]\nsessions-at-least = 3\nsessions-at-most = 2\n', "expect.sessions-at-most", "is below sessions-at-least"),
     ('[expect]\nlongest-stuck-at-least = "2s"\nlongest-stuck-at-most = "1s"\n', "expect.longest-stuck-at-most",
      "is below longest-stuck-at-least"),

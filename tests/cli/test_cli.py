@@ -67,7 +67,7 @@ def test_expired_grants_show_only_when_there_are_some(locksim):
     doc = json.loads(locksim("run", "scenarios/single-node-gc-pause.toml", "--variant", "base", "--json").stdout)
     assert doc["variants"][0]["liveness"]["expired_grants"] == 0
 
-    variant = "node-redlock-first-attempt-expiry"
+    variant = "node-redlock-v5"
     buggy = locksim("run", "scenarios/client-presets.toml", "--variant", variant)
     assert buggy.returncode == 0, buggy.stdout + buggy.stderr
     liveness = [line for line in buggy.stdout.splitlines() if line.strip().startswith("liveness:")]

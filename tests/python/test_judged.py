@@ -141,7 +141,7 @@ def test_the_timeline_model_reads_every_real_trace(runs):
 
 @pytest.mark.parametrize("scenario, variant, expect", [
     ("master-replica-failover", "base", ["M (master)", "R1 (replica)", "service holder", "promoted to master"]),
-    ("client-presets", "node-redlock-first-attempt-expiry", ["expired at grant"]),
+    ("client-presets", "node-redlock-v5", ["expired at grant"]),
     ("single-node-gc-pause", "base", ["paused"]),
 ])
 def test_real_traces_draw_with_their_own_verdicts(runs, tmp_path, scenario, variant, expect):

@@ -73,7 +73,7 @@ TEST(CatalogueNames, IssueNamedScenariosAndVariantsExist) {
       {"no-faults-redlock", {"base"}},
       {"no-faults-watchdog", {"base"}},
       {"client-presets",
-       {"base", "redlock-rb", "node-redlock", "redlock-py", "redsync", "node-redlock-first-attempt-expiry"}},
+       {"base", "redlock-rb", "node-redlock-v4", "redlock-py", "redsync", "node-redlock-v5"}},
       {"master-replica-failover", {"base", "replicated-before-crash", "min-replicas-to-write"}},
       {"sentinel-split-brain", {"base", "min-replicas-to-write"}},
       {"oversell-incident", {"base", "owner-checked-release", "atomic-decrement"}},

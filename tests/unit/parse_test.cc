@@ -667,16 +667,22 @@ struct PresetCase {
   Duration ttl;
   Duration node_timeout;
   bool first_attempt_expiry;
+  bool return_early;
+  bool check_validity;
+  FailedAttemptCleanup cleanup;
 };
+constexpr FailedAttemptCleanup kAwait = FailedAttemptCleanup::await;
 constexpr Latency::Kind kUniform = Latency::Kind::uniform;
 constexpr Latency::Kind kConstant = Latency::Kind::constant;
 const PresetCase kPresetCases[] = {
-    {"redlock-rb", 10'000, 2ms, 3, kUniform, 0ms, 200ms, ClockKind::wall, false, 10s, 50ms, false},
-    {"node-redlock", 10'000, 2ms, 11, kUniform, 100ms, 300ms, ClockKind::wall, true, 10s, 50ms, false},
-    {"redlock-py", 10'000, 2ms, 3, kConstant, 200ms, 0ms, ClockKind::wall, false, 10s, 50ms, false},
-    {"redsync", 10'000, 0ms, 32, kUniform, 50ms, 250ms, ClockKind::monotonic, true, 8s, 400ms, false},
-    {"node-redlock-first-attempt-expiry", 10'000, 2ms, 11, kUniform, 100ms, 300ms, ClockKind::wall, true, 10s, 50ms,
-     true},
+    {"redlock-rb", 10'000, 2ms, 3, kUniform, 0ms, 200ms, ClockKind::wall, false, 10s, 50ms, false, false, true, kAwait},
+    {"node-redlock-4.2.0", 10'000, 2ms, 11, kUniform, 100ms, 300ms, ClockKind::wall, true, 10s, 50ms, false, false, true,
+     kAwait},
+    {"node-redlock-5.0.0-beta.2", 10'000, 2ms, 11, kUniform, 100ms, 300ms, ClockKind::wall, true, 10s, 50ms, true, true,
+     false, FailedAttemptCleanup::at_give_up},
+    {"redlock-py", 10'000, 2ms, 3, kConstant, 200ms, 0ms, ClockKind::wall, false, 10s, 50ms, false, false, true, kAwait},
+    {"redsync", 10'000, 0ms, 32, kUniform, 50ms, 250ms, ClockKind::monotonic, true, 8s, 400ms, false, false, true,
+     kAwait},
 };
 
 TEST(ParsePreset, EachPresetResolvesToItsLibraryDefaults) {
@@ -697,7 +703,9 @@ TEST(ParsePreset, EachPresetResolvesToItsLibraryDefaults) {
     EXPECT_EQ(s.lock.ttl, c.ttl);
     EXPECT_EQ(s.lock.redlock.node_timeout, c.node_timeout);
     EXPECT_EQ(s.lock.redlock.first_attempt_expiry, c.first_attempt_expiry);
-    EXPECT_TRUE(s.lock.redlock.check_validity);  // no preset turns the validity check off
+    EXPECT_EQ(s.lock.redlock.return_early, c.return_early);
+    EXPECT_EQ(s.lock.redlock.check_validity, c.check_validity);
+    EXPECT_EQ(s.lock.redlock.cleanup, c.cleanup);
     EXPECT_EQ(s.lock.redlock.quorum, 3u);
     ASSERT_EQ(s.clients.size(), 2u);
     EXPECT_EQ(s.clients[0].attempts, c.attempts);
@@ -731,7 +739,7 @@ TEST(ParsePreset, ExplicitKeyBeatsThePresetFromAVariantOrSet) {
   // Proves a written key wins over a preset whichever of base, variant or --set holds each of them.
   const ScenarioFile file = load_ok("presets.toml");
   const ScenarioSpec base = resolve_ok(file, "base");
-  EXPECT_EQ(base.lock.preset, "node-redlock");
+  EXPECT_EQ(base.lock.preset, "node-redlock-4.2.0");
   EXPECT_EQ(base.lock.attempts, 5);
   EXPECT_EQ(base.lock.clock, ClockKind::monotonic);
   EXPECT_EQ(base.lock.retry_delay.a, 100ms);
@@ -771,9 +779,9 @@ TEST(ParsePreset, UnknownOrMisplacedPresetIsRefused) {
   // Proves an unknown preset lists the known ones with a suggestion, and the bug preset needs Redlock.
   const ScenarioError unknown = inline_error(redlock_text("preset = \"redlok-rb\"\n"));
   expect_error(unknown, "inline.toml", 9, "lock.preset", "got \"redlok-rb\" (did you mean \"redlock-rb\"?)");
-  EXPECT_NE(unknown.message.find("\"redlock-rb\", \"node-redlock\", \"redlock-py\", \"redsync\""), std::string::npos)
+  EXPECT_NE(unknown.message.find("\"redlock-rb\", \"node-redlock-4.2.0\", \"node-redlock-5.0.0-beta.2\", \"redlock-py\", \"redsync\""), std::string::npos)
       << unknown.message;
-  expect_error(inline_error(kTwoClients + "[lock]\npreset = \"node-redlock-first-attempt-expiry\"\n"), "inline.toml", 8,
+  expect_error(inline_error(kTwoClients + "[lock]\npreset = \"node-redlock-5.0.0-beta.2\"\n"), "inline.toml", 8,
                "lock.preset", "needs protocol = \"redlock\"");
   // Other presets are only defaults, and suit a single-node lock as well.
   const ScenarioSpec single = inline_ok(kTwoClients + "[lock]\npreset = \"redlock-py\"\n");

@@ -210,6 +210,52 @@ TEST(Redlock, RetryUsesFreshValueAndFirstAttemptExpiryIsOptIn) {
   }
 }
 
+// What a failed attempt costs before the retry delay starts: nothing when the
+// releases are only sent; their answers when awaited (node-redlock v4,
+// redlock-rb, redlock-py, go-redsync); and node-redlock v5 releases nothing
+// between attempts, retries with the same value, and releases at give-up.
+TEST(Redlock, FailedAttemptCleanupIsSentAwaitedOrKeptForTheEnd) {
+  for (const FailedAttemptCleanup cleanup :
+       {FailedAttemptCleanup::send, FailedAttemptCleanup::await, FailedAttemptCleanup::at_give_up}) {
+    RedlockConfig config;
+    config.parallel = true;
+    config.cleanup = cleanup;
+    Rig rig(config);
+    rig.client->retries_left = 1;
+    rig.client->retry_delay = 100ms;
+    const Answer release{redis::Reply::integer_reply(0, 0), 4ms};
+    for (ScriptedNode* n : rig.nodes) {
+      n->script.push_back(kNil);
+      if (cleanup != FailedAttemptCleanup::at_give_up) n->script.push_back(release);
+      n->script.push_back(kOk);
+    }
+    rig.world.run(TrueTime{1s});
+    ASSERT_EQ(rig.client->acquired, 1);
+    const auto granted_at = [&] {
+      for (const Fact& f : rig.world.history().facts)
+        if (std::holds_alternative<LockGranted>(f.body)) return f.at;
+      return TrueTime{};
+    }();
+    // Links take 1 ms each way: the first try fails at 3 ms, an awaited
+    // cleanup (4 ms at the node) ends at 9 ms; the retry starts 100 ms later
+    // and is granted 3 ms after that.
+    const Duration expected = cleanup == FailedAttemptCleanup::await ? 112ms : 106ms;
+    EXPECT_EQ(granted_at, TrueTime{expected}) << static_cast<int>(cleanup);
+    const bool same_value = rig.nodes[0]->received.front().value == rig.nodes[0]->received.back().value;
+    EXPECT_EQ(same_value, cleanup == FailedAttemptCleanup::at_give_up) << static_cast<int>(cleanup);
+    EXPECT_EQ(rig.count(redis::Script::compare_and_delete), cleanup == FailedAttemptCleanup::at_give_up ? 0u : 5u);
+  }
+  // Giving up after a try that took two keys: v5 gives them back then.
+  RedlockConfig config;
+  config.parallel = true;
+  config.cleanup = FailedAttemptCleanup::at_give_up;
+  Rig gave_up(config);
+  gave_up.answer({kOk, kOk, kNil, kNil, kNil});
+  gave_up.world.run(TrueTime{1s});
+  EXPECT_EQ(gave_up.client->failed, 1);
+  EXPECT_EQ(gave_up.count(redis::Script::compare_and_delete), 5u);
+}
+
 // Extension: compare-and-pexpire on every node; a quorum of 1s moves the lease end, a minority does not.
 TEST(Redlock, ExtensionNeedsAQuorum) {
   for (bool enough : {true, false}) {

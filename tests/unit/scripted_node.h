@@ -80,6 +80,8 @@ class LockHost final : public Process, public LockListener {
     if (retries_left > 0) {
       --retries_left;
       set_timer(retry_delay, kRetry);
+    } else {
+      lock->give_up();  // as the workload does when its attempts are used up
     }
   }
   void on_extended(bool ok) override { extended.push_back(ok); }

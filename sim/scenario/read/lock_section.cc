@@ -147,7 +147,7 @@ void read_lock_section(ReadContext& c) {
   const LockPreset* preset = find_lock_preset(lock.preset);
   if (preset != nullptr && preset->first_attempt_expiry && lock.protocol != LockProtocol::redlock)
     c.r.fail(*l.find("preset"),
-             in_quotes(preset->name) + " models a bug of a Redlock client; it needs protocol = \"redlock\"");
+             in_quotes(preset->name) + " counts the lease from the first attempt, as a Redlock client does; it needs protocol = \"redlock\"");
 }
 
 }  // namespace locksim::scenario

@@ -11,6 +11,10 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr std::pair<bool, std::string_view> kRequestModes[] = {{false, "sequential"}, {true, "parallel"}};
+constexpr std::pair<FailedAttemptCleanup, std::string_view> kCleanups[] = {
+    {FailedAttemptCleanup::send, "send"},
+    {FailedAttemptCleanup::await, "await"},
+    {FailedAttemptCleanup::at_give_up, "at-give-up"}};
 
 const KeyTable<RedlockSpec> kKeys{
     {{.name = "requests",
@@ -53,7 +57,16 @@ const KeyTable<RedlockSpec> kKeys{
       .doc = "with `requests = \"parallel\"`: the attempt ends as soon as a quorum has said OK or can no longer "
              "(node-redlock v5), not when every node has answered or timed out (v4, redlock-rb, redlock-py)",
       .default_note = "`false` (or the preset's)"},
-     into(&RedlockSpec::return_early)},};
+     into(&RedlockSpec::return_early)},
+    {{.name = "failed_attempt_cleanup",
+      .rule = choice_of(kCleanups, FailedAttemptCleanup::send),
+      .doc = "what a failed attempt does with keys it may have taken: `\"send\"` the release to every node and start "
+             "the retry delay at once; `\"await\"` every node's answer to the release (or its `node_timeout`; one "
+             "node after another with sequential requests) before the retry delay starts, as node-redlock v4, "
+             "redlock-rb, redlock-py and go-redsync do; `\"at-give-up\"` keep them, as node-redlock v5 does, and "
+             "release once when `acquire` gives up (its attempts then share one value)",
+      .default_note = "`\"send\"` (or the preset's)"},
+     into(&RedlockSpec::cleanup)},};
 
 // quorum = 0..N: 0 (or left out) is the majority, resolved later.
 void read_quorum(ReadContext& c, const DocNode& rl) {

@@ -30,6 +30,8 @@ void apply_preset(ReadContext& c) {
   if (unwritten("redlock", "requests")) lock.redlock.parallel = preset->parallel;
   if (unwritten("redlock", "first_attempt_expiry")) lock.redlock.first_attempt_expiry = preset->first_attempt_expiry;
   if (unwritten("redlock", "return_early")) lock.redlock.return_early = preset->return_early;
+  if (unwritten("redlock", "check_validity")) lock.redlock.check_validity = preset->check_validity;
+  if (unwritten("redlock", "failed_attempt_cleanup")) lock.redlock.cleanup = preset->cleanup;
   // After the ttl: the node timeout may be a share of the ttl in force.
   if (unwritten("redlock", "node_timeout"))
     if (auto timeout = preset_node_timeout(*preset, lock.ttl)) lock.redlock.node_timeout = *timeout;
