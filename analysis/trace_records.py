@@ -63,7 +63,8 @@ class RedisRequest:
     exat_s: Optional[int] = None  # SET ... EXAT
     get: bool = False  # SET ... GET
     keepttl: bool = False  # SET ... KEEPTTL
-    script: Optional[str] = None  # EVAL: compare-and-delete | compare-and-pexpire
+    script: Optional[str] = None  # EVAL: compare-and-delete | compare-and-pexpire | lock-and-incr
+    counter_key: Optional[str] = None  # EVAL lock-and-incr: KEYS[2], the fencing counter
     numreplicas: Optional[int] = None  # WAIT
     timeout_ms: Optional[int] = None  # WAIT
 
@@ -597,7 +598,8 @@ _ID = "request_id:i"
 PAYLOAD_FIELDS: dict[str, tuple[type, list[Field]]] = {
     cls.KIND: (cls, _fields(*specs)) for cls, specs in [
         (RedisRequest, (_ID, "cmd:s", "key:s?", "value:s?", "nx:b?", "xx:b?", "px_ms:i?", "ex_s:i?", "condition:s?",
-                        "pxat_ms:i?", "exat_s:i?", "get:b?", "keepttl:b?", "script:s?", "numreplicas:i?",
+                        "pxat_ms:i?", "exat_s:i?", "get:b?", "keepttl:b?", "script:s?", "counter_key:s?",
+                        "numreplicas:i?",
                         "timeout_ms:i?")),
         (RedisReply, (_ID, "reply:s", "integer:i?", "value:s?", "error:s?")),
         (ReplicationEntry, ("offset:i", "op:s", "key:s?", "value:s?", "expire_at_ms:i?")),

@@ -44,7 +44,13 @@ void SingleNodeLock::acquire(bool /*first_of_cycle*/) {
   attempt_value_ = self_.rng().next_u64();
   acquire_op_ = next_request_id_;
   self_.record(RequestInvoked{self_.id(), acquire_op_, RequestKind::acquire});
-  if (config_.acquire == AcquireStyle::set_nx_px) {
+  if (config_.acquire == AcquireStyle::set_nx_px && config_.fencing == FencingStyle::incr_in_script) {
+    redis::Request r = request(redis::Command::eval);
+    r.script = redis::Script::lock_and_incr;
+    r.counter_key = config_.fencing_key;
+    r.expire_amount = to_ms(config_.validity.ttl);
+    send_request(r, State::awaiting_lock_and_token);
+  } else if (config_.acquire == AcquireStyle::set_nx_px) {
     redis::Request r = request(redis::Command::set);
     r.nx = true;
     r.expire_unit = redis::ExpireUnit::ms;
@@ -73,17 +79,24 @@ void SingleNodeLock::on_reply(const redis::Reply& reply) {
   awaited_request_ = 0;
   self_.cancel_timer(timeout_);
   switch (state_) {
+    case State::awaiting_lock_and_token: {
+      // 0: the lock was taken; an error: the INCR failed after the SET, so
+      // the key may be ours and is given back.
+      if (reply.kind == redis::Reply::Kind::error) {
+        fail_attempt(Outcome::fail);
+        return release_value(attempt_value_);
+      }
+      if (reply.kind != redis::Reply::Kind::integer || reply.integer < 1) return fail_attempt(Outcome::fail);
+      script_token_ = reply.integer;
+      if (config_.wait_replicas > 0) return send_wait();
+      return after_key_set();
+    }
     case State::awaiting_set:
     case State::awaiting_expire: {
       const bool ok = state_ == State::awaiting_set ? reply.kind == redis::Reply::Kind::ok
                                                     : reply.kind == redis::Reply::Kind::integer && reply.integer == 1;
       if (!ok) return fail_attempt(Outcome::fail);
-      if (config_.wait_replicas > 0) {
-        redis::Request r = request(redis::Command::wait);
-        r.numreplicas = config_.wait_replicas;
-        r.expire_amount = to_ms(config_.wait_timeout);
-        return send_request(r, State::awaiting_wait);
-      }
+      if (config_.wait_replicas > 0) return send_wait();
       return after_key_set();
     }
     case State::awaiting_wait: {
@@ -112,11 +125,19 @@ void SingleNodeLock::on_reply(const redis::Reply& reply) {
   }
 }
 
+void SingleNodeLock::send_wait() {
+  redis::Request r = request(redis::Command::wait);
+  r.numreplicas = config_.wait_replicas;
+  r.expire_amount = to_ms(config_.wait_timeout);
+  send_request(r, State::awaiting_wait);
+}
+
 void SingleNodeLock::after_key_set() {
-  if (config_.fencing == FencingStyle::incr) {
-    return send_request(fencing_token_request(0, config_.fencing_key), State::awaiting_token);
+  switch (config_.fencing) {
+    case FencingStyle::incr: return send_request(fencing_token_request(0, config_.fencing_key), State::awaiting_token);
+    case FencingStyle::incr_in_script: return grant(script_token_);
+    case FencingStyle::none: return grant(resource::kNoToken);
   }
-  grant(resource::kNoToken);
 }
 
 void SingleNodeLock::release_value(std::uint64_t value) {

@@ -3,7 +3,9 @@
 //
 //   acquire: T1 = clock; SET key <random> NX PX ttl   (or SETNX, then EXPIRE)
 //            [replicated: WAIT n timeout -> at least n replicas have it]
-//            [fencing: INCR counter -> token]
+//            [fencing: INCR counter -> token; or, fencing = incr_in_script,
+//             SET NX PX and INCR in one Lua script: the token is taken in the
+//             same instant as the lock, so no pause can fall between them]
 //            validity = ttl - (T2 - T1) - drift; the lease ends at T1 + ttl - drift
 //   release: EVAL compare-and-delete  (or plain DEL)
 //   extend:  EVAL compare-and-pexpire ttl; the lease then ends at T1' + ttl - drift
@@ -64,12 +66,21 @@ class SingleNodeLock final : public LockClient {
  private:
   // The acquire attempt's progress; idle when none runs, whether or not a
   // lease is held (belief_ says that).
-  enum class State : std::uint8_t { idle, awaiting_set, awaiting_setnx, awaiting_expire, awaiting_wait, awaiting_token };
+  enum class State : std::uint8_t {
+    idle,
+    awaiting_set,
+    awaiting_setnx,
+    awaiting_expire,
+    awaiting_wait,
+    awaiting_token,
+    awaiting_lock_and_token,  // fencing = incr_in_script
+  };
 
   void send_request(redis::Request request, State next);
   void grant(std::int64_t fencing_token);
   void fail_attempt(Outcome outcome);
   void finish_extend(bool ok);
+  void send_wait();
   void after_key_set();
   void release_value(std::uint64_t value);
   void complete(RequestKind kind, std::uint64_t op, Outcome outcome);
@@ -92,6 +103,7 @@ class SingleNodeLock final : public LockClient {
   TimerId timeout_;
   LocalTime attempt_start_{};          // T1 on the lease clock
   std::uint64_t attempt_value_ = 0;
+  std::int64_t script_token_ = 0;  // the token lock-and-incr returned, while WAIT runs
   LeaseBelief belief_;
 };
 

@@ -13,7 +13,9 @@ enum class AcquireStyle : std::uint8_t { set_nx_px, setnx_then_expire };
 // compare_and_delete: delete only if the value is still ours (Lua script).
 // del: plain DEL — deletes whoever's lock is there now.
 enum class ReleaseStyle : std::uint8_t { compare_and_delete, del };
-enum class FencingStyle : std::uint8_t { none, incr };
+// incr: after the lock, INCR a counter for the token (a second round trip).
+// incr_in_script: SET NX PX and INCR in one Lua script (single node only).
+enum class FencingStyle : std::uint8_t { none, incr, incr_in_script };
 
 // Redlock: What a failed attempt does with the keys it may have taken, and what that
 // costs before the next attempt's retry delay starts.

@@ -115,6 +115,22 @@ constexpr const char* kCompareAndDeleteBody =
 constexpr const char* kCompareAndPexpireBody =
     "if redis.call(\"get\",KEYS[1]) == ARGV[1] then return redis.call(\"pexpire\",KEYS[1],ARGV[2]) else return 0 "
     "end";
+constexpr const char* kLockAndIncrBody =
+    "if redis.call(\"set\",KEYS[1],ARGV[1],\"NX\",\"PX\",ARGV[2]) then return redis.call(\"incr\",KEYS[2]) else "
+    "return 0 end";
+
+struct KnownScript {
+  const char* body;
+  Script script;
+  std::int64_t keys;      // KEYS it reads
+  std::size_t args;       // ARGV it reads
+  bool amount_in_argv2;   // ARGV[2] is a millisecond amount
+};
+constexpr KnownScript kScripts[] = {
+    {kCompareAndDeleteBody, Script::compare_and_delete, 1, 1, false},
+    {kCompareAndPexpireBody, Script::compare_and_pexpire, 1, 2, true},
+    {kLockAndIncrBody, Script::lock_and_incr, 2, 2, true},
+};
 
 // EVAL script numkeys key... arg...: numkeys is checked first (eval.c).
 ParsedCommand parse_eval(const std::vector<std::string>& argv, Request r, const KeyNamer& key_id) {
@@ -123,19 +139,22 @@ ParsedCommand parse_eval(const std::vector<std::string>& argv, Request r, const 
   if (*numkeys > static_cast<std::int64_t>(argv.size()) - 3)
     return refuse("ERR Number of keys can't be greater than number of args");
   if (*numkeys < 0) return refuse("ERR Number of keys can't be negative");
-  const bool cad = argv[1] == kCompareAndDeleteBody;
-  const bool cap = argv[1] == kCompareAndPexpireBody;
-  if (!cad && !cap) return unsupported("a script other than compare-and-delete and compare-and-pexpire");
-  const std::size_t args_needed = cad ? 1 : 2;
-  if (*numkeys != 1 || argv.size() < 4 + args_needed) return unsupported("the script with other than 1 key or too few ARGV");
-  const std::optional<Value> v = value_from_bytes(argv[4]);
+  const KnownScript* known = nullptr;
+  for (const KnownScript& k : kScripts)
+    if (argv[1] == k.body) known = &k;
+  if (known == nullptr) return unsupported("a script other than the three the model knows");
+  const auto first_arg = static_cast<std::size_t>(3 + known->keys);
+  if (*numkeys != known->keys || argv.size() < first_arg + known->args)
+    return unsupported("the script with other KEYS or too few ARGV");
+  const std::optional<Value> v = value_from_bytes(argv[first_arg]);
   if (!v) return unsupported("a value that is neither a decimal integer nor 16 hex digits");
   r.key = key_id(argv[3]);
+  if (known->keys == 2) r.counter_key = key_id(argv[4]);
   r.value = *v;
-  r.script = cad ? Script::compare_and_delete : Script::compare_and_pexpire;
-  if (cap) {
-    const std::optional<std::int64_t> ms = integer_from_bytes(argv[5]);
-    if (!ms) return unsupported("a compare-and-pexpire whose ARGV[2] is not an integer");
+  r.script = known->script;
+  if (known->amount_in_argv2) {
+    const std::optional<std::int64_t> ms = integer_from_bytes(argv[first_arg + 1]);
+    if (!ms) return unsupported("a script whose ARGV[2] is not an integer");
     r.expire_amount = *ms;
   }
   return accept(r);

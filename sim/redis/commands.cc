@@ -40,6 +40,17 @@ bool is_write(Command c) {
   return false;
 }
 
+// An integer a script returns has been a Lua number — a double — on its way
+// (script_lua.c: redis.call's integer reply becomes lua_pushnumber, the
+// script's result goes back through (long long)lua_tonumber): above 2^53 it
+// is rounded, and a double at or past 2^63 converts, on x86-64, to INT64_MIN.
+// The differential test found this on a fencing counter near INT64_MAX.
+std::int64_t through_lua_number(std::int64_t n) {
+  const auto d = static_cast<double>(n);
+  if (d >= 9223372036854775808.0) return std::numeric_limits<std::int64_t>::min();
+  return static_cast<std::int64_t>(d);
+}
+
 }  // namespace
 
 std::int64_t RedisNode::expiry_now_ms() const {
@@ -210,7 +221,33 @@ Reply RedisNode::incr(const Request& r, std::int64_t now_ms) {
   return integer(*n + 1);
 }
 
+Reply RedisNode::lock_and_incr(const Request& r, std::int64_t now_ms) {
+  // redis.call("set", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]): refused as a
+  // write before it runs; its nil is Lua's false, so the script answers 0.
+  // A script is not a transaction: if the INCR then fails, the lock stays
+  // set and the caller gets only the error.
+  const auto raised = [&](Reply reply) {
+    reply.raised_in = r.script;
+    return reply;
+  };
+  const Error refusal = replication_.write_refusal();
+  if (refusal != Error::none) return raised(error(refusal));
+  Request set_request = r;
+  set_request.command = Command::set;
+  set_request.nx = true;
+  set_request.expire_unit = ExpireUnit::ms;
+  const Reply set_reply = set(set_request, now_ms);
+  if (set_reply.kind == Reply::Kind::error) return raised(set_reply);
+  if (set_reply.kind == Reply::Kind::nil) return integer(0);
+  Request incr_request;
+  incr_request.key = r.counter_key;
+  const Reply token = incr(incr_request, now_ms);
+  if (token.kind == Reply::Kind::error) return raised(token);
+  return integer(through_lua_number(token.integer));
+}
+
 Reply RedisNode::eval(const Request& r, std::int64_t now_ms) {
+  if (r.script == Script::lock_and_incr) return lock_and_incr(r, now_ms);
   // Both scripts open with redis.call("get", KEYS[1]) == ARGV[1]; a missing key
   // reads as false, which equals no ARGV. The whole script shares one snapshot.
   const auto it = lookup(r.key, now_ms);
@@ -232,6 +269,7 @@ Reply RedisNode::eval(const Request& r, std::int64_t now_ms) {
       if (reply.kind == Reply::Kind::error) reply.raised_in = r.script;  // raised by redis.call
       return reply;
     }
+    case Script::lock_and_incr:
     case Script::none: break;
   }
   LOCKSIM_CHECK(false, "EVAL without a script");

@@ -156,6 +156,7 @@ class RedisNode final : public Process {
   Reply persist(const Request& r, std::int64_t now_ms);
   Reply incr(const Request& r, std::int64_t now_ms);
   Reply eval(const Request& r, std::int64_t now_ms);
+  Reply lock_and_incr(const Request& r, std::int64_t now_ms);
 
   // --- keyspace primitives: the only code that changes keyspace_ ---
   // The live entry for |key|, lazily expiring it first (a replica only hides

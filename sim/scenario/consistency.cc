@@ -110,7 +110,17 @@ void check_resource(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
             "a fencing resource needs fencing tokens, and lock.fencing is \"none\": every op would be refused; set "
             "lock.fencing = \"incr\"");
   }
-  if (spec.lock.fencing == FencingStyle::incr && spec.lock.fencing_key == spec.lock.key) {
+  if (spec.lock.fencing == FencingStyle::incr_in_script && spec.lock.protocol == LockProtocol::redlock) {
+    fail_at(r, first_written(root, {{"lock", "fencing"}}), file_pos, "lock.fencing",
+            "\"incr-in-script\" takes the token on the one node that takes the lock; Redlock's nodes would each "
+            "count their own: use fencing = \"incr\" (one designated node, redlock.fencing_node)");
+  }
+  if (spec.lock.fencing == FencingStyle::incr_in_script && spec.lock.acquire != AcquireStyle::set_nx_px) {
+    fail_at(r, first_written(root, {{"lock", "acquire"}, {"lock", "fencing"}}), file_pos, "lock.acquire",
+            "fencing = \"incr-in-script\" takes the lock with SET NX PX inside its script; it cannot be combined "
+            "with acquire = \"setnx-then-expire\"");
+  }
+  if (spec.lock.fencing != FencingStyle::none && spec.lock.fencing_key == spec.lock.key) {
     fail_at(r, first_written(root, {{"lock", "fencing_key"}, {"lock", "key"}}), file_pos, "lock.fencing_key",
             "the fencing counter and the lock share the key \"" + spec.lock.key +
                 "\": INCR would run on the lock's value; give fencing_key another name");

@@ -61,6 +61,7 @@ std::string script_error_suffix(Script s) {
     case Script::none: return "";
     case Script::compare_and_delete: return " script: b70c2384248f88e6b75b9f89241a180f856ad852, on @user_script:1.";
     case Script::compare_and_pexpire: return " script: 36e94d1c6e02fcefaa7ee5d79eee614dbac55f10, on @user_script:1.";
+    case Script::lock_and_incr: return " script: 85de8822332e4fadb313d53279cf116940933987, on @user_script:1.";
   }
   return "";
 }
@@ -96,7 +97,7 @@ const char* condition_suffix(ExpireCondition c) {
 
 }  // namespace
 
-std::string describe(const Request& r, const std::string& key_name) {
+std::string describe(const Request& r, const std::string& key_name, const std::string& counter_name) {
   auto expire_suffix = [&]() -> std::string {
     switch (r.expire_unit) {
       case ExpireUnit::ms: return " PX " + std::to_string(r.expire_amount);
@@ -126,6 +127,9 @@ std::string describe(const Request& r, const std::string& key_name) {
       return "WAIT " + std::to_string(r.numreplicas) + " " + std::to_string(r.expire_amount);
     case Command::eval:
       if (r.script == Script::compare_and_delete) return "EVAL compare-and-delete " + key_name + " " + r.value.to_string();
+      if (r.script == Script::lock_and_incr)
+        return "EVAL lock-and-incr " + key_name + " " + counter_name + " " + r.value.to_string() + " " +
+               std::to_string(r.expire_amount);
       return "EVAL compare-and-pexpire " + key_name + " " + r.value.to_string() + " " + std::to_string(r.expire_amount);
   }
   return "?";

@@ -2,7 +2,8 @@
 //
 // Only the commands a lock needs are modelled (SET with NX/XX, GET, KEEPTTL
 // and PX/EX/PXAT/EXAT, SETNX, GET, DEL, PEXPIRE and EXPIRE with NX/XX/GT/LT,
-// PTTL, TTL, PERSIST, INCR and the two Lua scripts every lock uses). A reply
+// PTTL, TTL, PERSIST, INCR, the two Lua scripts every lock uses and the one
+// that takes a lock and its fencing token together). A reply
 // carries what RESP would: +OK, a nil bulk, an integer, a bulk string, or an
 // error whose text is Redis 7's (error_text()). Commands as Redis receives
 // them — an argv of byte strings, with its syntax errors — are parsed into a
@@ -53,6 +54,9 @@ enum class Script : std::uint8_t {
   compare_and_delete,
   // if redis.call("get",KEYS[1]) == ARGV[1] then return redis.call("pexpire",KEYS[1],ARGV[2]) else return 0 end
   compare_and_pexpire,
+  // The lock and its fencing token in one step, as many deployments take them:
+  // if redis.call("set",KEYS[1],ARGV[1],"NX","PX",ARGV[2]) then return redis.call("incr",KEYS[2]) else return 0 end
+  lock_and_incr,
 };
 // SET's expiry: relative (PX ms, EX s) or an absolute Unix time (PXAT ms,
 // EXAT s) of the node's wall clock; PEXPIRE is ms, EXPIRE s.
@@ -76,6 +80,7 @@ struct Request {
   std::int64_t expire_amount = 0;       // in expire_unit; PEXPIRE/EXPIRE argument; script ARGV[2] (ms)
   ExpireCondition condition = ExpireCondition::none;  // PEXPIRE/EXPIRE ... NX|XX|GT|LT
   Script script = Script::none;
+  KeyId counter_key = 0;  // lock_and_incr: KEYS[2], the fencing counter
   std::int32_t numreplicas = 0;  // WAIT numreplicas timeout_ms (timeout in expire_amount)
 };
 
@@ -122,7 +127,8 @@ bool same_bytes(const Value& a, const Value& b);
 // token's only when its 16 hex digits are all decimal and the first is not 0.
 std::optional<std::int64_t> decimal_value(const Value& v);
 
-// "SET lock 1f..a NX PX 10000" for traces and tests.
-std::string describe(const Request& r, const std::string& key_name);
+// "SET lock 1f..a NX PX 10000" for traces and tests; |counter_name| names
+// lock-and-incr's counter key.
+std::string describe(const Request& r, const std::string& key_name, const std::string& counter_name = "");
 
 }  // namespace locksim::redis

@@ -158,7 +158,7 @@ std::string describe_control(const Payload& payload, const History& h) {
 
 std::string describe_payload(const Payload& payload, const History& h) {
   auto key_name = [&](redis::KeyId k) { return k < h.key_names.size() ? h.key_names[k] : std::to_string(k); };
-  if (const auto* r = std::get_if<redis::Request>(&payload)) return redis::describe(*r, key_name(r->key));
+  if (const auto* r = std::get_if<redis::Request>(&payload)) return redis::describe(*r, key_name(r->key), key_name(r->counter_key));
   if (const auto* r = std::get_if<redis::Reply>(&payload)) return r->to_string();
   if (const auto* r = std::get_if<resource::Request>(&payload)) {
     std::string s = std::string(resource::op_name(r->op)) + " session " + std::to_string(r->session);
@@ -203,7 +203,7 @@ const char* condition_name(redis::ExpireCondition c) {
   return "?";
 }
 
-void request_fields(TraceLine& line, const redis::Request& r, const std::string& key) {
+void request_fields(TraceLine& line, const redis::Request& r, const std::string& key, const std::string& counter) {
   line.str("kind", "redis-request").num("request_id", static_cast<std::int64_t>(r.request_id)).str("cmd", command_name(r.command));
   switch (r.command) {
     case redis::Command::set:
@@ -226,10 +226,13 @@ void request_fields(TraceLine& line, const redis::Request& r, const std::string&
     case redis::Command::wait: line.num("numreplicas", r.numreplicas).num("timeout_ms", r.expire_amount); return;
     case redis::Command::eval:
       line.str("key", key).str("value", r.value.to_string());
-      if (r.script == redis::Script::compare_and_delete) {
-        line.str("script", "compare-and-delete");
-      } else {
-        line.str("script", "compare-and-pexpire").num("px_ms", r.expire_amount);
+      switch (r.script) {
+        case redis::Script::compare_and_delete: line.str("script", "compare-and-delete"); break;
+        case redis::Script::compare_and_pexpire: line.str("script", "compare-and-pexpire").num("px_ms", r.expire_amount); break;
+        case redis::Script::lock_and_incr:
+          line.str("script", "lock-and-incr").num("px_ms", r.expire_amount).str("counter_key", counter);
+          break;
+        case redis::Script::none: break;
       }
       return;
     case redis::Command::get:
@@ -269,7 +272,7 @@ void payload_fields(TraceLine& line, const Payload& payload, const History& h) {
       [&](const auto& m) {
         using M = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<M, redis::Request>) {
-          request_fields(line, m, key_name(m.key));
+          request_fields(line, m, key_name(m.key), key_name(m.counter_key));
         } else if constexpr (std::is_same_v<M, redis::Reply>) {
           line.str("kind", "redis-reply").num("request_id", id(m.request_id)).str("reply", reply_kind_name(m.kind));
           if (m.kind == redis::Reply::Kind::integer) line.num("integer", m.integer);

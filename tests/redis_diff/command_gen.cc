@@ -13,6 +13,9 @@ const char* const kCompareAndDelete =
 const char* const kCompareAndPexpire =
     "if redis.call(\"get\",KEYS[1]) == ARGV[1] then return redis.call(\"pexpire\",KEYS[1],ARGV[2]) else return 0 "
     "end";
+const char* const kLockAndIncr =
+    "if redis.call(\"set\",KEYS[1],ARGV[1],\"NX\",\"PX\",ARGV[2]) then return redis.call(\"incr\",KEYS[2]) else "
+    "return 0 end";
 
 const std::vector<std::string>& keys() {
   static const std::vector<std::string> names = {"k1", "k2", "k3"};
@@ -182,10 +185,15 @@ Step mangled(Step s, Rng& rng) {
 
 Step well_formed(Rng& rng, Written& w) {
   const std::string key = one_of(keys(), rng);
-  switch (rng.below(16)) {
+  switch (rng.below(17)) {
     case 0:
     case 1:
     case 2: return set(key, rng, w);  // SET, the lock's own command, with its options
+    case 15: {  // the lock and its fencing token in one script; the counter may be any key, the lock's own too
+      Step s{{"EVAL", kLockAndIncr, "2", key, one_of(keys(), rng), value(rng, w.values), ms_amount(rng)}};
+      w.last[key] = s.argv[5];
+      return s;
+    }
     case 3: {
       Step s{{"SETNX", key, value(rng, w.values)}};
       w.last[key] = s.argv[2];
@@ -229,6 +237,7 @@ std::string describe(const Step& step) {
     std::string w = word;
     if (w == kCompareAndDelete) w = "compare-and-delete";
     if (w == kCompareAndPexpire) w = "compare-and-pexpire";
+    if (w == kLockAndIncr) w = "lock-and-incr";
     out += (out.empty() ? "" : " ") + w;
   }
   return out;

@@ -20,9 +20,11 @@ struct Step {
 // GET and PTTL of each.
 const std::vector<std::string>& keys();
 
-// The two scripts every lock uses, as the clients send them.
+// The two scripts every lock uses, and the one that takes a lock with its
+// fencing token, as the clients send them.
 extern const char* const kCompareAndDelete;
 extern const char* const kCompareAndPexpire;
+extern const char* const kLockAndIncr;
 
 // |commands| steps drawn from |seed|: the same seed, the same sequence. The
 // server's wall clock reads |epoch_ms| (Unix ms) at the start: absolute

@@ -59,6 +59,7 @@ TEST(CatalogueNames, IssueNamedScenariosAndVariantsExist) {
   const std::map<std::string, std::vector<std::string>> required = {
       {"single-node-gc-pause", {"base", "fenced"}},
       {"fencing-newer-holder-not-yet-written", {"base", "unique-token-cas"}},
+      {"fencing-token-taken-late", {"base", "incr-in-script"}},
       {"fencing-multistep-collection", {"base", "transactional", "atomic-add", "no-lock-transactional"}},
       {"setnx-then-expire-crash", {"base", "atomic-set"}},
       {"del-without-owner-check", {"base", "compare-and-delete"}},

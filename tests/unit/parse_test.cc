@@ -508,7 +508,7 @@ TEST(ParseError, WrongTypeSaysWhatWasExpectedAndWhatCame) {
                "client.c3.iterations", "expected an integer, got string \"2\"");
   expect_error(inline_error(kTwoClients + "[lock]\nttl = { s = 1 }\n"), "inline.toml", 8, "lock.ttl", "got a table");
   expect_error(inline_error(kTwoClients + "[lock]\nfencing = \"inc\"\n"), "inline.toml", 8, "lock.fencing",
-               "expected one of \"none\", \"incr\", got \"inc\" (did you mean \"incr\"?)");
+               "expected one of \"none\", \"incr\", \"incr-in-script\", got \"inc\" (did you mean \"incr\"?)");
 }
 
 TEST(ParseError, BadUnitsExplainTheUnitRules) {

@@ -362,6 +362,31 @@ TEST(RedisCommands, AnErrorInsideAScriptNamesTheScript) {
             "@user_script:1.");
 }
 
+TEST(RedisCommands, LockAndIncrTakesTheLockAndItsTokenTogether) {
+  // SET NX PX and INCR in one script: the token, 0 when the lock is taken, and
+  // an INCR that fails after the SET leaves the lock set (no rollback).
+  Bench b;
+  const KeyId fence = b.world.intern_key("fence");
+  Request r = request(Command::eval, b.lock, tok(1));
+  r.script = Script::lock_and_incr;
+  r.counter_key = fence;
+  r.expire_amount = 1000;
+  EXPECT_EQ(b.run_now(r), ":1");
+  EXPECT_EQ(b.run_now(pttl(b.lock)), ":1000");
+  EXPECT_EQ(b.run_now(r), ":0");
+  EXPECT_EQ(b.run_now(get(fence)), "$1");
+  b.run_now(del(b.lock));
+  b.run_now(set(fence, tok(7)));
+  EXPECT_EQ(b.run_now(r), "-ERR value is not an integer or out of range script: "
+                          "85de8822332e4fadb313d53279cf116940933987, on @user_script:1.");
+  EXPECT_EQ(b.run_now(get(b.lock)), bulk(tok(1)));
+  // The result went through a Lua number: above 2^53 it is rounded.
+  b.run_now(del(b.lock));
+  b.run_now(set(fence, Value::integer(9007199254740994)));
+  EXPECT_EQ(b.run_now(r), ":9007199254740996");
+  EXPECT_EQ(b.run_now(get(fence)), "$9007199254740995");
+}
+
 TEST(RedisCommands, CompareAndDeleteRemovesOnlyTheCallersValue) {
   // The release script deletes the key only when it still holds the caller's value.
   Bench b;

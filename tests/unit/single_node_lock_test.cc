@@ -122,6 +122,38 @@ TEST(SingleNodeLock, FencingTokenFromIncr) {
   EXPECT_EQ(h.facts<LockGranted>().at(0).fencing_token, 34);
 }
 
+// Fencing in the lock's own script: one request carries the lock and the
+// counter key and its integer reply is the token; 0 is a taken lock; an error
+// (the INCR failed after the SET) fails the attempt and gives the key back.
+TEST(SingleNodeLock, FencingTokenInTheLocksScript) {
+  SingleNodeLockConfig config;
+  config.fencing = FencingStyle::incr_in_script;
+  Harness h(config);
+  h.node->script.push_back({redis::Reply::integer_reply(0, 34), 1ms});
+  h.world.run(TrueTime{1s});
+  ASSERT_EQ(h.node->received.size(), 1u);
+  const redis::Request& eval = h.node->received[0];
+  EXPECT_EQ(eval.script, redis::Script::lock_and_incr);
+  EXPECT_EQ(eval.key, h.world.intern_key("lock"));
+  EXPECT_EQ(eval.counter_key, h.world.intern_key("fence"));
+  EXPECT_EQ(eval.expire_amount, 10'000);
+  EXPECT_EQ(h.client->last.fencing_token, 34);
+  EXPECT_EQ(h.facts<LockGranted>().at(0).fencing_token, 34);
+
+  Harness taken(config);
+  taken.node->script.push_back({redis::Reply::integer_reply(0, 0), 1ms});
+  taken.world.run(TrueTime{1s});
+  EXPECT_EQ(taken.client->failed, 1);
+  EXPECT_EQ(taken.node->received.size(), 1u);
+
+  Harness broken(config);
+  broken.node->script.push_back({redis::Reply::error_reply(0, redis::Error::not_integer), 1ms});
+  broken.world.run(TrueTime{1s});
+  EXPECT_EQ(broken.client->failed, 1);
+  ASSERT_EQ(broken.node->received.size(), 2u);
+  EXPECT_EQ(broken.node->received[1].script, redis::Script::compare_and_delete);
+}
+
 // A grant whose validity is already used up (ttl - elapsed - drift <= 0) fails and is released.
 TEST(SingleNodeLock, TooLateToBeValidFailsAndReleases) {
   SingleNodeLockConfig config;

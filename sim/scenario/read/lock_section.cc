@@ -21,7 +21,8 @@ constexpr std::pair<AcquireStyle, std::string_view> kAcquireStyles[] = {
 constexpr std::pair<ReleaseStyle, std::string_view> kReleaseStyles[] = {
     {ReleaseStyle::compare_and_delete, "compare-and-delete"}, {ReleaseStyle::del, "del"}};
 constexpr std::pair<FencingStyle, std::string_view> kFencingStyles[] = {{FencingStyle::none, "none"},
-                                                                        {FencingStyle::incr, "incr"}};
+                                                                        {FencingStyle::incr, "incr"},
+                                                                        {FencingStyle::incr_in_script, "incr-in-script"}};
 constexpr std::pair<ClockKind, std::string_view> kClientClocks[] = {{ClockKind::monotonic, "monotonic"},
                                                                     {ClockKind::wall, "wall"}};
 
@@ -67,11 +68,13 @@ const KeyTable<LockSpec> kKeys{
      into(&LockSpec::release)},
     {{.name = "fencing",
       .rule = choice_of(kFencingStyles, FencingStyle::none),
-      .doc = "`incr`: after acquiring, the client takes a fencing token from `INCR fencing_key`"},
+      .doc = "`incr`: after acquiring, the client takes a fencing token from `INCR fencing_key`; `incr-in-script`: "
+             "`SET NX PX` and `INCR fencing_key` in one Lua script, so the token is taken in the same instant as "
+             "the lock, as many deployments do (single node only: Redlock's nodes would each count their own)"},
      into(&LockSpec::fencing)},
     {{.name = "fencing_key",
       .rule = StringRule{.fallback = "fence", .non_empty = true},
-      .doc = "the counter key for `fencing = \"incr\"`"},
+      .doc = "the counter key for `fencing = \"incr\"` or `\"incr-in-script\"`"},
      into(&LockSpec::fencing_key)},
     {{.name = "request_timeout",
       .rule = DurationRule{.sign = Sign::positive, .fallback = 1s},
