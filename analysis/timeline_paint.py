@@ -412,7 +412,7 @@ class Painter(FailoverPainting):
                 text = f"{len(shown)} {'held' if held else 'dropped'}"
                 if len(receivers) == 1:
                     text += f" → {next(iter(receivers))}"
-                    if all(m.type == "drop-crashed" for m in shown):
+                    if all(m.type in ("drop-crashed", "refused") for m in shown):
                         text += " (down)"
                 after = z + 0.9 * self.char_w()
                 if after + self.text_w(text, 6.5) + 0.6 * self.char_w(6.5) <= self.x1:

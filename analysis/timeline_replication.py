@@ -277,7 +277,7 @@ def service_calls(trace: Trace) -> list[Call]:
 
 # --- the network ------------------------------------------------------------------------
 
-DROPPED_TYPES = ("lost", "partition-drop", "drop-crashed")
+DROPPED_TYPES = ("lost", "partition-drop", "drop-crashed", "refused")
 NETWORK_TYPES = DROPPED_TYPES + ("partition-hold",)
 
 

@@ -224,7 +224,7 @@ Payload = Union[RedisRequest, RedisReply, ReplicationEntry, ReplicationAck, Repl
 @dataclass(frozen=True)
 class Message:
     t: int
-    type: str  # send | deliver | lost | partition-drop | partition-hold | drop-crashed
+    type: str  # send | deliver | lost | partition-drop | partition-hold | drop-crashed | refused | unsent
     sender: str
     receiver: str
     msg: str  # for people: never parsed
@@ -524,7 +524,10 @@ Record = Union[Message, Invoke, Complete, Want, GiveUp, Grant, Extend, BeliefEnd
                Replicated, Role, Op, App, Fault, PhaseReached, FaultFired, End, Promise, Judged, JudgedBelief,
                JudgedWindow, JudgedHolder, JudgedRole, JudgedVerdict, Unknown]
 
-MESSAGE_TYPES = ("send", "deliver", "lost", "partition-drop", "partition-hold", "drop-crashed")
+# refused: a request reached a host whose process had crashed (the refusal
+# travels back as a reply); unsent: the client's library, waiting to reconnect
+# after a refusal, failed it without sending.
+MESSAGE_TYPES = ("send", "deliver", "lost", "partition-drop", "partition-hold", "drop-crashed", "refused", "unsent")
 
 
 # --- which JSON key fills which attribute -------------------------------------------------------

@@ -44,8 +44,15 @@ void RedisNode::on_start() {
 }
 
 void RedisNode::on_message(const Message& message) {
-  // Restarted but held back by the delayed restart: nothing listens yet.
-  if (!serving_) return;
+  // Restarted but held back by the delayed restart: nothing listens yet — on
+  // a host that stayed up its kernel refuses the connection; a machine that
+  // is still booting answers nothing.
+  if (!serving_) {
+    const auto* request = std::get_if<Request>(&message.payload);
+    if (request != nullptr && last_crash_kept_host())
+      send(message.from, Reply::error_reply(request->request_id, Error::connection_refused));
+    return;
+  }
   const ProcessId from = message.from;
   std::visit(
       [&](const auto& m) {
@@ -112,7 +119,12 @@ void RedisNode::on_crash() {
   switch (config_.persistence) {
     case Persistence::none: durable_.clear(); break;
     case Persistence::aof_always: durable_ = std::move(keyspace_); break;
-    case Persistence::aof_everysec: break;  // durable_ is the last fsync
+    case Persistence::aof_everysec:
+      // A process crash loses nothing it acknowledged: Redis write()s the AOF
+      // before it sends the replies (beforeSleep), and the page cache outlives
+      // the process. Only a machine crash loses what was not yet fsynced.
+      if (last_crash_kept_host()) durable_ = keyspace_;
+      break;
   }
   keyspace_.clear();
   dirty_ = false;

@@ -31,9 +31,11 @@
 //    fsyncs every write before the reply, so a restart sees exactly the
 //    keyspace at crash time; `aof_everysec` fsyncs once per
 //    NodeConfig::fsync_every on the node's monotonic clock (ae.c timers use
-//    the steady clock). We model a *machine* crash (power loss, kernel
-//    panic): writes since the last fsync are lost. A `kill -9` of the process
-//    alone would keep them in the page cache — not modelled.
+//    the steady clock). A *machine* crash (power loss, kernel panic) loses
+//    the writes since the last fsync; a crash of the process alone
+//    (fault::Crash::process_only: kill -9, OOM killer) keeps everything it
+//    acknowledged, which Redis write()s before replying and the page cache
+//    keeps — and its host refuses connections while it is down.
 //  - Delayed restart (the distlock page, "Performance, crash recovery and
 //    fsync": "make it unavailable for at least a bit more than the max TTL we
 //    use"): with NodeConfig::delayed_restart > 0 a restarted node does not

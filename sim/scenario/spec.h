@@ -85,6 +85,7 @@ struct LockSpec {
   FencingStyle fencing{};
   std::string fencing_key;
   Duration request_timeout{};  // a request with no reply by then is *info*
+  Duration reconnect_delay{};  // after a refused connection, requests to that node fail unsent this long
   ClockKind clock{};           // the client's clock for validity
   // validity = ttl - elapsed - (ttl * drift_factor_ppm / 1e6 + drift_fixed)
   std::int64_t drift_factor_ppm = 0;

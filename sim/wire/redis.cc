@@ -47,6 +47,7 @@ const char* error_text(Error e) {
       return "ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is "
              "configured to be writable (which is not the default) writes to replicas are just local and are not "
              "propagated.";
+    case Error::connection_refused: return "ECONNREFUSED connection refused (not a Redis reply: the command never ran)";
   }
   return "ERR unknown";
 }

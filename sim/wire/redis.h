@@ -95,6 +95,10 @@ enum class Error : std::uint8_t {
   read_only,           // READONLY You can't write against a read only replica.
   no_replicas,         // NOREPLICAS Not enough good replicas to write.
   wait_on_replica,     // ERR WAIT cannot be used with replica instances. ...
+  // Not a Redis reply: the client's library could not connect (the server's
+  // process is down and its host refused, or the library is still waiting to
+  // reconnect). The command never ran.
+  connection_refused,
 };
 const char* error_text(Error e);
 

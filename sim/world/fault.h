@@ -21,11 +21,16 @@ struct Pause {
   ProcessId target;
   Duration length;
 };
-// Crash: volatile state is gone, deliveries are dropped; restarts after
-// |down_for| when it is set (negative = stays down).
+// Crash: volatile state is gone; restarts after |down_for| when it is set
+// (negative = stays down). A machine crash (power loss, kernel panic) is
+// silent: deliveries are dropped and a client learns only by its timeout. A
+// process crash (kill -9, OOM killer, segfault) leaves the host up: its
+// kernel refuses every connection at once (process_only), and what the
+// process wrote to the page cache survives.
 struct Crash {
   ProcessId target;
   Duration down_for{-1};
+  bool process_only = false;
 };
 struct Restart {
   ProcessId target;

@@ -24,6 +24,7 @@ struct PlannedProcess {
   std::unique_ptr<Process> model;
   ProcessKind kind;
   Clock clock;
+  Duration reconnect_delay{0};  // a client's library (World::set_reconnect_delay)
 };
 
 struct PlannedLink {

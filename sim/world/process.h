@@ -63,6 +63,10 @@ class Process {
   Rng& rng();
   void record(const FactBody& fact);
   void reach(Phase phase);
+  // Whether this process's last crash was of the process alone, its host up
+  // (fault::Crash::process_only): what it wrote to the page cache survived,
+  // and its host refuses connections while it is down.
+  bool last_crash_kept_host() const;
   const std::string& name_of(ProcessId other) const;
   // A fresh id for a lock session; ids count up across the whole run so that
   // witnesses can say "session 2".

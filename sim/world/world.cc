@@ -60,6 +60,7 @@ void Process::reach(Phase phase) {
 
 const std::string& Process::name_of(ProcessId other) const { return world_->history_.name_of(other); }
 SessionId Process::new_session_id() { return world_->next_session_++; }
+bool Process::last_crash_kept_host() const { return world_->slots_[id_].process_crash; }
 
 // ---------------------------------------------------------------- World
 
@@ -72,7 +73,10 @@ World::World(std::uint64_t seed, WorldPlan plan, TraceSink& trace) : World(seed,
   // A slot holds a deque: growing the vector would move every one of them.
   slots_.reserve(plan.processes.size());
   history_.processes.reserve(plan.processes.size());
-  for (PlannedProcess& p : plan.processes) add(std::move(p.model), p.kind, p.clock);
+  for (PlannedProcess& p : plan.processes) {
+    const ProcessId id = add(std::move(p.model), p.kind, p.clock);
+    set_reconnect_delay(id, p.reconnect_delay);
+  }
   history_.service = std::move(plan.service);
   history_.app = plan.app;
   default_link_ = plan.default_link;
@@ -198,6 +202,10 @@ std::uint32_t World::store(const Message& m) {
 
 void World::transmit(std::uint32_t message_slot) {
   const Message m = messages_[message_slot];
+  if (fails_unsent(m)) {
+    free_messages_.push_back(message_slot);
+    return;
+  }
   const auto arrival = network_->schedule(m.from, m.to, true_now());
   if (!arrival) {
     if (tracing_) trace_message("lost", m);
@@ -223,6 +231,7 @@ void World::dispatch(const Event& ev) {
       return;
     }
     case kDeliver: deliver(ev); return;
+    case kLocal: hand_over(ev, static_cast<std::uint32_t>(ev.arg0), messages_[ev.arg0]); return;
     case kControl: {
       // A copy: applying it may schedule more controls and move controls_.
       const Control control = controls_[ev.arg0];
@@ -242,15 +251,12 @@ void World::dispatch(const Event& ev) {
 void World::run_waiting(ProcessId p, const Event& ev) {
   Slot& s = slots_[p];
   switch (ev.kind) {
-    case kDeliver: {
+    case kDeliver:
+    case kLocal: {
       // It reached the host before or during the pause: the network has had
       // its say, so no partition judges it again.
       const auto slot = static_cast<std::uint32_t>(ev.arg0);
-      const Message m = messages_[slot];
-      free_messages_.push_back(slot);
-      if (tracing_) trace_message("deliver", m);
-      s.model->on_message(m);
-      return;
+      return receive(s, slot, messages_[slot], ev.kind == kDeliver);
     }
     case kDeferredTimer: s.model->on_timer(ev.arg0); return;
     case kOutgoing: transmit(static_cast<std::uint32_t>(ev.arg0)); return;
@@ -276,9 +282,18 @@ void World::deliver(const Event& ev) {
       return;
     case Network::Verdict::deliver: break;
   }
+  hand_over(ev, slot, m);
+}
+
+void World::hand_over(const Event& ev, std::uint32_t slot, const Message& m) {
   Slot& s = slots_[m.to];
   if (s.state == ProcessState::crashed) {
-    if (tracing_) trace_message("drop-crashed", m);
+    if (s.process_crash && std::holds_alternative<redis::Request>(m.payload)) {
+      if (tracing_) trace_message("refused", m);
+      refuse(m);
+    } else if (tracing_) {
+      trace_message("drop-crashed", m);
+    }
     free_messages_.push_back(slot);
     return;
   }
@@ -286,9 +301,43 @@ void World::deliver(const Event& ev) {
     s.pending.push_back(ev);
     return;
   }
+  receive(s, slot, m, ev.kind == kDeliver);
+}
+
+void World::receive(Slot& s, std::uint32_t slot, const Message& message, bool from_network) {
+  const Message m = message;  // copied: the slot is freed before the handler runs
   free_messages_.push_back(slot);
   if (tracing_) trace_message("deliver", m);
+  // The client's library notes a refusal that came from the host: it
+  // reconnects only later. (One it made up itself does not start the wait again.)
+  if (const auto* reply = std::get_if<redis::Reply>(&m.payload);
+      from_network && reply != nullptr && reply->error == redis::Error::connection_refused && s.reconnect_delay > Duration{0}) {
+    const TrueTime until = saturating_add(true_now(), s.reconnect_delay);
+    auto it = std::find_if(s.refused_until.begin(), s.refused_until.end(),
+                           [&](const auto& entry) { return entry.first == m.from; });
+    if (it == s.refused_until.end()) s.refused_until.emplace_back(m.from, until);
+    else it->second = until;
+  }
   s.model->on_message(m);
+}
+
+void World::refuse(const Message& request) {
+  const auto& r = std::get<redis::Request>(request.payload);
+  transmit(store(Message{request.to, request.from,
+                         redis::Reply::error_reply(r.request_id, redis::Error::connection_refused)}));
+}
+
+bool World::fails_unsent(const Message& m) {
+  const Slot& s = slots_[m.from];
+  if (s.refused_until.empty() || !std::holds_alternative<redis::Request>(m.payload)) return false;
+  const auto it = std::find_if(s.refused_until.begin(), s.refused_until.end(),
+                               [&](const auto& entry) { return entry.first == m.to; });
+  if (it == s.refused_until.end() || true_now() >= it->second) return false;
+  const auto& r = std::get<redis::Request>(m.payload);
+  const Message refusal{m.to, m.from, redis::Reply::error_reply(r.request_id, redis::Error::connection_refused)};
+  if (tracing_) trace_message("unsent", m);
+  engine_.schedule(true_now(), m.from, kLocal, store(refusal));
+  return true;
 }
 
 void World::run_control(const Control& control) {
@@ -334,11 +383,13 @@ bool World::apply(const FaultAction& action) {
           Slot& s = slots_[f.target];
           if (s.state == ProcessState::crashed) return false;
           record_fact(FaultApplied{FaultKind::crash, f.target, f.down_for.count(), 0});
+          s.process_crash = f.process_only;  // before on_crash: a model may ask what survives
           s.model->on_crash();
           s.state = ProcessState::crashed;
           ++s.incarnation;  // every timer of the old life is now stale
           for (const Event& e : s.pending)
-            if (e.kind == kDeliver || e.kind == kOutgoing) free_messages_.push_back(static_cast<std::uint32_t>(e.arg0));
+            if (e.kind == kDeliver || e.kind == kOutgoing || e.kind == kLocal)
+              free_messages_.push_back(static_cast<std::uint32_t>(e.arg0));
           s.pending.clear();
           if (f.down_for >= Duration{0})
             schedule_control(saturating_add(now, f.down_for), Control{FaultAction{fault::Restart{f.target}}});

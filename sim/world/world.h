@@ -44,6 +44,9 @@ class World final : private Dispatcher {
   redis::KeyId intern_key(const std::string& key);
   void set_default_link(const LinkSpec& spec) { default_link_ = spec; }
   void set_link(ProcessId from, ProcessId to, const LinkSpec& spec);
+  // |client|'s Redis library waits |delay| before it connects again to a node
+  // that refused it; meanwhile requests to that node fail at once, unsent.
+  void set_reconnect_delay(ProcessId client, Duration delay) { slots_[client].reconnect_delay = delay; }
   void set_service(const ServiceLayout& layout) { history_.service = layout; }
   void set_app(AppKind app) { history_.app = app; }
   // A scenario's faults are named (set_fault_names, in file order) and given
@@ -83,7 +86,9 @@ class World final : private Dispatcher {
 
  private:
   friend class Process;
-  enum EventKind : std::uint32_t { kDeliver = 1, kControl, kDeferredTimer, kOutgoing, kStart, kClockAdjusted };
+  // kLocal: a message that never crosses the network (a connection the
+  // sender's own library knows is down), handed over as it is.
+  enum EventKind : std::uint32_t { kDeliver = 1, kControl, kDeferredTimer, kOutgoing, kStart, kClockAdjusted, kLocal };
   struct Slot {
     std::unique_ptr<Process> model;
     Clock clock;
@@ -93,6 +98,11 @@ class World final : private Dispatcher {
     TrueTime paused_until{};
     std::deque<Event> pending;  // what waits for the end of a pause, in order
     Rng rng{0};
+    bool process_crash = false;  // its last crash left the host up (fault::Crash::process_only)
+    // A client's library: after a refused connection, requests to that node
+    // fail at once, unsent, until the reconnect delay has passed.
+    Duration reconnect_delay{0};
+    std::vector<std::pair<ProcessId, TrueTime>> refused_until;
   };
   struct Resume {
     ProcessId target;
@@ -121,6 +131,16 @@ class World final : private Dispatcher {
   void dispatch(const Event& ev) override;
   TimerId arm(ProcessId p, TrueTime at, std::uint64_t tag);
   void deliver(const Event& ev);
+  // Gives a message that reached its host to the process (or its pause queue).
+  void hand_over(const Event& ev, std::uint32_t slot, const Message& m);
+  // The process handles the message now; |from_network|: it came over a link.
+  void receive(Slot& s, std::uint32_t slot, const Message& m, bool from_network);
+  // A request reached a host whose Redis process died: the kernel answers
+  // "connection refused", which travels back like any packet.
+  void refuse(const Message& request);
+  // True (and the refusal scheduled) when |m| is a request its sender's
+  // library knows cannot connect yet.
+  bool fails_unsent(const Message& m);
   void run_waiting(ProcessId p, const Event& ev);
   void transmit(std::uint32_t message_slot);
   void run_control(const Control& control);

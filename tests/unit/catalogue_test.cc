@@ -69,7 +69,7 @@ TEST(CatalogueNames, IssueNamedScenariosAndVariantsExist) {
       {"redlock-delayed-replies", {"base", "no-validity-check", "wall-clock-step-back"}},
       {"redlock-pause-after-acquire", {"base", "fenced"}},
       {"redlock-crash-restart",
-       {"base", "aof-always", "aof-everysec-soon", "aof-everysec-late", "delayed-restart"}},
+       {"base", "aof-always", "aof-everysec-soon", "aof-everysec-late", "delayed-restart", "aof-everysec-process-crash"}},
       {"watchdog-renewal-gc", {"base", "long-pause"}},
       {"no-faults-redlock", {"base"}},
       {"no-faults-watchdog", {"base"}},

@@ -579,7 +579,7 @@ TEST(ParseError, KeysOfAnotherFaultKindAreRefused) {
                                           "target = \"r1\"\n"
                                           "length = \"2s\"\n"),
                "inline.toml", 11, "fault.boom.length",
-               "\"length\" does not apply to a crash fault (a crash fault takes: target, restart_after)");
+               "\"length\" does not apply to a crash fault (a crash fault takes: target, restart_after, what)");
   expect_error(
       inline_error(kTwoClients + "[fault.t]\nkind = \"clock-jump\"\nat = \"1s\"\ntarget = \"c1\"\nby = \"1s\"\n"
                                  "occurrence = 2\n"),

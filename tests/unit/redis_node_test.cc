@@ -578,6 +578,52 @@ TEST(RedisPersistence, AofEverysecKeepsOnlyWhatWasFsynced) {
                                   "2.95s dropped other 2 lost-in-crash", "3s held lock 1"}));
 }
 
+TEST(RedisPersistence, AProcessCrashKeepsWhatTheNodeAcknowledged) {
+  // kill -9 under appendfsync everysec: the write 50ms before the crash was
+  // write()n to the page cache before its reply, and the host kept it.
+  Bench b(NodeConfig{.persistence = Persistence::aof_everysec});
+  const KeyId other = b.world.intern_key("other");
+  b.client->at(500ms, set(b.lock, tok(1), "PX 60000"));
+  b.client->at(2900ms, set(other, tok(2), "PX 60000"));
+  const auto recent_write = b.client->at(3500ms, get(other));
+  b.fault_at(2950ms, fault::Crash{b.node, 50ms, /*process_only=*/true});
+  b.world.run(TrueTime{5s});
+  EXPECT_EQ(b.client->reply(recent_write), bulk(tok(2)));
+}
+
+TEST(RedisCrash, AProcessCrashRefusesAtOnceAMachineCrashIsSilent) {
+  // A request to a dead process comes back "connection refused" after one
+  // round trip (here 0); a dead machine answers nothing. While a delayed
+  // restart holds the node back, a host that stayed up refuses too.
+  for (const bool process_only : {false, true}) {
+    Bench b(NodeConfig{.delayed_restart = 2s});
+    b.fault_at(1s, fault::Crash{b.node, 500ms, process_only});
+    const auto while_down = b.client->at(1200ms, get(b.lock));
+    const auto while_held_back = b.client->at(2s, get(b.lock));
+    const auto serving = b.client->at(3500ms, get(b.lock));
+    b.world.run(TrueTime{4s});
+    const std::string refused = err(Error::connection_refused);
+    EXPECT_EQ(b.client->reply(while_down), process_only ? refused : "(no reply)");
+    EXPECT_EQ(b.client->reply(while_held_back), process_only ? refused : "(no reply)");
+    EXPECT_EQ(b.client->reply(serving), "(nil)");
+  }
+}
+
+TEST(RedisCrash, AClientWaitsItsReconnectDelayBeforeTryingANodeThatRefused) {
+  // After a refusal the library does not connect for 300ms: a request in that
+  // window fails at once without reaching the node (which is back by then).
+  Bench b;
+  b.world.set_reconnect_delay(b.world.find("c1"), 300ms);
+  b.fault_at(1s, fault::Crash{b.node, 100ms, /*process_only=*/true});
+  const auto refused = b.client->at(1050ms, get(b.lock));
+  const auto unsent = b.client->at(1200ms, get(b.lock));
+  const auto reconnected = b.client->at(1400ms, get(b.lock));
+  b.world.run(TrueTime{2s});
+  EXPECT_EQ(b.client->reply(refused), err(Error::connection_refused));
+  EXPECT_EQ(b.client->reply(unsent), err(Error::connection_refused)) << "the node was up, but nobody asked it";
+  EXPECT_EQ(b.client->reply(reconnected), "(nil)");
+}
+
 TEST(RedisPersistence, AofEverysecBringsBackAReleasedLock) {
   // A release not yet fsynced is undone by a crash: the lock key comes back held after the restart.
   Bench b(NodeConfig{.persistence = Persistence::aof_everysec});

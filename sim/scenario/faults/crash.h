@@ -17,6 +17,7 @@ struct FaultKindDecl;
 struct CrashFault {
   std::string target;
   std::optional<Duration> restart_after;  // none = stays down
+  bool process_only = false;              // what = "process": the host stays up
 };
 const scenario::FaultKindDecl<CrashFault>& kind_decl(std::type_identity<CrashFault>);
 

@@ -80,6 +80,13 @@ const KeyTable<LockSpec> kKeys{
       .rule = DurationRule{.sign = Sign::positive, .fallback = 1s},
       .doc = "a request with no reply by then counts as *info* (outcome unknown)"},
      into(&LockSpec::request_timeout)},
+    {{.name = "reconnect_delay",
+      .rule = DurationRule{.sign = Sign::non_negative, .fallback = Duration{0}},
+      .doc = "after a node refused a connection (its process crashed: `what = \"process\"`), the client's Redis "
+             "library waits this long before it connects to that node again, and requests to it meanwhile fail at "
+             "once, unsent (ioredis's default retryStrategy first waits 50 ms; `0`: every request tries to connect, "
+             "as redis-py and redis-rb do)"},
+     into(&LockSpec::reconnect_delay)},
     {{.name = "clock",
       .rule = choice_of(kClientClocks, ClockKind::monotonic),
       .doc = "the client clock that measures validity"},
