@@ -133,7 +133,7 @@ const DocNode* fault_key(const DocNode& root, const FaultSpec& f, std::string_vi
 void check_fault_time(Reader& r, const DocNode& root, const ScenarioSpec& spec, const FaultSpec& f) {
   const TriggerSpec& t = f.trigger;
   const std::string base = join_key("fault", f.name);
-  if (t.at_phase) {
+  if (!t.at_a_time()) {
     if (t.delay >= spec.run_for)
       fail_at(r, fault_key(root, f, "after"), f.pos, join_key(base, "after"),
               "fires " + human_duration(t.delay) + " after its phase, which is " + run_end_text(spec) +
@@ -176,7 +176,7 @@ void check_restarts(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
       const auto* crash = std::get_if<CrashFault>(&c.kind);
       if (crash == nullptr || crash->target != restart->target) continue;
       crashes = true;
-      if (c.trigger.at_phase || c.trigger.at_drawn) {
+      if (!c.trigger.at_a_time() || c.trigger.at_drawn) {
         all_fixed = false;
         continue;
       }
@@ -188,7 +188,7 @@ void check_restarts(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
               "\"" + restart->target + "\" never crashes (no crash fault targets it), so there is nothing to restart");
       continue;
     }
-    if (all_fixed && first_crash && !f.trigger.at_phase && !f.trigger.at_drawn &&
+    if (all_fixed && first_crash && f.trigger.at_a_time() && !f.trigger.at_drawn &&
         f.trigger.at_time + f.trigger.delay <= *first_crash)
       fail_at(r, fault_key(root, f, "at"), f.pos, join_key(base, "at"),
               "the restart at " + human_duration(f.trigger.at_time + f.trigger.delay) + " comes before \"" +

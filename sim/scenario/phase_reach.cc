@@ -162,7 +162,7 @@ std::array<std::int64_t, kPhaseCount> phase_reach(const ScenarioSpec& spec, cons
 void check_reach(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
   for (const ClientSpec& c : spec.clients) check_steps(r, root, spec, c);
   for (const FaultSpec& f : spec.faults)
-    if (f.trigger.at_phase) check_trigger(r, root, spec, f);
+    if (f.trigger.kind == TriggerSpec::Kind::phase) check_trigger(r, root, spec, f);
 }
 
 }  // namespace locksim::scenario

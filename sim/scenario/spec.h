@@ -198,16 +198,20 @@ struct NetworkSpec {
   std::vector<LinkOverride> links;
 };
 
+// When a fault fires: at a true time, fixed or drawn per run, or at the
+// n-th time a client reaches a phase ("c1 acquired").
 struct TriggerSpec {
-  bool at_phase = false;
-  Duration at_time{};  // when !at_phase
+  enum class Kind : std::uint8_t { time, phase };
+  Kind kind = Kind::time;
+  Duration at_time{};  // kind == time
   // at = "uniform(0s, 5s)": the trigger time is drawn per run (at_time is
   // then unused), so a sweep over many seeds covers many pause starts.
   std::optional<Latency> at_drawn;
-  std::string process;  // when at_phase: "c1" of "c1 acquired"
+  std::string process;  // kind == phase: "c1" of "c1 acquired"
   Phase phase = Phase::started;
   Duration delay{};     // `after`: fire this long after the trigger
   int occurrence = 1;   // the n-th time the phase is reached
+  bool at_a_time() const { return kind == Kind::time; }
 };
 
 // One [fault.NAME]: when it fires, and what it does (one of the kinds in

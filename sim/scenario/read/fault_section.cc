@@ -69,7 +69,7 @@ std::optional<FaultSpec> read_fault(ReadContext& c, const DocNode& t) {
   }
   read_keys(c.r, t, keys(), fault);
   if (const DocNode* at = c.r.require(t, "at")) read_trigger(c, *at, fault.trigger);
-  if (const DocNode* occurrence = t.find("occurrence"); occurrence != nullptr && !fault.trigger.at_phase &&
+  if (const DocNode* occurrence = t.find("occurrence"); occurrence != nullptr && fault.trigger.at_a_time() &&
                                                         t.find("at") != nullptr)
     c.r.fail(*occurrence, "occurrence counts phases; it needs a phase trigger such as at = \"c1 read\"");
   if (std::optional<FaultKindSpec> what = read_fault_kind(c, kind_name, t)) fault.kind = std::move(*what);

@@ -18,7 +18,7 @@ void read_drawn(ReadContext& c, const DocNode& at, const std::string& raw, const
   std::string error;
   std::optional<Latency> drawn = parse_latency(text, error);
   if (!drawn) return c.r.fail(at, error);
-  trigger.at_phase = false;
+  trigger.kind = TriggerSpec::Kind::time;
   trigger.at_drawn = *drawn;
 }
 
@@ -47,7 +47,7 @@ void read_phase(ReadContext& c, const DocNode& at, const std::string& raw, const
     return c.r.fail(at, "unknown phase " + in_quotes(phase_text) + did_you_mean(phase_text, phases) +
                             "; phases: " + join_list(phases));
   }
-  trigger.at_phase = true;
+  trigger.kind = TriggerSpec::Kind::phase;
   trigger.process = process;
   trigger.phase = phase;
 }
@@ -65,7 +65,7 @@ void read_trigger(ReadContext& c, const DocNode& at, TriggerSpec& trigger) {
   if (!looks_like_time) return read_phase(c, at, raw, text, trigger);
   std::string error;
   if (auto d = duration_from_text(text, Sign::non_negative, error)) {
-    trigger.at_phase = false;
+    trigger.kind = TriggerSpec::Kind::time;
     trigger.at_time = *d;
   } else {
     c.r.fail(at, error);
