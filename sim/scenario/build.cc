@@ -165,7 +165,7 @@ void plan_faults(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l, std
     PlannedFault planned{f.name, scenario::resolve_fault(f.kind, resolver), PlannedFault::AtTime{}};
     const TriggerSpec& t = f.trigger;
     if (!t.at_a_time()) {
-      planned.when = PlannedFault::AtPhase{l.id(t.process), t.phase, t.delay, t.occurrence};
+      planned.when = Trigger{l.id(t.process), t.phase, t.delay, t.occurrence};
     } else {
       Duration at = t.at_time;
       if (t.at_drawn) {
