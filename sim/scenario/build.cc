@@ -119,6 +119,12 @@ void plan_store(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
     add_process(plan, spec, std::make_unique<consensus::StoreMember>(name, config), ProcessKind::store_member);
 }
 
+Trigger trigger_of(const TriggerSpec& t, const Layout& l) {
+  Trigger out{l.id(t.process), t.phase, t.delay, t.occurrence};
+  if (t.kind == TriggerSpec::Kind::event) out.what = t.event;
+  return out;
+}
+
 void plan_clients(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
   LockTargets targets;
   targets.service = plan.service;
@@ -129,6 +135,8 @@ void plan_clients(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
   for (const ClientSpec& c : spec.clients) {
     WorkloadConfig wl;
     wl.start = c.start;
+    wl.start_on_trigger = c.start_on.has_value();
+    if (c.start_on) plan.starts.push_back(PlannedStart{l.id(c.name), trigger_of(*c.start_on, l)});
     wl.steps = c.steps;
     wl.iterations = c.iterations;
     wl.attempts = c.attempts;
@@ -165,8 +173,8 @@ void plan_faults(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l, std
     const scenario::FaultResolver resolver(l.ids, seed, f.name);
     PlannedFault planned{f.name, scenario::resolve_fault(f.kind, resolver), PlannedFault::AtTime{}};
     const TriggerSpec& t = f.trigger;
-    if (t.at_phase) {
-      planned.when = PlannedFault::AtPhase{l.id(t.process), t.phase, t.delay, t.occurrence};
+    if (!t.at_a_time()) {
+      planned.when = trigger_of(t, l);
     } else {
       Duration at = t.at_time;
       if (t.at_drawn) {

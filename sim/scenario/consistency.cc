@@ -140,14 +140,16 @@ const DocNode* fault_key(const DocNode& root, const FaultSpec& f, std::string_vi
   return find_path(root, {"fault", f.name, key});
 }
 
+const char* trigger_word(const TriggerSpec& t) { return t.kind == TriggerSpec::Kind::phase ? "phase" : "event"; }
+
 void check_fault_time(Reader& r, const DocNode& root, const ScenarioSpec& spec, const FaultSpec& f) {
   const TriggerSpec& t = f.trigger;
   const std::string base = join_key("fault", f.name);
-  if (t.at_phase) {
+  if (!t.at_a_time()) {
     if (t.delay >= spec.run_for)
       fail_at(r, fault_key(root, f, "after"), f.pos, join_key(base, "after"),
-              "fires " + human_duration(t.delay) + " after its phase, which is " + run_end_text(spec) +
-                  "; it would never happen");
+              "fires " + human_duration(t.delay) + " after its " + trigger_word(t) + ", which is " +
+                  run_end_text(spec) + "; it would never happen");
     return;
   }
   const Duration at = t.at_drawn ? t.at_drawn->lowest() : t.at_time;
@@ -186,7 +188,7 @@ void check_restarts(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
       const auto* crash = std::get_if<CrashFault>(&c.kind);
       if (crash == nullptr || crash->target != restart->target) continue;
       crashes = true;
-      if (c.trigger.at_phase || c.trigger.at_drawn) {
+      if (!c.trigger.at_a_time() || c.trigger.at_drawn) {
         all_fixed = false;
         continue;
       }
@@ -198,7 +200,7 @@ void check_restarts(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
               "\"" + restart->target + "\" never crashes (no crash fault targets it), so there is nothing to restart");
       continue;
     }
-    if (all_fixed && first_crash && !f.trigger.at_phase && !f.trigger.at_drawn &&
+    if (all_fixed && first_crash && f.trigger.at_a_time() && !f.trigger.at_drawn &&
         f.trigger.at_time + f.trigger.delay <= *first_crash)
       fail_at(r, fault_key(root, f, "at"), f.pos, join_key(base, "at"),
               "the restart at " + human_duration(f.trigger.at_time + f.trigger.delay) + " comes before \"" +
@@ -249,8 +251,13 @@ void check_consistency(Reader& r, const DocNode& root, const ScenarioSpec& spec)
   check_store_session(r, root, spec);
   check_resource(r, root, spec);
   for (const ClientSpec& c : spec.clients) {
-    if (c.start < spec.run_for) continue;
-    fail_at(r, find_path(root, {"client", c.name, "start"}), c.pos, join_key(join_key("client", c.name), "start"),
+    const std::string base = join_key("client", c.name);
+    if (c.start_on && c.start_on->delay >= spec.run_for)
+      fail_at(r, find_path(root, {"client", c.name, "start_after"}), c.pos, join_key(base, "start_after"),
+              "the client starts " + human_duration(c.start_on->delay) + " after its " + trigger_word(*c.start_on) +
+                  ", which is " + run_end_text(spec));
+    if (c.start_on || c.start < spec.run_for) continue;
+    fail_at(r, find_path(root, {"client", c.name, "start"}), c.pos, join_key(base, "start"),
             "the client starts at " + human_duration(c.start) + ", " + run_end_text(spec));
   }
   for (const FaultSpec& f : spec.faults) check_fault_time(r, root, spec, f);

@@ -105,33 +105,44 @@ void check_steps(Reader& r, const DocNode& root, const ScenarioSpec& spec, const
 
 std::string reach_text(std::int64_t n) { return n == 1 ? "once" : std::to_string(n) + " times"; }
 
-void check_trigger(Reader& r, const DocNode& root, const ScenarioSpec& spec, const FaultSpec& f) {
-  const auto c = std::find_if(spec.clients.begin(), spec.clients.end(),
-                              [&](const ClientSpec& client) { return client.name == f.trigger.process; });
-  if (c == spec.clients.end()) return;
-  const std::int64_t most = phase_reach(spec, *c)[index(f.trigger.phase)];
-  const std::string phase = std::string("\"") + phase_name(f.trigger.phase) + "\"";
-  const DocNode* table = root.find("fault") != nullptr ? root.find("fault")->find(f.name) : nullptr;
-  const std::string base = join_key("fault", f.name);
-  if (most == 0) {
-    const DocNode* at = table != nullptr ? table->find("at") : nullptr;
-    const std::string message = c->name + " never reaches " + phase + " (its steps, the app, the policy and the "
-                                "lock say so), so the fault would never fire";
-    if (at != nullptr)
-      r.fail(*at, message);
-    else
-      r.fail(f.pos, join_key(base, "at"), message);
-    return;
-  }
-  if (f.trigger.occurrence <= most) return;
-  const DocNode* occurrence = table != nullptr ? table->find("occurrence") : nullptr;
-  const std::string message = c->name + " reaches " + phase + " at most " + reach_text(most) +
-                              " in a run, so occurrence " + std::to_string(f.trigger.occurrence) +
-                              " never comes and the fault would never fire";
-  if (occurrence != nullptr)
-    r.fail(*occurrence, message);
+// Where a phase trigger is written, and what would not happen if its phase
+// never came: a fault's `at` and `occurrence`, or a client's `start`.
+struct WrittenTrigger {
+  const DocNode* table;      // [fault.NAME] or [client.NAME]; null when it came from elsewhere
+  std::string base;          // "fault.NAME"
+  std::string_view at;       // "at" / "start"
+  std::string_view occurrence;  // "" when the trigger has none of its own
+  SourcePos pos;
+  std::string never;         // "the fault would never fire"
+};
+
+void fail_key(Reader& r, const WrittenTrigger& w, std::string_view key, const std::string& message) {
+  const DocNode* node = w.table != nullptr ? w.table->find(key) : nullptr;
+  if (node != nullptr)
+    r.fail(*node, message);
   else
-    r.fail(f.pos, join_key(base, "occurrence"), message);
+    r.fail(w.pos, join_key(w.base, key), message);
+}
+
+void check_trigger(Reader& r, const ScenarioSpec& spec, const TriggerSpec& t, const WrittenTrigger& w) {
+  const auto c = std::find_if(spec.clients.begin(), spec.clients.end(),
+                              [&](const ClientSpec& client) { return client.name == t.process; });
+  if (c == spec.clients.end()) return;
+  const std::int64_t most = phase_reach(spec, *c)[index(t.phase)];
+  const std::string phase = std::string("\"") + phase_name(t.phase) + "\"";
+  if (most == 0)
+    return fail_key(r, w, w.at,
+                    c->name + " never reaches " + phase + " (its steps, the app, the policy and the lock say so), so " +
+                        w.never);
+  if (t.occurrence <= most) return;
+  fail_key(r, w, w.occurrence,
+           c->name + " reaches " + phase + " at most " + reach_text(most) + " in a run, so occurrence " +
+               std::to_string(t.occurrence) + " never comes and " + w.never);
+}
+
+const DocNode* table_of(const DocNode& root, std::string_view section, const std::string& name) {
+  const DocNode* s = root.find(section);
+  return s != nullptr && s->table ? s->find(name) : nullptr;
 }
 
 }  // namespace
@@ -161,8 +172,18 @@ std::array<std::int64_t, kPhaseCount> phase_reach(const ScenarioSpec& spec, cons
 
 void check_reach(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
   for (const ClientSpec& c : spec.clients) check_steps(r, root, spec, c);
-  for (const FaultSpec& f : spec.faults)
-    if (f.trigger.at_phase) check_trigger(r, root, spec, f);
+  for (const FaultSpec& f : spec.faults) {
+    if (f.trigger.kind != TriggerSpec::Kind::phase) continue;
+    check_trigger(r, spec, f.trigger,
+                  {table_of(root, "fault", f.name), join_key("fault", f.name), "at", "occurrence", f.pos,
+                   "the fault would never fire"});
+  }
+  for (const ClientSpec& c : spec.clients) {
+    if (!c.start_on || c.start_on->kind != TriggerSpec::Kind::phase) continue;
+    check_trigger(r, spec, *c.start_on,
+                  {table_of(root, "client", c.name), join_key("client", c.name), "start", "", c.pos,
+                   c.name + " would never start"});
+  }
 }
 
 }  // namespace locksim::scenario

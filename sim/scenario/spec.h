@@ -18,6 +18,7 @@
 #include "sim/core/limits.h"
 #include "sim/core/time.h"
 #include "sim/history/history.h"
+#include "sim/history/server_event.h"
 #include "sim/lock/store_lock_config.h"
 #include "sim/lock/styles.h"
 #include "sim/redis/config.h"
@@ -170,9 +171,30 @@ struct ResourceSpec {
   std::int64_t initial_stock = 0;
 };
 
+// When a fault fires or a client starts: at a true time, fixed or drawn per
+// run; at the n-th time a client reaches a phase ("c1 acquired"); or at the
+// n-th time a server has an event ("r1 key-expired", history/server_event.h).
+struct TriggerSpec {
+  enum class Kind : std::uint8_t { time, phase, event };
+  Kind kind = Kind::time;
+  Duration at_time{};  // kind == time
+  // at = "uniform(0s, 5s)": the trigger time is drawn per run (at_time is
+  // then unused), so a sweep over many seeds covers many pause starts.
+  std::optional<Latency> at_drawn;
+  std::string process;  // phase or event: "c1" of "c1 acquired", "r1" of "r1 key-expired"
+  Phase phase = Phase::started;                  // kind == phase
+  ServerEvent event = ServerEvent::key_dropped;  // kind == event
+  Duration delay{};     // `after` (`start_after`): fire this long after the trigger
+  int occurrence = 1;   // the n-th time the phase is reached or the event happens
+  bool at_a_time() const { return kind == Kind::time; }
+};
+
 struct ClientSpec {
   std::string name;
-  Duration start{};
+  Duration start{};  // when it begins, unless it waits for |start_on|
+  // start = "c1 acquired" / "r1 key-expired": it begins start_on->delay
+  // (`start_after`) after that trigger's first time, and |start| is unused.
+  std::optional<TriggerSpec> start_on;
   std::vector<Step> steps;
   int iterations = 0;    // acquire -> steps -> release cycles
   int attempts = 0;      // acquire attempts per cycle (resolved: lock.attempts unless written)
@@ -199,18 +221,6 @@ struct LinkOverride {
 struct NetworkSpec {
   LinkSpec default_link;
   std::vector<LinkOverride> links;
-};
-
-struct TriggerSpec {
-  bool at_phase = false;
-  Duration at_time{};  // when !at_phase
-  // at = "uniform(0s, 5s)": the trigger time is drawn per run (at_time is
-  // then unused), so a sweep over many seeds covers many pause starts.
-  std::optional<Latency> at_drawn;
-  std::string process;  // when at_phase: "c1" of "c1 acquired"
-  Phase phase = Phase::started;
-  Duration delay{};     // `after`: fire this long after the trigger
-  int occurrence = 1;   // the n-th time the phase is reached
 };
 
 // One [fault.NAME]: when it fires, and what it does (one of the kinds in

@@ -16,7 +16,7 @@ TriggerSpec trigger_of(const SearchBase& base, const Gene& g) {
   TriggerSpec t;
   if (g.at_phase) {
     const PhaseSite& site = base.sites[g.site];
-    t.at_phase = true;
+    t.kind = TriggerSpec::Kind::phase;
     t.process = site.client;
     t.phase = site.phase;
     t.occurrence = g.occurrence;

@@ -21,6 +21,7 @@ class ClientProcess final : public Process {
   ClientProcess(std::string name, WorkloadConfig workload, const LockFactory& make_lock);
 
   void on_start() override { workload_.start(); }
+  void on_triggered() override { workload_.triggered(); }
   void on_message(const Message& message) override;
   void on_timer(std::uint64_t tag) override;
   void on_crash() override;

@@ -33,7 +33,14 @@ Workload::Workload(Process& self, WorkloadConfig config, std::uint64_t tag_base)
 void Workload::start() {
   active_ = true;
   self_.reach(Phase::started);
-  self_.set_timer(config_.start, tag_base_ + kBegin);
+  if (!config_.start_on_trigger) self_.set_timer(config_.start, tag_base_ + kBegin);
+}
+
+void Workload::triggered() {
+  // The world starts every process before any trigger can come, and drops a
+  // trigger for a crashed client; one that crashed and came back stays idle.
+  if (!active_ || !config_.start_on_trigger) return;
+  begin_cycle();
 }
 
 void Workload::begin_cycle() {

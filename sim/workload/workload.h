@@ -27,6 +27,9 @@ namespace locksim {
 
 struct WorkloadConfig {
   Duration start{0};
+  // Begin when the world says a trigger came (World::start_on: a phase of
+  // another client, a server event), not |start| after the run starts.
+  bool start_on_trigger = false;
   std::vector<Step> steps;
   // Per step: the service process a "call" step calls (kNoProcess = a local
   // latency instead). Same length as steps, or empty.
@@ -49,6 +52,8 @@ class Workload final : public LockListener {
   void attach(LockClient& lock) { lock_ = &lock; }
 
   void start();
+  // The trigger a start_on_trigger workload waits for came: begin now.
+  void triggered();
   void on_reply(const resource::Reply& reply);
   void on_answer(const service::Answer& answer);
   void on_timer(std::uint64_t tag);

@@ -1,7 +1,7 @@
 // Faults as data: what the world can do to a process, a clock or the network.
 // The scenario's fault schedule turns each `[fault.NAME]` table into one of
-// these and says when it fires (at a true time, or when a process reaches a
-// phase). Protocol code never tests for faults; it only lives through them.
+// these and says when it fires (at a true time, or at a trigger: a client
+// reaching a phase, a server event; trigger.h). Protocol code never tests for faults; it only lives through them.
 #pragma once
 
 #include <cstdint>

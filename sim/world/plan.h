@@ -1,7 +1,7 @@
 // What one run is made of, decided before the world exists: the processes
 // (a process's id is its index here, so whoever writes the plan knows every
 // id before any model is made), their clocks, the keys, the links and the
-// fault schedule. The scenario builder writes one from a spec; World is
+// fault schedule and the triggers clients start on. The scenario builder writes one from a spec; World is
 // constructed from it in one step.
 #pragma once
 
@@ -17,6 +17,7 @@
 #include "sim/world/fault.h"
 #include "sim/world/network.h"
 #include "sim/world/process.h"
+#include "sim/world/trigger.h"
 
 namespace locksim {
 
@@ -39,16 +40,15 @@ struct PlannedFault {
   struct AtTime {
     TrueTime at;
   };
-  // |delay| after the |occurrence|-th time |process| reaches |phase|.
-  struct AtPhase {
-    ProcessId process;
-    Phase phase;
-    Duration delay;
-    int occurrence;
-  };
   std::string name;
   FaultAction action;
-  std::variant<AtTime, AtPhase> when;
+  std::variant<AtTime, Trigger> when;
+};
+
+// A client that begins its first cycle when a trigger fires, not at a time.
+struct PlannedStart {
+  ProcessId client;
+  Trigger trigger;
 };
 
 struct WorldPlan {
@@ -61,6 +61,7 @@ struct WorldPlan {
   ServiceLayout service;
   AppKind app = AppKind::none;
   std::vector<PlannedFault> faults;
+  std::vector<PlannedStart> starts;
 };
 
 }  // namespace locksim

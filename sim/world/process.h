@@ -9,7 +9,8 @@
 // The world drives the lifecycle: on_start once; on_message / on_timer while
 // running; while paused nothing runs (deliveries and timers wait, in order);
 // on_crash when it crashes (volatile state must go), on_restart when it comes
-// back; on_clock_adjusted after a jump or drift change so alarms can be re-armed.
+// back; on_clock_adjusted after a jump or drift change so alarms can be re-armed;
+// on_triggered when a trigger it waits for comes (waiting through a pause too).
 //
 // REQUIRES of models: record facts *before* reporting the phase they lead to.
 // A phase can trigger a fault at once; once paused, the rest of the handler's
@@ -46,6 +47,9 @@ class Process {
   virtual void on_crash() {}
   virtual void on_restart() {}
   virtual void on_clock_adjusted() {}
+  // A trigger the plan gave this process came (a client that starts when a
+  // phase is reached or a server event happens: World::start_on).
+  virtual void on_triggered() {}
   // The run is over: record any final state (the resource's quiescent state).
   virtual void on_run_end() {}
 

@@ -87,10 +87,10 @@ World::World(std::uint64_t seed, WorldPlan plan, TraceSink& trace) : World(seed,
     if (const auto* at = std::get_if<PlannedFault::AtTime>(&f.when)) {
       schedule_fault(at->at, std::move(f.action), index);
     } else {
-      const auto& phase = std::get<PlannedFault::AtPhase>(f.when);
-      on_phase(phase.process, phase.phase, phase.delay, std::move(f.action), phase.occurrence, index);
+      on_trigger(std::get<Trigger>(f.when), std::move(f.action), index);
     }
   }
+  for (const PlannedStart& s : plan.starts) start_on(s.trigger, s.client);
 }
 World::~World() = default;
 
@@ -142,9 +142,20 @@ void World::set_budgets(std::uint64_t max_events, std::uint64_t max_facts) {
   max_facts_ = max_facts;
 }
 
+void World::on_trigger(const Trigger& trigger, FaultAction action, std::uint32_t fault) {
+  trigger_actions_.push_back(Control{NamedFault{std::move(action), fault}});
+  triggers_.arm(trigger, static_cast<std::uint32_t>(trigger_actions_.size() - 1));
+}
+
 void World::on_phase(ProcessId process, Phase phase, Duration delay, FaultAction action, int occurrence,
                      std::uint32_t fault) {
-  triggers_.push_back(PhaseTrigger{process, phase, delay, NamedFault{std::move(action), fault}, occurrence});
+  on_trigger(Trigger{process, phase, delay, occurrence}, std::move(action), fault);
+}
+
+void World::start_on(const Trigger& trigger, ProcessId client) {
+  LOCKSIM_CHECK(slots_[client].kind == ProcessKind::client, "only a client starts on a trigger");
+  trigger_actions_.push_back(Control{Begin{client}});
+  triggers_.arm(trigger, static_cast<std::uint32_t>(trigger_actions_.size() - 1));
 }
 
 void World::fire(const NamedFault& named) {
@@ -262,6 +273,7 @@ void World::run_waiting(ProcessId p, const Event& ev) {
     case kOutgoing: transmit(static_cast<std::uint32_t>(ev.arg0)); return;
     case kStart: s.model->on_start(); return;
     case kClockAdjusted: s.model->on_clock_adjusted(); return;
+    case kTriggered: s.model->on_triggered(); return;
     default: LOCKSIM_CHECK(false, "unknown waiting event kind");
   }
 }
@@ -347,6 +359,8 @@ void World::run_control(const Control& control) {
     fire(*named);
   } else if (const auto* r = std::get_if<Resume>(&control)) {
     resume(r->target);
+  } else if (const auto* b = std::get_if<Begin>(&control)) {
+    begin(b->client);
   } else if (const auto* fresh = std::get_if<Reseed>(&control)) {
     for (Slot& slot : slots_) slot.rng = Rng::derive(fresh->seed, slot.model->name(), "model");
     network_->reseed(fresh->seed);
@@ -460,15 +474,24 @@ void World::clock_changed(ProcessId p) {
   }
 }
 
+void World::begin(ProcessId client) {
+  Slot& s = slots_[client];
+  switch (s.state) {
+    case ProcessState::running: s.model->on_triggered(); return;
+    case ProcessState::paused: s.pending.push_back(Event{true_now(), 0, client, kTriggered, 0, 0}); return;
+    case ProcessState::crashed: return;  // a crashed client stays down
+  }
+}
+
 void World::phase_reached(ProcessId p, Phase phase) {
   record_fact(PhaseReached{p, phase});
-  for (PhaseTrigger& t : triggers_) {
-    if (t.process != p || t.phase != phase) continue;
-    if (++t.seen != t.occurrence) continue;
-    if (t.delay <= Duration{0}) {
-      fire(t.action);
+  for (const TriggerTable::Due& due : triggers_.phase_reached(p, phase)) {
+    const Control& action = trigger_actions_[due.action];  // armed before the run: it does not move
+    const auto* named = std::get_if<NamedFault>(&action);
+    if (named != nullptr && due.delay <= Duration{0}) {
+      fire(*named);
     } else {
-      schedule_control(saturating_add(true_now(), t.delay), Control{t.action});
+      schedule_control(saturating_add(true_now(), due.delay), action);
     }
   }
 }
@@ -481,6 +504,9 @@ void World::record_fact(const FactBody& fact) {
                    "retries down");
   history_.facts.push_back(Fact{true_now(), fact});
   if (tracing_) trace_.line(fact_json(history_.facts.back(), history_));
+  // Server events: never inside the recording handler (see on_trigger).
+  for (const TriggerTable::Due& due : triggers_.fact_recorded(fact, history_.processes))
+    schedule_control(saturating_add(true_now(), due.delay), trigger_actions_[due.action]);
 }
 
 void World::trace_message(const char* what, const Message& m) {

@@ -25,6 +25,7 @@
 #include "sim/world/network.h"
 #include "sim/world/plan.h"
 #include "sim/world/process.h"
+#include "sim/world/trigger.h"
 
 namespace locksim {
 
@@ -57,9 +58,21 @@ class World final : private Dispatcher {
   // A run dispatches at most |max_events| events and records at most
   // |max_facts| facts; more stops it with a RunError (core/run_error.h).
   void set_budgets(std::uint64_t max_events, std::uint64_t max_facts);
+  // Fires |action| when |trigger| comes: at a client's phase with no delay,
+  // inside the handler that reached it (a pause freezes the client between
+  // two steps, as a GC pause would); otherwise as a control event at the
+  // trigger's instant plus its delay. A server event never fires inside the
+  // handler that recorded it, even with no delay: the fault comes at the same
+  // true instant, once the server has finished what it was doing (a crash
+  // cannot cut a node's own expiry or promotion in half).
+  void on_trigger(const Trigger& trigger, FaultAction action, std::uint32_t fault = kUnnamedFault);
   // Fires |action| |delay| after the |occurrence|-th time |process| reaches |phase|.
   void on_phase(ProcessId process, Phase phase, Duration delay, FaultAction action, int occurrence = 1,
                 std::uint32_t fault = kUnnamedFault);
+  // Tells |client| (Process::on_triggered) that its start has come when
+  // |trigger| does: a control event at the trigger's instant plus its delay,
+  // which waits through a pause like a delivery and is lost on a crash.
+  void start_on(const Trigger& trigger, ProcessId client);
   static constexpr std::uint32_t kUnnamedFault = UINT32_MAX;
   // From |at| on, every random draw (each process's model stream, each
   // link's latency and loss) comes from streams derived from |seed| instead
@@ -88,7 +101,16 @@ class World final : private Dispatcher {
   friend class Process;
   // kLocal: a message that never crosses the network (a connection the
   // sender's own library knows is down), handed over as it is.
-  enum EventKind : std::uint32_t { kDeliver = 1, kControl, kDeferredTimer, kOutgoing, kStart, kClockAdjusted, kLocal };
+  enum EventKind : std::uint32_t {
+    kDeliver = 1,
+    kControl,
+    kDeferredTimer,
+    kOutgoing,
+    kStart,
+    kClockAdjusted,
+    kTriggered,
+    kLocal,
+  };
   struct Slot {
     std::unique_ptr<Process> model;
     Clock clock;
@@ -118,15 +140,11 @@ class World final : private Dispatcher {
     FaultAction action;
     std::uint32_t fault;
   };
-  using Control = std::variant<FaultAction, NamedFault, Resume, Heal, Reseed>;
-  struct PhaseTrigger {
-    ProcessId process;
-    Phase phase;
-    Duration delay;
-    NamedFault action;
-    int occurrence;
-    int seen = 0;
+  // A client whose start waited for a trigger.
+  struct Begin {
+    ProcessId client;
   };
+  using Control = std::variant<FaultAction, NamedFault, Resume, Heal, Reseed, Begin>;
 
   void dispatch(const Event& ev) override;
   TimerId arm(ProcessId p, TrueTime at, std::uint64_t tag);
@@ -146,6 +164,7 @@ class World final : private Dispatcher {
   void run_control(const Control& control);
   void schedule_control(TrueTime at, Control control);
   void fire(const NamedFault& named);
+  void begin(ProcessId client);
   void resume(ProcessId p);
   bool restart(ProcessId p);
   void clock_changed(ProcessId p);
@@ -169,7 +188,8 @@ class World final : private Dispatcher {
   std::vector<Message> messages_;
   std::vector<std::uint32_t> free_messages_;
   std::vector<Control> controls_;
-  std::vector<PhaseTrigger> triggers_;
+  TriggerTable triggers_;
+  std::vector<Control> trigger_actions_;  // what each armed trigger does, by the action id it was armed with
   std::vector<std::vector<std::uint32_t>> held_;  // per partition: held message slots, in order
   std::vector<std::uint32_t> timer_incarnation_;  // per engine timer slot
   History history_;

@@ -580,6 +580,56 @@ for app, steps, fragment in [
              + f'[resource]\napp = "{app}"\n'),
          [fragment], key="client.c2.steps")
 
+# ---------------------------------------------------------------- triggers on server events and client starts
+STORE = '[lock]\nprotocol = "etcd"\n'
+SENTINEL = '[redis]\nreplicas = ["R"]\n[sentinel]\nnames = ["s1"]\n'
+for snippet, key, fragment in [
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "c1 key-expired"\nlength = "1s"\n', "fault.g.at",
+     '"c1" is a client; "key-expired" happens on a redis node, a replica or a store member (did you mean "r1"?)'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "r1 key-expird"\nlength = "1s"\n', "fault.g.at",
+     'unknown event "key-expird" (did you mean "key-expired"?); events of a redis node'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "r9 key-dropped"\nlength = "1s"\n', "fault.g.at",
+     'unknown process "r9" (did you mean "r1"?)'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "r1 elected"\nlength = "1s"\n', "fault.g.at",
+     '"elected" happens on a store member'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "resource key-dropped"\nlength = "1s"\n', "fault.g.at",
+     '"resource" is a resource; "key-dropped" happens on'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "r1 promoted"\nlength = "1s"\n', "fault.g.at",
+     'no [sentinel] to fail over to a replica, so "promoted" never happens on it'),
+    ('[redis]\nreplicas = ["R"]\n[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "R key-expired"\nlength = "1s"\n',
+     "fault.g.at", "a replica records no drop of its own"),
+    (SENTINEL + '[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "s1 promoted"\nlength = "1s"\n', "fault.g.at",
+     '"s1" is a sentinel; "promoted" happens on a redis node or a replica'),
+    (SENTINEL + '[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "R read"\nlength = "1s"\n', "fault.g.at",
+     '"R" is a replica; phase triggers name a client (clients: c1, c2); events of a replica'),
+    (STORE + '[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "s1 promoted"\nlength = "1s"\n', "fault.g.at",
+     '"s1" is a store member'),
+    (STORE + '[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "s2 elect"\nlength = "1s"\n', "fault.g.at",
+     'unknown event "elect" (did you mean "elected"?)'),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "r1 key-expired"\nafter = "20s"\nlength = "1s"\n',
+     "fault.g.after", "fires 20s after its event, which is after the run ends"),
+    ('[fault.g]\nkind = "pause"\ntarget = "c1"\nat = "r1 key-expired now"\nlength = "1s"\n', "fault.g.at",
+     'or "PROCESS EVENT" such as "r1 key-expired"'),
+    ('[client.c3]\nstart = "r1 key-expird"\n', "client.c3.start", 'did you mean "key-expired"?'),
+    ('[client.c3]\nstart = "c2 key-expired"\n', "client.c3.start", '"c2" is a client; "key-expired" happens on'),
+    ('[client.c3]\nstart = "uniform(1s, 2s)"\n', "client.c3.start", "a client's start is not drawn per run"),
+    ('[client.c3]\nstart = "c3 acquired"\n', "client.c3.start", "c3 cannot wait for its own phase"),
+    ('[client.c3]\nstart = "c4 acquired"\n[client.c4]\nstart = "c3 acquired"\n', "client.c3.start",
+     "c3 starts on a phase of c4, c4 on one of c3: none of them would ever start"),
+    ('[client.c3]\nstart = "c1 decremented"\n', "client.c3.start", 'c1 never reaches "decremented"'),
+    ('[client.c3]\nstart = "c9 acquired"\n', "client.c3.start", 'unknown client "c9"'),
+    ('[client.c3]\nstart = "5s"\nstart_after = "1s"\n', "client.c3.start_after",
+     'start_after counts from a phase or an event in start; with a time, write the sum in start (start = "6s")'),
+    ('[client.c3]\nstart_after = "1s"\n', "client.c3.start_after", "start_after counts from a phase or an event"),
+    ('[client.c3]\nstart = "r1 key-expired"\nstart_after = "-1s"\n', "client.c3.start_after",
+     "must not be negative"),
+    ('[client.c3]\nstart = "r1 key-expired"\nstart_after = "20s"\n', "client.c3.start_after",
+     "the client starts 20s after its event, which is after the run ends"),
+    ('[client.c3]\nstart = "r1 key-expired"\nstart_after = 1\n', "client.c3.start_after", "expected a duration"),
+]:
+    case("event-trigger-" + key.replace(".", "-").replace("_", "-") + "-" + tag(snippet), snippet, [fragment],
+         key=key)
+
 # ---------------------------------------------------------------- per-client expectations
 for snippet, key, fragment in [
     ('[expect.c9]\nsessions = 1\n', "expect.c9", "[expect.c9] names no client (did you mean \"c1\"?)"),

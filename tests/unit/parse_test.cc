@@ -193,7 +193,7 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   const FaultSpec& gc = s.faults[0];
   EXPECT_EQ(gc.name, "gc");
   const auto& pause = std::get<PauseFault>(gc.kind);
-  EXPECT_TRUE(gc.trigger.at_phase);
+  EXPECT_EQ(gc.trigger.kind, TriggerSpec::Kind::phase);
   EXPECT_EQ(gc.trigger.process, "c1");
   EXPECT_EQ(gc.trigger.phase, Phase::acquire_sent);
   EXPECT_EQ(gc.trigger.delay, 10ms);
@@ -203,7 +203,7 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_EQ(gc.pos.line, 86);
   const FaultSpec& boom = s.faults[1];
   const auto& crash = std::get<CrashFault>(boom.kind);
-  EXPECT_FALSE(boom.trigger.at_phase);
+  EXPECT_TRUE(boom.trigger.at_a_time());
   EXPECT_EQ(boom.trigger.at_time, 5s);
   EXPECT_EQ(crash.target, "rb");
   EXPECT_EQ(crash.restart_after, 1500ms);
@@ -990,22 +990,22 @@ std::string jump_by(const std::string& by) {
 TEST(ParseFault, DrawnAtIsATimeTriggerDrawnPerRun) {
   // Proves at = "DIST(...)" sets at_drawn (not a phase), plain times still set at_time, and --set takes the form too.
   const TriggerSpec drawn = inline_ok(pause_at("\"uniform(0s, 5s)\"")).faults.at(0).trigger;
-  EXPECT_FALSE(drawn.at_phase);
+  EXPECT_TRUE(drawn.at_a_time());
   ASSERT_TRUE(drawn.at_drawn.has_value());
   EXPECT_EQ(drawn.at_drawn->kind, Latency::Kind::uniform);
   EXPECT_EQ(drawn.at_drawn->a, 0s);
   EXPECT_EQ(drawn.at_drawn->b, 5s);
   for (const char* form : {"exponential(2s)", "lognormal(2s, 0.5)", "pareto(1s, 1.5)", " uniform( 1s ,9s ) "}) {
     const TriggerSpec t = inline_ok(pause_at(std::string("\"") + form + "\"")).faults.at(0).trigger;
-    EXPECT_FALSE(t.at_phase) << form;
+    EXPECT_TRUE(t.at_a_time()) << form;
     EXPECT_TRUE(t.at_drawn.has_value()) << form;
   }
   const TriggerSpec fixed = inline_ok(pause_at("\"5s\"")).faults.at(0).trigger;
-  EXPECT_FALSE(fixed.at_phase);
+  EXPECT_TRUE(fixed.at_a_time());
   EXPECT_EQ(fixed.at_time, 5s);
   EXPECT_FALSE(fixed.at_drawn.has_value());
   const TriggerSpec phase = inline_ok(pause_at("\"c1 read\"")).faults.at(0).trigger;
-  EXPECT_TRUE(phase.at_phase);
+  EXPECT_EQ(phase.kind, TriggerSpec::Kind::phase);
   EXPECT_EQ(phase.process, "c1");
   EXPECT_EQ(phase.phase, Phase::read);
   EXPECT_FALSE(phase.at_drawn.has_value());
@@ -1019,7 +1019,7 @@ TEST(ParseFault, DrawnAtIsATimeTriggerDrawnPerRun) {
   EXPECT_EQ(std::get<PauseFault>(both.kind).length.a, 2s);
   // From --set, unquoted; the phase trigger of the file is replaced.
   const ScenarioSpec set = resolve_ok(load_ok("variants.toml"), "base", {"fault.gc.at=uniform(1s, 9s)"});
-  EXPECT_FALSE(set.faults.at(0).trigger.at_phase);
+  EXPECT_TRUE(set.faults.at(0).trigger.at_a_time());
   ASSERT_TRUE(set.faults.at(0).trigger.at_drawn.has_value());
   EXPECT_EQ(set.faults.at(0).trigger.at_drawn->b, 9s);
   // occurrence counts phases: still an error with a drawn time.

@@ -32,8 +32,8 @@ const KeyTable<FaultSpec>& keys() {
       {{.name = "kind", .rule = kind_rule(), .doc = kind_doc, .required = true, .type_note = "see below"}, {}},
       {{.name = "at",
         .rule = CustomRule{"trigger"},
-        .doc = "when it fires: a time (`\"5s\"`), a time drawn per run (`\"uniform(1s, 9s)\"`) or a phase (`\"c1 "
-               "acquired\"`); below",
+        .doc = "when it fires: a time (`\"5s\"`), a time drawn per run (`\"uniform(1s, 9s)\"`), a client's phase "
+               "(`\"c1 acquired\"`) or a server event (`\"r1 key-expired\"`); below",
         .required = true},
        {}},
       {{.name = "after",
@@ -42,7 +42,8 @@ const KeyTable<FaultSpec>& keys() {
        into_nested<FaultSpec>([](FaultSpec& f) -> auto& { return f.trigger.delay; })},
       {{.name = "occurrence",
         .rule = IntegerRule{.min = 1, .max = INT_MAX, .fallback = 1},
-        .doc = "with a phase trigger: fire at the n-th time the phase is reached (an error with a time trigger)"},
+        .doc = "with a phase or an event: fire at the n-th time the phase is reached or the event happens (an "
+               "error with a time)"},
        into_nested<FaultSpec>([](FaultSpec& f) -> auto& { return f.trigger.occurrence; })},
   };
   return table;
@@ -69,9 +70,10 @@ std::optional<FaultSpec> read_fault(ReadContext& c, const DocNode& t) {
   }
   read_keys(c.r, t, keys(), fault);
   if (const DocNode* at = c.r.require(t, "at")) read_trigger(c, *at, fault.trigger);
-  if (const DocNode* occurrence = t.find("occurrence"); occurrence != nullptr && !fault.trigger.at_phase &&
+  if (const DocNode* occurrence = t.find("occurrence"); occurrence != nullptr && fault.trigger.at_a_time() &&
                                                         t.find("at") != nullptr)
-    c.r.fail(*occurrence, "occurrence counts phases; it needs a phase trigger such as at = \"c1 read\"");
+    c.r.fail(*occurrence, "occurrence counts phases and events; it needs a phase trigger such as at = \"c1 read\" "
+                          "or an event trigger such as at = \"r1 key-expired\"");
   if (std::optional<FaultKindSpec> what = read_fault_kind(c, kind_name, t)) fault.kind = std::move(*what);
   return fault;
 }
