@@ -65,6 +65,7 @@ class RedisRequest:
     keepttl: bool = False  # SET ... KEEPTTL
     script: Optional[str] = None  # EVAL: compare-and-delete | compare-and-pexpire | lock-and-incr
     counter_key: Optional[str] = None  # EVAL lock-and-incr: KEYS[2], the fencing counter
+    by_sha: bool = False  # EVALSHA: the node must have the script cached
     numreplicas: Optional[int] = None  # WAIT
     timeout_ms: Optional[int] = None  # WAIT
 
@@ -601,7 +602,7 @@ _ID = "request_id:i"
 PAYLOAD_FIELDS: dict[str, tuple[type, list[Field]]] = {
     cls.KIND: (cls, _fields(*specs)) for cls, specs in [
         (RedisRequest, (_ID, "cmd:s", "key:s?", "value:s?", "nx:b?", "xx:b?", "px_ms:i?", "ex_s:i?", "condition:s?",
-                        "pxat_ms:i?", "exat_s:i?", "get:b?", "keepttl:b?", "script:s?", "counter_key:s?",
+                        "pxat_ms:i?", "exat_s:i?", "get:b?", "keepttl:b?", "script:s?", "counter_key:s?", "by_sha:b?",
                         "numreplicas:i?",
                         "timeout_ms:i?")),
         (RedisReply, (_ID, "reply:s", "integer:i?", "value:s?", "error:s?")),

@@ -63,6 +63,14 @@ Reply RedisNode::execute(const Request& request) { return *run(request, kNoProce
 std::optional<Reply> RedisNode::run(const Request& request, ProcessId client, bool may_block) {
   LOCKSIM_CHECK(serving_, "a Redis node that is not serving executes no command");
   if (request.command == Command::wait) return replication_.wait(client, request, may_block);
+  // The script cache (eval.c): EVAL compiles and caches its script; EVALSHA
+  // runs only a cached one. The cache is volatile — a restarted or promoted
+  // node has none — so a client's first EVALSHA there gets NOSCRIPT.
+  if (request.command == Command::eval) {
+    const auto bit = static_cast<std::uint8_t>(1u << static_cast<unsigned>(request.script));
+    if (request.by_sha && (scripts_cached_ & bit) == 0) return Reply::error_reply(request.request_id, Error::no_script);
+    scripts_cached_ |= bit;
+  }
   // processCommand refuses a write before running it: NOREPLICAS on a master
   // short of good replicas, READONLY on a replica.
   if (is_write(request.command)) {

@@ -18,6 +18,15 @@ namespace locksim::redis {
 // always): nothing acknowledged is lost.
 enum class Persistence : std::uint8_t { none, aof_everysec, aof_always };
 
+// How a master drops expired keys nobody touches. instant: at the first
+// instant the key is expired (an alarm), so its KeyDropped fact, its DEL to
+// the replicas and the key's end of visibility coincide. cron: as Redis does
+// it, in activeExpireCycle, run from serverCron every 100 ms (hz 10) of the
+// node's monotonic clock; with fewer than 20 keys with a TTL each cycle
+// checks them all, so a key is dropped up to 100 ms after it stopped being
+// visible (at once if a command touches it first: lazy expiry).
+enum class ActiveExpiry : std::uint8_t { instant, cron };
+
 // A key a master holds before the story begins ([redis.initial]): a fencing
 // counter far from 0, a lock left behind by a holder that is long gone.
 struct InitialKey {
@@ -31,6 +40,8 @@ struct NodeConfig {
   // is antirez's proposed fix.
   ClockKind expiry_clock = ClockKind::wall;
   Persistence persistence = Persistence::none;
+  ActiveExpiry active_expiry = ActiveExpiry::instant;
+  Duration cron_every = std::chrono::milliseconds(100);  // 1000 / hz, hz 10 by default
   Duration fsync_every = std::chrono::seconds(1);
   // antirez's "delayed restart": after a crash the node stays unavailable
   // until this long has passed since the crash (by its monotonic clock), so no

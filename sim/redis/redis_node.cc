@@ -40,6 +40,7 @@ void RedisNode::on_start() {
     arm_expiry_alarm(false);
   }
   if (config_.persistence == Persistence::aof_everysec) fsync_timer_ = set_timer(config_.fsync_every, kFsync);
+  start_expiry_cron();
   replication_.start();
 }
 
@@ -90,6 +91,10 @@ void RedisNode::on_timer(std::uint64_t tag) {
       serve_alarm_ = {};
       start_serving();
       return;
+    case kExpiryCron:
+      if (replication_.is_master()) expire_due(expiry_now_ms());
+      expiry_cron_ = set_timer(config_.cron_every, kExpiryCron);
+      return;
     default: LOCKSIM_CHECK(replication_.on_timer(tag), "unknown Redis node timer");
   }
 }
@@ -106,6 +111,7 @@ void RedisNode::on_crash() {
     return;
   }
   serving_ = false;
+  scripts_cached_ = 0;  // the script cache lives in memory only
   // Replicas, the output buffer and blocked WAITs are volatile; the role is not.
   replication_.crash();
   if (replication_.is_master()) {
@@ -131,8 +137,10 @@ void RedisNode::on_crash() {
   // The world makes timers of the old life stale; cancelling frees them now.
   cancel_timer(expiry_alarm_);
   cancel_timer(fsync_timer_);
+  cancel_timer(expiry_cron_);
   expiry_alarm_ = {};
   fsync_timer_ = {};
+  expiry_cron_ = {};
   alarm_at_ms_.reset();
 }
 
@@ -158,6 +166,7 @@ void RedisNode::start_serving() {
   keyspace_ = durable_;
   dirty_ = false;
   if (config_.persistence == Persistence::aof_everysec) fsync_timer_ = set_timer(config_.fsync_every, kFsync);
+  start_expiry_cron();
   replication_.start();
   if (!replication_.is_master()) return;
   const std::int64_t now_ms = expiry_now_ms();
@@ -353,7 +362,12 @@ void RedisNode::give_up_keyspace() {
 
 // ---------------------------------------------------------------- timers
 
+void RedisNode::start_expiry_cron() {
+  if (config_.active_expiry == ActiveExpiry::cron) expiry_cron_ = set_timer(config_.cron_every, kExpiryCron);
+}
+
 void RedisNode::arm_expiry_alarm(bool force) {
+  if (config_.active_expiry == ActiveExpiry::cron) return;
   // A linear scan: a lock service's keyspace holds a handful of keys, and a
   // second index ordered by deadline would allocate on every SET.
   // A replica arms none: it waits for its master's DELs.

@@ -19,10 +19,12 @@
 //    the AOF stores (Redis 7 rewrites SET PX / PEXPIRE to PXAT / PEXPIREAT),
 //    so a key reloaded after a restart whose deadline has passed is gone.
 //  - Lazy expiry on every access (db.c expireIfNeeded) plus active expiry
-//    (expire.c activeExpireCycle). Real active expiry samples keys every
-//    100 ms; we model it as instantaneous — an alarm at the first instant the
-//    expiry clock reads deadline + 1 ms — so a key's KeyDropped(expired) fact
-//    lands exactly when the key stops being visible to any client.
+//    (expire.c activeExpireCycle). By default active expiry is instantaneous
+//    — an alarm at the first instant the expiry clock reads deadline + 1 ms —
+//    so a key's KeyDropped(expired) fact lands exactly when the key stops
+//    being visible to any client. NodeConfig::active_expiry = cron runs it as
+//    Redis does, every 100 ms of the monotonic clock (serverCron at hz 10):
+//    the fact, and the DEL a replica waits for, then come up to 100 ms late.
 //  - Command replies and error texts follow t_string.c (SET, SETNX, GET,
 //    INCR), db.c (DEL) and expire.c (EXPIRE, PEXPIRE, PTTL), including
 //    "EXPIRE with a non-positive amount deletes the key and returns 1"
@@ -138,7 +140,7 @@ class RedisNode final : public Process {
   void on_clock_adjusted() override;
 
  private:
-  enum TimerTag : std::uint64_t { kExpiryAlarm = 1, kFsync = 2, kServe = 3 };
+  enum TimerTag : std::uint64_t { kExpiryAlarm = 1, kFsync = 2, kServe = 3, kExpiryCron = 4 };
 
   // The command's clock snapshot: whole milliseconds of the expiry clock.
   std::int64_t expiry_now_ms() const;
@@ -192,7 +194,10 @@ class RedisNode final : public Process {
   // --- timers ---
   // Points the expiry alarm at the earliest deadline; |force| re-arms even if
   // that deadline is unchanged (the clock moved, or the alarm just fired).
+  // With ActiveExpiry::cron there is no alarm: the cron tick does the work.
   void arm_expiry_alarm(bool force);
+  // ActiveExpiry::cron: starts serverCron's 100 ms tick (a start, a restart).
+  void start_expiry_cron();
   void fsync();
 
   NodeConfig config_;
@@ -206,6 +211,8 @@ class RedisNode final : public Process {
   TimerId expiry_alarm_;
   std::optional<std::int64_t> alarm_at_ms_;  // deadline the armed alarm serves
   TimerId fsync_timer_;
+  TimerId expiry_cron_;  // ActiveExpiry::cron: serverCron's tick
+  std::uint8_t scripts_cached_ = 0;  // bit per Script: what EVAL has loaded since the node started
   // Delayed restart. serving_: false from the crash until the node serves.
   // crashed_at_: the monotonic reading when it last crashed; serve_from_ =
   // crashed_at_ + delayed_restart, the reading at which a restarted node may

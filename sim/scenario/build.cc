@@ -150,6 +150,7 @@ void plan_clients(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
       wl.step_service.push_back(step.service.empty() ? kNoProcess : l.id(step.service));
     add_process(plan, spec, std::make_unique<ClientProcess>(c.name, std::move(wl), make_lock), ProcessKind::client);
     plan.processes.back().reconnect_delay = spec.lock.reconnect_delay;
+    plan.processes.back().evalsha = spec.lock.evalsha;
   }
 }
 

@@ -33,6 +33,7 @@ constexpr LockPreset kRedlockRb{
     .return_early = false,
     .check_validity = true,
     .cleanup = FailedAttemptCleanup::await,
+    .evalsha = false,
 };
 
 // node-redlock v4.2.0 (npm `redlock`, redlock.js): driftFactor 0.01 plus
@@ -42,7 +43,8 @@ constexpr LockPreset kRedlockRb{
 // the attempt decides only when all have answered (`waiting-- > 1`); success
 // needs the quorum AND `expiration > Date.now()`; a failed attempt calls
 // lock.unlock and sets the retry timer in its callback, once every server
-// answered the unlock.
+// answered the unlock. Scripts go as EVALSHA, EVAL after NOSCRIPT
+// (_executeScript).
 constexpr LockPreset kNodeRedlock4{
     .name = "node-redlock-4.2.0",
     .library = "node-redlock v4.2.0 (npm redlock)",
@@ -58,6 +60,7 @@ constexpr LockPreset kNodeRedlock4{
     .return_early = false,
     .check_validity = true,
     .cleanup = FailedAttemptCleanup::await,
+    .evalsha = true,
 };
 
 // node-redlock v5.0.0-beta.2 (src/index.ts): the same drift, tries and delays;
@@ -65,23 +68,18 @@ constexpr LockPreset kNodeRedlock4{
 // from it (issues #169, #296); _attemptOperation resolves as soon as a quorum
 // of votes is for or against; acquire never compares the expiration with the
 // clock; _execute retries without releasing, and acquire releases (one value
-// for all attempts) only when every attempt failed.
-constexpr LockPreset kNodeRedlock5{
-    .name = "node-redlock-5.0.0-beta.2",
-    .library = "node-redlock v5.0.0-beta.2 (npm redlock)",
-    .drift_factor_ppm = 10'000,
-    .drift_fixed = 2ms,
-    .attempts = 11,
-    .retry_delay = uniform(100ms, 300ms),
-    .clock = ClockKind::wall,
-    .parallel = true,
-    .ttl = std::nullopt,
-    .node_timeout_per_ttl_ppm = 0,
-    .first_attempt_expiry = true,
-    .return_early = true,
-    .check_validity = false,
-    .cleanup = FailedAttemptCleanup::at_give_up,
-};
+// for all attempts) only when every attempt failed. Scripts go as EVALSHA,
+// EVAL after NOSCRIPT (_attemptOperationOnClient).
+constexpr LockPreset node_redlock_5(LockPreset p) {
+  p.name = "node-redlock-5.0.0-beta.2";
+  p.library = "node-redlock v5.0.0-beta.2 (npm redlock)";
+  p.first_attempt_expiry = true;
+  p.return_early = true;
+  p.check_validity = false;
+  p.cleanup = FailedAttemptCleanup::at_give_up;
+  return p;
+}
+constexpr LockPreset kNodeRedlock5 = node_redlock_5(kNodeRedlock4);
 
 // redlock-py: the same drift; 3 tries a FIXED 200 ms apart (no jitter); the
 // wall clock; one node after another; a failed try unlocks every node in
@@ -101,6 +99,7 @@ constexpr LockPreset kRedlockPy{
     .return_early = false,
     .check_validity = true,
     .cleanup = FailedAttemptCleanup::await,
+    .evalsha = false,
 };
 
 // go-redsync: drift = ttl * 0.01 with no fixed part; 32 tries, random
@@ -122,6 +121,7 @@ constexpr LockPreset kRedsync{
     .return_early = false,
     .check_validity = true,
     .cleanup = FailedAttemptCleanup::await,
+    .evalsha = false,
 };
 
 constexpr std::array kPresets{kRedlockRb, kNodeRedlock4, kNodeRedlock5, kRedlockPy, kRedsync};

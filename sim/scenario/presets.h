@@ -36,6 +36,7 @@ struct LockPreset {
   bool return_early;          // redlock.return_early
   bool check_validity;        // redlock.check_validity
   FailedAttemptCleanup cleanup;  // redlock.failed_attempt_cleanup
+  bool evalsha;                  // lock.scripts = "evalsha"
 };
 
 // Every preset, in the order FORMAT.md lists them.

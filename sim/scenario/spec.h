@@ -87,6 +87,7 @@ struct LockSpec {
   std::string fencing_key;
   Duration request_timeout{};  // a request with no reply by then is *info*
   Duration reconnect_delay{};  // after a refused connection, requests to that node fail unsent this long
+  bool evalsha = false;        // scripts as EVALSHA, EVAL after NOSCRIPT (the library's script cache)
   ClockKind clock{};           // the client's clock for validity
   // validity = ttl - elapsed - (ttl * drift_factor_ppm / 1e6 + drift_fixed)
   std::int64_t drift_factor_ppm = 0;

@@ -47,6 +47,7 @@ const char* error_text(Error e) {
       return "ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is "
              "configured to be writable (which is not the default) writes to replicas are just local and are not "
              "propagated.";
+    case Error::no_script: return "NOSCRIPT No matching script. Please use EVAL.";
     case Error::connection_refused: return "ECONNREFUSED connection refused (not a Redis reply: the command never ran)";
   }
   return "ERR unknown";
@@ -127,6 +128,11 @@ std::string describe(const Request& r, const std::string& key_name, const std::s
     case Command::wait:
       return "WAIT " + std::to_string(r.numreplicas) + " " + std::to_string(r.expire_amount);
     case Command::eval:
+      if (r.by_sha) {  // "EVALSHA compare-and-delete lock 1f..a": the script by name either way
+        Request plain = r;
+        plain.by_sha = false;
+        return "EVALSHA" + describe(plain, key_name, counter_name).substr(4);
+      }
       if (r.script == Script::compare_and_delete) return "EVAL compare-and-delete " + key_name + " " + r.value.to_string();
       if (r.script == Script::lock_and_incr)
         return "EVAL lock-and-incr " + key_name + " " + counter_name + " " + r.value.to_string() + " " +

@@ -81,6 +81,7 @@ struct Request {
   ExpireCondition condition = ExpireCondition::none;  // PEXPIRE/EXPIRE ... NX|XX|GT|LT
   Script script = Script::none;
   KeyId counter_key = 0;  // lock_and_incr: KEYS[2], the fencing counter
+  bool by_sha = false;    // EVALSHA: the script named by its SHA1, which the node must have cached
   std::int32_t numreplicas = 0;  // WAIT numreplicas timeout_ms (timeout in expire_amount)
 };
 
@@ -99,6 +100,7 @@ enum class Error : std::uint8_t {
   // process is down and its host refused, or the library is still waiting to
   // reconnect). The command never ran.
   connection_refused,
+  no_script,  // NOSCRIPT No matching script. Please use EVAL.
 };
 const char* error_text(Error e);
 

@@ -26,6 +26,7 @@ struct PlannedProcess {
   ProcessKind kind;
   Clock clock;
   Duration reconnect_delay{0};  // a client's library (World::set_reconnect_delay)
+  bool evalsha = false;         // ... and World::set_evalsha
 };
 
 struct PlannedLink {

@@ -226,6 +226,7 @@ void request_fields(TraceLine& line, const redis::Request& r, const std::string&
     case redis::Command::wait: line.num("numreplicas", r.numreplicas).num("timeout_ms", r.expire_amount); return;
     case redis::Command::eval:
       line.str("key", key).str("value", r.value.to_string());
+      if (r.by_sha) line.boolean("by_sha", true);
       switch (r.script) {
         case redis::Script::compare_and_delete: line.str("script", "compare-and-delete"); break;
         case redis::Script::compare_and_pexpire: line.str("script", "compare-and-pexpire").num("px_ms", r.expire_amount); break;

@@ -17,7 +17,8 @@ void Process::send(ProcessId to, const Payload& payload) {
   World& w = *world_;
   const ProcessState st = w.slots_[id_].state;
   if (st == ProcessState::crashed) return;
-  const std::uint32_t slot = w.store(Message{id_, to, payload});
+  World::Slot& me = w.slots_[id_];
+  const std::uint32_t slot = w.store(Message{id_, to, me.evalsha ? w.as_library_sends(me, to, payload) : payload});
   if (st == ProcessState::paused) {
     // Frozen mid-handler: the send happens when the process thaws.
     w.slots_[id_].pending.push_back(Event{w.true_now(), 0, id_, World::kOutgoing, slot, 0});
@@ -76,6 +77,7 @@ World::World(std::uint64_t seed, WorldPlan plan, TraceSink& trace) : World(seed,
   for (PlannedProcess& p : plan.processes) {
     const ProcessId id = add(std::move(p.model), p.kind, p.clock);
     set_reconnect_delay(id, p.reconnect_delay);
+    set_evalsha(id, p.evalsha);
   }
   history_.service = std::move(plan.service);
   history_.app = plan.app;
@@ -320,6 +322,7 @@ void World::receive(Slot& s, std::uint32_t slot, const Message& message, bool fr
   const Message m = message;  // copied: the slot is freed before the handler runs
   free_messages_.push_back(slot);
   if (tracing_) trace_message("deliver", m);
+  if (from_network && s.evalsha && evalsha_fell_back(s, m.to, m)) return;
   // The client's library notes a refusal that came from the host: it
   // reconnects only later. (One it made up itself does not start the wait again.)
   if (const auto* reply = std::get_if<redis::Reply>(&m.payload);
@@ -331,6 +334,32 @@ void World::receive(Slot& s, std::uint32_t slot, const Message& message, bool fr
     else it->second = until;
   }
   s.model->on_message(m);
+}
+
+Payload World::as_library_sends(Slot& s, ProcessId to, const Payload& payload) {
+  const auto* r = std::get_if<redis::Request>(&payload);
+  if (r == nullptr || r->command != redis::Command::eval || r->by_sha) return payload;
+  redis::Request sha = *r;
+  sha.by_sha = true;
+  // A handful in flight at most; one whose reply was lost would stay for
+  // ever, so the oldest goes first.
+  if (s.evalsha_in_flight.size() >= 64) s.evalsha_in_flight.erase(s.evalsha_in_flight.begin());
+  s.evalsha_in_flight.emplace_back(to, *r);
+  return sha;
+}
+
+bool World::evalsha_fell_back(Slot& s, ProcessId client, const Message& m) {
+  const auto* reply = std::get_if<redis::Reply>(&m.payload);
+  if (reply == nullptr) return false;
+  const auto it = std::find_if(s.evalsha_in_flight.begin(), s.evalsha_in_flight.end(), [&](const auto& entry) {
+    return entry.first == m.from && entry.second.request_id == reply->request_id;
+  });
+  if (it == s.evalsha_in_flight.end()) return false;
+  const redis::Request eval = it->second;
+  s.evalsha_in_flight.erase(it);
+  if (reply->error != redis::Error::no_script) return false;
+  transmit(store(Message{client, m.from, eval}));  // the EVAL itself: the node caches the script
+  return true;
 }
 
 void World::refuse(const Message& request) {

@@ -48,6 +48,9 @@ class World final : private Dispatcher {
   // |client|'s Redis library waits |delay| before it connects again to a node
   // that refused it; meanwhile requests to that node fail at once, unsent.
   void set_reconnect_delay(ProcessId client, Duration delay) { slots_[client].reconnect_delay = delay; }
+  // |client|'s library sends scripts as EVALSHA and falls back to EVAL when
+  // the node answers NOSCRIPT (its script cache is empty after a restart).
+  void set_evalsha(ProcessId client, bool on) { slots_[client].evalsha = on; }
   void set_service(const ServiceLayout& layout) { history_.service = layout; }
   void set_app(AppKind app) { history_.app = app; }
   // A scenario's faults are named (set_fault_names, in file order) and given
@@ -125,6 +128,10 @@ class World final : private Dispatcher {
     // fail at once, unsent, until the reconnect delay has passed.
     Duration reconnect_delay{0};
     std::vector<std::pair<ProcessId, TrueTime>> refused_until;
+    // A client's library that sends scripts as EVALSHA and, on NOSCRIPT,
+    // sends the same request again as EVAL; the EVALSHAs awaiting a reply.
+    bool evalsha = false;
+    std::vector<std::pair<ProcessId, redis::Request>> evalsha_in_flight;
   };
   struct Resume {
     ProcessId target;
@@ -153,6 +160,11 @@ class World final : private Dispatcher {
   void hand_over(const Event& ev, std::uint32_t slot, const Message& m);
   // The process handles the message now; |from_network|: it came over a link.
   void receive(Slot& s, std::uint32_t slot, const Message& m, bool from_network);
+  // An EVAL a client with Slot::evalsha sends goes as EVALSHA, remembered.
+  Payload as_library_sends(Slot& s, ProcessId to, const Payload& payload);
+  // A reply to one of those: true when it was NOSCRIPT and the library has
+  // sent the EVAL instead (the model never sees the NOSCRIPT).
+  bool evalsha_fell_back(Slot& s, ProcessId client, const Message& m);
   // A request reached a host whose Redis process died: the kernel answers
   // "connection refused", which travels back like any packet.
   void refuse(const Message& request);

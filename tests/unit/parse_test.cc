@@ -706,6 +706,8 @@ TEST(ParsePreset, EachPresetResolvesToItsLibraryDefaults) {
     EXPECT_EQ(s.lock.redlock.return_early, c.return_early);
     EXPECT_EQ(s.lock.redlock.check_validity, c.check_validity);
     EXPECT_EQ(s.lock.redlock.cleanup, c.cleanup);
+    // node-redlock's _executeScript sends EVALSHA and falls back to EVAL.
+    EXPECT_EQ(s.lock.evalsha, std::string_view(c.name).starts_with("node-redlock"));
     EXPECT_EQ(s.lock.redlock.quorum, 3u);
     ASSERT_EQ(s.clients.size(), 2u);
     EXPECT_EQ(s.clients[0].attempts, c.attempts);

@@ -480,6 +480,24 @@ TEST(RedisExpiry, ActiveExpiryDropsTheKeyWithNoAccess) {
   EXPECT_TRUE(b.redis().keyspace().empty());
 }
 
+TEST(RedisExpiry, CronExpiryDropsAnUntouchedKeyAtTheNextTick) {
+  // active_expiry = cron: serverCron runs every 100ms of the monotonic clock,
+  // so a key past its deadline at 250ms lingers, invisible, until the 300ms tick.
+  Bench b(NodeConfig{.active_expiry = ActiveExpiry::cron});
+  b.client->at(0ms, set(b.lock, tok(1), "PX 250"));
+  b.world.run(TrueTime{1s});
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "300ms dropped lock 1 expired"}));
+}
+
+TEST(RedisExpiry, CronExpiryStillExpiresLazilyOnAccess) {
+  Bench b(NodeConfig{.active_expiry = ActiveExpiry::cron});
+  b.client->at(0ms, set(b.lock, tok(1), "PX 250"));
+  const auto read = b.client->at(260ms, get(b.lock));
+  b.world.run(TrueTime{1s});
+  EXPECT_EQ(b.client->reply(read), "(nil)");
+  EXPECT_EQ(b.key_facts(), (Facts{"0s held lock 1", "260ms dropped lock 1 expired"}));
+}
+
 TEST(RedisExpiry, PausedNodeExpiresKeysWhenItResumes) {
   // A stopped process runs no active expiry: the key is dropped at the resume, not at its deadline.
   Bench b;
@@ -607,6 +625,39 @@ TEST(RedisCrash, AProcessCrashRefusesAtOnceAMachineCrashIsSilent) {
     EXPECT_EQ(b.client->reply(while_held_back), process_only ? refused : "(no reply)");
     EXPECT_EQ(b.client->reply(serving), "(nil)");
   }
+}
+
+TEST(RedisScripts, EvalshaNeedsTheScriptCachedAndACrashEmptiesTheCache) {
+  Bench b;
+  Request by_sha = compare_and_delete(b.lock, tok(1));
+  by_sha.by_sha = true;
+  const auto before = b.client->at(100ms, by_sha);
+  b.client->at(200ms, compare_and_delete(b.lock, tok(1)));
+  const auto cached = b.client->at(300ms, by_sha);
+  b.fault_at(400ms, fault::Crash{b.node, 100ms});
+  const auto after_restart = b.client->at(600ms, by_sha);
+  b.world.run(TrueTime{1s});
+  EXPECT_EQ(b.client->reply(before), "-NOSCRIPT No matching script. Please use EVAL.");
+  EXPECT_EQ(b.client->reply(cached), ":0");
+  EXPECT_EQ(b.client->reply(after_restart), "-NOSCRIPT No matching script. Please use EVAL.");
+}
+
+TEST(RedisScripts, AnEvalshaLibraryFallsBackToEvalAndTheModelSeesOnlyTheAnswer) {
+  // The client's library sends EVALSHA; on NOSCRIPT it sends the EVAL, which
+  // costs one more round trip (links take 1ms here), and passes on its reply.
+  Bench b;
+  b.world.set_default_link(LinkSpec{Latency::constant(1ms), 0});
+  b.world.set_evalsha(b.world.find("c1"), true);
+  b.client->at(0ms, set(b.lock, tok(1)));
+  const auto first = b.client->at(100ms, compare_and_delete(b.lock, tok(1)));
+  b.client->at(200ms, set(b.lock, tok(2)));
+  const auto second = b.client->at(300ms, compare_and_delete(b.lock, tok(2)));
+  b.world.run(TrueTime{1s});
+  EXPECT_EQ(b.client->reply(first), ":1");
+  EXPECT_EQ(b.client->reply(second), ":1");
+  EXPECT_EQ(b.key_facts(), (Facts{"1ms held lock 1", "103ms dropped lock 1 deleted", "201ms held lock 2",
+                                  "301ms dropped lock 2 deleted"}))
+      << "the first release ran after NOSCRIPT and a second trip; the second found the script cached";
 }
 
 TEST(RedisCrash, AClientWaitsItsReconnectDelayBeforeTryingANodeThatRefused) {

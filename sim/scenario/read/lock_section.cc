@@ -20,6 +20,7 @@ constexpr std::pair<AcquireStyle, std::string_view> kAcquireStyles[] = {
     {AcquireStyle::set_nx_px, "set-nx-px"}, {AcquireStyle::setnx_then_expire, "setnx-then-expire"}};
 constexpr std::pair<ReleaseStyle, std::string_view> kReleaseStyles[] = {
     {ReleaseStyle::compare_and_delete, "compare-and-delete"}, {ReleaseStyle::del, "del"}};
+constexpr std::pair<bool, std::string_view> kScriptModes[] = {{false, "eval"}, {true, "evalsha"}};
 constexpr std::pair<FencingStyle, std::string_view> kFencingStyles[] = {{FencingStyle::none, "none"},
                                                                         {FencingStyle::incr, "incr"},
                                                                         {FencingStyle::incr_in_script, "incr-in-script"}};
@@ -87,6 +88,14 @@ const KeyTable<LockSpec> kKeys{
              "once, unsent (ioredis's default retryStrategy first waits 50 ms; `0`: every request tries to connect, "
              "as redis-py and redis-rb do)"},
      into(&LockSpec::reconnect_delay)},
+    {{.name = "scripts",
+      .rule = choice_of(kScriptModes, false),
+      .doc = "how the client sends its Lua scripts (release, extension, lock-and-incr): `eval`, the body every time; "
+             "or `evalsha`, by SHA1, sending the body with `EVAL` only when the node answers NOSCRIPT — as "
+             "node-redlock does — so the first script a node runs after it (re)started or was promoted costs one "
+             "more round trip",
+      .default_note = "`\"eval\"` (or the preset's)"},
+     into(&LockSpec::evalsha)},
     {{.name = "clock",
       .rule = choice_of(kClientClocks, ClockKind::monotonic),
       .doc = "the client clock that measures validity"},

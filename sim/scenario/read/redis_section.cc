@@ -17,6 +17,8 @@ constexpr std::pair<redis::Persistence, std::string_view> kPersistence[] = {
     {redis::Persistence::aof_always, "aof-always"}};
 
 // The keys read by hand: their values name processes or depend on each other.
+constexpr std::pair<redis::ActiveExpiry, std::string_view> kActiveExpiry[] = {{redis::ActiveExpiry::instant, "instant"},
+                                                                            {redis::ActiveExpiry::cron, "cron"}};
 constexpr std::string_view kNodes = "nodes", kReplicas = "replicas", kMinReplicas = "min_replicas_to_write";
 
 const KeyTable<NodeConfig> kKeys{
@@ -38,6 +40,13 @@ const KeyTable<NodeConfig> kKeys{
       .doc = "the clock a node judges key expiry by. Redis 7 uses the wall clock (`db.c` `keyIsExpired`); "
              "`monotonic` is antirez's proposed fix"},
      into(&NodeConfig::expiry_clock)},
+    {{.name = "active_expiry",
+      .rule = choice_of(kActiveExpiry, redis::ActiveExpiry::instant),
+      .doc = "how a master drops expired keys nobody touches: `instant`, at the first instant each is expired, so the "
+             "drop, its DEL to the replicas and the end of its visibility coincide; or `cron`, as Redis does, in "
+             "activeExpireCycle every 100 ms (hz 10) of the node's monotonic clock, up to 100 ms after the key "
+             "stopped being visible (a command that touches it first drops it at once)"},
+     into(&NodeConfig::active_expiry)},
     {{.name = "persistence",
       .rule = choice_of(kPersistence, redis::Persistence::none),
       .doc = "what survives a crash: nothing; writes fsynced once per `fsync_every` (`appendfsync everysec`); "

@@ -32,6 +32,7 @@ void apply_preset(ReadContext& c) {
   if (unwritten("redlock", "return_early")) lock.redlock.return_early = preset->return_early;
   if (unwritten("redlock", "check_validity")) lock.redlock.check_validity = preset->check_validity;
   if (unwritten("redlock", "failed_attempt_cleanup")) lock.redlock.cleanup = preset->cleanup;
+  if (unwritten("lock", "scripts")) lock.evalsha = preset->evalsha;
   // After the ttl: the node timeout may be a share of the ttl in force.
   if (unwritten("redlock", "node_timeout"))
     if (auto timeout = preset_node_timeout(*preset, lock.ttl)) lock.redlock.node_timeout = *timeout;
