@@ -244,7 +244,11 @@ void World::dispatch(const Event& ev) {
       return;
     }
     case kDeliver: deliver(ev); return;
-    case kLocal: hand_over(ev, static_cast<std::uint32_t>(ev.arg0), messages_[ev.arg0]); return;
+    case kLocal: {
+      const Message m = messages_[ev.arg0];  // copied: handing it over may grow the slab
+      hand_over(ev, static_cast<std::uint32_t>(ev.arg0), m);
+      return;
+    }
     case kControl: {
       // A copy: applying it may schedule more controls and move controls_.
       const Control control = controls_[ev.arg0];
