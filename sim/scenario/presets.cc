@@ -14,13 +14,14 @@ using namespace std::chrono_literals;
 constexpr Latency fixed(Duration d) { return Latency{Latency::Kind::constant, d, Duration{0}, 0.0}; }
 constexpr Latency uniform(Duration low, Duration high) { return Latency{Latency::Kind::uniform, low, high, 0.0}; }
 
-// redlock-rb, antirez's reference client: drift = ttl * 0.01 + 2 ms (the 2 ms:
-// 1 ms expiry precision + 1 ms), 3 tries with a random 0-200 ms delay, elapsed
-// time from the wall clock, one node after another; a failed try unlocks every
-// node in turn before the next try's sleep.
+// redlock-rb 0.1.8, antirez's reference client as the debate read it
+// (lib/redlock/client.rb): drift = ttl * 0.01 + 2 ms (the 2 ms: 1 ms expiry
+// precision + 1 ms), 3 tries with a random 0-200 ms sleep (rand(retry_delay)),
+// elapsed time from Time.now, one node after another; a failed try unlocks
+// every node in turn before it sleeps.
 constexpr LockPreset kRedlockRb{
     .name = "redlock-rb",
-    .library = "redlock-rb (the reference client)",
+    .library = "redlock-rb 0.1.8 (the reference client)",
     .drift_factor_ppm = 10'000,
     .drift_fixed = 2ms,
     .attempts = 3,
@@ -35,6 +36,23 @@ constexpr LockPreset kRedlockRb{
     .cleanup = FailedAttemptCleanup::await,
     .evalsha = false,
 };
+
+// redlock-rb 2.0.6 (lib/redlock/client.rb): retry_count 3 + 1 tries; sleeps
+// retry_delay 200 + rand(retry_jitter 50) ms; elapsed time from
+// CLOCK_MONOTONIC (default_time_source); the same drift, sequential lock and
+// awaited unlocks; validity >= 0. Scripts go as EVALSHA; on NOSCRIPT it loads
+// its three scripts with SCRIPT LOAD and retries — three round trips where
+// the model counts the one EVAL.
+constexpr LockPreset redlock_rb_2(LockPreset p) {
+  p.name = "redlock-rb-2.0.6";
+  p.library = "redlock-rb 2.0.6";
+  p.attempts = 4;
+  p.retry_delay = uniform(200ms, 250ms);
+  p.clock = ClockKind::monotonic;
+  p.evalsha = true;
+  return p;
+}
+constexpr LockPreset kRedlockRb2 = redlock_rb_2(kRedlockRb);
 
 // node-redlock v4.2.0 (npm `redlock`, redlock.js): driftFactor 0.01 plus
 // 2 ms; retryCount 10, so 11 tries (`attempts <= retryCount` after the
@@ -81,12 +99,13 @@ constexpr LockPreset node_redlock_5(LockPreset p) {
 }
 constexpr LockPreset kNodeRedlock5 = node_redlock_5(kNodeRedlock4);
 
-// redlock-py: the same drift; 3 tries a FIXED 200 ms apart (no jitter); the
-// wall clock; one node after another; a failed try unlocks every node in
-// turn before sleeping.
+// redlock-py 1.0.8 (redlock/__init__.py): the same drift; 3 tries a FIXED
+// 200 ms apart (no jitter); time.time(), the wall clock; one node after
+// another; a failed try unlocks every node in turn before sleeping; plain
+// EVAL.
 constexpr LockPreset kRedlockPy{
     .name = "redlock-py",
-    .library = "redlock-py",
+    .library = "redlock-py 1.0.8",
     .drift_factor_ppm = 10'000,
     .drift_fixed = 2ms,
     .attempts = 3,
@@ -102,13 +121,14 @@ constexpr LockPreset kRedlockPy{
     .evalsha = false,
 };
 
-// go-redsync: drift = ttl * 0.01 with no fixed part; 32 tries, random
-// 50-250 ms apart; the monotonic clock; all nodes at once; expiry 8 s; each
-// node's timeout is 5 % of the expiry; a failed try releases on every pool
+// go-redsync v4.17.0 (redsync.go, mutex.go): drift = ttl * 0.01 with no
+// fixed part; 32 tries, random 50-250 ms apart; time.Now(), whose readings
+// Go compares on the monotonic clock; all pools at once; expiry 8 s; the
+// round's timeout is 5 % of the expiry; a failed try releases on every pool
 // and waits for them all (actOnPoolsAsync) before the next try's delay.
 constexpr LockPreset kRedsync{
     .name = "redsync",
-    .library = "go-redsync",
+    .library = "go-redsync v4.17.0",
     .drift_factor_ppm = 10'000,
     .drift_fixed = 0ms,
     .attempts = 32,
@@ -124,7 +144,7 @@ constexpr LockPreset kRedsync{
     .evalsha = false,
 };
 
-constexpr std::array kPresets{kRedlockRb, kNodeRedlock4, kNodeRedlock5, kRedlockPy, kRedsync};
+constexpr std::array kPresets{kRedlockRb, kRedlockRb2, kNodeRedlock4, kNodeRedlock5, kRedlockPy, kRedsync};
 
 }  // namespace
 

@@ -676,6 +676,8 @@ constexpr Latency::Kind kUniform = Latency::Kind::uniform;
 constexpr Latency::Kind kConstant = Latency::Kind::constant;
 const PresetCase kPresetCases[] = {
     {"redlock-rb", 10'000, 2ms, 3, kUniform, 0ms, 200ms, ClockKind::wall, false, 10s, 50ms, false, false, true, kAwait},
+    {"redlock-rb-2.0.6", 10'000, 2ms, 4, kUniform, 200ms, 250ms, ClockKind::monotonic, false, 10s, 50ms, false, false,
+     true, kAwait},
     {"node-redlock-4.2.0", 10'000, 2ms, 11, kUniform, 100ms, 300ms, ClockKind::wall, true, 10s, 50ms, false, false, true,
      kAwait},
     {"node-redlock-5.0.0-beta.2", 10'000, 2ms, 11, kUniform, 100ms, 300ms, ClockKind::wall, true, 10s, 50ms, true, true,
@@ -706,8 +708,9 @@ TEST(ParsePreset, EachPresetResolvesToItsLibraryDefaults) {
     EXPECT_EQ(s.lock.redlock.return_early, c.return_early);
     EXPECT_EQ(s.lock.redlock.check_validity, c.check_validity);
     EXPECT_EQ(s.lock.redlock.cleanup, c.cleanup);
-    // node-redlock's _executeScript sends EVALSHA and falls back to EVAL.
-    EXPECT_EQ(s.lock.evalsha, std::string_view(c.name).starts_with("node-redlock"));
+    // node-redlock's _executeScript and redlock-rb 2's recover_from_script_flush send EVALSHA.
+    EXPECT_EQ(s.lock.evalsha, std::string_view(c.name).starts_with("node-redlock") ||
+                                  std::string_view(c.name) == "redlock-rb-2.0.6");
     EXPECT_EQ(s.lock.redlock.quorum, 3u);
     ASSERT_EQ(s.clients.size(), 2u);
     EXPECT_EQ(s.clients[0].attempts, c.attempts);
@@ -781,7 +784,7 @@ TEST(ParsePreset, UnknownOrMisplacedPresetIsRefused) {
   // Proves an unknown preset lists the known ones with a suggestion, and the bug preset needs Redlock.
   const ScenarioError unknown = inline_error(redlock_text("preset = \"redlok-rb\"\n"));
   expect_error(unknown, "inline.toml", 9, "lock.preset", "got \"redlok-rb\" (did you mean \"redlock-rb\"?)");
-  EXPECT_NE(unknown.message.find("\"redlock-rb\", \"node-redlock-4.2.0\", \"node-redlock-5.0.0-beta.2\", \"redlock-py\", \"redsync\""), std::string::npos)
+  EXPECT_NE(unknown.message.find("\"redlock-rb\", \"redlock-rb-2.0.6\", \"node-redlock-4.2.0\", \"node-redlock-5.0.0-beta.2\", \"redlock-py\", \"redsync\""), std::string::npos)
       << unknown.message;
   expect_error(inline_error(kTwoClients + "[lock]\npreset = \"node-redlock-5.0.0-beta.2\"\n"), "inline.toml", 8,
                "lock.preset", "needs protocol = \"redlock\"");
