@@ -3,20 +3,11 @@
 
 #include "sim/core/check.h"
 #include "sim/lock/fencing.h"
+#include "sim/lock/release.h"
 
 namespace locksim {
 
 namespace {
-
-// The compare-and-delete release of |value|, without its request id.
-redis::Request release_request(redis::KeyId key, std::uint64_t value) {
-  redis::Request r;
-  r.command = redis::Command::eval;
-  r.script = redis::Script::compare_and_delete;
-  r.key = key;
-  r.value = redis::Value::token(value);
-  return r;
-}
 
 // Timer tags relative to tag_base: one per node for its request timeout, then
 // the fencing-token timeout.
@@ -74,7 +65,7 @@ void RedlockClient::start_round(bool extending, bool cleaning) {
 redis::Request RedlockClient::request_for(std::size_t) const {
   redis::Request r;
   r.key = config_.key;
-  if (round_.cleaning) return release_request(config_.key, attempt_value_);
+  if (round_.cleaning) return compare_and_delete_request(config_.key, attempt_value_);
   if (round_.extending) {
     r.command = redis::Command::eval;
     r.script = redis::Script::compare_and_pexpire;
@@ -113,7 +104,7 @@ void RedlockClient::on_reply(const redis::Reply& reply) {
   for (std::size_t node = 0; node < config_.nodes.size(); ++node) {
     if (round_.request[node] != reply.request_id) continue;
     self_.cancel_timer(round_.timeout[node]);
-    // A cleanup release is done whatever it answers.
+    // (A cleanup release is done whatever it answers: finish_round ignores ok.)
     const bool ok = round_.extending || round_.cleaning ? reply.kind == redis::Reply::Kind::integer && reply.integer == 1
                                                         : reply.kind == redis::Reply::Kind::ok;
     return node_done(node, ok);
@@ -221,7 +212,7 @@ void RedlockClient::give_up() {
 
 void RedlockClient::release_everywhere(std::uint64_t value) {
   for (ProcessId node : config_.nodes) {
-    redis::Request r = release_request(config_.key, value);
+    redis::Request r = compare_and_delete_request(config_.key, value);
     r.request_id = next_request_id_++;
     self_.send(node, r);
   }

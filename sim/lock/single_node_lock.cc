@@ -3,6 +3,7 @@
 
 #include "sim/core/check.h"
 #include "sim/lock/fencing.h"
+#include "sim/lock/release.h"
 
 namespace locksim {
 
@@ -141,9 +142,7 @@ void SingleNodeLock::after_key_set() {
 }
 
 void SingleNodeLock::release_value(std::uint64_t value) {
-  redis::Request r = request(redis::Command::eval);
-  r.value = redis::Value::token(value);
-  r.script = redis::Script::compare_and_delete;
+  redis::Request r = compare_and_delete_request(config_.key, value);
   r.request_id = next_request_id_++;
   self_.send(config_.node, r);
 }
