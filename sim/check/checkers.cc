@@ -35,11 +35,14 @@ Verdict verdict_for(Property p) {
   return v;
 }
 
-void record(Verdict& v, Witness w) {
+// Only the first violation's witness is kept, so only it is written: the
+// text costs more than the check, and a sweep runs millions of checks.
+template <class MakeWitness>
+void record(Verdict& v, MakeWitness make_witness) {
   ++v.count;
   if (!v.violated) {
     v.violated = true;
-    v.witness = std::move(w);
+    v.witness = make_witness();
   }
 }
 
@@ -66,9 +69,10 @@ std::string plural(std::int64_t n, const char* one, const char* many) {
 
 }  // namespace
 
-Verdict check_grant_exclusive(const History& h) {
+Verdict check_grant_exclusive(const History& h) { return check_grant_exclusive(h, SessionTable(h)); }
+
+Verdict check_grant_exclusive(const History& h, const SessionTable& table) {
   Verdict v = verdict_for(Property::grant_exclusive);
-  const SessionTable table(h);
   const auto& s = table.sessions();
   // |open|: sessions granted at or before the current grant whose window may
   // be open now or later. Grant times only grow, so a session leaves for good
@@ -92,20 +96,21 @@ Verdict check_grant_exclusive(const History& h) {
       std::string promised = promise.extended_at ? "extended at " + when(*promise.extended_at) + ", " : "";
       promised += promise.end == kTrueNever ? "was promised beyond the end of the run"
                                             : "was promised until " + when(promise.end);
-      record(v, {t_y,
+      record(v, [&] { return Witness{t_y,
                  session_label(h, s[y].client, s[y].session) + " granted at " + when(t_y) + " while " +
                      session_possessive(h, s[x].client, s[x].session) + ", granted at " + when(s[x].granted) + ", " +
                      promised + " and not released",
-                 "second-grant", s[y].client, s[y].session, s[x].client, s[x].session});
+                 "second-grant", s[y].client, s[y].session, s[x].client, s[x].session}; });
       break;  // one violation per grant
     }
   }
   return v;
 }
 
-Verdict check_belief_exclusive(const History& h) {
+Verdict check_belief_exclusive(const History& h) { return check_belief_exclusive(h, SessionTable(h)); }
+
+Verdict check_belief_exclusive(const History& h, const SessionTable& table) {
   Verdict v = verdict_for(Property::belief_exclusive);
-  const SessionTable table(h);
   const auto& s = table.sessions();
   // |active|: earlier beliefs still running at the current start.
   std::vector<std::size_t> active;
@@ -114,11 +119,11 @@ Verdict check_belief_exclusive(const History& h) {
     if (s[y].belief_end <= start) continue;  // never believed for a positive time
     std::erase_if(active, [&](std::size_t x) { return s[x].belief_end <= start; });
     for (std::size_t x : active) {
-      record(v, {start,
+      record(v, [&] { return Witness{start,
                  session_label(h, s[y].client, s[y].session) + " began believing it held the lock at " + when(start) +
                      " while " + session_label(h, s[x].client, s[x].session) + " had believed so since " +
                      when(s[x].granted) + " and went on " + belief_end_text(h, s[x]),
-                 "overlapping-belief", s[y].client, s[y].session, s[x].client, s[x].session});
+                 "overlapping-belief", s[y].client, s[y].session, s[x].client, s[x].session}; });
     }
     active.push_back(y);
   }
@@ -143,13 +148,13 @@ Verdict check_resource_exclusive(const History& h) {
     // The previous accepted op is another session's, and this session had an
     // op accepted before that: X, Y, X.
     if (last && last->session != op->session && own != last_of.end()) {
-      record(v, {f.at,
+      record(v, [&] { return Witness{f.at,
                  session_label(h, op->client, op->session) + " " + resource::op_name(op->op) + " accepted at " +
                      when(f.at) + " resumed session " + std::to_string(op->session) + " (its " +
                      resource::op_name(own->second.op) + " was accepted at " + when(own->second.at) + ") after " +
                      session_possessive(h, last->client, last->session) + " " + resource::op_name(last->op) +
                      " was accepted at " + when(last->at),
-                 "interleaved-op", op->client, op->session, last->client, last->session});
+                 "interleaved-op", op->client, op->session, last->client, last->session}; });
     }
     last_of.insert_or_assign(op->session, now);
     last = now;
@@ -157,9 +162,10 @@ Verdict check_resource_exclusive(const History& h) {
   return v;
 }
 
-Verdict check_resource_current(const History& h) {
+Verdict check_resource_current(const History& h) { return check_resource_current(h, SessionTable(h)); }
+
+Verdict check_resource_current(const History& h, const SessionTable& table) {
   Verdict v = verdict_for(Property::resource_current);
-  const SessionTable table(h);
   ServiceHolder service(h.service);
   for (const Fact& f : h.facts) {
     service.apply(f);
@@ -168,26 +174,28 @@ Verdict check_resource_current(const History& h) {
     const SessionInfo* own = table.find(op->session);
     const std::optional<std::uint64_t> holder = service.holder();
     if (own != nullptr && holder && *holder == own->value) continue;
-    std::string text = session_label(h, op->client, op->session) + " " + resource::op_name(op->op) +
-                       " accepted at " + when(f.at);
-    if (own == nullptr) text += " (a session never granted)";
-    Witness w{f.at, "", "op-not-from-holder", op->client, op->session};
-    if (!holder) {
-      // Say why: the values on the nodes against the quorum, or how the key left.
-      const auto owner = [&](std::uint64_t value) {
-        const SessionInfo* s = table.owner_of(value, f.at);
-        return s == nullptr ? std::string() : session_possessive(h, s->client, s->session);
-      };
-      text += " while no one held the lock: " + service.why_no_holder(h, owner);
-    } else if (const SessionInfo* s = table.owner_of(*holder, f.at)) {
-      text += " while the service holder was " + session_possessive(h, s->client, s->session);
-      w.other_client = s->client;
-      w.other_session = s->session;
-    } else {
-      text += " while the service holder was value " + value_hex(*holder) + ", granted to no session";
-    }
-    w.text = std::move(text);
-    record(v, std::move(w));
+    record(v, [&] {
+      std::string text = session_label(h, op->client, op->session) + " " + resource::op_name(op->op) +
+                         " accepted at " + when(f.at);
+      if (own == nullptr) text += " (a session never granted)";
+      Witness w{f.at, "", "op-not-from-holder", op->client, op->session};
+      if (!holder) {
+        // Say why: the values on the nodes against the quorum, or how the key left.
+        const auto owner = [&](std::uint64_t value) {
+          const SessionInfo* s = table.owner_of(value, f.at);
+          return s == nullptr ? std::string() : session_possessive(h, s->client, s->session);
+        };
+        text += " while no one held the lock: " + service.why_no_holder(h, owner);
+      } else if (const SessionInfo* s = table.owner_of(*holder, f.at)) {
+        text += " while the service holder was " + session_possessive(h, s->client, s->session);
+        w.other_client = s->client;
+        w.other_session = s->session;
+      } else {
+        text += " while the service holder was value " + value_hex(*holder) + ", granted to no session";
+      }
+      w.text = std::move(text);
+      return w;
+    });
   }
   return v;
 }
@@ -216,43 +224,45 @@ Verdict check_invariant(const History& h) {
     // witness points there, so a timeline marks the write that lost the update.
     const TrueTime broke_at = app->quiescent && last_change ? *last_change : f.at;
     if (!app->quiescent) last_change = f.at;
-    const std::string at = when(f.at);
+    const auto at = [&] { return when(f.at); };  // only a witness needs it
     switch (app->kind) {
       case AppKind::stock: {
         if (!any_op && !initial_stock) initial_stock = app->stock;
         if (app->stock >= 0) break;
-        std::string context = initial_stock ? "started at " + std::to_string(*initial_stock) + ", " : "";
-        context += plural(decrements, "decrement", "decrements") + " accepted";
-        // The first negative sample is the witness; the lowest the stock
-        // ever reached is the figure a review asks for: how many units were
-        // sold that did not exist.
-        std::string text = "stock is " + std::to_string(app->stock) + " at " + at + " (" + context + "): oversold by " +
-                           std::to_string(-app->stock);
-        if (lowest_stock < app->stock && !v.violated)
-          text += "; it went on down to " + std::to_string(lowest_stock) + ": oversold by " +
-                  std::to_string(-lowest_stock) + " in all";
-        record(v, {f.at, text, "oversold"});
+        record(v, [&] {
+          std::string context = initial_stock ? "started at " + std::to_string(*initial_stock) + ", " : "";
+          context += plural(decrements, "decrement", "decrements") + " accepted";
+          // The first negative sample is the witness; the lowest the stock
+          // ever reached is the figure a review asks for: how many units were
+          // sold that did not exist.
+          std::string text = "stock is " + std::to_string(app->stock) + " at " + at() + " (" + context +
+                             "): oversold by " + std::to_string(-app->stock);
+          if (lowest_stock < app->stock)
+            text += "; it went on down to " + std::to_string(lowest_stock) + ": oversold by " +
+                    std::to_string(-lowest_stock) + " in all";
+          return Witness{f.at, text, "oversold"};
+        });
         break;
       }
       case AppKind::counter: {
         if (!app->quiescent || app->counter == app->increments) break;
         const std::int64_t lost = app->increments - app->counter;
-        record(v, {broke_at,
+        record(v, [&] { return Witness{broke_at,
                    "counter is " + std::to_string(app->counter) + " after " +
                        plural(app->increments, "accepted increment", "accepted increments") + " (last changed at " +
-                       when(broke_at) + ", checked at " + at + "): " +
+                       when(broke_at) + ", checked at " + at() + "): " +
                        (lost > 0 ? plural(lost, "update", "updates") + " lost"
                                  : plural(-lost, "increment", "increments") + " too many"),
-                   lost > 0 ? "lost-update" : "extra-increment"});
+                   lost > 0 ? "lost-update" : "extra-increment"}; });
         break;
       }
       case AppKind::collection: {
         if (!app->quiescent || app->size == app->elements) break;
-        record(v, {broke_at,
+        record(v, [&] { return Witness{broke_at,
                    "collection size is " + std::to_string(app->size) + " but it holds " +
                        plural(app->elements, "element", "elements") + " (last changed at " + when(broke_at) +
-                       ", checked at " + at + ")",
-                   "size-mismatch"});
+                       ", checked at " + at() + ")",
+                   "size-mismatch"}; });
         break;
       }
       case AppKind::register_value:
@@ -269,14 +279,16 @@ const std::vector<std::string>& witness_kinds() {
   return kinds;
 }
 
-Verdicts check_all(const History& h) {
+Verdicts check_all(const History& h) { return check_all(h, SessionTable(h)); }
+
+Verdicts check_all(const History& h, const SessionTable& table) {
   Verdicts out;
   for (std::size_t i = 0; i < kPropertyCount; ++i) {
     switch (kAllProperties[i]) {
-      case Property::grant_exclusive: out[i] = check_grant_exclusive(h); break;
-      case Property::belief_exclusive: out[i] = check_belief_exclusive(h); break;
+      case Property::grant_exclusive: out[i] = check_grant_exclusive(h, table); break;
+      case Property::belief_exclusive: out[i] = check_belief_exclusive(h, table); break;
       case Property::resource_exclusive: out[i] = check_resource_exclusive(h); break;
-      case Property::resource_current: out[i] = check_resource_current(h); break;
+      case Property::resource_current: out[i] = check_resource_current(h, table); break;
       case Property::invariant: out[i] = check_invariant(h); break;
     }
   }

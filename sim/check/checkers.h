@@ -15,6 +15,7 @@
 
 #include "sim/history/history.h"
 #include "sim/check/property.h"
+#include "sim/check/sessions.h"
 
 namespace locksim {
 
@@ -43,19 +44,25 @@ using Verdicts = std::array<Verdict, kPropertyCount>;
 // as extended by X's extensions recorded so far, ended early only by X's
 // release) — one violation per such grant.
 Verdict check_grant_exclusive(const History& h);
+Verdict check_grant_exclusive(const History& h, const SessionTable& table);
 // P2: two sessions believed at the same true instant — one per overlapping pair.
 Verdict check_belief_exclusive(const History& h);
+Verdict check_belief_exclusive(const History& h, const SessionTable& table);
 // P3: accepted ops of session X resume after another session's accepted op
 // (X, Y, X) — one per resumption.
 Verdict check_resource_exclusive(const History& h);
 // P4: an accepted op whose session is not the service holder at that instant
 // — one per such op.
 Verdict check_resource_current(const History& h);
+Verdict check_resource_current(const History& h, const SessionTable& table);
 // P5: the application invariant — stock < 0 after an op, or, at a quiescent
 // point, counter != accepted increments or collection size != elements.
 Verdict check_invariant(const History& h);
 
+// The checkers that read sessions share one table when given it (|table| is
+// SessionTable(h)): a whole run builds it once for them and for liveness.
 Verdicts check_all(const History& h);
+Verdicts check_all(const History& h, const SessionTable& table);
 
 // "second-grant" ... : the witness kinds, for documentation and tests.
 const std::vector<std::string>& witness_kinds();

@@ -32,9 +32,10 @@ double committed_per_second(const Liveness& l) {
                                      : static_cast<double>(l.commits) * 1e9 / static_cast<double>(l.run_length.count());
 }
 
-Liveness measure_liveness(const History& h) {
+Liveness measure_liveness(const History& h) { return measure_liveness(h, SessionTable(h)); }
+
+Liveness measure_liveness(const History& h, const SessionTable& table) {
   Liveness out;
-  const SessionTable table(h);
   const TrueTime run_end = table.run_end();
   out.run_length = run_end - kTrueStart;
 

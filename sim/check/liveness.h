@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "sim/check/sessions.h"
 #include "sim/history/history.h"
 
 namespace locksim {
@@ -42,5 +43,7 @@ struct Liveness {
 double committed_per_second(const Liveness& l);
 
 Liveness measure_liveness(const History& h);
+// REQUIRES: |table| is SessionTable(h).
+Liveness measure_liveness(const History& h, const SessionTable& table);
 
 }  // namespace locksim

@@ -4,33 +4,40 @@
 
 namespace locksim {
 
+// Both directions move a hole instead of swapping: the moving event is
+// written once, where it lands, and each level costs one copy, not three.
+
 void EventQueue::push(const Event& ev) {
   heap_.push_back(ev);
-  std::size_t i = heap_.size() - 1;
-  while (i > 0) {
-    std::size_t parent = (i - 1) / 2;
-    if (!before(heap_[i], heap_[parent])) break;
-    std::swap(heap_[i], heap_[parent]);
-    i = parent;
+  std::size_t hole = heap_.size() - 1;
+  while (hole > 0) {
+    const std::size_t parent = (hole - 1) / kArity;
+    if (!before(ev, heap_[parent])) break;
+    heap_[hole] = heap_[parent];
+    hole = parent;
   }
+  heap_[hole] = ev;
 }
 
 Event EventQueue::pop() {
-  Event result = heap_.front();
-  heap_.front() = heap_.back();
+  const Event result = heap_.front();
+  const Event last = heap_.back();
   heap_.pop_back();
   const std::size_t n = heap_.size();
-  std::size_t i = 0;
+  if (n == 0) return result;
+  std::size_t hole = 0;
   for (;;) {
-    std::size_t left = 2 * i + 1;
-    if (left >= n) break;
-    std::size_t smallest = left;
-    std::size_t right = left + 1;
-    if (right < n && before(heap_[right], heap_[left])) smallest = right;
-    if (!before(heap_[smallest], heap_[i])) break;
-    std::swap(heap_[i], heap_[smallest]);
-    i = smallest;
+    const std::size_t first = kArity * hole + 1;
+    if (first >= n) break;
+    const std::size_t end = first + kArity < n ? first + kArity : n;
+    std::size_t smallest = first;
+    for (std::size_t c = first + 1; c < end; ++c)
+      if (before(heap_[c], heap_[smallest])) smallest = c;
+    if (!before(heap_[smallest], last)) break;
+    heap_[hole] = heap_[smallest];
+    hole = smallest;
   }
+  heap_[hole] = last;
   return result;
 }
 

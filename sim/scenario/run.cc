@@ -14,8 +14,9 @@ RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& 
   result.seed = seed;
   result.events = world->events_dispatched();
   result.history = world->take_history();
-  result.verdicts = check_all(result.history);
-  result.liveness = measure_liveness(result.history);
+  const SessionTable sessions(result.history);
+  result.verdicts = check_all(result.history, sessions);
+  result.liveness = measure_liveness(result.history, sessions);
   result.faults = fault_outcomes(result.history);
   result.clients = client_outcomes(result.history);
   result.mismatches = compare_with_expectation(spec.expect, result.verdicts, result.liveness, result.faults);
