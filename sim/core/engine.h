@@ -35,7 +35,7 @@ class Engine {
   // Event kind reserved for timers; the world's kinds start above it.
   static constexpr std::uint32_t kTimerKind = 0;
 
-  explicit Engine(Dispatcher& dispatcher) : dispatcher_(dispatcher) { queue_.reserve(1024); }
+  explicit Engine(Dispatcher& dispatcher) : dispatcher_(dispatcher) { queue_.reserve(64); }
 
   TrueTime true_now() const { return true_now_; }
 

@@ -77,11 +77,12 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <optional>
 #include <variant>
 #include <vector>
+
+#include <boost/container/deque.hpp>
 
 #include "sim/redis/config.h"
 #include "sim/wire/replication.h"
@@ -199,7 +200,7 @@ class Replication {
 
   // Master side. Ordered maps: shipping and counting walk them.
   std::map<ProcessId, Link> replicas_;
-  std::deque<Outgoing> outbox_;  // due times never decrease
+  boost::container::deque<Outgoing> outbox_;  // due times never decrease; no allocation until used
   TimerId outbox_alarm_;
   std::map<ProcessId, std::uint64_t> last_write_;  // per client: c->woff
   std::vector<Waiter> waiters_;                    // in arrival order

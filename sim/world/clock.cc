@@ -20,6 +20,8 @@ Clock::Clock(Duration offset, std::int64_t drift_ppm) : offset_(offset) {
 
 __int128 Clock::advance_exact(const Segment& s, TrueTime t) {
   const __int128 dt = static_cast<__int128>(t.time_since_epoch().count()) - s.start.time_since_epoch().count();
+  // Most clocks have no drift: no 128-bit division for them (the same value).
+  if (s.drift_ppm == 0) return s.monotonic_start.time_since_epoch().count() + dt;
   return s.monotonic_start.time_since_epoch().count() + dt * (kMillion + s.drift_ppm) / kMillion;
 }
 
@@ -34,6 +36,11 @@ TrueTime Clock::solve(const Segment& s, __int128 target_ns) {
   const __int128 start_reading = s.monotonic_start.time_since_epoch().count();
   if (target_ns <= start_reading) return s.start;
   const __int128 need = target_ns - start_reading;
+  if (s.drift_ppm == 0) {  // rate 1: dt = need, without the 128-bit division
+    const __int128 at = static_cast<__int128>(s.start.time_since_epoch().count()) + need;
+    if (at >= static_cast<__int128>(kTrueNever.time_since_epoch().count())) return kTrueNever;
+    return TrueTime{Duration{static_cast<std::int64_t>(at)}};
+  }
   // Smallest dt with floor(dt * rate / 1e6) >= need: dt = ceil(need * 1e6 / rate).
   const __int128 rate = kMillion + s.drift_ppm;
   __int128 dt = need * kMillion / rate;

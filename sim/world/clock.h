@@ -23,6 +23,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "sim/core/ids.h"
 #include "sim/core/time.h"
 
@@ -75,8 +77,10 @@ class Clock {
   static TrueTime solve(const Segment& s, __int128 target_ns);
 
   Duration offset_;
-  std::vector<Segment> segments_;  // sorted by start; never empty
-  std::vector<Jump> jumps_;        // sorted by at
+  // Inline room for the common clock (one segment, a jump or none): building
+  // and copying a world's clocks allocates nothing.
+  boost::container::small_vector<Segment, 2> segments_;  // sorted by start; never empty
+  boost::container::small_vector<Jump, 1> jumps_;        // sorted by at
 };
 
 }  // namespace locksim

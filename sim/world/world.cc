@@ -45,7 +45,9 @@ void Process::cancel_timer(TimerId id) {
   // A timer that fell due during a pause waits in the pending list; cancelling
   // it there is as good as cancelling it in the queue.
   auto& pending = world_->slots_[id_].pending;
-  std::erase_if(pending, [&](const Event& e) { return e.kind == World::kDeferredTimer && e.arg1 == timer_bits(id); });
+  pending.erase(std::remove_if(pending.begin(), pending.end(),
+                               [&](const Event& e) { return e.kind == World::kDeferredTimer && e.arg1 == timer_bits(id); }),
+                pending.end());
 }
 Rng& Process::rng() { return world_->slots_[id_].rng; }
 

@@ -9,10 +9,11 @@
 // configure links and faults, then run().
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <boost/container/deque.hpp>
 
 #include "sim/history/history.h"
 #include "sim/core/engine.h"
@@ -121,7 +122,10 @@ class World final : private Dispatcher {
     ProcessState state = ProcessState::running;
     std::uint32_t incarnation = 0;
     TrueTime paused_until{};
-    std::deque<Event> pending;  // what waits for the end of a pause, in order
+    // What waits for the end of a pause, in order. Boost's deque allocates
+    // nothing until the first push (std::deque allocates on construction, for
+    // every process of every run, though few ever pause).
+    boost::container::deque<Event> pending;
     Rng rng{0};
     bool process_crash = false;  // its last crash left the host up (fault::Crash::process_only)
     // A client's library: after a refused connection, requests to that node
