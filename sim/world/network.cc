@@ -38,13 +38,13 @@ const LinkSpec& Network::link(ProcessId from, ProcessId to) const {
   return index == kNoLink ? default_link_ : links_[index].spec;
 }
 
-std::optional<TrueTime> Network::schedule(ProcessId from, ProcessId to, TrueTime true_now) {
+TrueTime Network::schedule(ProcessId from, ProcessId to, TrueTime true_now) {
   LinkState& l = state(from, to);
   // Streams are derived on a link's first use only: no string work per message.
   auto component = [&] { return names_[from] + "->" + names_[to]; };
   if (l.spec.loss_ppm > 0) {
     if (!l.loss_rng) l.loss_rng = Rng::derive(run_seed_, component(), "loss");
-    if (l.loss_rng->chance_ppm(l.spec.loss_ppm)) return std::nullopt;
+    if (l.loss_rng->chance_ppm(l.spec.loss_ppm)) return kLost;
   }
   Duration latency = l.spec.latency.a;
   if (l.spec.latency.kind != Latency::Kind::constant) {

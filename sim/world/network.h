@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -46,8 +47,11 @@ class Network {
   void set_link(ProcessId from, ProcessId to, const LinkSpec& spec);
   const LinkSpec& link(ProcessId from, ProcessId to) const;
 
-  // When a message sent now arrives, or nullopt when the link loses it.
-  std::optional<TrueTime> schedule(ProcessId from, ProcessId to, TrueTime true_now);
+  // When a message sent now arrives, or kLost when the link loses it (no
+  // optional: this is on every message's path). kLost is before every
+  // instant of a run, so no arrival, saturated or not, is mistaken for it.
+  static constexpr TrueTime kLost{Duration{std::numeric_limits<std::int64_t>::min()}};
+  TrueTime schedule(ProcessId from, ProcessId to, TrueTime true_now);
 
   // Every link draws from streams of |run_seed| from now on.
   void reseed(std::uint64_t run_seed);

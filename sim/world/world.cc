@@ -216,19 +216,21 @@ std::uint32_t World::store(const Message& m) {
 }
 
 void World::transmit(std::uint32_t message_slot) {
-  const Message m = messages_[message_slot];
+  // Read in place, not copied: nothing below stores a message while |m| is
+  // still read (fails_unsent copies what it needs before it stores).
+  const Message& m = messages_[message_slot];
   if (fails_unsent(m)) {
     free_messages_.push_back(message_slot);
     return;
   }
-  const auto arrival = network_->schedule(m.from, m.to, true_now());
-  if (!arrival) {
+  const TrueTime arrival = network_->schedule(m.from, m.to, true_now());
+  if (arrival == Network::kLost) {
     if (tracing_) trace_message("lost", m);
     free_messages_.push_back(message_slot);
     return;
   }
   if (tracing_) trace_message("send", m);
-  engine_.schedule(*arrival, m.to, kDeliver, message_slot);
+  engine_.schedule(arrival, m.to, kDeliver, message_slot);
 }
 
 void World::dispatch(const Event& ev) {
@@ -246,11 +248,7 @@ void World::dispatch(const Event& ev) {
       return;
     }
     case kDeliver: deliver(ev); return;
-    case kLocal: {
-      const Message m = messages_[ev.arg0];  // copied: handing it over may grow the slab
-      hand_over(ev, static_cast<std::uint32_t>(ev.arg0), m);
-      return;
-    }
+    case kLocal: hand_over(ev, static_cast<std::uint32_t>(ev.arg0), messages_[ev.arg0]); return;
     case kControl: {
       // A copy: applying it may schedule more controls and move controls_.
       const Control control = controls_[ev.arg0];
@@ -288,7 +286,9 @@ void World::run_waiting(ProcessId p, const Event& ev) {
 
 void World::deliver(const Event& ev) {
   const auto slot = static_cast<std::uint32_t>(ev.arg0);
-  const Message m = messages_[slot];  // copied: the handler may grow the slab
+  // In place: hand_over reads it before anything can store a message, and
+  // receive copies it before the handler runs (the handler may grow the slab).
+  const Message& m = messages_[slot];
   std::uint32_t holder = 0;
   switch (network_->judge(m.from, m.to, &holder)) {
     case Network::Verdict::drop:
@@ -383,7 +383,8 @@ bool World::fails_unsent(const Message& m) {
   const auto& r = std::get<redis::Request>(m.payload);
   const Message refusal{m.to, m.from, redis::Reply::error_reply(r.request_id, redis::Error::connection_refused)};
   if (tracing_) trace_message("unsent", m);
-  engine_.schedule(true_now(), m.from, kLocal, store(refusal));
+  // |m| may live in the slab store() grows: nothing reads it from here on.
+  engine_.schedule(true_now(), refusal.to, kLocal, store(refusal));
   return true;
 }
 
