@@ -8,26 +8,22 @@
 namespace locksim {
 
 Network::Network(std::vector<std::string> process_names, LinkSpec default_link, std::uint64_t run_seed)
-    : names_(std::move(process_names)), run_seed_(run_seed), default_link_(default_link) {
+    : names_(std::move(process_names)), process_count_(names_.size()), run_seed_(run_seed), default_link_(default_link) {
   if (names_.size() <= kDenseProcesses) dense_.assign(names_.size() * names_.size(), kNoLink);
 }
 
-std::uint32_t Network::find(ProcessId from, ProcessId to) const {
-  if (!dense_.empty()) return dense_[from * names_.size() + to];
+std::uint32_t Network::find_sparse(ProcessId from, ProcessId to) const {
   const auto it = sparse_.find(static_cast<std::uint64_t>(from) << 32 | to);
   return it == sparse_.end() ? kNoLink : it->second;
 }
 
-Network::LinkState& Network::state(ProcessId from, ProcessId to) {
-  std::uint32_t index = find(from, to);
-  if (index == kNoLink) {
-    index = static_cast<std::uint32_t>(links_.size());
-    links_.push_back(LinkState{default_link_, TrueTime{}, std::nullopt, std::nullopt});
-    if (!dense_.empty())
-      dense_[from * names_.size() + to] = index;
-    else
-      sparse_.emplace(static_cast<std::uint64_t>(from) << 32 | to, index);
-  }
+Network::LinkState& Network::add_link(ProcessId from, ProcessId to) {
+  const auto index = static_cast<std::uint32_t>(links_.size());
+  links_.push_back(LinkState{default_link_, TrueTime{}, std::nullopt, std::nullopt});
+  if (!dense_.empty())
+    dense_[from * process_count_ + to] = index;
+  else
+    sparse_.emplace(static_cast<std::uint64_t>(from) << 32 | to, index);
   return links_[index];
 }
 
@@ -38,8 +34,7 @@ const LinkSpec& Network::link(ProcessId from, ProcessId to) const {
   return index == kNoLink ? default_link_ : links_[index].spec;
 }
 
-TrueTime Network::schedule(ProcessId from, ProcessId to, TrueTime true_now) {
-  LinkState& l = state(from, to);
+TrueTime Network::schedule_drawn(LinkState& l, ProcessId from, ProcessId to, TrueTime true_now) {
   // Streams are derived on a link's first use only: no string work per message.
   auto component = [&] { return names_[from] + "->" + names_[to]; };
   if (l.spec.loss_ppm > 0) {
@@ -51,9 +46,7 @@ TrueTime Network::schedule(ProcessId from, ProcessId to, TrueTime true_now) {
     if (!l.latency_rng) l.latency_rng = Rng::derive(run_seed_, component(), "latency");
     latency = l.spec.latency.sample(*l.latency_rng);
   }
-  const TrueTime arrival = std::max(saturating_add(true_now, latency), l.last_delivery);
-  l.last_delivery = arrival;
-  return arrival;
+  return arrive(l, saturating_add(true_now, latency));
 }
 
 void Network::reseed(std::uint64_t run_seed) {

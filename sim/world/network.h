@@ -18,6 +18,7 @@
 // per message, the common case); large ones through a hash map of the pairs.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "sim/core/ids.h"
+#include "sim/core/limits.h"
 #include "sim/core/rng.h"
 #include "sim/world/latency.h"
 
@@ -51,7 +53,11 @@ class Network {
   // optional: this is on every message's path). kLost is before every
   // instant of a run, so no arrival, saturated or not, is mistaken for it.
   static constexpr TrueTime kLost{Duration{std::numeric_limits<std::int64_t>::min()}};
-  TrueTime schedule(ProcessId from, ProcessId to, TrueTime true_now);
+  TrueTime schedule(ProcessId from, ProcessId to, TrueTime true_now) {
+    LinkState& l = state(from, to);
+    if (l.spec.loss_ppm > 0 || l.spec.latency.kind != Latency::Kind::constant) return schedule_drawn(l, from, to, true_now);
+    return arrive(l, saturating_add(true_now, l.spec.latency.a));  // nothing to draw: the common link
+  }
 
   // Every link draws from streams of |run_seed| from now on.
   void reseed(std::uint64_t run_seed);
@@ -80,10 +86,26 @@ class Network {
   static constexpr std::size_t kDenseProcesses = 256;
   static constexpr std::uint32_t kNoLink = UINT32_MAX;
 
-  std::uint32_t find(ProcessId from, ProcessId to) const;
-  LinkState& state(ProcessId from, ProcessId to);  // created on first use
+  std::uint32_t find(ProcessId from, ProcessId to) const {
+    if (!dense_.empty()) return dense_[from * process_count_ + to];
+    return find_sparse(from, to);
+  }
+  std::uint32_t find_sparse(ProcessId from, ProcessId to) const;
+  LinkState& state(ProcessId from, ProcessId to) {  // created on first use
+    const std::uint32_t index = find(from, to);
+    return index == kNoLink ? add_link(from, to) : links_[index];
+  }
+  LinkState& add_link(ProcessId from, ProcessId to);
+  TrueTime schedule_drawn(LinkState& l, ProcessId from, ProcessId to, TrueTime true_now);
+  // FIFO: no message overtakes an earlier one on its link.
+  static TrueTime arrive(LinkState& l, TrueTime earliest) {
+    const TrueTime arrival = std::max(earliest, l.last_delivery);
+    l.last_delivery = arrival;
+    return arrival;
+  }
 
   std::vector<std::string> names_;
+  std::size_t process_count_;  // names_.size(), kept for the dense index
   std::uint64_t run_seed_;
   LinkSpec default_link_;
   std::vector<LinkState> links_;                                 // in order of first use

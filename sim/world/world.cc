@@ -18,7 +18,16 @@ void Process::send(ProcessId to, const Payload& payload) {
   const ProcessState st = w.slots_[id_].state;
   if (st == ProcessState::crashed) return;
   World::Slot& me = w.slots_[id_];
-  const std::uint32_t slot = w.store(Message{id_, to, me.evalsha ? w.as_library_sends(me, to, payload) : payload});
+  // Written straight into its slot: a message is copied once on the way out.
+  const std::uint32_t slot = w.take_message_slot();
+  Message& m = w.messages_[slot];
+  m.from = id_;
+  m.to = to;
+  if (me.evalsha) {
+    m.payload = w.as_library_sends(me, to, payload);
+  } else {
+    m.payload = payload;
+  }
   if (st == ProcessState::paused) {
     // Frozen mid-handler: the send happens when the process thaws.
     w.slots_[id_].pending.push_back(Event{w.true_now(), 0, id_, World::kOutgoing, slot, 0});
@@ -204,22 +213,28 @@ void World::check_clock_range(ProcessId p) const {
                  human_duration(kMaxClockReading));
 }
 
-std::uint32_t World::store(const Message& m) {
+std::uint32_t World::take_message_slot() {
   if (!free_messages_.empty()) {
     const std::uint32_t slot = free_messages_.back();
     free_messages_.pop_back();
-    messages_[slot] = m;
     return slot;
   }
-  messages_.push_back(m);
+  messages_.emplace_back();
   return static_cast<std::uint32_t>(messages_.size() - 1);
+}
+
+std::uint32_t World::store(const Message& m) {
+  const Message copy = m;  // |m| may live in the slab that taking a slot grows
+  const std::uint32_t slot = take_message_slot();
+  messages_[slot] = copy;
+  return slot;
 }
 
 void World::transmit(std::uint32_t message_slot) {
   // Read in place, not copied: nothing below stores a message while |m| is
   // still read (fails_unsent copies what it needs before it stores).
   const Message& m = messages_[message_slot];
-  if (fails_unsent(m)) {
+  if (!slots_[m.from].refused_until.empty() && fails_unsent(m)) {
     free_messages_.push_back(message_slot);
     return;
   }

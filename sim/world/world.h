@@ -190,6 +190,7 @@ class World final : private Dispatcher {
   // the run ends (a clock fault drove it there).
   void check_clock_range(ProcessId p) const;
   std::uint32_t store(const Message& m);
+  std::uint32_t take_message_slot();  // a free slot of messages_, its old content left as it was
   void trace_message(const char* what, const Message& m);
   void finish();
 
