@@ -72,7 +72,7 @@ void Network::heal(std::uint32_t id) {
   if (id < partitions_.size()) partitions_[id].active = false;
 }
 
-Network::Verdict Network::judge(ProcessId from, ProcessId to, std::uint32_t* holding_partition) const {
+Network::Verdict Network::judge_partitions(ProcessId from, ProcessId to, std::uint32_t* holding_partition) const {
   // Drop wins over hold when two partitions cut the same pair: the message is
   // gone either way, and holding it would resurrect it at the other's heal.
   Verdict verdict = Verdict::deliver;
