@@ -82,6 +82,27 @@ void BM_Sweep40x100(benchmark::State& state) {
 }
 BENCHMARK(BM_Sweep40x100)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(3);
 
+// The clock-jump sweep of issue 15 (C's wall clock jumps forward 1 s .. 20 s),
+// cut to 39 cells x 100 seeds: runs of 67 to 199 events, so the runner's and
+// the world's fixed costs weigh more than in the drift sweep above.
+void BM_SweepClockJump39x100(benchmark::State& state) {
+  static const std::unique_ptr<Sweep> sweep =
+      make_sweep("redlock-clock-jump.toml", "fault.C-wall-clock-jump.by=+1s..+20s:+500ms", 100, {1, 1});
+  RunnerOptions options;
+  options.threads = static_cast<unsigned>(state.range(0));
+  options.out_path = "/dev/null";
+  std::uint64_t runs = 0;
+  for (auto _ : state) {
+    SweepOutcome outcome;
+    std::string error;
+    if (!run_sweep(sweep->plan, options, outcome, error)) state.SkipWithError(error.c_str());
+    runs += outcome.runs;
+  }
+  state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(runs), benchmark::Counter::kIsRate);
+  state.counters["threads"] = static_cast<double>(options.threads);
+}
+BENCHMARK(BM_SweepClockJump39x100)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(3);
+
 // With --per-run: the cost of formatting and writing one row per run.
 void BM_Sweep40x100PerRun(benchmark::State& state) {
   const SweepPlan& plan = plan_40x100();

@@ -104,6 +104,12 @@ void Clock::jump_wall(TrueTime at, Duration by) {
 }
 
 TrueTime Clock::when_reads(ClockKind kind, LocalTime target, TrueTime from) const {
+  // The common clock, one rate and no step that matters to |kind|: one
+  // line, solved at once (what the walk below does in its first piece).
+  if (segments_.size() == 1 && (kind == ClockKind::monotonic || jumps_.empty())) {
+    const TrueTime t = solve(segments_.front(), static_cast<__int128>(target.time_since_epoch().count()) - offset_.count());
+    return t < from ? from : t;
+  }
   // Walk the pieces from |from| on. On each piece the reading is an
   // increasing line; the wall clock may step at jump instants (up or down),
   // which is why this is a walk and not a single inversion. No allocation:
