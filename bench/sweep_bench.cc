@@ -59,6 +59,19 @@ std::unique_ptr<Sweep> make_sweep(const char* scenario, const char* vary, std::u
   return sweep;
 }
 
+// Runs the whole sweep once per iteration; returns the runs (or cells) done.
+std::uint64_t sweep_repeatedly(benchmark::State& state, const SweepPlan& plan, const RunnerOptions& options,
+                               bool count_cells = false) {
+  std::uint64_t done = 0;
+  for (auto _ : state) {
+    SweepOutcome outcome;
+    std::string error;
+    if (!run_sweep(plan, options, outcome, error)) state.SkipWithError(error.c_str());
+    done += count_cells ? outcome.cells_run : outcome.runs;
+  }
+  return done;
+}
+
 const SweepPlan& plan_40x100() {
   static const std::unique_ptr<Sweep> sweep =
       make_sweep("redlock-clock-drift.toml", "clock.C.drift=0ppm..39000ppm:1000ppm", 100, {1, 1});
@@ -70,13 +83,7 @@ void BM_Sweep40x100(benchmark::State& state) {
   RunnerOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
   options.out_path = "/dev/null";
-  std::uint64_t runs = 0;
-  for (auto _ : state) {
-    SweepOutcome outcome;
-    std::string error;
-    if (!run_sweep(plan, options, outcome, error)) state.SkipWithError(error.c_str());
-    runs += outcome.runs;
-  }
+  const std::uint64_t runs = sweep_repeatedly(state, plan, options);
   state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(runs), benchmark::Counter::kIsRate);
   state.counters["threads"] = static_cast<double>(options.threads);
 }
@@ -91,13 +98,7 @@ void BM_SweepClockJump39x100(benchmark::State& state) {
   RunnerOptions options;
   options.threads = static_cast<unsigned>(state.range(0));
   options.out_path = "/dev/null";
-  std::uint64_t runs = 0;
-  for (auto _ : state) {
-    SweepOutcome outcome;
-    std::string error;
-    if (!run_sweep(sweep->plan, options, outcome, error)) state.SkipWithError(error.c_str());
-    runs += outcome.runs;
-  }
+  const std::uint64_t runs = sweep_repeatedly(state, sweep->plan, options);
   state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(runs), benchmark::Counter::kIsRate);
   state.counters["threads"] = static_cast<double>(options.threads);
 }
@@ -110,13 +111,7 @@ void BM_Sweep40x100PerRun(benchmark::State& state) {
   options.threads = static_cast<unsigned>(state.range(0));
   options.out_path = "/dev/null";
   options.per_run_path = "/dev/null";
-  std::uint64_t runs = 0;
-  for (auto _ : state) {
-    SweepOutcome outcome;
-    std::string error;
-    if (!run_sweep(plan, options, outcome, error)) state.SkipWithError(error.c_str());
-    runs += outcome.runs;
-  }
+  const std::uint64_t runs = sweep_repeatedly(state, plan, options);
   state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(runs), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Sweep40x100PerRun)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(3);
@@ -128,13 +123,7 @@ void BM_SweepCellOverhead(benchmark::State& state) {
   RunnerOptions options;
   options.threads = 2;
   options.out_path = "/dev/null";
-  std::uint64_t cells = 0;
-  for (auto _ : state) {
-    SweepOutcome outcome;
-    std::string error;
-    if (!run_sweep(sweep->plan, options, outcome, error)) state.SkipWithError(error.c_str());
-    cells += outcome.cells_run;
-  }
+  const std::uint64_t cells = sweep_repeatedly(state, sweep->plan, options, /*count_cells=*/true);
   state.counters["cells_per_s"] = benchmark::Counter(static_cast<double>(cells), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_SweepCellOverhead)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(2);
