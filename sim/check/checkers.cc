@@ -19,8 +19,9 @@
 #include "sim/check/checkers.h"
 
 #include <algorithm>
-#include <map>
 #include <vector>
+
+#include <boost/container/flat_map.hpp>
 
 #include "sim/check/holder.h"
 #include "sim/check/sessions.h"
@@ -138,7 +139,7 @@ Verdict check_resource_exclusive(const History& h) {
     resource::Op op;
     TrueTime at;
   };
-  std::map<SessionId, Accepted> last_of;  // each session's latest accepted op
+  boost::container::flat_map<SessionId, Accepted> last_of;  // each session's latest accepted op (flat: one per run)
   std::optional<Accepted> last;           // the latest accepted op of anyone
   for (const Fact& f : h.facts) {
     const auto* op = std::get_if<ResourceOp>(&f.body);

@@ -19,8 +19,10 @@
 #include "sim/check/liveness.h"
 
 #include <algorithm>
-#include <map>
 #include <optional>
+#include <vector>
+
+#include <boost/container/flat_map.hpp>
 
 #include "sim/check/holder.h"
 #include "sim/check/sessions.h"
@@ -40,8 +42,10 @@ Liveness measure_liveness(const History& h, const SessionTable& table) {
   out.run_length = run_end - kTrueStart;
 
   // Counts and acquire latency.
-  std::map<ProcessId, TrueTime> last_wanted;
-  std::map<SessionId, TrueTime> granted_at;
+  // Flat: one of these per run of a sweep. Process ids are small indices;
+  // sessions are granted in id order, so granted_at grows at its end.
+  std::vector<std::optional<TrueTime>> last_wanted;  // by client
+  boost::container::flat_map<SessionId, TrueTime> granted_at;
   // 128 bits: many sessions of a long run can wait longer than int64 ns hold in all.
   __int128 latency_sum = 0;
   std::int64_t latency_count = 0;
@@ -56,7 +60,8 @@ Liveness measure_liveness(const History& h, const SessionTable& table) {
         case Outcome::info: ++out.acquire_info; break;
       }
     } else if (const auto* want = std::get_if<LockWanted>(&f.body)) {
-      last_wanted.insert_or_assign(want->client, f.at);
+      if (last_wanted.size() <= want->client) last_wanted.resize(want->client + std::size_t{1});
+      last_wanted[want->client] = f.at;
     } else if (std::holds_alternative<LockGaveUp>(f.body)) {
       ++out.gave_up;
     } else if (const auto* op = std::get_if<ResourceOp>(&f.body)) {
@@ -74,9 +79,8 @@ Liveness measure_liveness(const History& h, const SessionTable& table) {
       // promised_end is the first instant >= the grant at which the client's
       // clock reads the lease end, so "expired" means it equals the grant.
       if (g->promised_end <= f.at) ++out.expired_grants;
-      auto it = last_wanted.find(g->client);
-      if (it == last_wanted.end()) continue;  // a grant nobody asked for has no latency
-      const Duration latency = f.at - it->second;
+      if (g->client >= last_wanted.size() || !last_wanted[g->client]) continue;  // a grant nobody asked for has no latency
+      const Duration latency = f.at - *last_wanted[g->client];
       latency_sum += latency.count();
       out.max_acquire_latency = std::max(out.max_acquire_latency, latency);
       ++latency_count;

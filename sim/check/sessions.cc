@@ -1,5 +1,6 @@
 #include "sim/check/sessions.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -43,7 +44,7 @@ SessionTable::SessionTable(const History& h) {
       s.granted = f.at;
       s.promised_end = g->promised_end;
       by_session_.emplace(g->session, sessions_.size());
-      by_value_[g->value].push_back(sessions_.size());
+      by_value_.emplace_back(g->value, sessions_.size());
       sessions_.push_back(s);
       // A grant recorded after the run ended never believes for a positive time.
       believing.push_back(!run_ended);
@@ -81,6 +82,7 @@ SessionTable::SessionTable(const History& h) {
     }
   }
   if (!run_ended) run_end_ = last_at;
+  std::sort(by_value_.begin(), by_value_.end());
   for (std::size_t i = 0; i < sessions_.size(); ++i) {
     if (believing[i]) {
       sessions_[i].belief_end = run_end_;
@@ -103,19 +105,24 @@ PromisedEnd SessionTable::promise_at(const SessionInfo& s, TrueTime t) {
   return p;
 }
 
+std::span<const SessionTable::ByValue> SessionTable::with_value(std::uint64_t value) const {
+  const auto first = std::lower_bound(by_value_.begin(), by_value_.end(), ByValue{value, 0});
+  auto last = first;
+  while (last != by_value_.end() && last->first == value) ++last;
+  return {first, last};
+}
+
 const SessionInfo* SessionTable::owner_of(std::uint64_t value, TrueTime t) const {
-  auto it = by_value_.find(value);
-  if (it == by_value_.end()) return nullptr;
-  const SessionInfo* best = &sessions_[it->second.front()];
-  for (std::size_t i : it->second)
+  const auto same = with_value(value);
+  if (same.empty()) return nullptr;
+  const SessionInfo* best = &sessions_[same.front().second];
+  for (const auto& [v, i] : same)
     if (sessions_[i].granted <= t) best = &sessions_[i];
   return best;
 }
 
 bool SessionTable::value_live(std::uint64_t value, TrueTime t) const {
-  auto it = by_value_.find(value);
-  if (it == by_value_.end()) return false;
-  for (std::size_t i : it->second)
+  for (const auto& [v, i] : with_value(value))
     if (sessions_[i].granted > t || believes(sessions_[i], t)) return true;
   return false;
 }

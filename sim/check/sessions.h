@@ -25,10 +25,13 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
+
+
+#include <boost/container/flat_map.hpp>
 
 #include "sim/history/history.h"
 
@@ -98,9 +101,15 @@ class SessionTable {
   static PromisedEnd promise_at(const SessionInfo& s, TrueTime t);
 
  private:
+  // Flat, not node-based: a sweep builds one table per run. Sessions are
+  // granted in id order, so by_session_ grows at its end.
+  using ByValue = std::pair<std::uint64_t, std::size_t>;  // (value, index into sessions_)
+  // The sessions that set |value|, in grant order.
+  std::span<const ByValue> with_value(std::uint64_t value) const;
+
   std::vector<SessionInfo> sessions_;
-  std::map<SessionId, std::size_t> by_session_;
-  std::map<std::uint64_t, std::vector<std::size_t>> by_value_;  // grant order
+  boost::container::flat_map<SessionId, std::size_t> by_session_;
+  std::vector<ByValue> by_value_;  // sorted once the table is built: by value, then grant order
   TrueTime run_end_ = kTrueStart;
 };
 
