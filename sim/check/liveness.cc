@@ -26,6 +26,8 @@
 
 #include "sim/check/holder.h"
 #include "sim/check/sessions.h"
+#include "sim/core/check.h"
+#include "sim/core/limits.h"
 
 namespace locksim {
 
@@ -60,6 +62,7 @@ Liveness measure_liveness(const History& h, const SessionTable& table) {
         case Outcome::info: ++out.acquire_info; break;
       }
     } else if (const auto* want = std::get_if<LockWanted>(&f.body)) {
+      LOCKSIM_CHECK(want->client < kMaxProcesses, "a LockWanted fact names no process");
       if (last_wanted.size() <= want->client) last_wanted.resize(want->client + std::size_t{1});
       last_wanted[want->client] = f.at;
     } else if (std::holds_alternative<LockGaveUp>(f.body)) {

@@ -30,7 +30,6 @@
 #include <string>
 #include <vector>
 
-
 #include <boost/container/flat_map.hpp>
 
 #include "sim/history/history.h"
