@@ -241,22 +241,20 @@ void RedisNode::updated(Keyspace::iterator it) {
   replication_.propagate(set_entry(it->first, it->second));  // as PEXPIREAT / SET: the new state
 }
 
-void RedisNode::drop(Keyspace::iterator it, KeyGone reason) {
+Keyspace::iterator RedisNode::drop(Keyspace::iterator it, KeyGone reason) {
   const Entry& entry = it->second;
   if (is_token(entry)) record(KeyDropped{id(), it->first, entry.value.bits, reason});
   const KeyId key = it->first;
-  keyspace_.erase(it);
+  const auto next = keyspace_.erase(it);
   dirty_ = true;  // Redis propagates expiries and deletions to the AOF as DEL
   replication_.propagate(ReplicationEntry{0, ReplicationEntry::Op::del, key, {}, -1});  // and to replicas
+  return next;
 }
 
 void RedisNode::expire_due(std::int64_t now_ms) {
   LOCKSIM_CHECK(replication_.is_master(), "a replica expires nothing: it waits for the master's DEL");
-  for (auto it = keyspace_.begin(); it != keyspace_.end();) {
-    const auto next = std::next(it);
-    if (is_expired(it->second, now_ms)) drop(it, KeyGone::expired);
-    it = next;
-  }
+  for (auto it = keyspace_.begin(); it != keyspace_.end();)
+    it = is_expired(it->second, now_ms) ? drop(it, KeyGone::expired) : std::next(it);
 }
 
 void RedisNode::apply(const ReplicationEntry& e) {
@@ -332,16 +330,15 @@ void RedisNode::take_over_keyspace() {
   // fact (their DEL opens its stream); the rest are the lock service's now.
   const std::int64_t now_ms = expiry_now_ms();
   for (auto it = keyspace_.begin(); it != keyspace_.end();) {
-    const auto next = std::next(it);
     if (is_expired(it->second, now_ms)) {
       const KeyId key = it->first;
-      keyspace_.erase(it);
+      it = keyspace_.erase(it);
       dirty_ = true;
       replication_.propagate(ReplicationEntry{0, ReplicationEntry::Op::del, key, {}, -1});
-    } else if (is_token(it->second)) {
-      record(KeyHeld{id(), it->first, it->second.value.bits});
+    } else {
+      if (is_token(it->second)) record(KeyHeld{id(), it->first, it->second.value.bits});
+      ++it;
     }
-    it = next;
   }
   arm_expiry_alarm(/*force=*/true);
 }
@@ -390,7 +387,7 @@ void RedisNode::arm_expiry_alarm(bool force) {
 
 void RedisNode::fsync() {
   if (!dirty_) return;
-  durable_ = keyspace_;  // std::map's copy-assignment reuses the old nodes
+  durable_ = keyspace_;  // copy-assignment reuses durable_'s storage
   dirty_ = false;
 }
 

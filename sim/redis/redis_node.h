@@ -83,10 +83,11 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <boost/container/flat_map.hpp>
 
 #include "sim/redis/config.h"
 #include "sim/redis/replication.h"
@@ -104,8 +105,11 @@ struct Entry {
 };
 
 // Ordered, so every walk over the keyspace (active expiry, crash, restart)
-// records facts in the same order on every machine.
-using Keyspace = std::map<KeyId, Entry>;
+// records facts in the same order on every machine. Flat, because a node
+// holds a handful of keys and SET is on the hot path: a sorted vector stores a
+// key without a heap node. Erasing invalidates iterators past the erased one,
+// so walks that erase continue from what erase returns.
+using Keyspace = boost::container::flat_map<KeyId, Entry>;
 
 class RedisNode final : public Process {
  public:
@@ -170,7 +174,8 @@ class RedisNode final : public Process {
   void store(KeyId key, Value value, std::optional<std::int64_t> expire_at_ms);
   // A command changed a live entry in place (its TTL, or INCR's value).
   void updated(Keyspace::iterator it);
-  void drop(Keyspace::iterator it, KeyGone reason);
+  // Returns the entry after |it|, for walks that drop as they go.
+  Keyspace::iterator drop(Keyspace::iterator it, KeyGone reason);
   // Active expiry: drops every key expired at |now_ms|. Master only.
   void expire_due(std::int64_t now_ms);
   // Replica: applies one entry of the master's stream, recording Replicated.
