@@ -49,7 +49,7 @@ from typing import Any, Iterable, Optional, Union
 import pandas as pd
 
 from analysis.trace_records import (  # noqa: F401  (re-exported: analysis.trace is where records are imported from)
-    JUDGED_CLASSES, LINE_FIELDS, PAYLOAD_FIELDS, WITNESS_FIELDS, App, BeliefEnd, Complete, End, Extend,
+    JUDGED_CLASSES, LINE_FIELDS, PAYLOAD_FIELDS, WITNESS_FIELDS, App, BeliefEnd, Clock, Complete, End, Extend,
     Fault, FaultFired, Field, GetMaster, GiveUp, Grant, Invoke, IsMasterDown, Judged, JudgedBelief, JudgedHolder,
     JudgedRole, JudgedVerdict, JudgedWindow, KeyDropped, KeyHeld, MasterDownReply, MasterIs, Message, Op, Payload,
     PhaseReached, Ping, Pong, Process, Promise, Record, RedisReply, RedisRequest, Release, ReplicaOf, Replicated,
@@ -57,7 +57,7 @@ from analysis.trace_records import (  # noqa: F401  (re-exported: analysis.trace
     ServiceCall, SwitchMaster, Unknown, UnknownPayload, Want, Witness)
 
 __all__ = [
-    "TraceError", "Process", "Run", "Message", "Invoke", "Complete", "Want", "GiveUp", "Grant", "Extend",
+    "TraceError", "Process", "Run", "Clock", "Message", "Invoke", "Complete", "Want", "GiveUp", "Grant", "Extend",
     "BeliefEnd", "Release", "KeyHeld", "KeyDropped", "Replicated", "Role", "Op", "App", "Fault", "PhaseReached",
     "FaultFired", "End", "Promise", "Unknown", "Judged", "JudgedBelief", "JudgedWindow", "JudgedHolder", "JudgedRole",
     "JudgedVerdict", "Witness", "RedisRequest", "RedisReply", "ReplicationEntry", "ReplicationAck",
@@ -148,9 +148,30 @@ def _record(obj: dict, where: str) -> Record:
             raise TraceError(f"{where}: \"promise\" field \"from\" should be grant or extend, got {args['origin']!r}")
     elif cls is Fault:
         args.setdefault("target", None)
+        if "groups" in args:
+            args["groups"] = _name_lists(args["groups"], "\"fault\" field \"groups\"", where)
+    elif cls is Clock:
+        args["segments"] = _int_tuples(args["segments"], 3, "\"clock\" field \"segments\"", where)
+        args["jumps"] = _int_tuples(args["jumps"], 2, "\"clock\" field \"jumps\"", where)
+        if not args["segments"] or args["segments"][0][0] != 0:
+            raise TraceError(f"{where}: \"clock\" line's segments should start at true time 0")
     elif cls is JudgedVerdict and args["witness"] is not None:
         args["witness"] = Witness(**_read_fields(args["witness"], WITNESS_FIELDS, "\"verdict\" witness", "", where))
     return cls(**args)
+
+
+def _int_tuples(value: list, size: int, what: str, where: str) -> tuple:
+    """[[1, 2, 3], ...] -> ((1, 2, 3), ...), each entry a list of |size| integers."""
+    if not all(isinstance(e, list) and len(e) == size and all(_typed(x, int) for x in e) for e in value):
+        raise TraceError(f"{where}: {what} should be lists of {size} integers, got {value!r}")
+    return tuple(tuple(e) for e in value)
+
+
+def _name_lists(value: list, what: str, where: str) -> tuple:
+    """[["M", "c1"], ["R"]] -> (("M", "c1"), ("R",))."""
+    if not all(isinstance(g, list) and all(isinstance(n, str) for n in g) for g in value):
+        raise TraceError(f"{where}: {what} should be lists of process names, got {value!r}")
+    return tuple(tuple(g) for g in value)
 
 
 def _run_header(obj: dict, where: str) -> Run:
@@ -193,12 +214,12 @@ class Trace:
     def activity_end_ns(self) -> int:
         """The last instant anything happened: the run's end minus any idle tail.
 
-        Quiescent state samples, the end line, promises and judged lines are bookkeeping, not activity; nor are
+        Quiescent state samples, the end line, promises, clock lines and judged lines are bookkeeping, not activity; nor are
         heartbeats (``is_background``: pings, replica acks, sentinel hellos), which go on until the run ends.
         """
         kinds = {p.name: p.kind for p in self.run.processes}
         busy = [r.t for r in self.records
-                if not isinstance(r, (End, Promise, *JUDGED_CLASSES)) and not (isinstance(r, App) and r.quiescent)
+                if not isinstance(r, (End, Promise, Clock, *JUDGED_CLASSES)) and not (isinstance(r, App) and r.quiescent)
                 and not (isinstance(r, Message) and is_background(r, kinds))]
         return max(busy, default=self.end_ns)
 
@@ -209,6 +230,11 @@ class Trace:
             if isinstance(r, End):
                 return r.t
         return max((r.t for r in self.records if not isinstance(r, Promise)), default=0)
+
+    @property
+    def clocks(self) -> dict[str, Clock]:
+        """Each process's clock by name, from the clock lines; empty for a trace without them."""
+        return {c.process: c for c in self.of(Clock)}
 
     @property
     def clients(self) -> list[str]:

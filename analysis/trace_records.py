@@ -382,6 +382,7 @@ class Fault:
     # slew; its end is a clock-drift back to the old rate); id for partitions
     amount: int
     mode: Optional[str] = None  # partition: drop | hold
+    groups: Optional[tuple[tuple[str, ...], ...]] = None  # partition: the processes on each side, by name
 
 
 @dataclass(frozen=True)
@@ -411,6 +412,35 @@ class Promise:
     promised_end: Optional[int]  # None: the client's clock never reaches the lease end
     origin: str = "grant"  # the JSON "from": grant | extend
     at: Optional[int] = None  # the grant's (or the extension's) time
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A process's clock over the whole run, as the model read it (sim/world/clock.h): piecewise linear in true
+    time. Written after the promises; a trace without these lines (hand-made, or older) has no local times."""
+
+    t: int
+    process: str
+    offset: int  # ns
+    segments: tuple[tuple[int, int, int], ...]  # (true start, monotonic reading there, drift ppm), in time order
+    jumps: tuple[tuple[int, int], ...] = ()  # (true instant, ns the wall clock stepped by)
+
+    def monotonic(self, t: int) -> int:
+        """What the monotonic clock read at true time t (ns): exactly the simulator's integer arithmetic."""
+        start, reading, ppm = next(s for s in reversed(self.segments) if s[0] <= t)
+        return reading + (t - start) * (1_000_000 + ppm) // 1_000_000 + self.offset
+
+    def wall(self, t: int) -> int:
+        """What the wall clock read at true time t: the monotonic reading plus every jump at or before t."""
+        return self.monotonic(t) + sum(by for at, by in self.jumps if at <= t)
+
+    def read(self, kind: str, t: int) -> int:
+        return self.wall(t) if kind == "wall" else self.monotonic(t)
+
+    @property
+    def is_true_time(self) -> bool:
+        """Reads true time exactly (no offset, drift or jump): a local time would only repeat the true one."""
+        return self.offset == 0 and not self.jumps and all(ppm == 0 for _, _, ppm in self.segments)
 
 
 @dataclass(frozen=True)
@@ -522,7 +552,7 @@ class JudgedVerdict:
 JUDGED_CLASSES = (Judged, JudgedBelief, JudgedWindow, JudgedHolder, JudgedRole, JudgedVerdict)
 
 Record = Union[Message, Invoke, Complete, Want, GiveUp, Grant, Extend, BeliefEnd, Release, KeyHeld, KeyDropped,
-               Replicated, Role, Op, App, Fault, PhaseReached, FaultFired, End, Promise, Judged, JudgedBelief,
+               Replicated, Role, Op, App, Fault, PhaseReached, FaultFired, End, Promise, Clock, Judged, JudgedBelief,
                JudgedWindow, JudgedHolder, JudgedRole, JudgedVerdict, Unknown]
 
 # refused: a request reached a host whose process had crashed (the refusal
@@ -537,7 +567,7 @@ MESSAGE_TYPES = ("send", "deliver", "lost", "partition-drop", "partition-hold", 
 @dataclass(frozen=True)
 class Field:
     key: str  # the JSON key
-    type: type  # str | int | bool | dict
+    type: type  # str | int | bool | dict | list
     required: bool = True
     nullable: bool = False  # JSON null allowed (read as None)
     attr: str = ""  # the attribute, if not the key
@@ -553,7 +583,7 @@ def _f(spec: str) -> Field:
     required, nullable = "?" not in kind, "~" in kind
     kind = kind.rstrip("?~")
     key, _, attr = name.partition("=")
-    return Field(key, {"s": str, "i": int, "b": bool, "o": dict}[kind], required, nullable, attr)
+    return Field(key, {"s": str, "i": int, "b": bool, "o": dict, "l": list}[kind], required, nullable, attr)
 
 
 def _fields(*specs: str) -> list[Field]:
@@ -576,10 +606,11 @@ LINE_FIELDS: dict[str, tuple[type, list[Field]]] = {
     "role": (Role, _fields("node:s", "role:s", "master:s?", "epoch:i?", "leader:s?", "term:i?")),
     "op": (Op, _fields("session:i", "client:s", "op:s", "accepted:b", "reject:s", "token:i")),
     "app": (App, _fields("app:s", "counter:i", "increments:i", "elements:i", "size:i", "stock:i", "quiescent:b")),
-    "fault": (Fault, _fields("fault:s", "target:s?", "amount:i", "mode:s?")),
+    "fault": (Fault, _fields("fault:s", "target:s?", "amount:i", "mode:s?", "groups:l?")),
     "phase": (PhaseReached, _fields("process:s", "phase:s")),
     "fault-fired": (FaultFired, _fields("fault:s", "took_effect:b")),
     "end": (End, []),
+    "clock": (Clock, _fields("process:s", "offset:i", "segments:l", "jumps:l")),
     "promise": (Promise, _fields("session:i", "client:s", "promised_end:i", "from=origin:s?", "at:i?")),
     "judged": (Judged, _fields("sessions:i", "promised_windows:i", "holders:i", "role_intervals:i", "verdicts:i")),
     "belief": (JudgedBelief, _fields("session:i", "client:s", "value:s", "token:i", "start:i", "end:i", "stop:s",

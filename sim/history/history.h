@@ -226,6 +226,9 @@ struct History {
   std::vector<ProcessInfo> processes;
   std::vector<std::string> key_names;
   std::vector<std::string> fault_names;  // the scenario's [fault.NAME] tables, in file order
+  // Each partition's groups, by its id (FaultApplied.amount): who was cut off
+  // from whom, for the trace and the timelines.
+  std::vector<std::vector<std::vector<ProcessId>>> partition_groups;
   ServiceLayout service;
   AppKind app = AppKind::none;
   std::vector<Fact> facts;

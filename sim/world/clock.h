@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <boost/container/small_vector.hpp>
@@ -58,7 +59,9 @@ class Clock {
   // between changes, so the ends of the interval bound it.
   __int128 farthest_reading(TrueTime from, TrueTime until) const;
 
- private:
+  // The clock's whole shape, for the trace's clock lines (trace_format.h):
+  // with these the analysis reads any process's clock at any true instant
+  // exactly as the model did, without the simulator.
   struct Segment {
     TrueTime start;
     LocalTime monotonic_start;
@@ -68,6 +71,11 @@ class Clock {
     TrueTime at;
     Duration by;
   };
+  Duration offset() const { return offset_; }
+  std::span<const Segment> segments() const { return {segments_.data(), segments_.size()}; }
+  std::span<const Jump> jumps() const { return {jumps_.data(), jumps_.size()}; }
+
+ private:
   const Segment& segment_at(TrueTime t) const;
   static LocalTime advance(const Segment& s, TrueTime t);
   static __int128 advance_exact(const Segment& s, TrueTime t);

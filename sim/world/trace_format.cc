@@ -394,6 +394,17 @@ std::string message_json(TrueTime at, const char* what, const Message& m, const 
 
 namespace {
 
+// A partition's groups by name: [["M","c1"],["R","s1"]].
+std::string groups_json(const std::vector<std::vector<ProcessId>>& groups, const History& h) {
+  std::string out = "[";
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    out += g ? ",[" : "[";
+    for (std::size_t i = 0; i < groups[g].size(); ++i) out += (i ? "," : "") + json_quote(h.name_of(groups[g][i]));
+    out += "]";
+  }
+  return out + "]";
+}
+
 // One fact as its trace line: one overload per kind of fact.
 struct FactLine {
   TrueTime at;
@@ -497,7 +508,10 @@ struct FactLine {
     line.str("fault", fault_kind_name(f.kind));
     if (f.target != kNoProcess) line.str("target", h.name_of(f.target));
     line.num("amount", f.amount);
-    if (f.kind == FaultKind::partition) line.str("mode", f.mode ? "hold" : "drop");
+    if (f.kind == FaultKind::partition) {
+      line.str("mode", f.mode ? "hold" : "drop");
+      if (static_cast<std::uint64_t>(f.amount) < h.partition_groups.size()) line.raw("groups", groups_json(h.partition_groups[f.amount], h));
+    }
     return line.done();
   }
   std::string operator()(const PhaseReached& f) const {
@@ -545,6 +559,28 @@ std::string promise_json(const Fact& fact, const History& h, TrueTime run_end) {
       .str("client", h.name_of(client))
       .num("promised_end", end == kTrueNever ? -1 : end.time_since_epoch().count())
       .str("from", from)
+      .done();
+}
+
+std::string clock_json(TrueTime run_end, ProcessId p, const Clock& clock, const History& h) {
+  std::string segments = "[";
+  for (const Clock::Segment& s : clock.segments()) {
+    if (segments.size() > 1) segments += ",";
+    segments += "[" + std::to_string(s.start.time_since_epoch().count()) + "," +
+                std::to_string(s.monotonic_start.time_since_epoch().count()) + "," + std::to_string(s.drift_ppm) + "]";
+  }
+  segments += "]";
+  std::string jumps = "[";
+  for (const Clock::Jump& j : clock.jumps()) {
+    if (jumps.size() > 1) jumps += ",";
+    jumps += "[" + std::to_string(j.at.time_since_epoch().count()) + "," + std::to_string(j.by.count()) + "]";
+  }
+  jumps += "]";
+  return TraceLine(run_end, "clock")
+      .str("process", h.name_of(p))
+      .num("offset", clock.offset().count())
+      .raw("segments", segments)
+      .raw("jumps", jumps)
       .done();
 }
 

@@ -56,10 +56,19 @@
 //
 // 3. Facts, one line each as recorded: invoke, complete, want, give-up, grant,
 //    extend, belief-end, release, key-held, key-dropped, replicated, role, op,
-//    app, fault, phase, fault-fired, then "end" when the run ends. After it,
+//    app, fault, phase, fault-fired, then "end" when the run ends (a
+//    partition's fault line: "amount" its id, "mode" drop | hold, "groups"
+//    the processes on each side by name, [["M","c1"],["R","s1"]]). After it,
 //    one "promise" line per grant and extension (known only now): "at" (the
 //    grant's or extension's time), session, client, promised_end (-1: never),
-//    "from" (grant | extend).
+//    "from" (grant | extend). Then one "clock" line per process, in id
+//    order: process, offset (ns), segments ([[start, monotonic_start,
+//    drift_ppm], ...] from true time 0) and jumps ([[at, by], ...]) — the
+//    clock's whole shape (sim/world/clock.h), from which a reader computes
+//    what the process read at any true instant t exactly:
+//      monotonic(t) = ms + floor((t - s) * (1e6 + ppm) / 1e6) + offset, for
+//                     the last segment [s, ms, ppm] with s <= t
+//      wall(t)      = monotonic(t) + sum of jumps with at <= t
 //
 // 4. Judged lines (only in traces of locksim run, after the promises, all at
 //    the run's end time): what the checkers computed, so that the analysis
@@ -99,6 +108,7 @@
 
 #include "sim/history/history.h"
 #include "sim/wire/message.h"
+#include "sim/world/clock.h"
 
 namespace locksim {
 
@@ -130,5 +140,7 @@ std::string describe_payload(const Payload& payload, const History& history);
 // the run is over: written then, at |run_end|, so that every line's "t" is
 // in time order; "at" says when the grant or extension was.
 std::string promise_json(const Fact& fact, const History& history, TrueTime run_end);
+// Process |p|'s clock as it was over the whole run, written at |run_end|.
+std::string clock_json(TrueTime run_end, ProcessId p, const Clock& clock, const History& history);
 
 }  // namespace locksim

@@ -487,6 +487,8 @@ bool World::apply(const FaultAction& action) {
           return true;
         } else if constexpr (std::is_same_v<F, fault::Partition>) {
           const std::uint32_t id = network_->partition(f.groups, f.mode);
+          if (history_.partition_groups.size() <= id) history_.partition_groups.resize(id + 1);
+          history_.partition_groups[id] = f.groups;
           record_fact(FaultApplied{FaultKind::partition, kNoProcess, id, f.mode == PartitionMode::hold ? 1u : 0u});
           if (f.heal_after >= Duration{0}) schedule_control(saturating_add(now, f.heal_after), Heal{id});
           return true;
@@ -585,6 +587,8 @@ void World::finish() {
       if (tracing_) trace_.line(promise_json(f, history_, true_now()));
     }
   }
+  if (tracing_)
+    for (ProcessId p = 0; p < slots_.size(); ++p) trace_.line(clock_json(true_now(), p, slots_[p].clock, history_));
 }
 
 }  // namespace locksim

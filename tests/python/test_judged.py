@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from analysis import style, timeline, timeline_model as model, timeline_replication as repl
-from analysis.trace import (
+from analysis.trace import (Fault, 
     JUDGED_TYPES, JudgedBelief, JudgedHolder, JudgedRole, JudgedVerdict, JudgedWindow, Promise, Role, load)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,7 +121,11 @@ def test_judged_lines_close_the_trace(runs):
         assert times == sorted(times), name
         first = next(i for i, l in enumerate(raw) if l["type"] == "judged")
         assert all(l["type"] in JUDGED_TYPES and l["t"] == trace.end_ns for l in raw[first:]), name
-        assert raw[first - 1]["type"] in ("promise", "end"), name
+        # Before them, one clock line per process (in id order), after the promises.
+        clocks = raw[first - len(trace.run.processes):first]
+        assert [l["type"] for l in clocks] == ["clock"] * len(clocks), name
+        assert [l["process"] for l in clocks] == [p.name for p in trace.run.processes], name
+        assert raw[first - len(clocks) - 1]["type"] in ("promise", "end"), name
         assert head.sessions == len([p for p in trace.of(Promise) if p.origin == "grant"]), name
 
 
@@ -158,3 +162,29 @@ def test_real_traces_draw_with_their_own_verdicts(runs, tmp_path, scenario, vari
     with style.context():
         under = [t.get_text() for t in timeline.draw(load(path)).texts]
     assert any(t.startswith("Verdicts: violated" if violated else "Verdicts: nothing violated") for t in under)
+
+
+def _trace_of(runs, scenario: str, variant: str):
+    (path,) = [p for s, v, p in runs if s == scenario and v["name"] == variant]
+    return load(path)
+
+
+def test_clock_lines_read_as_the_scenarios_declare(runs):
+    """The clock lines give back each process's clock exactly: C's wall clock jumps +15 s at 1 s in
+    redlock-clock-jump (its monotonic clock does not), and runs 2 % fast in redlock-clock-drift; a clock without
+    faults reads true time."""
+    s = 1_000_000_000
+    jump = _trace_of(runs, "redlock-clock-jump", "base").clocks
+    c = jump["C"]
+    assert (c.wall(s - 1), c.wall(s), c.wall(3 * s)) == (s - 1, 16 * s, 18 * s)
+    assert (c.monotonic(s), c.read("monotonic", 3 * s)) == (s, 3 * s)
+    assert jump["c1"].is_true_time and not c.is_true_time
+    drift = _trace_of(runs, "redlock-clock-drift", "base").clocks["C"]
+    assert drift.monotonic(10 * s) == drift.wall(10 * s) == 10 * s + 200_000_000
+    assert drift.monotonic(7) == 7  # floor(7 * 1.02) in integer ns, as the simulator rounds
+
+
+def test_partition_lines_name_their_groups(runs):
+    """A partition's fault line says who was on which side (sentinel-split-brain cuts {M, c1} from the rest)."""
+    (cut,) = [f for f in _trace_of(runs, "sentinel-split-brain", "base").of(Fault) if f.fault == "partition"]
+    assert cut.groups == (("M", "c1"), ("R", "s1", "s2", "s3", "c2"))
