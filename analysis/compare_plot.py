@@ -27,6 +27,9 @@ from typing import Optional, Sequence, Union
 
 if __package__ in (None, ""):  # run as a script: make `analysis` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if __name__ == "__main__":  # a command: say what to install rather than fail inside the imports below
+    from analysis.dependencies import exit_if_missing
+    exit_if_missing("compare_plot")
 
 import matplotlib.colors  # noqa: E402
 import matplotlib.patches  # noqa: E402

@@ -62,6 +62,9 @@ from typing import Optional, Sequence
 
 if __package__ in (None, ""):  # run as a script: make `analysis` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if __name__ == "__main__":  # a command: say what to install rather than fail inside the imports below
+    from analysis.dependencies import exit_if_missing
+    exit_if_missing("report")
 
 from analysis import compare_plot, provenance, search_report, sweep_plots, timeline  # noqa: E402
 from analysis.style import OKABE_ITO, VIOLATION  # noqa: E402

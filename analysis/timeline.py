@@ -102,6 +102,9 @@ from typing import Optional, Sequence
 
 if __package__ in (None, ""):  # run as a script: make `analysis` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if __name__ == "__main__":  # a command: say what to install rather than fail inside the imports below
+    from analysis.dependencies import exit_if_missing
+    exit_if_missing("timeline")
 
 from matplotlib.figure import Figure  # noqa: E402  (no pyplot: no global state, Agg by default)
 from matplotlib.ticker import AutoMinorLocator  # noqa: E402
