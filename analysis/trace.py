@@ -366,7 +366,7 @@ def load(path: Union[str, Path]) -> Trace:
 
 # --- verdicts ----------------------------------------------------------------
 
-# The properties of ARCHITECTURE.md, in table order: JSON name -> id.
+# The five properties (docs/properties.md), in table order: JSON name -> id.
 PROPERTIES: dict[str, str] = {
     "grant-exclusive": "P1",
     "belief-exclusive": "P2",

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The tidy test: the simulator under sim/ must be a pure function of scenario
-# and seed (ARCHITECTURE.md, principle 1). This fails, printing file:line, if
-# any C++ file under sim/ reaches for real time, ambient randomness, the
-# standard library's (non-portable) distributions, real sleeping, or an
-# unordered container whose iteration order could reach the output.
+# and seed (docs/architecture.md, "Determinism"). This fails, printing
+# file:line, if any C++ file under sim/ reaches for real time, ambient
+# randomness, the standard library's (non-portable) distributions, real
+# sleeping, or an unordered container whose iteration order could reach the
+# output.
 #
 #   tests/tidy_check.sh REPO_ROOT               check REPO_ROOT/sim
 #   tests/tidy_check.sh REPO_ROOT --self-test   prove the checker fails on a
@@ -80,7 +81,7 @@ if [[ $mode == check ]]; then
     exit 0
   fi
   echo "$out"
-  echo "tidy: FAILED: forbidden constructs under sim/ (see ARCHITECTURE.md, Determinism)" >&2
+  echo "tidy: FAILED: forbidden constructs under sim/ (see docs/architecture.md, Determinism)" >&2
   exit 1
 fi
 

@@ -1,5 +1,6 @@
 // The five checkers. Each is one pass (or two) over the facts; the precise
-// rules are those of SCENARIOS.md, "Definitions the verdicts rely on":
+// rules are those of docs/properties.md (and its "What the verdicts are
+// measured against"):
 //  P1 grant-exclusive    Y's grant at tY is a violation when another session X
 //                        has tX <= tY < X's promised end at tY and no
 //                        LockReleased at or before tY. X's promised end at tY

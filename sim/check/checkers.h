@@ -1,7 +1,7 @@
 // The safety checkers: pure functions of a History, one per property of
-// ARCHITECTURE.md with SCENARIOS.md's precise definitions. Each returns holds
-// or violated, how many violations it counted, and the first witness (who,
-// when, which session or token) in words a design review can read.
+// docs/properties.md, with the definitions written down there. Each returns
+// holds or violated, how many violations it counted, and the first witness
+// (who, when, which session or token) in words a design review can read.
 //
 // A checker reads only recorded facts — never a model's internals — so it can
 // be tested on hand-written histories and trusted on any model.

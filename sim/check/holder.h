@@ -1,7 +1,7 @@
 // The service holder: which lock value the lock service as a whole holds at a
-// true instant (SCENARIOS.md): the value that at least ServiceLayout.quorum of
-// ServiceLayout.nodes hold for ServiceLayout.lock_key — one node for a single
-// Redis, a majority for Redlock.
+// true instant (docs/properties.md, "Holds"): the value that at least
+// ServiceLayout.quorum of ServiceLayout.nodes hold for ServiceLayout.lock_key
+// — one node for a single Redis, a majority for Redlock.
 //
 // "Held" means a KeyHeld fact with no later KeyDropped of the same value on
 // that node. Each node decides expiry by its own clock and records the drop

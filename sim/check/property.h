@@ -1,4 +1,4 @@
-// The five safety properties (ARCHITECTURE.md), in table order.
+// The five safety properties (docs/properties.md), in table order.
 #pragma once
 
 #include <array>

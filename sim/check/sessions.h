@@ -1,5 +1,5 @@
 // Sessions as the checkers see them: one row per LockGranted fact, with the
-// true instants that the safety definitions of SCENARIOS.md talk about.
+// true instants that the safety definitions of docs/properties.md talk about.
 //
 // A session's *belief* runs from its grant until the first of: its
 // BeliefEnded fact (release, a validity check that found the lease over, or

@@ -5,11 +5,12 @@
 // Why this model exists: with Sentinel the lock service's "one master" is a
 // belief held by a few processes that see the network differently. A master
 // the sentinels cannot reach is replaced even if a client can still reach it
-// (SCENARIOS.md row 12, split brain), and a promoted replica only has what
-// asynchronous replication shipped before the crash (row 11). Both stories
-// depend on *when* Sentinel acts, so the timing rules below follow Redis 7's
-// src/sentinel.c function by function, and the Sentinel documentation
-// (redis.io/docs/management/sentinel, "Sentinel internals").
+// (catalogue row 12 in docs/catalogue.md, split brain), and a promoted
+// replica only has what asynchronous replication shipped before the crash
+// (row 11). Both stories depend on *when* Sentinel acts, so the timing rules
+// below follow Redis 7's src/sentinel.c function by function, and the
+// Sentinel documentation (redis.io/docs/management/sentinel, "Sentinel
+// internals").
 //
 //  - Timer (sentinelTimer, serverCron): the sentinel does all its work on a
 //    tick that runs hz..2hz-1 times a second, the rate redrawn at random each

@@ -12,11 +12,11 @@ rewrite them with
     LOCKSIM_REWRITE_JUDGED=1 build/tests/locksim_tests --gtest_filter='*JudgedFixtures*'
 None of them is a real trace of the catalogue (test_judged.py runs the real
 simulator for that). The stories:
-- single_node_gc_pause.jsonl — Kleppmann's GC pause (SCENARIOS.md #1): one
+- single_node_gc_pause.jsonl — Kleppmann's GC pause (docs/catalogue.md, row 1): one
   node r1, TTL 10 s; c1 is granted at 1 ms, reads, pauses 15 s; r1's key
   expires at 10.0005 s; c2, after two failed tries, is granted at 11.001 s,
   reads, writes and releases; c1 wakes at 15.002 s and writes anyway.
-- redlock_clock_jump.jsonl — SCENARIOS.md #6: five nodes A–E, quorum 3; c1
+- redlock_clock_jump.jsonl — catalogue row 6: five nodes A–E, quorum 3; c1
   holds A, B, C; C's wall clock jumps +15 s at 1 s and its key expires; c2
   gets C, D, E at 2.001 s; c1 writes at 1.5 s and 4 s, c2 at 3 s.
 - every_line_type.jsonl — not a catalogue story: a small run that uses every
@@ -34,7 +34,7 @@ simulator for that). The stories:
   window. c2 writes at 14.3 s, c1 at 14.5 s; c1's clock ends its lease at
   14.898 s and it releases; c2 releases at 15.101 s.
 
-- master_replica_failover.jsonl — SCENARIOS.md #11: master M, replica R
+- master_replica_failover.jsonl — catalogue row 11: master M, replica R
   (replication delay 10 ms), sentinels s1..s3 (down after 1 s). c1 is
   granted on M at 2 ms and M crashes at that instant with c1's SET still in
   its replication buffer: R never gets a "replicated" line for it. The

@@ -1,6 +1,6 @@
 // The five safety checkers on hand-written histories: for each property a
 // history that holds and one that breaks it, plus the edge cases the
-// definitions of SCENARIOS.md turn on (equal instants, release, extensions,
+// definitions of docs/properties.md turn on (equal instants, release, extensions,
 // Y-then-X, quorum, pause versus crash).
 #include "sim/check/checkers.h"
 

@@ -404,7 +404,7 @@ TEST(SentinelDemotion, ReplicaFollowingAnotherMasterIsPointedBack) {
   EXPECT_GE(c.count_all(SentinelEventKind::fix_replica_config), 1u);
 }
 
-// --- split brain (SCENARIOS.md row 12) ---
+// --- split brain (catalogue row 12, docs/catalogue.md) ---
 
 struct SplitBrain {
   explicit SplitBrain(std::uint64_t seed) : c([&] {
