@@ -4,9 +4,11 @@ A reviewer should not need the simulator, a server or a network to read what
 a run found. So this command runs the scenario itself (``locksim run FILE
 --json --trace ...``), reads the file's title and story with ``tomllib``, and
 writes a single HTML file with everything inline: the CSS in a <style>
-element, every figure a PNG in a ``data:`` URI, no script, no font, no link
-to anything outside the page. It opens the same from a mail attachment, a CI
-artefact or a USB stick.
+element, every figure a PNG in a ``data:`` URI, the interactive timelines'
+script in <script> elements (vis-timeline and the page's own, see
+``timeline_html``; ``--no-interactive`` leaves them out for a page with no
+script at all), no font, no link to anything outside the page. It opens the
+same from a mail attachment, a CI artefact or a USB stick.
 
 The page, top to bottom:
 
@@ -18,7 +20,8 @@ The page, top to bottom:
 3. per variant: its description, the verdict table with each violation's first
    witness and the expectation, the liveness numbers, and the run's timeline
    (``analysis/timeline.py``) with the witnesses marked — shown when something
-   was violated, folded away when nothing was;
+   was violated, folded away when nothing was — and its interactive timeline
+   (zoom, pan, tooltips, a violation's witness highlighted);
 4. with ``--sweep``: per variant in the CSV, the violation rate against
    ``--x`` (a line per property; with ``--y``, a line per value of ``--y`` for
    one property) and, with ``--y``, a heat map of that property over both; a
@@ -66,7 +69,8 @@ if __name__ == "__main__":  # a command: say what to install rather than fail in
     from analysis.dependencies import exit_if_missing
     exit_if_missing("report")
 
-from analysis import compare_plot, provenance, search_report, sweep_plots, timeline  # noqa: E402
+from analysis import compare_plot, provenance, search_report, sweep_plots, timeline, timeline_html  # noqa: E402
+from analysis.timeline_html_data import timeline_data  # noqa: E402
 from analysis.style import OKABE_ITO, VIOLATION  # noqa: E402
 from analysis.trace import PROPERTIES, TraceError, load, load_verdicts  # noqa: E402
 
@@ -547,10 +551,16 @@ def _search_section(directory: Path, locksim: Path) -> str:
         raise ReportError(str(e)) from None
 
 
+def _slug(name: str) -> str:
+    """A variant's name as an element id."""
+    return "".join(c if c.isalnum() else "-" for c in name)
+
+
 def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variants: Sequence[str] = (),
           seed: Optional[int] = None, overrides: Sequence[str] = (), sweep: Optional[SweepOptions] = None,
-          compare: Optional[Path] = None, search: Optional[Path] = None) -> Path:
-    """Runs the scenario, draws what it needs, and writes the page to ``out``."""
+          compare: Optional[Path] = None, search: Optional[Path] = None, interactive: bool = True) -> Path:
+    """Runs the scenario, draws what it needs, and writes the page to ``out``. ``interactive``: each variant also
+    gets its interactive timeline (analysis/timeline_html.py), the page then carries its script inline."""
     scenario = read_scenario(scenario_path)
     binary = locksim_path(locksim)
     compare_html = ('<h2 id="compare">Side by side</h2>' + _compare_section(compare)) if compare else ""
@@ -564,6 +574,7 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
         work = Path(tmp)
         doc, traces, command = run_scenario(binary, scenario_path, work, variants, seed, overrides)
         sections = []
+        clients = 1
         for v in doc.get("variants", []):
             name = v["name"]
             rows = verdict_rows(v)
@@ -593,6 +604,13 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
                 part.append('<details class="quiet"><summary>Nothing violated in this run. Show its timeline'
                             '</summary>' + _figure(png, f"timeline of {scenario.name}, variant {name}") +
                             '</details>')
+            if interactive:
+                trace = load(traces[name])
+                clients = max(clients, len(trace.clients))
+                part.append('<details class="interactive" open><summary>Explore this run: zoom with the wheel, drag '
+                            'to pan, hover anything for its fields, click a violation to select what its witness '
+                            'names, hide lanes</summary>' +
+                            timeline_html.fragment(timeline_data(trace), f"timeline-{_slug(name)}") + '</details>')
             sections.append("".join(part))
 
         sweep_html = ""
@@ -618,7 +636,8 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{E(scenario.name)} — locksim report</title>
-<style>{CSS}</style></head>
+<style>{CSS}</style>
+{timeline_html.page_head(clients) if interactive else ""}</head>
 <body><main>
 <header>
 <div class="kicker">locksim review report · {E(scenario.name)}</div>
@@ -641,7 +660,8 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
 <pre>{E(scenario.text)}</pre></details>
 <footer>Made by <code>analysis/report.py</code> from the run above. All five properties are judged over true time by
 the simulator's checkers (P1 grant-exclusive, P2 belief-exclusive, P3 resource-exclusive, P4 resource-current,
-P5 invariant); this page only shows what they found. Self-contained: no scripts, no external resources.</footer>
+P5 invariant); this page only shows what they found. Self-contained: {"the interactive timelines' script "
+"(vis-timeline) is inside the page" if interactive else "no scripts"}; nothing is fetched from elsewhere.</footer>
 </main></body></html>
 """
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -673,6 +693,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--compare", metavar="CSV", help="a locksim compare --out CSV: adds the side-by-side verdict matrix")
     p.add_argument("--search", metavar="DIR", help="a locksim search --out DIR: adds the search section")
     p.add_argument("--locksim", metavar="PATH", help="the simulator (default: $LOCKSIM_BIN or build/locksim)")
+    p.add_argument("--no-interactive", dest="interactive", action="store_false",
+                   help="leave out the interactive timelines: a page with no script at all")
     return p
 
 
@@ -689,8 +711,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         elif args.x or args.y:
             raise ReportError("--x/--y need --sweep CSV")
         build(Path(args.scenario), Path(args.out), args.locksim, args.variant, args.seed, args.overrides, sweep,
-              Path(args.compare) if args.compare else None, Path(args.search) if args.search else None)
-    except (ReportError, sweep_plots.SweepError, compare_plot.CompareError, OSError) as e:
+              Path(args.compare) if args.compare else None, Path(args.search) if args.search else None,
+              args.interactive)
+    except (ReportError, sweep_plots.SweepError, compare_plot.CompareError, OSError,
+            timeline_html.MissingLibrary) as e:
         print(f"report: {e}", file=sys.stderr)
         return 2
     return 0

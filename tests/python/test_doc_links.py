@@ -32,7 +32,7 @@ OUTSIDE = re.compile("|".join([
 # golden outputs (recorded runs, not prose) are left out.
 SEARCHED = ["README.md", "CMakeLists.txt", "docs", "scenarios", "sim", "analysis", "tests", "bench", "notebooks",
             "scripts", ".ci"]
-SKIPPED_DIRS = {"__pycache__", "golden", ".ipynb_checkpoints", "build"}
+SKIPPED_DIRS = {"__pycache__", "golden", ".ipynb_checkpoints", "build", "node_modules"}  # node_modules: npm's, not ours
 
 
 def prose(text: str) -> str:

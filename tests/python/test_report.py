@@ -7,6 +7,8 @@ use the hand-made sweep fixture data/sweep_gc_grid.csv for the sweep section.
 from __future__ import annotations
 
 import base64
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -62,9 +64,11 @@ def test_report_tells_story_verdicts_and_expectations(gc_report):
 
 
 def test_report_is_self_contained(gc_report):
-    """No scripts and nothing fetched from elsewhere: every figure is an inline PNG that decodes."""
+    """Nothing fetched from elsewhere: every figure is an inline PNG that decodes, every script is inline (the
+    interactive timelines': the library once, then a timeline per variant)."""
     page = gc_report.read_text(encoding="utf-8")
-    assert "<script" not in page.lower() and "<link" not in page.lower() and "@import" not in page
+    assert not re.search(r"<script[^>]*\bsrc=", page) and "<link" not in page.lower() and "@import" not in page
+    assert page.count('class="lt-root"') == 2 and "sourceMappingURL" not in page
     assert not re.search(r'(src|href)="(?!data:|#)', page), "an attribute points outside the page"
     assert "url(" not in page
     pngs = images(page)
@@ -183,3 +187,26 @@ def test_report_shows_a_sweeps_provenance_and_replays_its_first_violation(locksi
     assert "Warning:" in page and "lock.ttl=30s" in page  # a 30 s TTL outlasts the 15 s pause: the story is gone
     assert re.search(r"locksim run \S+single-node-gc-pause.toml --variant base --set lock.ttl=5s --seed \d+", page)
     assert "timeline of the first run that violated" in page
+
+
+def test_report_without_interactive_timelines_has_no_script(locksim_bin, tmp_path):
+    out = tmp_path / "plain.html"
+    done = make_report(locksim_bin, out, GC, "--no-interactive")
+    assert done.returncode == 0, done.stderr
+    page = out.read_text(encoding="utf-8")
+    assert "<script" not in page.lower() and 'class="lt-root"' not in page and "no scripts" in page
+
+
+def test_report_interactive_timeline_works_in_chromium(gc_report, tmp_path):
+    """The report's first interactive timeline passes the same browser checks as a timeline page of its own
+    (tests/browser/timeline_page_check.cjs: lanes, tooltip, zoom, a violation's witness, hiding a lane)."""
+    chromium()
+    web = ROOT / "analysis" / "web"
+    if shutil.which("node") is None or not (web / "node_modules" / "puppeteer-core").is_dir():
+        pytest.skip("no Node.js or analysis/web/node_modules: bash scripts/setup installs them")
+    done = subprocess.run(["node", str(ROOT / "tests" / "browser" / "timeline_page_check.cjs"), str(gc_report),
+                           str(tmp_path / "report.png")], capture_output=True, text=True, timeout=180,
+                          env={**os.environ, "LOCKSIM_WEB": str(web), "CHROMIUM": chromium()})
+    found = json.loads(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else {"failures": [done.stderr]}
+    assert done.returncode == 0 and not found["failures"], found
+    assert found["violations"] >= 1 and found["highlighted"] >= 2
