@@ -24,7 +24,8 @@ from typing import Iterable, Optional
 from analysis import style
 from analysis import timeline_model as model
 from analysis import timeline_replication as repl
-from analysis.trace import Clock, Complete, Fault, Invoke, JudgedRole, JudgedVerdict, Message, Trace
+from analysis.trace import (Clock, Complete, Fault, Invoke, JudgedRole, JudgedVerdict, Message, RedisRequest,
+                            Trace)
 
 # One unit on vis-timeline's axis (a "millisecond" of its Date) is this many ns of true time: events are
 # microseconds apart, and a 40 s run is then 4e7 units, far inside what a Date holds.
@@ -339,7 +340,7 @@ class _Builder:
             cls = "lt-held" if first.type == "partition-hold" else "lt-dropped"
             rows = [("from", first.sender), ("to", first.receiver), ("what", what),
                     ("first", model.fmt_time(first.t)), ("last", model.fmt_time(last.t) if len(burst) > 1 else None),
-                    ("message", first.msg if len(burst) == 1 else f"{first.msg} … ({len(burst)} messages)")]
+                    ("message", message_text(first) + ("" if len(burst) == 1 else f" … ({len(burst)} messages)"))]
             label = f"{first.sender}→{first.receiver}" + (f" ×{len(burst)}" if len(burst) > 1 else "")
             end = last.t if len(burst) > 1 else None
             self.add(lane, first.t, label, tooltip(f"{len(burst)} message(s) {what}", rows), cls, end)
@@ -359,10 +360,13 @@ class _Builder:
                     ("other session", w.other_session), ("violations in the run", v.count)]
             marker = self.add(lane, w.at_ns, v.id, tooltip(f"{v.id} {v.property} violated", rows), "lt-witness")
             named = {s for s in (w.session, w.other_session) if s is not None}
+            if named:
+                items = [i.id for i in self.data.items if i is not marker and named & set(i.sessions)]
+            else:  # the application's state (P5) names no session: the accepted ops that made it
+                items = [i.id for i in self.data.items if "lt-op-ok" in i.class_name and i.start_ns <= w.at_ns]
             self.data.violations.append({
                 "id": marker.id, "property": v.property, "property_id": v.id, "at": model.fmt_time(w.at_ns),
-                "start": w.at_ns / UNIT_NS, "text": w.text,
-                "items": [i.id for i in self.data.items if i is not marker and named & set(i.sessions)],
+                "start": w.at_ns / UNIT_NS, "text": w.text, "items": items,
             })
 
 
@@ -376,6 +380,14 @@ def role_text(r: JudgedRole) -> str:
     if r.role == "replica":
         return f"replica of {r.master} · epoch {r.epoch}"
     return f"master · epoch {r.epoch}"
+
+
+def message_text(m: Message) -> str:
+    """What a message was, from its payload's fields (its "msg" text is for people reading the trace: never read)."""
+    p = m.payload
+    if isinstance(p, RedisRequest):
+        return " ".join(x for x in (p.cmd, p.key, p.value) if x)
+    return m.kind or "message"
 
 
 def drop_bursts(messages: list[Message], gap_ns: int) -> list[list[Message]]:

@@ -58,19 +58,34 @@ async function main() {
     found.items_drawn = await page.$$eval(within(".vis-item"), (is) => is.length);
     check(found.items_drawn > 0, "no item drawn");
 
-    // Hover: the first resource op (or any point) shows its tooltip.
-    const op = data.items.find((i) => i.className.includes("lt-op")) || data.items.find((i) => i.type === "point");
-    const sel = within(`.vis-item.${op.className.split(" ")[0]}`);
-    const handle = await page.$(sel);
-    check(handle !== null, "no element for " + sel);
-    if (handle) {
-      await handle.hover();
+    // In a report the timeline may start below the fold: bring it into view as a reader would.
+    await page.evaluate((id) => document.getElementById(id).scrollIntoView(), rootId);
+    await new Promise((r) => setTimeout(r, 200));
+
+    // Hover: a resource op (else any item) that is in view and on top where the pointer goes shows its tooltip.
+    const target = await page.evaluate((rootId) => {
+      const root = document.getElementById(rootId);
+      const center = root.querySelector(".vis-center").getBoundingClientRect();
+      const all = [...root.querySelectorAll(".vis-item.lt-op"), ...root.querySelectorAll(".vis-item")];
+      for (const e of all) {
+        const r = e.getBoundingClientRect();
+        const x = r.left + Math.min(r.width / 2, 6), y = r.top + r.height / 2;
+        if (x < center.left || x > center.right || y < center.top || y > center.bottom) continue;
+        const hit = document.elementFromPoint(x, y);
+        if (hit && e.contains(hit)) return { x, y, what: e.className };
+      }
+      return null;
+    }, rootId);
+    check(target !== null, "no item in view to hover");
+    if (target) {
+      await page.mouse.move(target.x, target.y);
       await new Promise((r) => setTimeout(r, 400));
+      found.hovered = target.what;
       found.tooltip = await page.evaluate(() => {
         const t = document.querySelector(".vis-tooltip");
         return t && getComputedStyle(t).visibility !== "hidden" && t.offsetParent !== null ? t.innerText : null;
       });
-      check(found.tooltip && found.tooltip.length > 10, "hovering an op shows no tooltip");
+      check(found.tooltip && found.tooltip.length > 10, `hovering ${target.what} shows no tooltip`);
     }
 
     // Zoom: the wheel over the timeline narrows the visible window.

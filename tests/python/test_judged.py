@@ -188,3 +188,16 @@ def test_partition_lines_name_their_groups(runs):
     """A partition's fault line says who was on which side (sentinel-split-brain cuts {M, c1} from the rest)."""
     (cut,) = [f for f in _trace_of(runs, "sentinel-split-brain", "base").of(Fault) if f.fault == "partition"]
     assert cut.groups == (("M", "c1"), ("R", "s1", "s2", "s3", "c2"))
+
+
+def test_the_interactive_timeline_reads_every_real_trace(runs):
+    """Every catalogue variant's trace gives the interactive timeline its lanes; every violated property is there
+    with the items its witness names, and every item sits in a lane."""
+    from analysis.timeline_html_data import timeline_data
+    for name, variant, trace in _each(runs):
+        data = timeline_data(trace)
+        lanes = set(data.lane_ids())
+        assert all(i.group in lanes for i in data.items), name
+        violated = {p for p, v in variant["verdicts"].items() if v["status"] == "violated"}
+        assert {v["property"] for v in data.violations} == violated, name
+        assert all(v["items"] for v in data.violations), name

@@ -167,3 +167,11 @@ def test_the_page_works_in_headless_chromium(traces, tmp_path, story):
     if keep:  # for a person to look at
         Path(keep).mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, Path(keep) / shot.name)
+
+
+def test_an_invariant_witness_names_the_accepted_ops_before_it():
+    """P5's witness is the application's state, not a session: it highlights the accepted ops that made it."""
+    data = timeline_data(load(DATA / "single_node_gc_pause.jsonl"))
+    (p5,) = [v for v in data.violations if v["property_id"] == "P5"]
+    named = [i for i in data.items if i.id in p5["items"]]
+    assert named and all("lt-op-ok" in i.class_name and i.start_ns <= p5["start"] * UNIT_NS for i in named)
