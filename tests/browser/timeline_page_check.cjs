@@ -37,11 +37,19 @@ async function main() {
     } catch (e) {
       throw new Error("no timeline drew; console: " + errors.join(" | "));
     }
-    await new Promise((r) => setTimeout(r, 300));
 
     // The page's first timeline (a review report holds one per variant).
     const rootId = await page.$eval(".lt-root", (e) => e.id);
     const data = await page.evaluate((id) => JSON.parse(document.getElementById(id + "-data").textContent), rootId);
+    // The page sets its opening window once the first draw is done; items move there a frame or two later.
+    try {
+      await page.waitForFunction((id, end) => window.locksimTimelines && window.locksimTimelines[id] &&
+        Math.abs(window.locksimTimelines[id].getWindow().end.valueOf() - end) <= 1, { timeout: 10000 }, rootId,
+        data.view_end);
+    } catch (e) {
+      failures.push("the page never opened on the activity's end");
+    }
+    await new Promise((r) => setTimeout(r, 500));
     const within = (selector) => `#${rootId} ${selector}`;
     found.lanes_expected = data.groups.length;
     found.lanes_drawn = await page.$$eval(within(".vis-labelset .vis-label"), (ls) => ls.length);
@@ -66,7 +74,10 @@ async function main() {
     const target = await page.evaluate((rootId) => {
       const root = document.getElementById(rootId);
       const center = root.querySelector(".vis-center").getBoundingClientRect();
-      const all = [...root.querySelectorAll(".vis-item.lt-op"), ...root.querySelectorAll(".vis-item")];
+      // Ops first, then anything; nearest the middle first (an item at an edge may put its tooltip off-page).
+      const middle = (e) => Math.abs(e.getBoundingClientRect().left - (center.left + center.right) / 2);
+      const byMiddle = (list) => [...list].sort((a, b) => middle(a) - middle(b));
+      const all = [...byMiddle(root.querySelectorAll(".vis-item.lt-op")), ...byMiddle(root.querySelectorAll(".vis-item"))];
       for (const e of all) {
         const r = e.getBoundingClientRect();
         const x = r.left + Math.min(r.width / 2, 6), y = r.top + r.height / 2;
