@@ -15,8 +15,8 @@ from matplotlib.patches import Patch, Rectangle
 
 from analysis import style
 from analysis.timeline_layout import (
-    BELIEF_H, HOLD_H, MIN_WIDTH_FRACTION, REASON_BOX, ROW_LOW, ROW_MID, ROW_TOP, SHADE_H, TOP_INCH, WINDOW_H,
-    WINDOW_HATCH, Lane, legend_entries, text_points)
+    BELIEF_H, HOLD_H, LANE_INCH, MIN_WIDTH_FRACTION, REASON_BOX, ROW_LOW, ROW_MID, ROW_TOP, SHADE_H, TOP_INCH,
+    WINDOW_H, WINDOW_HATCH, Lane, legend_entries, line_height_points, text_points)
 from analysis.timeline_model import (
     NS_PER_S, Belief, Span, belief_intervals, cluster_lines, down_intervals, failed_renewals, fmt_drift,
     fmt_duration, group_failed_attempts, hold_intervals, holder_intervals, op_clusters, op_text, ops_with_state,
@@ -27,14 +27,20 @@ from analysis.trace import Fault, GiveUp, Invoke, PropertyVerdict, Trace
 
 # How a belief's end reads on its bar: the judged stop, in the picture's words.
 STOP_TEXT = {"client-crash": "crashed"}
+# Half the height of a crash or restart marker (9 pt), in lane units: the bar line's labels keep clear of it.
+MARKER_HALF = 4.5 / 72 / LANE_INCH
 
 
 class Painter(FailoverPainting):
     """Draws one trace onto one axes; remembers what the legend must explain.
 
     Labels sit on fixed rows of their lane (above the bars, on the bar line,
-    below) and never overlap: one that would collide with an earlier label on
-    every row it may use is left out — the colour still says whose it is.
+    below) and never overlap: each placed label keeps its box (x as time, y in
+    lane units, from its measured width and line height), so rows that lie
+    close together (a burst's count just above its line, a partition's label
+    under its bar) are checked against each other too. One that would collide
+    with an earlier label on every row it may use is left out — the colour
+    still says whose it is.
     """
 
     def __init__(self, fig: Figure, ax, trace: Trace, lanes: list[Lane], x0: float, x1: float, axes_w_in: float):
@@ -45,7 +51,9 @@ class Painter(FailoverPainting):
         self.colour = {c: style.client_colour(i) for i, c in enumerate(trace.clients)}
         self.used: set[str] = set()
         self.seconds_per_inch = self.span / axes_w_in
-        self.taken: dict[tuple[str, float], list[tuple[float, float]]] = {}
+        # Per lane, the boxes already taken by labels and markers: (left, right) in seconds, (bottom, top) in lane
+        # units from the lane's centre.
+        self.taken: dict[str, list[tuple[float, float, float, float]]] = {}
         self.crashes = {(f.target, f.t) for f in trace.of(Fault) if f.fault == "crash"}
         # Processes drawn on a lane named otherwise: sentinels sharing one lane.
         self.alias = {s: "sentinels" for s in trace.sentinels} if "sentinels" in self.lane else {}
@@ -110,12 +118,15 @@ class Painter(FailoverPainting):
         if overhang > 0:  # and its end, if it can start earlier without leaving the window
             shift = min(overhang, left - self.x0)
             x, left = x - shift, left - shift
+        pad = kw["bbox"].get("pad", 4.0) if "bbox" in kw else 0.0  # a text box's margin, in points (matplotlib's 4)
+        height = (line_height_points(fontsize) + 2 * pad) / 72 / LANE_INCH
+        boxes = self.taken.setdefault(lane.name, [])
         for dy, va in rows:
-            key = (lane.name, round(dy, 3))
-            spans = self.taken.setdefault(key, [])
-            if any(left < b and a < left + width for a, b in spans):
+            bottom = {"bottom": dy, "center": dy - height / 2, "top": dy - height}[va]
+            box = (left, left + width, bottom, bottom + height)
+            if any(box[0] < b[1] and b[0] < box[1] and box[2] < b[3] and b[2] < box[3] for b in boxes):
                 continue
-            spans.append((left, left + width))
+            boxes.append(box)
             kw.setdefault("color", style.NOTE)
             self.ax.text(x, lane.y + dy, s, ha=ha, va=va, fontsize=fontsize, clip_on=True, zorder=6, **kw)
             return True
@@ -301,7 +312,7 @@ class Painter(FailoverPainting):
                 continue
             if f.fault in ("crash", "restart"):  # keep the bar line's labels clear of the marker
                 half = 0.8 * self.char_w()
-                self.taken.setdefault((lane.name, ROW_MID[0]), []).append((x - half, x + half))
+                self.taken.setdefault(lane.name, []).append((x - half, x + half, -MARKER_HALF, MARKER_HALF))
             if f.fault == "crash":
                 self.used.add("crash")
                 self.ax.plot([x], [lane.y], marker="X", ms=9, color=style.FAULT, mec="white", mew=0.8, zorder=7)
