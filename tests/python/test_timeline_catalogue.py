@@ -1,9 +1,10 @@
-"""Timelines of real catalogue runs: their labels never overlap, whatever the window.
+"""Timelines of real catalogue runs: labels that never overlap, and SVG marks that carry their facts on hover.
 
 The scenarios are run by the real simulator ($LOCKSIM_BIN, as CTest sets it, or build/locksim). The busiest picture
 of the catalogue is transactional-contention's no-lock variant (over two hundred labels, drawn whole); the zoomed
 windows are those where, before labels were placed as boxes, a burst's count written just above its line ran into
-the next burst's count on the network lane.
+the next burst's count on the network lane. Expected times are read from each trace's own records, not written
+here: the tests check that each mark's title carries its record's fields.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from analysis import style, timeline
-from analysis.trace import Trace, load
+from analysis.timeline_model import fmt_duration, fmt_time
+from analysis.trace import Fault, JudgedBelief, JudgedVerdict, KeyDropped, KeyHeld, Op, Trace, load
 from label_boxes import overlapping_texts
+from svg_titles import hover_titles
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,3 +52,29 @@ def test_labels_never_overlap_on_catalogue_runs(catalogue, scenario, variant, wi
     with style.context():
         fig = timeline.draw(catalogue(scenario, variant), window=window)
     assert overlapping_texts(fig) == []
+
+
+def test_svg_titles_carry_each_marks_fields(catalogue, tmp_path):
+    """single-node-gc-pause · fenced as SVG: c1's belief bar, r1's hold of c1's value, c1's late write (rejected: a
+    stale token), c1's pause and the P2 marker each have a title with their record's fields."""
+    trace = catalogue("single-node-gc-pause", "fenced")
+    svg = tmp_path / "gc-fenced.svg"
+    timeline.render(trace, [svg])
+    titles = hover_titles(svg)
+
+    b = next(b for b in trace.of(JudgedBelief) if b.client == "c1")
+    assert (f"c1 · session {b.session} · fencing token {b.token}\nbelieves it holds the lock from "
+            f"{fmt_time(b.start)} to {fmt_time(b.end)} ({fmt_duration(b.end - b.start)})\nended: released") in titles
+    held = next(k for k in trace.of(KeyHeld) if k.value == b.value)
+    dropped = next(k for k in trace.of(KeyDropped) if k.value == b.value)
+    assert (f"r1 · key lock holds c1's value {b.value}, session {b.session}\nfrom {fmt_time(held.t)} to "
+            f"{fmt_time(dropped.t)} ({fmt_duration(dropped.t - held.t)})\nwent: {dropped.reason}") in titles
+    late = next(o for o in trace.of(Op) if o.client == "c1" and not o.accepted)
+    assert (f"c1 {late.op} at {fmt_time(late.t)} · session {late.session} · token {late.token}\n"
+            f"rejected: stale-token") in titles
+    pause = next(f for f in trace.of(Fault) if f.fault == "pause" and f.target == "c1")
+    assert any(t.startswith(f"c1 paused from {fmt_time(pause.t)} to ") for t in titles)
+    p2 = next(v for v in trace.of(JudgedVerdict) if v.id == "P2")
+    assert (f"P2 belief-exclusive violated ({p2.count}×), first witness at {fmt_time(p2.witness.at_ns)}\n"
+            f"{p2.witness.text}") in titles
+
