@@ -56,8 +56,11 @@ per called service and for the resource, x = true time in seconds:
   accepted, hollow with a red edge if rejected; ops at one instant share a
   stacked label ("read stock 1 ×3 (c1, c2, c3)", "c3 decrement stock -2"). Left out
   when nothing was done to a resource and there is no application.
-- a network lane, only when there are partitions or dropped messages; runs
-  of drops (sentinels pinging a dead master) are one line with a count.
+- a network lane, only when there are partitions or dropped messages: each
+  partition's bar names who was on which side, as its fault line records it
+  ("partition 0 (drop): {M, c1} | {R, s1, s2, s3, c2}"; partitions that start
+  and heal together share one bar); runs of drops (sentinels pinging a dead
+  master) are one line with a count.
 
 Each violated property gets a red vertical line at its first witness,
 labelled P1..P5, and the witness texts are printed under the plot: from the
@@ -71,7 +74,7 @@ otherwise. Written as .svg, every mark a reviewer would point at carries a
 belief's session, token, true-time span and why it ended; a promised window's
 span; whose value a node held, when and why it went; an op's client, token
 and whether it was accepted or why not; a pause, crash or clock fault; a
-partition; a violation's property and witness. The same trace gives
+partition's sides; a violation's property and witness. The same trace gives
 the same SVG, byte for byte.
 
 Python draws what C++ judged. Belief intervals, promised windows, the service

@@ -19,8 +19,9 @@ from analysis.timeline_layout import (
     WINDOW_H, WINDOW_HATCH, Lane, legend_entries, line_height_points, text_points)
 from analysis.timeline_model import (
     NS_PER_S, Belief, Span, belief_intervals, cluster_lines, down_intervals, failed_renewals, fmt_drift,
-    fmt_duration, fmt_time, group_failed_attempts, hold_intervals, holder_intervals, op_clusters, op_text,
-    ops_with_state, partition_intervals, pause_intervals, reasons_text, seconds, slew_intervals, window_bands)
+    fmt_duration, fmt_time, group_failed_attempts, groups_text, hold_intervals, holder_intervals, op_clusters,
+    op_text, ops_with_state, partition_groups, partition_intervals, pause_intervals, reasons_text, seconds,
+    slew_intervals, window_bands)
 from analysis.timeline_paint_failover import FailoverPainting
 from analysis.timeline_replication import message_bursts, replica_copies, role_changes
 from analysis.timeline_svg import Tooltips
@@ -415,17 +416,30 @@ class Painter(FailoverPainting):
         if lane is None:
             return
         bar_dy, bar_h = 0.1, 0.34
-        for s in partition_intervals(self.trace):
-            start, end = seconds(s.start_ns), seconds(s.end_ns)
+        spans = partition_intervals(self.trace)
+        groups = partition_groups(self.trace)
+        # Partitions that start and heal together are one bar, named together.
+        bars: dict[tuple[int, int, str], list[Span]] = {}
+        for s in spans:
+            bars.setdefault((s.start_ns, s.end_ns, s.note), []).append(s)
+        for (start_ns, end_ns, mode), together in bars.items():
+            start, end = seconds(start_ns), seconds(end_ns)
             if not self.visible(start, end):
                 continue
             self.used.add("partition")
+            ids = [s.what.removeprefix("partition ") for s in together]
+            which = f"partition{'s' if len(ids) > 1 else ''} {', '.join(ids)}"
+            name = f"{which} ({mode})"
+            sides = {s.what: groups_text(groups[s.what]) for s in together if s.what in groups}
+            cut = "; ".join(sides.values())
             self.tip(self.rect(start, end, lane.y + bar_dy, bar_h, facecolor=style.PARTITION, edgecolor="#707070",
-                               lw=0.6, zorder=2), partition_tip(s, {}))
-            text = f"{s.what} ({s.note})"
-            fits = self.text_w(text) + 1.5 * self.char_w() < min(end, self.x1) - max(start, self.x0)
-            rows = [(bar_dy, "center")] if fits else [(0.29, "bottom"), (bar_dy - 0.19, "top")]
-            self.label(lane, rows, max(start, self.x0) + 0.5 * self.char_w(), text, color="black")
+                               lw=0.6, zorder=2), partition_tip(Span(which, start_ns, end_ns, mode), sides))
+            # Its sides on the bar when they fit there, else above or below it; the name alone if they fit nowhere.
+            for text in ([f"{name}: {cut}"] if cut else []) + [name]:
+                fits = self.text_w(text) + 1.5 * self.char_w() < min(end, self.x1) - max(start, self.x0)
+                rows = [(bar_dy, "center")] if fits else [(0.29, "bottom"), (bar_dy - 0.19, "top")]
+                if self.label(lane, rows, max(start, self.x0) + 0.5 * self.char_w(), text, color="black"):
+                    break
         # Runs of drops closer together than a short label are one burst: a line from the first to the last with a
         # marker at each end and a count.
         y = lane.y - 0.3

@@ -1,4 +1,5 @@
-"""Timelines of real catalogue runs: labels that never overlap, and SVG marks that carry their facts on hover.
+"""Timelines of real catalogue runs: labels that never overlap, SVG marks that carry their facts on hover, and
+partitions that say who was on which side.
 
 The scenarios are run by the real simulator ($LOCKSIM_BIN, as CTest sets it, or build/locksim). The busiest picture
 of the catalogue is transactional-contention's no-lock variant (over two hundred labels, drawn whole); the zoomed
@@ -78,3 +79,14 @@ def test_svg_titles_carry_each_marks_fields(catalogue, tmp_path):
     assert (f"P2 belief-exclusive violated ({p2.count}×), first witness at {fmt_time(p2.witness.at_ns)}\n"
             f"{p2.witness.text}") in titles
 
+
+def test_partition_bar_names_its_sides_in_a_catalogue_run(catalogue, tmp_path):
+    """sentinel-split-brain: the zones as the scenario cuts them, on the network lane's bar and in its title."""
+    trace = catalogue("sentinel-split-brain", "base")
+    with style.context():
+        fig = timeline.draw(trace)
+    assert "partition 0 (drop): {M, c1} | {R, s1, s2, s3, c2}" in [t.get_text() for t in fig.axes[0].texts]
+    svg = tmp_path / "split.svg"
+    timeline.render(trace, [svg])
+    assert any(t.startswith("partition 0 (drop) from ") and t.endswith("\nsides: {M, c1} | {R, s1, s2, s3, c2}")
+               for t in hover_titles(svg))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from analysis import timeline
+from analysis import style, timeline
 from analysis.timeline_svg import with_titles
 from analysis.trace import JudgedBelief, load
 from svg_titles import SVG, hover_titles
@@ -49,6 +49,21 @@ def test_svg_is_the_same_file_for_the_same_trace(redlock_extend_path, tmp_path):
     assert a.read_bytes() == b.read_bytes()
     text = a.read_text(encoding="utf-8")
     assert "<dc:date>" not in text and "<title>" in text
+
+
+def test_partition_bar_names_its_sides(split_brain_path, tmp_path):
+    """The fixture's partition line records its groups: the network lane's bar says who was on which side, and its
+    hover title too. A trace whose partition lines have no groups (written before they were) shows the name only."""
+    with style.context():
+        fig = timeline.draw(load(split_brain_path))
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert "partition 0 (drop): {M, c1} | {R, s1, s2, s3, c2}" in texts
+    svg = tmp_path / "split.svg"
+    timeline.render(load(split_brain_path), [svg])
+    assert "partition 0 (drop) from 1 s to 4 s (3 s)\nsides: {M, c1} | {R, s1, s2, s3, c2}" in hover_titles(svg)
+    with style.context():
+        old = timeline.draw(load(Path(split_brain_path).with_name("redlock_clock_jump.jsonl")), window=(0, 6))
+    assert "partition 0 (drop)" in [t.get_text() for t in old.axes[0].texts]
 
 
 def test_belief_titles_follow_the_judged_lines(failover_path, tmp_path):
