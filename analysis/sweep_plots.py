@@ -456,7 +456,9 @@ def draw_heatmap(plan: HeatPlan) -> Figure:
     ax.set_yticks(range(ny), [_tick_text(plan.y, t) for t in plan.y_texts])
     ax.tick_params(axis="both", length=0, labelsize=8.5)
     ax.set_xlabel(plan.x.label())
-    ax.set_ylabel(plan.y.label())
+    # On two lines: a vertical "what it means  ·  key" is often taller than a few rows of cells, and runs into the
+    # subtitle above them.
+    ax.set_ylabel(plan.y.label().replace("  ·  ", "\n"))
     for s in ax.spines.values():
         s.set_visible(False)
     cax = fig.add_axes([(left + axes_w + 0.3) / width, bottom / height, 0.18 / width, axes_h / height])

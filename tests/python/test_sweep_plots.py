@@ -24,6 +24,7 @@ import pytest
 
 from analysis import style, sweep_plots, units
 from analysis.sweep_plots import SweepError
+from label_boxes import overlapping_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
@@ -246,6 +247,22 @@ def test_heatmap_colour_scale_is_fixed_at_0_to_100():
         some = sweep_plots.draw_heatmap(sweep_plots.heat_grid(
             sweep_plots.load(GRID), "lock.ttl", "fault.c1-gc-pause.length", "belief-exclusive", "fenced"))
     assert (some.axes[0].images[0].norm.vmin, some.axes[0].images[0].norm.vmax) == (0, 100)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: sweep_plots.draw_heatmap(sweep_plots.heat_grid(sweep_plots.load(NEVER_GRID), "lock.ttl",
+                                                           "fault.c1-gc-pause.length")),
+    lambda: sweep_plots.draw_heatmap(sweep_plots.heat_grid(sweep_plots.load(GRID), "lock.ttl",
+                                                           "fault.c1-gc-pause.length", "invariant", "base")),
+    lambda: sweep_plots.draw_curve(sweep_plots.curve_series(sweep_plots.load(NEVER), "lock.ttl")),
+    lambda: sweep_plots.draw_curve(sweep_plots.curve_series(sweep_plots.load(DRIFT), "clock.C.drift",
+                                                            variants=["base"])),
+], ids=["heatmap-two-rows", "heatmap", "curve-of-zeros", "curve"])
+def test_texts_never_overlap(make):
+    """No two texts of a sweep plot overlap: a heat map's y label stays clear of the subtitle over two rows of
+    cells, the 'no violations' note clear of the curve's other texts."""
+    with style.context():
+        assert overlapping_texts(make()) == []
 
 
 def test_curve_refuses_to_average_over_an_unfixed_key():
