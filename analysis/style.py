@@ -9,7 +9,9 @@ or grey, and text that explains rather than shows is grey.
 
 Figure defaults are applied through ``context()``, a ``matplotlib.rc_context``,
 so importing this module never changes a notebook's global settings. SVG keeps
-text as text (``svg.fonttype = none``): labels stay searchable and small.
+text as text (``svg.fonttype = none``): labels stay searchable and small; its
+ids are salted with a fixed ``svg.hashsalt``, so the same figure gives the
+same file.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ RC = {
     "savefig.facecolor": "white",
     "figure.facecolor": "white",
     "svg.fonttype": "none",
+    "svg.hashsalt": "locksim",  # ids of clip paths and hatches from content, not random: same figure, same file
 }
 
 

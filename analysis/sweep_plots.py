@@ -25,10 +25,16 @@ Two pictures:
   variant, or per value of a second key, with ``--by``), its Wilson interval
   shaded, on a log axis when the values grow geometrically. Properties whose
   rates are identical at every point share one line (the legend says so)
-  instead of hiding each other.
+  instead of hiding each other. The y axis is always 0–100 %: scaled to the
+  data, a curve of zeros or of rates under 1 % would fill the plot and read
+  as a trend. A line that is 0 everywhere says so in the legend ("no
+  violations in 140 runs"), and so does the plot when every line is.
 - ``heatmap``: one property of one variant over two keys, the rate as colour
-  on cividis (sequential, colour-blind safe, readable in greyscale), each cell
-  annotated with its rate (and interval when there are few cells).
+  on cividis (sequential, colour-blind safe, readable in greyscale) on a
+  scale fixed at 0–100 % (never stretched to the data's largest rate, which
+  would paint a map of zeros in the full range), each cell annotated with its
+  rate (and interval when there are few cells); a map of zeros says "no
+  violations in N runs".
 
 Every other key must be fixed, by the sweep or with ``--where KEY=VALUE``;
 a plot never averages over a knob silently.
@@ -74,10 +80,13 @@ from analysis.sweep_data import (  # noqa: E402  (load, wilson, pooled, SweepErr
 from analysis.trace import PROPERTIES  # noqa: E402
 
 __all__ = ["SweepError", "Sweep", "Series", "load", "wilson", "pooled", "curve_series", "draw_curve",
-           "heat_grid", "draw_heatmap", "render", "main", "MEANS", "HEATMAP_CMAP"]
+           "heat_grid", "draw_heatmap", "render", "main", "MEANS", "HEATMAP_CMAP", "RATE_AXIS_MAX"]
 
 OUTPUT_SUFFIXES = (".png", ".svg")
 HEATMAP_CMAP = "cividis"
+# Rates are drawn in percent on scales fixed at 0..100, whatever the data: autoscaled, an all-zero curve or map (or
+# one of rates under 1 %) would be stretched over the whole range and look like a trend.
+RATE_AXIS_MAX = 100.0
 
 # One look per property, the same in every locksim plot: colour (Okabe-Ito, never vermillion — that means "this
 # instance went wrong"), marker and dash, so lines stay apart in greyscale too.
@@ -211,7 +220,10 @@ def curve_series(sweep: Sweep, x: str, properties: Sequence[str] = (), by: str =
         series = merged
     for s in series:
         if s.never:
-            s.label += "\n(never violated)" if "\n" in s.label else "  (never violated)"
+            # Properties are judged on the same runs; variants and values of a key each have their own.
+            each = " each" if len(s.members) > 1 and by != "property" else ""
+            note = f"(no violations in {_count(sum(s.runs))} runs{each})"
+            s.label += f"\n{note}" if "\n" in s.label else f"  {note}"
 
     if log_x is None:
         log_x = xcol.numeric and units.is_geometric(position.values())
@@ -244,8 +256,6 @@ def draw_curve(plan: CurvePlan) -> Figure:
     """The curve figure. Call inside ``style.context()`` (``render`` does)."""
     fig = Figure(figsize=(9.0, 4.8))
     ax = fig.add_axes([0.08, 0.14, 0.62, 0.70])
-    top = max(max(s.high) for s in plan.series)
-    ymax = 100.0 if top > 30 else max(1.0, _nice_ceiling(top * 1.1))
     n = len(plan.series)
     for i, s in enumerate(plan.series):
         ax.fill_between(s.x, s.low, s.high, color=s.colour, alpha=0.13, lw=0, zorder=2)
@@ -257,9 +267,19 @@ def draw_curve(plan: CurvePlan) -> Figure:
         ms = 5.0 + 3.0 * (n - 1 - i) / max(n - 1, 1)
         ax.plot(s.x, s.rate, color=s.colour, ls=s.dash, lw=lw, marker=s.marker, ms=ms, mec="white", mew=0.7,
                 label=s.label, zorder=3 + i * 0.01, clip_on=False)
-    ax.set_ylim(0, ymax)
+    # Fixed, never scaled to the data: 0 stays on the floor and 2 % looks like 2 %.
+    ax.set_ylim(0, RATE_AXIS_MAX)
+    ax.yaxis.set_major_locator(FixedLocator([0, 20, 40, 60, 80, 100]))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g} %"))
-    ax.set_ylabel("runs that violate the property" if plan.prop is None else f"runs that violate {plan.prop}")
+    what = "the property" if plan.prop is None else plan.prop
+    ax.set_ylabel(f"share of runs that violate {what}\n(axis fixed at 0–100 %)")
+    if all(s.never for s in plan.series):
+        if plan.by == "property":  # every line judges the same runs
+            total = sum(plan.series[0].runs)
+        else:  # variants and values of a key each have their own runs (a merged line stands for several)
+            total = sum(sum(s.runs) * len(s.members) for s in plan.series)
+        ax.text(0.5, 0.5, f"no violations in {_count(total)} runs", transform=ax.transAxes, ha="center", va="center",
+                fontsize=11, color=style.NOTE)
     ax.set_xlabel(plan.x.label())
     xs = sorted({x for s in plan.series for x in s.x})
     if plan.log_x:
@@ -321,12 +341,9 @@ def _thin(xs: Sequence[float], most: int) -> list[float]:
     return picked
 
 
-def _nice_ceiling(v: float) -> float:
-    exp = 10 ** math.floor(math.log10(v))
-    for m in (1, 2, 2.5, 5, 10):
-        if m * exp >= v:
-            return m * exp
-    return 10 * exp
+def _count(n: float) -> str:
+    """A number of runs as text: 140 -> "140", 12000 -> "12,000"."""
+    return f"{int(round(n)):,}"
 
 
 # --- heat map --------------------------------------------------------------------
@@ -383,6 +400,8 @@ def heat_grid(sweep: Sweep, x: str, y: str, prop: Optional[str] = None, variant:
             f"{units.describe_key(y)}")
     sub = [f"swept {x} ({len(x_texts)} values) × {y} ({len(y_texts)} values)",
            runs_text(list(runs[~np.isnan(runs)]), "cell"), "colour and number: share of runs that violate it"]
+    if np.nanmax(rate) == 0:
+        sub.insert(0, f"no violations in {_count(np.nansum(runs))} runs")
     if rate.size <= 30:
         sub.append("[95 % Wilson interval]")
     if fixed:
@@ -409,7 +428,7 @@ def draw_heatmap(plan: HeatPlan) -> Figure:
     fig = Figure(figsize=(width, height))
     ax = fig.add_axes([left / width, bottom / height, axes_w / width, axes_h / height])
     cmap = colormaps[HEATMAP_CMAP]
-    norm = matplotlib.colors.Normalize(vmin=0, vmax=100)
+    norm = matplotlib.colors.Normalize(vmin=0, vmax=RATE_AXIS_MAX)  # fixed: see RATE_AXIS_MAX
     masked = np.ma.masked_invalid(plan.rate)
     image = ax.imshow(masked, cmap=cmap, norm=norm, origin="lower", aspect="auto", interpolation="nearest",
                       extent=(-0.5, nx - 0.5, -0.5, ny - 0.5))
@@ -437,12 +456,14 @@ def draw_heatmap(plan: HeatPlan) -> Figure:
     ax.set_yticks(range(ny), [_tick_text(plan.y, t) for t in plan.y_texts])
     ax.tick_params(axis="both", length=0, labelsize=8.5)
     ax.set_xlabel(plan.x.label())
-    ax.set_ylabel(plan.y.label())
+    # On two lines: a vertical "what it means  ·  key" is often taller than a few rows of cells, and runs into the
+    # subtitle above them.
+    ax.set_ylabel(plan.y.label().replace("  ·  ", "\n"))
     for s in ax.spines.values():
         s.set_visible(False)
     cax = fig.add_axes([(left + axes_w + 0.3) / width, bottom / height, 0.18 / width, axes_h / height])
     bar = fig.colorbar(image, cax=cax)
-    bar.set_label(f"runs that violate {plan.prop}", fontsize=8.5)
+    bar.set_label(f"share of runs that violate {plan.prop}\n(scale fixed at 0–100 %)", fontsize=8.5)
     bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g} %"))
     bar.ax.tick_params(labelsize=8)
     bar.outline.set_visible(False)
@@ -469,8 +490,14 @@ def render(fig_maker, outs: Sequence[Union[str, Path]]) -> list[Path]:
         fig = fig_maker()
         for path in paths:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fig.savefig(path, format=path.suffix.lower().lstrip("."), bbox_inches="tight", pad_inches=0.15)
+            fmt = path.suffix.lower().lstrip(".")
+            fig.savefig(path, format=fmt, bbox_inches="tight", pad_inches=0.15, **_metadata(fmt))
     return paths
+
+
+def _metadata(fmt: str) -> dict:
+    """No date in an SVG: the same sweep gives the same file (with style's fixed svg.hashsalt)."""
+    return {"metadata": {"Date": None}} if fmt == "svg" else {}
 
 
 def figure_bytes(fig_maker, fmt: str = "png") -> bytes:
@@ -478,7 +505,7 @@ def figure_bytes(fig_maker, fmt: str = "png") -> bytes:
     import io
     buf = io.BytesIO()
     with style.context():
-        fig_maker().savefig(buf, format=fmt, bbox_inches="tight", pad_inches=0.15)
+        fig_maker().savefig(buf, format=fmt, bbox_inches="tight", pad_inches=0.15, **_metadata(fmt))
     return buf.getvalue()
 
 

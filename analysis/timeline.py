@@ -56,13 +56,26 @@ per called service and for the resource, x = true time in seconds:
   accepted, hollow with a red edge if rejected; ops at one instant share a
   stacked label ("read stock 1 ×3 (c1, c2, c3)", "c3 decrement stock -2"). Left out
   when nothing was done to a resource and there is no application.
-- a network lane, only when there are partitions or dropped messages; runs
-  of drops (sentinels pinging a dead master) are one line with a count.
+- a network lane, only when there are partitions or dropped messages: each
+  partition's bar names who was on which side, as its fault line records it
+  ("partition 0 (drop): {M, c1} | {R, s1, s2, s3, c2}"; partitions that start
+  and heal together share one bar); runs of drops (sentinels pinging a dead
+  master) are one line with a count.
 
 Each violated property gets a red vertical line at its first witness,
 labelled P1..P5, and the witness texts are printed under the plot: from the
 trace's own verdict lines, or from ``--verdicts`` (the simulator's ``--json``
 output) when given.
+
+Labels never overlap: the painter places each as a box (its measured width
+and line height) on the first of its rows that is free, and leaves it out
+otherwise. Written as .svg, every mark a reviewer would point at carries a
+``<title>`` that a browser shows on hover, with the facts behind it: a
+belief's session, token, true-time span and why it ended; a promised window's
+span; whose value a node held, when and why it went; an op's client, token
+and whether it was accepted or why not; a pause, crash or clock fault; a
+partition's sides; a violation's property and witness. The same trace gives
+the same SVG, byte for byte.
 
 Python draws what C++ judged. Belief intervals, promised windows, the service
 holder, node roles and verdicts are the trace's *judged lines*, written by
@@ -79,8 +92,9 @@ turn records into plain data (``belief_intervals``, ``window_bands``,
 ``sentinel_events``, ``service_calls``, ``message_bursts``,
 ``op_clusters``...) that tests check without plotting;
 ``timeline_layout`` chooses the lanes and the legend; ``timeline_paint``
-(with ``timeline_paint_failover``) paints; this module assembles the figure,
-writes files and is the command line. Very short spans are widened to a
+(with ``timeline_paint_failover``) paints; ``timeline_tips`` words the hover
+texts and ``timeline_svg`` writes them into the SVG; this module assembles
+the figure, writes files and is the command line. Very short spans are widened to a
 sliver so they stay visible; zoom with ``--from/--to`` to see their true
 width.
 
@@ -115,9 +129,11 @@ from analysis.timeline_layout import (  # noqa: E402
 from analysis.timeline_model import final_app_note, fmt_duration, fmt_time, partition_intervals, seconds  # noqa: E402
 from analysis.timeline_paint import Painter  # noqa: E402
 from analysis.timeline_replication import NETWORK_TYPES, initial_roles  # noqa: E402
+from analysis.timeline_svg import Tooltips, write_svg  # noqa: E402
 from analysis.trace import Message, PropertyVerdict, Trace, TraceError, load, load_verdicts  # noqa: E402
 
-__all__ = ["draw", "render", "main", "default_title", "subtitle", "fmt_duration", "fmt_time", "OUTPUT_SUFFIXES"]
+__all__ = ["draw", "draw_with_tooltips", "render", "main", "default_title", "subtitle", "fmt_duration", "fmt_time",
+           "OUTPUT_SUFFIXES"]
 
 OUTPUT_SUFFIXES = (".png", ".svg")
 
@@ -198,6 +214,13 @@ def draw(trace: Trace, verdicts: Optional[Sequence[PropertyVerdict]] = None, var
     Raises TraceError for a trace without judged lines. Call inside ``style.context()`` (``render`` does) so the
     figure gets locksim's defaults.
     """
+    return draw_with_tooltips(trace, verdicts, variant, title, window)[0]
+
+
+def draw_with_tooltips(trace: Trace, verdicts: Optional[Sequence[PropertyVerdict]] = None,
+                       variant: Optional[str] = None, title: Optional[str] = None,
+                       window: tuple[Optional[float], Optional[float]] = (None, None)) -> tuple[Figure, Tooltips]:
+    """``draw``, with the hover texts of its marks, for ``analysis.timeline_svg.write_svg``."""
     trace.require_judged()
     if verdicts is None:
         verdicts = trace.verdicts()
@@ -264,21 +287,25 @@ def draw(trace: Trace, verdicts: Optional[Sequence[PropertyVerdict]] = None, var
     for text, colour in witness:
         fig.text(left_in / FIG_WIDTH, y, text, fontsize=7.5, color=colour, va="top", ha="left")
         y -= WITNESS_LINE_INCH / height
-    return fig
+    return fig, p.tips
 
 
 def render(trace: Trace, outs: Sequence[str | Path], **kw) -> list[Path]:
-    """Draws ``trace`` (see ``draw`` for options) and writes each of ``outs`` (.png / .svg)."""
+    """Draws ``trace`` (see ``draw`` for options) and writes each of ``outs`` (.png / .svg; an SVG carries the
+    marks' hover texts and is the same file for the same trace)."""
     paths = [Path(o) for o in outs]
     for path in paths:
         if path.suffix.lower() not in OUTPUT_SUFFIXES:
             raise ValueError(f"{path}: unsupported output type (use {' or '.join(OUTPUT_SUFFIXES)})")
     with style.context():
-        fig = draw(trace, **kw)
+        fig, tips = draw_with_tooltips(trace, **kw)
         for path in paths:
             path.parent.mkdir(parents=True, exist_ok=True)
             # "tight" trims unused margin and keeps a legend taller than few lanes whole.
-            fig.savefig(path, format=path.suffix.lower().lstrip("."), bbox_inches="tight", pad_inches=0.15)
+            if path.suffix.lower() == ".svg":
+                write_svg(fig, path, tips, bbox_inches="tight", pad_inches=0.15)
+            else:
+                fig.savefig(path, format="png", bbox_inches="tight", pad_inches=0.15)
     return paths
 
 

@@ -116,6 +116,14 @@ def text_points(s: str, fontsize: float, bold: bool) -> float:
     return _TEXT_TO_PATH.get_text_width_height_descent(s, prop, ismath=False)[0]
 
 
+@functools.lru_cache(maxsize=64)
+def line_height_points(fontsize: float) -> float:
+    """How tall matplotlib draws a one-line label in DejaVu Sans at fontsize, in points: it lays every line out at
+    least as tall as "lp" (ascender to descender), and no label here has taller glyphs."""
+    prop = FontProperties(family="DejaVu Sans", size=fontsize)
+    return _TEXT_TO_PATH.get_text_width_height_descent("lp", prop, ismath=False)[1]
+
+
 def legend_entries() -> list[tuple[str, object]]:
     """(key, handle) for everything the timeline may draw, in legend order; the painter shows those it used."""
     grey = "#6E6E6E"

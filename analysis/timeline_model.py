@@ -309,6 +309,17 @@ def partition_intervals(trace: Trace) -> list[Span]:
     return spans
 
 
+def partition_groups(trace: Trace) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The processes on each side of each partition (by its ``partition_intervals`` name, "partition 0"), as its
+    fault line records them; a partition whose line has no groups (a trace written before they were) is left out."""
+    return {f"partition {f.amount}": f.groups for f in trace.of(Fault) if f.fault == "partition" and f.groups}
+
+
+def groups_text(groups: Sequence[Sequence[str]]) -> str:
+    """[["M", "c1"], ["R", "s1"]] -> "{M, c1} | {R, s1}"."""
+    return " | ".join("{" + ", ".join(g) + "}" for g in groups)
+
+
 def slew_intervals(trace: Trace) -> list[Span]:
     """Each clock slew: from its clock-slew fault until the next clock-drift or clock-slew on the same clock (the
     world records a slew's end as a clock-drift back to the old rate), else the run's end. note: the ppm, as text.

@@ -15,26 +15,39 @@ from matplotlib.patches import Patch, Rectangle
 
 from analysis import style
 from analysis.timeline_layout import (
-    BELIEF_H, HOLD_H, MIN_WIDTH_FRACTION, REASON_BOX, ROW_LOW, ROW_MID, ROW_TOP, SHADE_H, TOP_INCH, WINDOW_H,
-    WINDOW_HATCH, Lane, legend_entries, text_points)
+    BELIEF_H, HOLD_H, LANE_INCH, MIN_WIDTH_FRACTION, REASON_BOX, ROW_LOW, ROW_MID, ROW_TOP, SHADE_H, TOP_INCH,
+    WINDOW_H, WINDOW_HATCH, Lane, legend_entries, line_height_points, text_points)
 from analysis.timeline_model import (
     NS_PER_S, Belief, Span, belief_intervals, cluster_lines, down_intervals, failed_renewals, fmt_drift,
-    fmt_duration, group_failed_attempts, hold_intervals, holder_intervals, op_clusters, op_text, ops_with_state,
-    partition_intervals, pause_intervals, reasons_text, seconds, slew_intervals, window_bands)
+    fmt_duration, fmt_time, group_failed_attempts, groups_text, hold_intervals, holder_intervals, op_clusters,
+    op_text, ops_with_state, partition_groups, partition_intervals, pause_intervals, reasons_text, seconds,
+    slew_intervals, window_bands)
 from analysis.timeline_paint_failover import FailoverPainting
 from analysis.timeline_replication import message_bursts, replica_copies, role_changes
+from analysis.timeline_svg import Tooltips
+from analysis.timeline_tips import (
+    attempt_tip, belief_tip, burst_tip, fault_tip, hold_tip, holder_tip, op_tip, partition_tip, shade_tip, slew_tip,
+    violation_tip, window_tip)
 from analysis.trace import Fault, GiveUp, Invoke, PropertyVerdict, Trace
 
 # How a belief's end reads on its bar: the judged stop, in the picture's words.
 STOP_TEXT = {"client-crash": "crashed"}
+# Half the height of a crash or restart marker (9 pt), in lane units: the bar line's labels keep clear of it.
+MARKER_HALF = 4.5 / 72 / LANE_INCH
 
 
 class Painter(FailoverPainting):
     """Draws one trace onto one axes; remembers what the legend must explain.
 
     Labels sit on fixed rows of their lane (above the bars, on the bar line,
-    below) and never overlap: one that would collide with an earlier label on
-    every row it may use is left out — the colour still says whose it is.
+    below) and never overlap: each placed label keeps its box (x as time, y in
+    lane units, from its measured width and line height), so rows that lie
+    close together (a burst's count just above its line, a partition's label
+    under its bar) are checked against each other too. One that would collide
+    with an earlier label on every row it may use is left out — the colour
+    still says whose it is. Every mark a reviewer would point at also gets a
+    hover text with its facts (``tips``, written into the SVG by
+    ``analysis/timeline_svg.py``).
     """
 
     def __init__(self, fig: Figure, ax, trace: Trace, lanes: list[Lane], x0: float, x1: float, axes_w_in: float):
@@ -44,8 +57,11 @@ class Painter(FailoverPainting):
         self.span = x1 - x0
         self.colour = {c: style.client_colour(i) for i, c in enumerate(trace.clients)}
         self.used: set[str] = set()
+        self.tips = Tooltips()
         self.seconds_per_inch = self.span / axes_w_in
-        self.taken: dict[tuple[str, float], list[tuple[float, float]]] = {}
+        # Per lane, the boxes already taken by labels and markers: (left, right) in seconds, (bottom, top) in lane
+        # units from the lane's centre.
+        self.taken: dict[str, list[tuple[float, float, float, float]]] = {}
         self.crashes = {(f.target, f.t) for f in trace.of(Fault) if f.fault == "crash"}
         # Processes drawn on a lane named otherwise: sentinels sharing one lane.
         self.alias = {s: "sentinels" for s in trace.sentinels} if "sentinels" in self.lane else {}
@@ -88,9 +104,14 @@ class Painter(FailoverPainting):
     def widened(self, a: float, b: float) -> tuple[float, float]:
         return a, max(b, a + MIN_WIDTH_FRACTION * self.span)
 
-    def rect(self, a: float, b: float, y: float, h: float, **kw) -> None:
+    def rect(self, a: float, b: float, y: float, h: float, **kw) -> Rectangle:
         a, b = self.widened(a, b)
-        self.ax.add_patch(Rectangle((a, y - h / 2), b - a, h, **kw))
+        return self.ax.add_patch(Rectangle((a, y - h / 2), b - a, h, **kw))
+
+    def tip(self, artist, text: str):
+        """artist with its hover text (``ax.plot``'s list: its line); returns the artist."""
+        self.tips.attach(artist[0] if isinstance(artist, list) else artist, text)
+        return artist
 
     def after(self, process: str, start_s: float, end_ns: int) -> float:
         """Where text following a span starts: after it as drawn (widened), clear of a crash marker at its end."""
@@ -110,12 +131,15 @@ class Painter(FailoverPainting):
         if overhang > 0:  # and its end, if it can start earlier without leaving the window
             shift = min(overhang, left - self.x0)
             x, left = x - shift, left - shift
+        pad = kw["bbox"].get("pad", 4.0) if "bbox" in kw else 0.0  # a text box's margin, in points (matplotlib's 4)
+        height = (line_height_points(fontsize) + 2 * pad) / 72 / LANE_INCH
+        boxes = self.taken.setdefault(lane.name, [])
         for dy, va in rows:
-            key = (lane.name, round(dy, 3))
-            spans = self.taken.setdefault(key, [])
-            if any(left < b and a < left + width for a, b in spans):
+            bottom = {"bottom": dy, "center": dy - height / 2, "top": dy - height}[va]
+            box = (left, left + width, bottom, bottom + height)
+            if any(box[0] < b[1] and b[0] < box[1] and box[2] < b[3] and b[2] < box[3] for b in boxes):
                 continue
-            spans.append((left, left + width))
+            boxes.append(box)
             kw.setdefault("color", style.NOTE)
             self.ax.text(x, lane.y + dy, s, ha=ha, va=va, fontsize=fontsize, clip_on=True, zorder=6, **kw)
             return True
@@ -162,11 +186,13 @@ class Painter(FailoverPainting):
             return
         self.used.add(kind)
         if kind == "pause":
-            self.rect(start, end, lane.y, SHADE_H, facecolor=style.PAUSE, lw=0, zorder=1)
+            shade = self.rect(start, end, lane.y, SHADE_H, facecolor=style.PAUSE, lw=0, zorder=1)
             note = f"paused {fmt_duration(s.end_ns - s.start_ns)}"
         else:
-            self.rect(start, end, lane.y, SHADE_H, facecolor="white", edgecolor=style.DOWN, hatch="x", lw=0, zorder=1)
+            shade = self.rect(start, end, lane.y, SHADE_H, facecolor="white", edgecolor=style.DOWN, hatch="x", lw=0,
+                              zorder=1)
             note = f"down {fmt_duration(s.end_ns - s.start_ns)}" + (" (no restart)" if s.note else "")
+        self.tip(shade, shade_tip(kind, s))
         mid = (max(start, self.x0) + min(end, self.x1)) / 2
         self.label(lane, [ROW_LOW], mid, note, ha="center", style="italic", color="#303030",
                    bbox=dict(facecolor=style.PAUSE if kind == "pause" else "white", edgecolor="none", pad=0.4))
@@ -184,13 +210,15 @@ class Painter(FailoverPainting):
                 a, z = seconds(a_ns), (seconds(z_ns) if z_ns is not None else max(self.x1, end))
                 if z > a and self.visible(a, z):
                     self.used.add("window" if by == "grant" else "extended")
-                    self.rect(a, z, lane.y, WINDOW_H, facecolor="none", edgecolor=colour, hatch=WINDOW_HATCH[by],
-                              lw=0.9, alpha=0.8, zorder=2)
+                    self.tip(self.rect(a, z, lane.y, WINDOW_H, facecolor="none", edgecolor=colour,
+                                       hatch=WINDOW_HATCH[by], lw=0.9, alpha=0.8, zorder=2),
+                             window_tip(b, a_ns, z_ns, by))
             self.renewal_ticks(lane, b)
             if not self.visible(start, end):
                 continue
             self.used.add("belief")
-            self.rect(start, end, lane.y, BELIEF_H, facecolor=colour, edgecolor="black", lw=0.5, zorder=3)
+            self.tip(self.rect(start, end, lane.y, BELIEF_H, facecolor=colour, edgecolor="black", lw=0.5, zorder=3),
+                     belief_tip(b))
             label = f"session {b.session}" + (f" · token {b.token}" if b.token >= 0 else "")
             if b.renewals:
                 label += f" · renewed ×{len(b.renewals)}"
@@ -212,7 +240,8 @@ class Painter(FailoverPainting):
             x = seconds(t)
             if self.x0 <= x <= self.x1:
                 self.used.add("renewal")
-                self.ax.plot([x], [top], marker=3, ms=5, mew=1.6, color="black", zorder=6)
+                self.tip(self.ax.plot([x], [top], marker=3, ms=5, mew=1.6, color="black", zorder=6),
+                         f"{b.client} · session {b.session}: lease extended at {fmt_time(t)}")
 
     def failed_renewal_ticks(self) -> None:
         for c in failed_renewals(self.trace):
@@ -221,8 +250,10 @@ class Painter(FailoverPainting):
             if lane is None or not self.x0 <= x <= self.x1:
                 continue
             self.used.add("renewal-failed")
-            self.ax.plot([x], [lane.y + WINDOW_H / 2], marker=3, ms=5, mew=1.6, color=style.VIOLATION, zorder=6)
             what = "renewal failed" if c.outcome == "fail" else "renewal unanswered"
+            self.tip(self.ax.plot([x], [lane.y + WINDOW_H / 2], marker=3, ms=5, mew=1.6, color=style.VIOLATION,
+                                  zorder=6), f"{c.client}: {what} (extension requested, outcome {c.outcome}) at "
+                                             f"{fmt_time(c.t)}")
             self.label(lane, [ROW_TOP], x + 0.6 * self.char_w(), what, fontsize=6.5, color=style.VIOLATION)
 
     def attempts(self) -> None:
@@ -232,8 +263,8 @@ class Painter(FailoverPainting):
                 continue
             if isinstance(r, Invoke) and r.kind == "acquire":
                 self.used.add("attempt")
-                self.ax.plot([seconds(r.t)], [lane.y + ROW_LOW[0]], marker="|", ms=7, mew=1.4,
-                             color=self.colour_of(r.client), zorder=4)
+                self.tip(self.ax.plot([seconds(r.t)], [lane.y + ROW_LOW[0]], marker="|", ms=7, mew=1.4,
+                                      color=self.colour_of(r.client), zorder=4), attempt_tip(r.client, r.t))
             elif isinstance(r, GiveUp):
                 self.label(lane, [ROW_LOW], seconds(r.t) + 0.8 * self.char_w(), "gave up", fontsize=6.5)
 
@@ -254,8 +285,9 @@ class Painter(FailoverPainting):
             granted = first.session is not None
             if not granted:
                 self.used.add("ungranted")
-            self.rect(start, end, lane.y, HOLD_H, facecolor=colour if granted else "white", edgecolor=colour,
-                      hatch=None if granted else "....", lw=0.8, alpha=0.9 if granted else 1.0, zorder=3)
+            self.tip(self.rect(start, end, lane.y, HOLD_H, facecolor=colour if granted else "white", edgecolor=colour,
+                               hatch=None if granted else "....", lw=0.8, alpha=0.9 if granted else 1.0, zorder=3),
+                     hold_tip(group))
             who = first.client or f"value {first.value[:6]}…"
             if granted:
                 label = f"{who} · session {first.session}"
@@ -285,8 +317,8 @@ class Painter(FailoverPainting):
             if not self.visible(start, end):
                 continue
             self.used.add("holder")
-            self.rect(start, end, lane.y, HOLD_H, facecolor=self.colour_of(h.client), edgecolor="black", lw=1.2,
-                      alpha=0.9, zorder=3)
+            self.tip(self.rect(start, end, lane.y, HOLD_H, facecolor=self.colour_of(h.client), edgecolor="black",
+                               lw=1.2, alpha=0.9, zorder=3), holder_tip(h))
             who = f"{h.client} · session {h.session}" if h.client is not None else f"value {h.value[:6]}… (no grant)"
             self.label(lane, [ROW_TOP, ROW_LOW], start, who, color="black")
 
@@ -301,20 +333,23 @@ class Painter(FailoverPainting):
                 continue
             if f.fault in ("crash", "restart"):  # keep the bar line's labels clear of the marker
                 half = 0.8 * self.char_w()
-                self.taken.setdefault((lane.name, ROW_MID[0]), []).append((x - half, x + half))
+                self.taken.setdefault(lane.name, []).append((x - half, x + half, -MARKER_HALF, MARKER_HALF))
             if f.fault == "crash":
                 self.used.add("crash")
-                self.ax.plot([x], [lane.y], marker="X", ms=9, color=style.FAULT, mec="white", mew=0.8, zorder=7)
+                self.tip(self.ax.plot([x], [lane.y], marker="X", ms=9, color=style.FAULT, mec="white", mew=0.8,
+                                      zorder=7), fault_tip(f))
             elif f.fault == "restart":
                 self.used.add("restart")
-                self.ax.plot([x], [lane.y], marker=">", ms=7, color=style.FAULT, mec="white", mew=0.8, zorder=7)
+                self.tip(self.ax.plot([x], [lane.y], marker=">", ms=7, color=style.FAULT, mec="white", mew=0.8,
+                                      zorder=7), fault_tip(f))
             elif f.fault == "clock-drift" and (f.target, f.t) in slew_ends:
                 continue  # the end of a slew (the rate going back), drawn with the slew
             elif f.fault in ("clock-jump", "clock-drift"):
                 self.used.add("clock")
                 note = f"wall clock {fmt_duration(f.amount, signed=True)}" if f.fault == "clock-jump" \
                     else fmt_drift(f.amount)
-                self.ax.plot([x], [lane.y + ROW_LOW[0]], marker="D", ms=5, color=style.FAULT, zorder=7)
+                self.tip(self.ax.plot([x], [lane.y + ROW_LOW[0]], marker="D", ms=5, color=style.FAULT, zorder=7),
+                         fault_tip(f))
                 self.label(lane, [ROW_LOW], x + 1.0 * self.char_w(), note, color="black",
                            bbox=dict(facecolor="white", edgecolor="none", pad=0.3, alpha=0.85))
 
@@ -328,7 +363,8 @@ class Painter(FailoverPainting):
             self.used.add("clock")
             y = lane.y + ROW_LOW[0]
             a, z = self.widened(start, end)
-            self.ax.plot([a, z], [y, y], color=style.FAULT, lw=1.2, zorder=7, solid_capstyle="butt")
+            self.tip(self.ax.plot([a, z], [y, y], color=style.FAULT, lw=1.2, zorder=7, solid_capstyle="butt"),
+                     slew_tip(sp))
             self.ax.plot([z], [y], marker="|", ms=6, mew=1.2, color=style.FAULT, zorder=7)
             if self.x0 <= start <= self.x1:
                 self.ax.plot([start], [y], marker="D", ms=5, color=style.FAULT, zorder=7)
@@ -348,16 +384,17 @@ class Painter(FailoverPainting):
         clusters = op_clusters(pairs, int(2 * self.char_w() * NS_PER_S))
         clusters.sort(key=lambda cl: (all(app is None and op.accepted for op, app in cl), cl[0][0].t))
         for cluster in clusters:
-            for op, _ in cluster:
+            for op, app in cluster:
                 x = seconds(op.t)
                 if op.accepted:
                     self.used.add("accepted")
-                    self.ax.plot([x], [lane.y], marker="o", ms=7.5, color=self.colour_of(op.client), mec="black",
-                                 mew=0.6, zorder=5)
+                    dot = self.ax.plot([x], [lane.y], marker="o", ms=7.5, color=self.colour_of(op.client),
+                                       mec="black", mew=0.6, zorder=5)
                 else:
                     self.used.add("rejected")
-                    self.ax.plot([x], [lane.y], marker="o", ms=7.5, mfc="white", mec=style.VIOLATION, mew=1.8,
-                                 zorder=5)
+                    dot = self.ax.plot([x], [lane.y], marker="o", ms=7.5, mfc="white", mec=style.VIOLATION, mew=1.8,
+                                       zorder=5)
+                self.tip(dot, op_tip(op, app))
             x = seconds(cluster[0][0].t)
             if len(cluster) == 1:
                 op, app = cluster[0]
@@ -379,17 +416,30 @@ class Painter(FailoverPainting):
         if lane is None:
             return
         bar_dy, bar_h = 0.1, 0.34
-        for s in partition_intervals(self.trace):
-            start, end = seconds(s.start_ns), seconds(s.end_ns)
+        spans = partition_intervals(self.trace)
+        groups = partition_groups(self.trace)
+        # Partitions that start and heal together are one bar, named together.
+        bars: dict[tuple[int, int, str], list[Span]] = {}
+        for s in spans:
+            bars.setdefault((s.start_ns, s.end_ns, s.note), []).append(s)
+        for (start_ns, end_ns, mode), together in bars.items():
+            start, end = seconds(start_ns), seconds(end_ns)
             if not self.visible(start, end):
                 continue
             self.used.add("partition")
-            self.rect(start, end, lane.y + bar_dy, bar_h, facecolor=style.PARTITION, edgecolor="#707070", lw=0.6,
-                      zorder=2)
-            text = f"{s.what} ({s.note})"
-            fits = self.text_w(text) + 1.5 * self.char_w() < min(end, self.x1) - max(start, self.x0)
-            rows = [(bar_dy, "center")] if fits else [(0.29, "bottom"), (bar_dy - 0.19, "top")]
-            self.label(lane, rows, max(start, self.x0) + 0.5 * self.char_w(), text, color="black")
+            ids = [s.what.removeprefix("partition ") for s in together]
+            which = f"partition{'s' if len(ids) > 1 else ''} {', '.join(ids)}"
+            name = f"{which} ({mode})"
+            sides = {s.what: groups_text(groups[s.what]) for s in together if s.what in groups}
+            cut = "; ".join(sides.values())
+            self.tip(self.rect(start, end, lane.y + bar_dy, bar_h, facecolor=style.PARTITION, edgecolor="#707070",
+                               lw=0.6, zorder=2), partition_tip(Span(which, start_ns, end_ns, mode), sides))
+            # Its sides on the bar when they fit there, else above or below it; the name alone if they fit nowhere.
+            for text in ([f"{name}: {cut}"] if cut else []) + [name]:
+                fits = self.text_w(text) + 1.5 * self.char_w() < min(end, self.x1) - max(start, self.x0)
+                rows = [(bar_dy, "center")] if fits else [(0.29, "bottom"), (bar_dy - 0.19, "top")]
+                if self.label(lane, rows, max(start, self.x0) + 0.5 * self.char_w(), text, color="black"):
+                    break
         # Runs of drops closer together than a short label are one burst: a line from the first to the last with a
         # marker at each end and a count.
         y = lane.y - 0.3
@@ -404,9 +454,10 @@ class Painter(FailoverPainting):
                         zorder=5)
             a, z = seconds(shown[0].t), seconds(shown[-1].t)
             if len(shown) > 1:
-                self.ax.plot([a, z], [y, y], color=style.tint(colour, 0.45), lw=1.6, zorder=4, solid_capstyle="butt")
+                self.tip(self.ax.plot([a, z], [y, y], color=style.tint(colour, 0.45), lw=1.6, zorder=4,
+                                      solid_capstyle="butt"), burst_tip(kind, shown))
                 self.ax.plot([z], [y], **mark)
-            self.ax.plot([a], [y], **mark)
+            self.tip(self.ax.plot([a], [y], **mark), burst_tip(kind, shown))
             if len(shown) >= 3:
                 receivers = {m.receiver for m in shown}
                 text = f"{len(shown)} {'held' if held else 'dropped'}"
@@ -429,15 +480,16 @@ class Painter(FailoverPainting):
                 continue
             self.used.add("violation")
             # Behind the bars and markers (which stay readable), above the lane shading.
-            self.ax.axvline(x, color=style.VIOLATION, lw=1.4, alpha=0.9, zorder=2.5)
+            self.tip(self.ax.axvline(x, color=style.VIOLATION, lw=1.4, alpha=0.9, zorder=2.5), violation_tip([v]))
             if groups and x - seconds(groups[-1][-1].witness_ns) < 4 * self.char_w(8.5):
                 groups[-1].append(v)
             else:
                 groups.append([v])
         for g in groups:
             x = seconds(g[0].witness_ns)
-            self.ax.text(x, 1.004, " ".join(v.id for v in g), transform=self.ax.get_xaxis_transform(), ha="center",
-                         va="bottom", color=style.VIOLATION, fontsize=8.5, fontweight="bold", clip_on=False)
+            self.tip(self.ax.text(x, 1.004, " ".join(v.id for v in g), transform=self.ax.get_xaxis_transform(),
+                                  ha="center", va="bottom", color=style.VIOLATION, fontsize=8.5, fontweight="bold",
+                                  clip_on=False), violation_tip(g))
 
     def legend(self, bbox_x: float) -> None:
         handles: list = [Patch(facecolor=self.colour[c], edgecolor="black", lw=0.5, label=c) for c in self.colour]

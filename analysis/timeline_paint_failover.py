@@ -11,6 +11,7 @@ from analysis.timeline_layout import (
     COPY_H, ROW_LOW, ROW_MID, ROW_TOP, SENTINEL_CLUSTER_CHARS, SENTINEL_MARKS)
 from analysis.timeline_model import fmt_duration, seconds
 from analysis.timeline_replication import SentinelEvent, sentinel_events, service_calls
+from analysis.timeline_tips import call_tip, copy_tip, role_tip, sentinel_tip
 
 
 class FailoverPainting:
@@ -26,8 +27,8 @@ class FailoverPainting:
             x = seconds(ch.t)
             if ch.promotion and self.x0 <= x <= self.x1:
                 self.used.add("election" if ch.role == "leader" else "promotion")
-                self.ax.plot([x, x], [bottom, top], color=style.ROLE, lw=0.9, ls=(0, (4, 2.5)), alpha=0.8,
-                             zorder=2.6)
+                self.tip(self.ax.plot([x, x], [bottom, top], color=style.ROLE, lw=0.9, ls=(0, (4, 2.5)), alpha=0.8,
+                                      zorder=2.6), role_tip(ch, ch.text))
 
     def role_marks(self) -> None:
         """Each role change on its node's lane: a triangle (up: promoted, down: demoted or re-pointed) and what it
@@ -41,8 +42,8 @@ class FailoverPainting:
             up = ch.role in ("master", "leader")
             self.used.add("role-up" if up else "role-down")
             y = lane.y + ROW_LOW[0]
-            self.ax.plot([x], [y], marker="^" if up else "v", ms=6.5, color=style.ROLE, mec="white", mew=0.6,
-                         zorder=7)
+            mark = self.ax.plot([x], [y], marker="^" if up else "v", ms=6.5, color=style.ROLE, mec="white", mew=0.6,
+                                zorder=7)
             text = ch.text
             if ch.promotion and ch.role == "master":
                 inherited = [c for c in copies if c.node == ch.node and c.reason == "promoted" and c.end_ns == ch.t]
@@ -51,6 +52,7 @@ class FailoverPainting:
                     text += " · inherits " + ", ".join(f"{c.client or c.value[:6]}'s value" for c in inherited)
                 else:
                     text += f" · had no copy of {what}"
+            self.tip(mark, role_tip(ch, text))
             # After the marker; before it (right-aligned) when the window ends too soon for it.
             fits = x + 1.1 * self.char_w() + self.text_w(text) <= self.x1
             self.label(lane, [ROW_LOW, ROW_TOP], x + (1.1 if fits else -1.1) * self.char_w(), text, color="black",
@@ -67,8 +69,8 @@ class FailoverPainting:
                 continue
             self.used.add("copy")
             colour = self.colour_of(c.client)
-            self.rect(start, end, lane.y, COPY_H, facecolor=style.tint(colour), edgecolor=colour, lw=1.0,
-                      ls=(0, (3, 1.5)), zorder=3)
+            self.tip(self.rect(start, end, lane.y, COPY_H, facecolor=style.tint(colour), edgecolor=colour, lw=1.0,
+                               ls=(0, (3, 1.5)), zorder=3), copy_tip(c))
             label = f"{c.client or 'value ' + c.value[:6] + '…'} · replica copy"
             if c.via == "resync":
                 label += " (full resync)"
@@ -103,7 +105,7 @@ class FailoverPainting:
             lane = self.lane[name]
             for e in events:
                 self.used.add(f"sentinel-{e.kind}")
-                self.ax.plot([seconds(e.t)], [lane.y], zorder=7, **SENTINEL_MARKS[e.kind])
+                self.tip(self.ax.plot([seconds(e.t)], [lane.y], zorder=7, **SENTINEL_MARKS[e.kind]), sentinel_tip(e))
             for row, kinds in ((ROW_TOP, ("sdown", "ask-votes", "vote")),
                                (ROW_LOW, ("promote", "reconfigure", "switch"))):
                 clusters: list[list[SentinelEvent]] = []
@@ -143,8 +145,8 @@ class FailoverPainting:
                 colour = self.colour_of(c.client)
                 dy = slots[slot]
                 a, z = self.widened(start, end)
-                self.ax.plot([a, z], [lane.y + dy] * 2, color=colour, lw=2.2, zorder=4, solid_capstyle="butt",
-                             ls="-" if c.answered_ns is not None else (0, (2, 1.5)))
+                self.tip(self.ax.plot([a, z], [lane.y + dy] * 2, color=colour, lw=2.2, zorder=4, solid_capstyle="butt",
+                                      ls="-" if c.answered_ns is not None else (0, (2, 1.5))), call_tip(c))
                 self.ax.plot([a], [lane.y + dy], marker="o", ms=4, color=colour, mec="black", mew=0.5, zorder=5)
                 if c.answered_ns is not None:
                     self.ax.plot([z], [lane.y + dy], marker=5, ms=6, color=colour, mec="black", mew=0.5, zorder=5)

@@ -6,6 +6,11 @@ violated/rate/ci_low/ci_high per property and the liveness means):
   0.25% steps (linear), 20 runs per cell; P1 and P2 identical, P3-P5 never violated.
 - sweep_gc_grid.csv — single-node-gc-pause, variants base and fenced, lock.ttl 5s/10s/20s ×
   fault.c1-gc-pause.length 250ms/1s/4s/16s/64s (geometric), 10 runs per cell.
+- sweep_never.csv — no-faults-single-node · base, lock.ttl 5s/10s/20s, 40 runs each: nothing ever violated.
+- sweep_rare.csv — single-node-gc-pause · base, lock.ttl 1s/2s/4s, 1000 runs each: P2 violated 3, 1 and 0 times
+  (0.3 %, 0.1 %, 0), everything else never.
+- sweep_never_grid.csv — single-node-gc-pause · fenced, lock.ttl 5s/10s × fault.c1-gc-pause.length 100ms/200ms,
+  10 runs per cell: nothing ever violated.
 """
 
 from __future__ import annotations
@@ -17,13 +22,17 @@ from pathlib import Path
 
 import pytest
 
-from analysis import sweep_plots, units
+from analysis import style, sweep_plots, units
 from analysis.sweep_plots import SweepError
+from label_boxes import overlapping_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
 DRIFT = DATA / "sweep_drift.csv"
 GRID = DATA / "sweep_gc_grid.csv"
+NEVER = DATA / "sweep_never.csv"
+RARE = DATA / "sweep_rare.csv"
+NEVER_GRID = DATA / "sweep_never_grid.csv"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -163,7 +172,7 @@ def test_curve_merges_identical_properties_and_marks_never_violated():
     assert p1.x == [0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0]
     assert p1.rate == [0, 0, 0, 15, 70, 100, 100]
     assert all(lo <= r <= hi for lo, r, hi in zip(p1.low, p1.rate, p1.high))
-    assert rest.never and "never violated" in rest.label and not p1.never
+    assert rest.never and "no violations in 140 runs" in rest.label and not p1.never
     assert not plan.log_x  # evenly spaced
     assert "20 seeds per point" in plan.subtitle and "clock.C.drift" in plan.subtitle
 
@@ -186,6 +195,74 @@ def test_curve_by_variant_and_by_key():
     by_key = sweep_plots.curve_series(sweep_plots.load(GRID), "fault.c1-gc-pause.length", ["invariant"],
                                       "lock.ttl", ["base"])
     assert [s.label for s in by_key.series] == ["lock.ttl = 5s", "lock.ttl = 10s", "lock.ttl = 20s"]
+
+
+def _curve_axes(csv: Path, **kw):
+    with style.context():
+        fig = sweep_plots.draw_curve(sweep_plots.curve_series(sweep_plots.load(csv), "lock.ttl", **kw))
+    return fig.axes[0]
+
+
+def test_curve_of_zeros_lies_on_the_floor_of_a_fixed_axis():
+    """Nothing violated in 120 runs: the y axis is still 0–100 % (not stretched to the zero line's interval), the
+    legend and the plot say how many runs found nothing, and the axis says it is fixed."""
+    ax = _curve_axes(NEVER)
+    assert ax.get_ylim() == (0, 100)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "all 5 properties\n(identical at every point)\n(no violations in 120 runs)"]
+    assert "no violations in 120 runs" in [t.get_text() for t in ax.texts]
+    assert "axis fixed at 0–100 %" in ax.get_ylabel()
+    # Lines per variant judge runs of their own: P1 never broke in base's 50 runs nor in fenced's.
+    plan = sweep_plots.curve_series(sweep_plots.load(GRID), "fault.c1-gc-pause.length", ["grant-exclusive"],
+                                    "variant", where=["lock.ttl=10s"])
+    assert [s.label for s in plan.series] == ["base\n= fenced\n(identical at every point)\n"
+                                              "(no violations in 50 runs each)"]
+    with style.context():
+        assert "no violations in 100 runs" in [t.get_text() for t in sweep_plots.draw_curve(plan).axes[0].texts]
+
+
+def test_rare_violations_are_not_stretched_into_a_trend():
+    """P2 at 0.3 %, 0.1 %, 0 of 1000 runs each is drawn on the same 0–100 % axis as any other curve; the lines that
+    are zero say so, the one that is not does not, and the plot does not claim nothing was found."""
+    ax = _curve_axes(RARE)
+    assert ax.get_ylim() == (0, 100)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "P2 belief-exclusive" in labels
+    assert [l for l in labels if l != "P2 belief-exclusive"] == [
+        "P1 grant-exclusive\n= P3 resource-exclusive\n= P4 resource-current\n= P5 invariant\n"
+        "(identical at every point)\n(no violations in 3,000 runs)"]
+    assert not any("no violations" in t.get_text() for t in ax.texts)
+
+
+def test_heatmap_colour_scale_is_fixed_at_0_to_100():
+    """A map of zeros is coloured as 0 on a 0–100 % scale (not stretched over its own range), its colour bar runs
+    0–100 % and the subtitle says nothing was violated; a map with rates keeps the same scale."""
+    plan = sweep_plots.heat_grid(sweep_plots.load(NEVER_GRID), "lock.ttl", "fault.c1-gc-pause.length", "invariant")
+    assert "no violations in 40 runs" in plan.subtitle
+    with style.context():
+        fig = sweep_plots.draw_heatmap(plan)
+        image = fig.axes[0].images[0]
+        assert (image.norm.vmin, image.norm.vmax) == (0, 100)
+        assert fig.axes[1].get_ylim() == (0, 100)  # the colour bar
+        some = sweep_plots.draw_heatmap(sweep_plots.heat_grid(
+            sweep_plots.load(GRID), "lock.ttl", "fault.c1-gc-pause.length", "belief-exclusive", "fenced"))
+    assert (some.axes[0].images[0].norm.vmin, some.axes[0].images[0].norm.vmax) == (0, 100)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: sweep_plots.draw_heatmap(sweep_plots.heat_grid(sweep_plots.load(NEVER_GRID), "lock.ttl",
+                                                           "fault.c1-gc-pause.length")),
+    lambda: sweep_plots.draw_heatmap(sweep_plots.heat_grid(sweep_plots.load(GRID), "lock.ttl",
+                                                           "fault.c1-gc-pause.length", "invariant", "base")),
+    lambda: sweep_plots.draw_curve(sweep_plots.curve_series(sweep_plots.load(NEVER), "lock.ttl")),
+    lambda: sweep_plots.draw_curve(sweep_plots.curve_series(sweep_plots.load(DRIFT), "clock.C.drift",
+                                                            variants=["base"])),
+], ids=["heatmap-two-rows", "heatmap", "curve-of-zeros", "curve"])
+def test_texts_never_overlap(make):
+    """No two texts of a sweep plot overlap: a heat map's y label stays clear of the subtitle over two rows of
+    cells, the 'no violations' note clear of the curve's other texts."""
+    with style.context():
+        assert overlapping_texts(make()) == []
 
 
 def test_curve_refuses_to_average_over_an_unfixed_key():

@@ -17,6 +17,7 @@ from matplotlib.patches import Rectangle
 
 from analysis import style, timeline
 from analysis.trace import load, load_verdicts, parse_lines
+from label_boxes import overlapping_texts
 from tracelines import (
     MS, ONE_NODE, S, belief, grant, header, holder, judged, line, masters, message, role, window)
 
@@ -228,17 +229,6 @@ def _legend_texts(fig) -> list[str]:
     return [t.get_text() for t in fig.legends[0].get_texts()]
 
 
-def _overlapping_labels(fig) -> list[tuple[str, str]]:
-    """Pairs of texts on the axes whose drawn boxes overlap (more than a pixel)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    FigureCanvasAgg(fig)
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in fig.axes[0].texts if t.get_text()]
-    return [(a[0], b[0]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
-            if a[1].x0 < b[1].x1 - 1 and b[1].x0 < a[1].x1 - 1 and a[1].y0 < b[1].y1 - 1 and b[1].y0 < a[1].y1 - 1]
-
-
 def test_failover_lanes_roles_and_promotion(failover_path):
     """Redis lanes say each node's first role; R's lane marks its promotion (and that it had no copy of the lock);
     a dashed line crosses the Redis and sentinel lanes there; no empty resource lane."""
@@ -381,10 +371,10 @@ def test_quiet_sentinels_share_one_lane():
                                   "oversell_incident", "single_node_gc_pause", "redlock_clock_jump",
                                   "every_line_type", "redlock_extend_slew"])
 def test_labels_never_overlap(name):
-    """No two texts on the plot overlap, whatever the story (the painter leaves one out rather than overlap)."""
+    """No two texts of the figure overlap, whatever the story (the painter leaves one out rather than overlap)."""
     with style.context():
         fig = timeline.draw(load(Path(__file__).resolve().parent / "data" / f"{name}.jsonl"))
-    assert _overlapping_labels(fig) == []
+    assert overlapping_texts(fig) == []
 
 
 def test_cli_marks_the_failover_violation(failover_path, failover_verdicts, tmp_path, run_cli):

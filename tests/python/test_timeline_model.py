@@ -232,6 +232,15 @@ def test_down_and_partition_intervals(every_path):
         ("partition 0", 2 * S, 2500 * MS, "hold"), ("partition 1", 2800 * MS, 3200 * MS, "drop")]
 
 
+def test_partition_groups_are_the_recorded_sides(split_brain_path, redlock_path):
+    """Each partition's sides as its fault line records them, in the scenario's order; a partition line without
+    groups (a trace written before they were) gives none rather than a guess."""
+    groups = model.partition_groups(load(split_brain_path))
+    assert groups == {"partition 0": (("M", "c1"), ("R", "s1", "s2", "s3", "c2"))}
+    assert model.groups_text(groups["partition 0"]) == "{M, c1} | {R, s1, s2, s3, c2}"
+    assert model.partition_groups(load(redlock_path)) == {}
+
+
 def test_slew_intervals(redlock_extend_path, every_path):
     """A slew lasts until the clock-drift that puts the rate back (or the run's end); its note is the slewed rate."""
     assert model.slew_intervals(load(redlock_extend_path)) == [model.Span("r3", 6 * S, 8 * S, "500000")]
