@@ -71,7 +71,9 @@ async function main() {
     await new Promise((r) => setTimeout(r, 200));
 
     // Hover: a resource op (else any item) that is in view and on top where the pointer goes shows its tooltip.
-    const target = await page.evaluate((rootId) => {
+    // Found again before every try: vis-timeline may still be restacking its lanes (they grow as it measures
+    // their items), which moves the items down the page.
+    const findTarget = () => page.evaluate((rootId) => {
       const root = document.getElementById(rootId);
       const center = root.querySelector(".vis-center").getBoundingClientRect();
       // Ops first, then anything; nearest the middle first (an item at an edge may put its tooltip off-page).
@@ -80,23 +82,36 @@ async function main() {
       const all = [...byMiddle(root.querySelectorAll(".vis-item.lt-op")), ...byMiddle(root.querySelectorAll(".vis-item"))];
       for (const e of all) {
         const r = e.getBoundingClientRect();
-        const x = r.left + Math.min(r.width / 2, 6), y = r.top + r.height / 2;
+        const x = r.left + r.width * 0.7, y = r.top + r.height / 2;  // on its label, clear of a witness line at its dot
         if (x < center.left || x > center.right || y < center.top || y > center.bottom) continue;
         const hit = document.elementFromPoint(x, y);
         if (hit && e.contains(hit)) return { x, y, what: e.className };
       }
       return null;
     }, rootId);
-    check(target !== null, "no item in view to hover");
-    if (target) {
-      await page.mouse.move(target.x, target.y);
-      await new Promise((r) => setTimeout(r, 400));
+    found.tooltip = null;
+    for (let attempt = 0; attempt < 4 && !found.tooltip; attempt++) {
+      // As a person would: onto it, and if no tooltip shows, off and on again.
+      const target = await findTarget();
+      if (target === null) break;
       found.hovered = target.what;
-      found.tooltip = await page.evaluate(() => {
-        const t = document.querySelector(".vis-tooltip");
-        return t && getComputedStyle(t).visibility !== "hidden" && t.offsetParent !== null ? t.innerText : null;
-      });
-      check(found.tooltip && found.tooltip.length > 10, `hovering ${target.what} shows no tooltip`);
+      await page.mouse.move(2, 2);
+      await new Promise((r) => setTimeout(r, 100));
+      await page.mouse.move(target.x - 1, target.y);
+      await page.mouse.move(target.x, target.y, { steps: 3 });
+      try {
+        await page.waitForFunction(() => {
+          const t = document.querySelector(".vis-tooltip");
+          return t && getComputedStyle(t).visibility !== "hidden" && t.offsetParent !== null && t.innerText.length > 10;
+        }, { timeout: 1500 });
+        found.tooltip = await page.evaluate(() => document.querySelector(".vis-tooltip").innerText);
+      } catch (e) {
+        found.hover_attempts = attempt + 1;
+      }
+    }
+    check(found.hovered !== undefined, "no item in view to hover");
+    if (found.hovered !== undefined) {
+      check(found.tooltip && found.tooltip.length > 10, `hovering ${found.hovered} shows no tooltip`);
     }
 
     // Zoom: the wheel over the timeline narrows the visible window.
