@@ -35,6 +35,7 @@ import matplotlib.colors  # noqa: E402
 import matplotlib.patches  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from analysis.command_line import OneLineParser  # noqa: E402
 from analysis import style  # noqa: E402
 
 PROPERTIES = [("P1", "grant-exclusive"), ("P2", "belief-exclusive"), ("P3", "resource-exclusive"),
@@ -144,13 +145,10 @@ def figure_bytes(matrix: Matrix, fmt: str = "png") -> bytes:
     return buf.getvalue()
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2
-        self.exit(2, f"compare_plot: {message} (see --help)\n")
-
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    p = _Parser(prog="compare_plot.py", description="Draw locksim compare's verdict matrix.")
+    p = OneLineParser(prog="compare_plot.py", name="compare_plot",
+                      description="Draw locksim compare's verdict matrix.")
     p.add_argument("csv", help="locksim compare ... --out cells.csv")
     p.add_argument("--out", action="append", required=True, metavar="FILE", help=".png or .svg (repeat)")
     p.add_argument("--title", help="title (default: says what it shows)")

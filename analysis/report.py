@@ -69,6 +69,7 @@ if __name__ == "__main__":  # a command: say what to install rather than fail in
     from analysis.dependencies import exit_if_missing
     exit_if_missing("report")
 
+from analysis.command_line import OneLineParser  # noqa: E402
 from analysis import compare_plot, provenance, search_report, sweep_plots, timeline, timeline_html  # noqa: E402
 from analysis.timeline_html_data import timeline_data  # noqa: E402
 from analysis.style import OKABE_ITO, VIOLATION  # noqa: E402
@@ -669,13 +670,9 @@ P5 invariant); this page only shows what they found. Self-contained: {"the inter
     return out
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2
-        self.exit(2, f"report: {message} (see --help)\n")
-
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="report", description="Run a scenario (all its variants) and write one self-contained HTML "
+    p = OneLineParser(prog="report", description="Run a scenario (all its variants) and write one self-contained HTML "
                                            "page: story, verdicts, timelines and optional sweep plots.")
     p.add_argument("scenario", help="the scenario file (TOML)")
     p.add_argument("--out", required=True, metavar="FILE", help="the HTML file to write")

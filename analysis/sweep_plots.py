@@ -53,6 +53,7 @@ Exit status: 0 drawn; 2 bad input (missing file or column, empty sweep, bad opti
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import sys
 import textwrap
@@ -73,6 +74,7 @@ from matplotlib.figure import Figure  # noqa: E402  (no pyplot: no global state)
 from matplotlib.patches import Rectangle  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator  # noqa: E402
 
+from analysis.command_line import OneLineParser  # noqa: E402
 from analysis import provenance, style, units  # noqa: E402
 from analysis.sweep_data import (  # noqa: E402  (load, wilson, pooled, SweepError...: re-exported, the plots' inputs)
     MEANS, Sweep, SweepError, check_fixed, load, most_violated, pooled, prop_label, runs_text, select, series_name,
@@ -509,16 +511,13 @@ def figure_bytes(fig_maker, fmt: str = "png") -> bytes:
     return buf.getvalue()
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2
-        self.exit(2, f"sweep_plots: {message} (see --help)\n")
-
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="sweep_plots", description="Plot a locksim sweep CSV: violation rate against one key "
+    p = OneLineParser(prog="sweep_plots", description="Plot a locksim sweep CSV: violation rate against one key "
                                                 "(curve) or over two keys (heatmap).")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    common = _Parser(add_help=False)
+    sub = p.add_subparsers(dest="command", required=True,
+                           parser_class=functools.partial(OneLineParser, name="sweep_plots"))
+    common = OneLineParser(add_help=False, name="sweep_plots")
     common.add_argument("csv", help="the sweep's results (locksim sweep ... --out results.csv)")
     common.add_argument("--x", required=True, metavar="KEY", help="the swept key on the x axis, e.g. lock.ttl")
     common.add_argument("--out", action="append", required=True, metavar="FILE",

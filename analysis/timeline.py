@@ -123,6 +123,7 @@ if __name__ == "__main__":  # a command: say what to install rather than fail in
 from matplotlib.figure import Figure  # noqa: E402  (no pyplot: no global state, Agg by default)
 from matplotlib.ticker import AutoMinorLocator  # noqa: E402
 
+from analysis.command_line import OneLineParser  # noqa: E402
 from analysis import style  # noqa: E402
 from analysis.timeline_layout import (  # noqa: E402
     BOTTOM_INCH, FIG_WIDTH, LANE_INCH, LEFT_INCH, RIGHT_INCH, TOP_INCH, WITNESS_LINE_INCH, lanes)
@@ -312,13 +313,9 @@ def render(trace: Trace, outs: Sequence[str | Path], **kw) -> list[Path]:
 # --- command line ----------------------------------------------------------------
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2
-        self.exit(2, f"{self.prog}: {message} (see --help)\n")
-
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="timeline", description="Draw the timeline of one locksim run from its trace (JSON Lines).")
+    p = OneLineParser(prog="timeline", description="Draw the timeline of one locksim run from its trace (JSON Lines).")
     p.add_argument("trace", help="the run's trace (JSON Lines with judged lines, sim/world/trace_format.h)")
     p.add_argument("--out", action="append", required=True, metavar="FILE",
                    help="output file, .png or .svg; repeat for several")

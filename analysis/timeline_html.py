@@ -37,6 +37,7 @@ if __name__ == "__main__":  # a command: say what to install rather than fail in
     from analysis.dependencies import exit_if_missing
     exit_if_missing("timeline_html")
 
+from analysis.command_line import OneLineParser  # noqa: E402
 from analysis import style  # noqa: E402
 from analysis.timeline_html_data import TimelineData, timeline_data  # noqa: E402
 from analysis.trace import TraceError, load  # noqa: E402
@@ -123,13 +124,9 @@ def write(trace_path: str, out: str, title: Optional[str] = None) -> None:
 # --- command line ----------------------------------------------------------------
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, exit 2
-        self.exit(2, f"{self.prog}: {message} (see --help)\n")
-
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="timeline_html", description="Write the interactive timeline of one locksim run (one HTML "
+    p = OneLineParser(prog="timeline_html", description="Write the interactive timeline of one locksim run (one HTML "
                                                   "file that opens offline) from its trace (JSON Lines).")
     p.add_argument("trace", help="the run's trace (JSON Lines with judged lines: locksim run --trace)")
     p.add_argument("--out", required=True, metavar="FILE", help="the HTML file to write")

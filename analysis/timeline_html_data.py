@@ -391,19 +391,9 @@ def message_text(m: Message) -> str:
 
 
 def drop_bursts(messages: list[Message], gap_ns: int) -> list[list[Message]]:
-    """Undelivered messages grouped by (from, to, what happened), a burst ending at a gap longer than gap_ns."""
-    open_: dict[tuple[str, str, str], list[Message]] = {}
-    bursts: list[list[Message]] = []
-    for m in messages:
-        key = (m.sender, m.receiver, m.type)
-        current = open_.get(key)
-        if current is not None and m.t - current[-1].t <= gap_ns:
-            current.append(m)
-            continue
-        current = [m]
-        open_[key] = current
-        bursts.append(current)
-    return bursts
+    """Undelivered messages in runs per (from, to, what happened), a run ending at a gap longer than gap_ns: one
+    item per pair of processes (the static plot's lane pools every pair)."""
+    return [run for _, run in repl.bursts_by(messages, lambda m: (m.sender, m.receiver, m.type), gap_ns)]
 
 
 def timeline_data(trace: Trace) -> TimelineData:

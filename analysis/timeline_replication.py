@@ -9,7 +9,7 @@ started as and every change), replica copies from ``replicated`` facts and the r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Hashable, Optional, Sequence, TypeVar
 
 from analysis.timeline_model import hold_intervals, value_owners
 from analysis.trace import (
@@ -277,6 +277,8 @@ def service_calls(trace: Trace) -> list[Call]:
 
 # --- the network ------------------------------------------------------------------------
 
+K = TypeVar("K", bound=Hashable)
+
 DROPPED_TYPES = ("lost", "partition-drop", "drop-crashed", "refused")
 NETWORK_TYPES = DROPPED_TYPES + ("partition-hold",)
 
@@ -285,17 +287,22 @@ def message_bursts(trace: Trace, gap_ns: int) -> list[tuple[str, list[Message]]]
     """Dropped and held messages as the network lane draws them: ("dropped" | "held", messages), each a run whose
     messages are at most ``gap_ns`` apart — sentinels pinging a dead or cut-off master every 50 ms are one burst,
     not hundreds of crosses."""
-    bursts: list[tuple[str, list[Message]]] = []
-    last: dict[str, list[Message]] = {}
-    for m in trace.of(Message):
-        if m.type not in NETWORK_TYPES:
-            continue
-        kind = "held" if m.type == "partition-hold" else "dropped"
-        run = last.get(kind)
+    undelivered = [m for m in trace.of(Message) if m.type in NETWORK_TYPES]
+    return bursts_by(undelivered, lambda m: "held" if m.type == "partition-hold" else "dropped", gap_ns)
+
+
+def bursts_by(messages: Sequence[Message], key: Callable[[Message], K], gap_ns: int) -> list[tuple[K, list[Message]]]:
+    """Messages (in time order) in runs: a message joins the last run of its key when it is at most ``gap_ns``
+    after that run's last message, else it starts a new one. (key, run) pairs, in the order the runs began."""
+    bursts: list[tuple[K, list[Message]]] = []
+    last: dict[K, list[Message]] = {}
+    for m in messages:
+        k = key(m)
+        run = last.get(k)
         if run is not None and m.t - run[-1].t <= gap_ns:
             run.append(m)
             continue
         run = [m]
-        last[kind] = run
-        bursts.append((kind, run))
+        last[k] = run
+        bursts.append((k, run))
     return bursts

@@ -214,13 +214,14 @@ class Trace:
     def activity_end_ns(self) -> int:
         """The last instant anything happened: the run's end minus any idle tail.
 
-        Quiescent state samples, the end line, promises, clock lines and judged lines are bookkeeping, not activity; nor are
-        heartbeats (``is_background``: pings, replica acks, sentinel hellos), which go on until the run ends.
+        Quiescent state samples, the end line, promises, clock lines and judged lines are bookkeeping, not
+        activity; nor are heartbeats (``is_background``: pings, replica acks, sentinel hellos), which go on until
+        the run ends.
         """
         kinds = {p.name: p.kind for p in self.run.processes}
         busy = [r.t for r in self.records
-                if not isinstance(r, (End, Promise, Clock, *JUDGED_CLASSES)) and not (isinstance(r, App) and r.quiescent)
-                and not (isinstance(r, Message) and is_background(r, kinds))]
+                if not isinstance(r, (End, Promise, Clock, *JUDGED_CLASSES))
+                and not (isinstance(r, App) and r.quiescent) and not (isinstance(r, Message) and is_background(r, kinds))]
         return max(busy, default=self.end_ns)
 
     @property
