@@ -24,8 +24,8 @@ from typing import Iterable, Optional
 from analysis import style
 from analysis import timeline_model as model
 from analysis import timeline_replication as repl
-from analysis.trace import (Clock, Complete, Fault, Invoke, JudgedRole, JudgedVerdict, Message, RedisRequest,
-                            Trace)
+from analysis.trace import (Clock, Complete, Fault, Invoke, JudgedRole, JudgedVerdict, Message, RedisReply,
+                            RedisRequest, Trace, UnknownPayload)
 
 # One unit on vis-timeline's axis (a "millisecond" of its Date) is this many ns of true time: events are
 # microseconds apart, and a 40 s run is then 4e7 units, far inside what a Date holds.
@@ -165,13 +165,25 @@ class _Builder:
             self.data.lanes.append(Lane(lane, "client", client, f"client {client}"))
             for b in (b for b in beliefs if b.client == client):
                 self.belief(lane, b)
+            sent = [m for m in self.trace.of(Message) if m.type == "send" and m.sender == client]
+            replies = [m for m in self.trace.of(Message)
+                       if m.type == "deliver" and m.receiver == client and reply_text(m)]
             for inv in self.trace.of(Invoke):
                 if inv.client != client or inv.kind != "acquire":
                     continue
                 done = outcomes.get((client, inv.op))
                 outcome = done.outcome if done else "never completed"
+                end = done.t if done else self.data.end_ns
+                # The answers to the writes this attempt sent (not the DELs that undo a failed one), matched
+                # by request id; one that came after the attempt was over is marked late (the client had
+                # already decided).
+                asked = {request_id(m) for m in sent if inv.t <= m.t <= end
+                         and not (isinstance(m.payload, RedisRequest) and not m.payload.sets)} - {None}
+                heard = [reply_text(m) + (" (late)" if m.t > end else "") for m in replies
+                         if request_id(m) in asked]
                 rows = [("true time", when(inv.t, client, self.clocks)),
-                        ("outcome", outcome), ("completed", when(done.t, client, self.clocks) if done else None)]
+                        ("outcome", outcome), ("completed", when(done.t, client, self.clocks) if done else None),
+                        ("replies", " · ".join(heard) if heard else "none arrived" if asked else "no request sent")]
                 self.add(lane, inv.t, "", tooltip(f"{client}: acquire attempt #{inv.op}", rows),
                          f"lt-attempt lt-attempt-{'ok' if outcome == 'ok' else 'fail'}")
             self.process_faults(lane, client)
@@ -380,6 +392,26 @@ def role_text(r: JudgedRole) -> str:
     if r.role == "replica":
         return f"replica of {r.master} · epoch {r.epoch}"
     return f"master · epoch {r.epoch}"
+
+
+def reply_text(m: Message) -> Optional[str]:
+    """A lock service's answer as the client got it, from its payload fields: "A ok", "B nil", "s1 ok";
+    None for anything that is not a lock service's reply."""
+    p = m.payload
+    if isinstance(p, RedisReply):
+        detail = {"integer": str(p.integer), "bulk": p.value or "", "error": p.error or "error"}.get(p.reply, p.reply)
+        return f"{m.sender} {detail}"
+    if isinstance(p, UnknownPayload) and p.kind == "store-reply":
+        return f"{m.sender} {p.fields.get('status', '?')}"
+    return None
+
+
+def request_id(m: Message) -> Optional[int]:
+    p = m.payload
+    if isinstance(p, UnknownPayload):
+        rid = p.fields.get("request_id")
+        return rid if isinstance(rid, int) else None
+    return getattr(p, "request_id", None)
 
 
 def message_text(m: Message) -> str:

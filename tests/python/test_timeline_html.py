@@ -175,3 +175,13 @@ def test_an_invariant_witness_names_the_accepted_ops_before_it():
     (p5,) = [v for v in data.violations if v["property_id"] == "P5"]
     named = [i for i in data.items if i.id in p5["items"]]
     assert named and all("lt-op-ok" in i.class_name and i.start_ns <= p5["start"] * UNIT_NS for i in named)
+
+
+def test_an_acquire_attempt_lists_the_replies_it_got(traces):
+    """c1's first attempt in redlock-clock-jump: A, B and C answer OK; D and E are cut off from it."""
+    data = timeline_data(load(traces["redlock-clock-jump.base"]))
+    first = next(i for i in _items(data, "client:c1") if "lt-attempt" in i.class_name)
+    assert "replies</td><td>A ok · B ok · C ok</td>" in first.title
+    etcd = timeline_data(load(traces["etcd-leader-failover.base"]))
+    attempt = next(i for i in _items(etcd, "client:c1") if "lt-attempt" in i.class_name)
+    assert re.search(r"replies</td><td>s\d ok", attempt.title)
