@@ -2,7 +2,7 @@
 
 No HTML page here (that is ``timeline_html``): every function is pure, so the tests check the lanes, the tooltips
 and what each violation highlights without a browser. The model is the static timeline's own
-(``timeline_model``, ``timeline_replication``): the same beliefs, promised windows, holds and op clusters, judged by
+(``timeline_model``, ``timeline_replication``): the same beliefs, promised windows, holds, roles and ops, judged by
 the simulator and never computed again here.
 
 Lanes, top to bottom: violations, one per client, the service holder (a service of several nodes), one per lock
@@ -21,7 +21,6 @@ import html
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from analysis import style
 from analysis import timeline_model as model
 from analysis import timeline_replication as repl
 from analysis.trace import (Clock, Complete, Fault, Invoke, JudgedRole, JudgedVerdict, Message, RedisReply,
@@ -82,7 +81,6 @@ class TimelineData:
     lanes: list[Lane] = field(default_factory=list)
     items: list[Item] = field(default_factory=list)
     violations: list[dict] = field(default_factory=list)
-    client_colours: dict[str, str] = field(default_factory=dict)
 
     def lane_ids(self) -> list[str]:
         return [lane.id for lane in self.lanes]
@@ -136,11 +134,10 @@ class _Builder:
     def __init__(self, trace: Trace):
         self.trace = trace
         self.clocks = trace.clocks
-        self.colour = {c: style.client_colour(i) for i, c in enumerate(trace.clients)}
+        self.client_index = {c: i for i, c in enumerate(trace.clients)}
         activity = trace.activity_end_ns
         self.data = TimelineData(title=f"seed {trace.run.seed}", start_ns=0, end_ns=trace.end_ns,
-                                 view_end_ns=min(trace.end_ns, max(activity + activity // 10, 1)),
-                                 client_colours=dict(self.colour))
+                                 view_end_ns=min(trace.end_ns, max(activity + activity // 10, 1)))
         self.counter = 0
 
     def add(self, group: str, start: int, content: str, title: str, cls: str, end: Optional[int] = None,
@@ -152,8 +149,9 @@ class _Builder:
         return item
 
     def colour_class(self, client: Optional[str]) -> str:
-        """The client's colour travels as a class (lt-c0, lt-c1...; the page writes their CSS from client_colours)."""
-        return f"lt-c{self.trace.clients.index(client)}" if client in self.colour else "lt-cx"
+        """The client's colour travels as a class, lt-c0, lt-c1... (timeline_html writes their CSS from
+        style.CLIENT_COLOURS, the static plots' colours); lt-cx for no client."""
+        return f"lt-c{self.client_index[client]}" if client in self.client_index else "lt-cx"
 
     # -- clients --
 
@@ -165,28 +163,32 @@ class _Builder:
             self.data.lanes.append(Lane(lane, "client", client, f"client {client}"))
             for b in (b for b in beliefs if b.client == client):
                 self.belief(lane, b)
-            sent = [m for m in self.trace.of(Message) if m.type == "send" and m.sender == client]
-            replies = [m for m in self.trace.of(Message)
-                       if m.type == "deliver" and m.receiver == client and reply_text(m)]
-            for inv in self.trace.of(Invoke):
-                if inv.client != client or inv.kind != "acquire":
-                    continue
-                done = outcomes.get((client, inv.op))
-                outcome = done.outcome if done else "never completed"
-                end = done.t if done else self.data.end_ns
-                # The answers to the writes this attempt sent (not the DELs that undo a failed one), matched
-                # by request id; one that came after the attempt was over is marked late (the client had
-                # already decided).
-                asked = {request_id(m) for m in sent if inv.t <= m.t <= end
-                         and not (isinstance(m.payload, RedisRequest) and not m.payload.sets)} - {None}
-                heard = [reply_text(m) + (" (late)" if m.t > end else "") for m in replies
-                         if request_id(m) in asked]
-                rows = [("true time", when(inv.t, client, self.clocks)),
-                        ("outcome", outcome), ("completed", when(done.t, client, self.clocks) if done else None),
-                        ("replies", " · ".join(heard) if heard else "none arrived" if asked else "no request sent")]
-                self.add(lane, inv.t, "", tooltip(f"{client}: acquire attempt #{inv.op}", rows),
-                         f"lt-attempt lt-attempt-{'ok' if outcome == 'ok' else 'fail'}")
+            self.attempts(lane, client, outcomes)
             self.process_faults(lane, client)
+
+    def attempts(self, lane: str, client: str, outcomes: dict) -> None:
+        """Each acquire attempt of |client|: a tick, with its outcome and the answers it got."""
+        sent = [m for m in self.trace.of(Message) if m.type == "send" and m.sender == client]
+        replies = [m for m in self.trace.of(Message)
+                   if m.type == "deliver" and m.receiver == client and reply_text(m)]
+        for inv in self.trace.of(Invoke):
+            if inv.client != client or inv.kind != "acquire":
+                continue
+            done = outcomes.get((client, inv.op))
+            outcome = done.outcome if done else "never completed"
+            end = done.t if done else self.data.end_ns
+            # The answers to the writes this attempt sent (not the DELs that undo a failed one), matched
+            # by request id; one that came after the attempt was over is marked late (the client had
+            # already decided).
+            asked = {request_id(m) for m in sent if inv.t <= m.t <= end
+                     and not (isinstance(m.payload, RedisRequest) and not m.payload.sets)} - {None}
+            heard = [reply_text(m) + (" (late)" if m.t > end else "") for m in replies
+                     if request_id(m) in asked]
+            rows = [("true time", when(inv.t, client, self.clocks)),
+                    ("outcome", outcome), ("completed", when(done.t, client, self.clocks) if done else None),
+                    ("replies", " · ".join(heard) if heard else "none arrived" if asked else "no request sent")]
+            self.add(lane, inv.t, "", tooltip(f"{client}: acquire attempt #{inv.op}", rows),
+                     f"lt-attempt lt-attempt-{'ok' if outcome == 'ok' else 'fail'}")
 
     def belief(self, lane: str, b: model.Belief) -> None:
         token = token_text(b.token)
