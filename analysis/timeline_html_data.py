@@ -135,6 +135,11 @@ class _Builder:
         self.trace = trace
         self.clocks = trace.clocks
         self.client_index = {c: i for i, c in enumerate(trace.clients)}
+        # Read once, used by every lane: each lane picks out its own process's.
+        self.messages = trace.of(Message)
+        self.pauses = model.pause_intervals(trace)
+        self.downs = model.down_intervals(trace)
+        self.clock_faults = [f for f in trace.of(Fault) if f.fault in ("clock-jump", "clock-drift", "clock-slew")]
         activity = trace.activity_end_ns
         self.data = TimelineData(title=f"seed {trace.run.seed}", start_ns=0, end_ns=trace.end_ns,
                                  view_end_ns=min(trace.end_ns, max(activity + activity // 10, 1)))
@@ -168,8 +173,8 @@ class _Builder:
 
     def attempts(self, lane: str, client: str, outcomes: dict) -> None:
         """Each acquire attempt of |client|: a tick, with its outcome and the answers it got."""
-        sent = [m for m in self.trace.of(Message) if m.type == "send" and m.sender == client]
-        replies = [m for m in self.trace.of(Message)
+        sent = [m for m in self.messages if m.type == "send" and m.sender == client]
+        replies = [m for m in self.messages
                    if m.type == "deliver" and m.receiver == client and reply_text(m)]
         for inv in self.trace.of(Invoke):
             if inv.client != client or inv.kind != "acquire":
@@ -213,19 +218,19 @@ class _Builder:
                      "lt-window" + (" lt-window-extension" if by == "extension" else ""), end_ns, (b.session,))
 
     def process_faults(self, lane: str, process: str) -> None:
-        for s in model.pause_intervals(self.trace):
+        for s in self.pauses:
             if s.what == process:
                 rows = [("from", when(s.start_ns, process, self.clocks)), ("to", when(s.end_ns, process, self.clocks)),
                         ("length", model.fmt_duration(s.end_ns - s.start_ns)), ("note", s.note)]
                 self.add(lane, s.start_ns, "paused", tooltip(f"{process} paused (stop-the-world)", rows),
                          "lt-pause", s.end_ns)
-        for s in model.down_intervals(self.trace):
+        for s in self.downs:
             if s.what == process:
                 rows = [("crashed", when(s.start_ns, process, self.clocks)),
                         ("restarted", when(s.end_ns, process, self.clocks) if not s.note else None), ("note", s.note)]
                 self.add(lane, s.start_ns, "down", tooltip(f"{process} crashed", rows), "lt-down", s.end_ns)
-        for f in self.trace.of(Fault):
-            if f.target != process or f.fault not in ("clock-jump", "clock-drift", "clock-slew"):
+        for f in self.clock_faults:
+            if f.target != process:
                 continue
             what = (f"wall clock jumps {model.fmt_duration(f.amount, signed=True)}" if f.fault == "clock-jump"
                     else model.fmt_drift(f.amount, "slew" if f.fault == "clock-slew" else "drift"))
@@ -334,7 +339,7 @@ class _Builder:
 
     def network(self) -> None:
         partitions = model.partition_intervals(self.trace)
-        undelivered = [m for m in self.trace.of(Message) if m.type in UNDELIVERED]
+        undelivered = [m for m in self.messages if m.type in UNDELIVERED]
         if not partitions and not undelivered:
             return
         lane = "network"
