@@ -50,20 +50,26 @@ bool ServiceHolder::apply(const Fact& f) {
 }
 
 std::optional<std::uint64_t> ServiceHolder::holder() const {
+  // Called after every change of the lock key on a node, so each distinct
+  // value is counted once, from the first node that holds it.
   std::optional<std::uint64_t> best;
   std::uint64_t best_seq = 0;
-  for (const NodeState& s : nodes_) {
-    if (!s.value) continue;
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    const std::optional<std::uint64_t>& value = nodes_[i].value;
+    if (!value) continue;
+    bool counted = false;
+    for (std::size_t j = 0; j < i && !counted; ++j) counted = nodes_[j].value == value;
+    if (counted) continue;
     std::uint32_t count = 0;
     std::uint64_t latest = 0;
-    for (const NodeState& o : nodes_) {
-      if (o.value == s.value) {
+    for (std::size_t j = i; j < nodes_.size(); ++j) {
+      if (nodes_[j].value == value) {
         ++count;
-        latest = std::max(latest, o.written_seq);
+        latest = std::max(latest, nodes_[j].written_seq);
       }
     }
     if (count >= quorum_ && (!best || latest > best_seq)) {
-      best = s.value;
+      best = value;
       best_seq = latest;
     }
   }

@@ -54,6 +54,7 @@ void Process::cancel_timer(TimerId id) {
   // A timer that fell due during a pause waits in the pending list; cancelling
   // it there is as good as cancelling it in the queue.
   auto& pending = world_->slots_[id_].pending;
+  if (pending.empty()) return;  // the common case: the process is not paused
   pending.erase(std::remove_if(pending.begin(), pending.end(),
                                [&](const Event& e) { return e.kind == World::kDeferredTimer && e.arg1 == timer_bits(id); }),
                 pending.end());
