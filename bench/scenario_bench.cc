@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "sim/check/sessions.h"
 #include "sim/core/trace.h"
+#include "sim/scenario/build.h"
 #include "sim/scenario/file.h"
 #include "sim/scenario/run.h"
 
@@ -29,12 +31,12 @@ ScenarioSpec load_spec(const char* name, const char* variant) {
   return *spec;
 }
 
-void run_many(benchmark::State& state, const ScenarioSpec& spec) {
+void run_many(benchmark::State& state, const ScenarioSpec& spec, const RunOptions& options = {}) {
   std::uint64_t seed = 1;
   std::uint64_t events = 0;
   for (auto _ : state) {
     NullTrace trace;
-    RunResult r = run_scenario(spec, seed++, trace);
+    RunResult r = run_scenario(spec, seed++, trace, options);
     events += r.events;
     benchmark::DoNotOptimize(r.verdicts);
   }
@@ -48,6 +50,68 @@ void BM_RedlockClockJumpRun(benchmark::State& state) {
   run_many(state, spec);
 }
 BENCHMARK(BM_RedlockClockJumpRun)->Unit(benchmark::kMicrosecond);
+
+// The same runs as a sweep makes them: the first witnesses' instants without
+// their sentences (WitnessDetail::time_only).
+void BM_RedlockClockJumpSweepRun(benchmark::State& state) {
+  static const ScenarioSpec spec = load_spec("redlock-clock-jump", "base");
+  run_many(state, spec, {.witnesses = WitnessDetail::time_only});
+}
+BENCHMARK(BM_RedlockClockJumpSweepRun)->Unit(benchmark::kMicrosecond);
+
+// A whole run in its three parts, to show where its time goes (issue 15's
+// bound): building the world and dropping it, building and running it, and
+// checking a finished run's history (the sessions, the five properties,
+// liveness, fault and client outcomes: everything run_scenario does after
+// the run). Whole run = build + run + check, up to the few allocations the
+// parts share.
+void BM_RedlockClockJumpBuildOnly(benchmark::State& state) {
+  static const ScenarioSpec spec = load_spec("redlock-clock-jump", "base");
+  std::uint64_t seed = 1;
+  for (auto _ : state) {
+    NullTrace trace;
+    auto world = build_world(spec, seed++, trace);
+    benchmark::DoNotOptimize(world.get());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_RedlockClockJumpBuildOnly)->Unit(benchmark::kMicrosecond);
+
+void BM_RedlockClockJumpBuildAndRun(benchmark::State& state) {
+  static const ScenarioSpec spec = load_spec("redlock-clock-jump", "base");
+  std::uint64_t seed = 1;
+  for (auto _ : state) {
+    NullTrace trace;
+    auto world = build_world(spec, seed++, trace);
+    world->run(TrueTime{spec.run_for});
+    History history = world->take_history();
+    benchmark::DoNotOptimize(history.facts.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_RedlockClockJumpBuildAndRun)->Unit(benchmark::kMicrosecond);
+
+void BM_RedlockClockJumpCheckOnly(benchmark::State& state) {
+  static const ScenarioSpec spec = load_spec("redlock-clock-jump", "base");
+  NullTrace trace;
+  auto world = build_world(spec, 1, trace);
+  world->run(TrueTime{spec.run_for});
+  const History history = world->take_history();
+  for (auto _ : state) {
+    const SessionTable sessions(history);
+    const Verdicts verdicts = check_all(history, sessions);
+    const Liveness liveness = measure_liveness(history, sessions);
+    const auto faults = fault_outcomes(history);
+    const auto clients = client_outcomes(history);
+    benchmark::DoNotOptimize(verdicts);
+    benchmark::DoNotOptimize(liveness);
+    benchmark::DoNotOptimize(faults.data());
+    benchmark::DoNotOptimize(clients.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["facts"] = benchmark::Counter(static_cast<double>(history.facts.size()));
+}
+BENCHMARK(BM_RedlockClockJumpCheckOnly)->Unit(benchmark::kMicrosecond);
 
 void BM_RedlockClockDriftRun(benchmark::State& state) {
   static const ScenarioSpec spec = load_spec("redlock-clock-drift", "base");

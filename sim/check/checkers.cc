@@ -26,6 +26,7 @@
 
 #include "sim/check/holder.h"
 #include "sim/check/sessions.h"
+#include "sim/core/check.h"
 
 namespace locksim {
 
@@ -38,14 +39,19 @@ Verdict verdict_for(Property p) {
 }
 
 // Only the first violation's witness is kept, so only it is written: the
-// text costs more than the check, and a sweep runs millions of checks.
+// text costs more than the check, and a sweep runs millions of checks (and
+// asks for the instant alone, WitnessDetail::time_only).
 template <class MakeWitness>
-void record(Verdict& v, MakeWitness make_witness) {
+void record(Verdict& v, WitnessDetail detail, TrueTime at, MakeWitness make_witness) {
   ++v.count;
-  if (!v.violated) {
-    v.violated = true;
-    v.witness = make_witness();
+  if (v.violated) return;
+  v.violated = true;
+  if (detail == WitnessDetail::time_only) {
+    v.witness = Witness{at, {}, {}};
+    return;
   }
+  v.witness = make_witness();
+  LOCKSIM_CHECK(v.witness->at == at, "a witness's text and its instant name the same moment");
 }
 
 // Witness text shows times rounded to what a reader needs; the JSON keeps
@@ -73,7 +79,7 @@ std::string plural(std::int64_t n, const char* one, const char* many) {
 
 Verdict check_grant_exclusive(const History& h) { return check_grant_exclusive(h, SessionTable(h)); }
 
-Verdict check_grant_exclusive(const History& h, const SessionTable& table) {
+Verdict check_grant_exclusive(const History& h, const SessionTable& table, WitnessDetail detail) {
   Verdict v = verdict_for(Property::grant_exclusive);
   const auto& s = table.sessions();
   // |open|: sessions granted at or before the current grant whose window may
@@ -95,14 +101,16 @@ Verdict check_grant_exclusive(const History& h, const SessionTable& table) {
       if (x == y) continue;
       const PromisedEnd promise = SessionTable::promise_at(s[x], t_y);
       if (promise.end <= t_y) continue;  // lapsed for now; a later extension may reopen it
-      std::string promised = promise.extended_at ? "extended at " + when(*promise.extended_at) + ", " : "";
-      promised += promise.end == kTrueNever ? "was promised beyond the end of the run"
-                                            : "was promised until " + when(promise.end);
-      record(v, [&] { return Witness{t_y,
-                 session_label(h, s[y].client, s[y].session) + " granted at " + when(t_y) + " while " +
-                     session_possessive(h, s[x].client, s[x].session) + ", granted at " + when(s[x].granted) + ", " +
-                     promised + " and not released",
-                 "second-grant", s[y].client, s[y].session, s[x].client, s[x].session}; });
+      record(v, detail, t_y, [&] {
+        std::string promised = promise.extended_at ? "extended at " + when(*promise.extended_at) + ", " : "";
+        promised += promise.end == kTrueNever ? "was promised beyond the end of the run"
+                                              : "was promised until " + when(promise.end);
+        return Witness{t_y,
+                       session_label(h, s[y].client, s[y].session) + " granted at " + when(t_y) + " while " +
+                           session_possessive(h, s[x].client, s[x].session) + ", granted at " + when(s[x].granted) +
+                           ", " + promised + " and not released",
+                       "second-grant", s[y].client, s[y].session, s[x].client, s[x].session};
+      });
       break;  // one violation per grant
     }
   }
@@ -111,7 +119,7 @@ Verdict check_grant_exclusive(const History& h, const SessionTable& table) {
 
 Verdict check_belief_exclusive(const History& h) { return check_belief_exclusive(h, SessionTable(h)); }
 
-Verdict check_belief_exclusive(const History& h, const SessionTable& table) {
+Verdict check_belief_exclusive(const History& h, const SessionTable& table, WitnessDetail detail) {
   Verdict v = verdict_for(Property::belief_exclusive);
   const auto& s = table.sessions();
   // |active|: earlier beliefs still running at the current start.
@@ -121,7 +129,7 @@ Verdict check_belief_exclusive(const History& h, const SessionTable& table) {
     if (s[y].belief_end <= start) continue;  // never believed for a positive time
     std::erase_if(active, [&](std::size_t x) { return s[x].belief_end <= start; });
     for (std::size_t x : active) {
-      record(v, [&] { return Witness{start,
+      record(v, detail, start, [&] { return Witness{start,
                  session_label(h, s[y].client, s[y].session) + " began believing it held the lock at " + when(start) +
                      " while " + session_label(h, s[x].client, s[x].session) + " had believed so since " +
                      when(s[x].granted) + " and went on " + belief_end_text(h, s[x]),
@@ -132,7 +140,7 @@ Verdict check_belief_exclusive(const History& h, const SessionTable& table) {
   return v;
 }
 
-Verdict check_resource_exclusive(const History& h) {
+Verdict check_resource_exclusive(const History& h, WitnessDetail detail) {
   Verdict v = verdict_for(Property::resource_exclusive);
   struct Accepted {
     SessionId session;
@@ -150,7 +158,7 @@ Verdict check_resource_exclusive(const History& h) {
     // The previous accepted op is another session's, and this session had an
     // op accepted before that: X, Y, X.
     if (last && last->session != op->session && own != last_of.end()) {
-      record(v, [&] { return Witness{f.at,
+      record(v, detail, f.at, [&] { return Witness{f.at,
                  session_label(h, op->client, op->session) + " " + resource::op_name(op->op) + " accepted at " +
                      when(f.at) + " resumed session " + std::to_string(op->session) + " (its " +
                      resource::op_name(own->second.op) + " was accepted at " + when(own->second.at) + ") after " +
@@ -166,7 +174,7 @@ Verdict check_resource_exclusive(const History& h) {
 
 Verdict check_resource_current(const History& h) { return check_resource_current(h, SessionTable(h)); }
 
-Verdict check_resource_current(const History& h, const SessionTable& table) {
+Verdict check_resource_current(const History& h, const SessionTable& table, WitnessDetail detail) {
   Verdict v = verdict_for(Property::resource_current);
   ServiceHolder service(h.service);
   for (const Fact& f : h.facts) {
@@ -176,7 +184,7 @@ Verdict check_resource_current(const History& h, const SessionTable& table) {
     const SessionInfo* own = table.find(op->session);
     const std::optional<std::uint64_t> holder = service.holder();
     if (own != nullptr && holder && *holder == own->value) continue;
-    record(v, [&] {
+    record(v, detail, f.at, [&] {
       std::string text = session_label(h, op->client, op->session) + " " + resource::op_name(op->op) +
                          " accepted at " + when(f.at);
       if (own == nullptr) text += " (a session never granted)";
@@ -202,7 +210,7 @@ Verdict check_resource_current(const History& h, const SessionTable& table) {
   return v;
 }
 
-Verdict check_invariant(const History& h) {
+Verdict check_invariant(const History& h, WitnessDetail detail) {
   Verdict v = verdict_for(Property::invariant);
   std::optional<std::int64_t> initial_stock;  // known when recorded before any op
   bool any_op = false;
@@ -231,7 +239,7 @@ Verdict check_invariant(const History& h) {
       case AppKind::stock: {
         if (!any_op && !initial_stock) initial_stock = app->stock;
         if (app->stock >= 0) break;
-        record(v, [&] {
+        record(v, detail, f.at, [&] {
           std::string context = initial_stock ? "started at " + std::to_string(*initial_stock) + ", " : "";
           context += plural(decrements, "decrement", "decrements") + " accepted";
           // The first negative sample is the witness; the lowest the stock
@@ -249,7 +257,7 @@ Verdict check_invariant(const History& h) {
       case AppKind::counter: {
         if (!app->quiescent || app->counter == app->increments) break;
         const std::int64_t lost = app->increments - app->counter;
-        record(v, [&] { return Witness{broke_at,
+        record(v, detail, broke_at, [&] { return Witness{broke_at,
                    "counter is " + std::to_string(app->counter) + " after " +
                        plural(app->increments, "accepted increment", "accepted increments") + " (last changed at " +
                        when(broke_at) + ", checked at " + at() + "): " +
@@ -260,7 +268,7 @@ Verdict check_invariant(const History& h) {
       }
       case AppKind::collection: {
         if (!app->quiescent || app->size == app->elements) break;
-        record(v, [&] { return Witness{broke_at,
+        record(v, detail, broke_at, [&] { return Witness{broke_at,
                    "collection size is " + std::to_string(app->size) + " but it holds " +
                        plural(app->elements, "element", "elements") + " (last changed at " + when(broke_at) +
                        ", checked at " + at() + ")",
@@ -283,15 +291,15 @@ const std::vector<std::string>& witness_kinds() {
 
 Verdicts check_all(const History& h) { return check_all(h, SessionTable(h)); }
 
-Verdicts check_all(const History& h, const SessionTable& table) {
+Verdicts check_all(const History& h, const SessionTable& table, WitnessDetail detail) {
   Verdicts out;
   for (std::size_t i = 0; i < kPropertyCount; ++i) {
     switch (kAllProperties[i]) {
-      case Property::grant_exclusive: out[i] = check_grant_exclusive(h, table); break;
-      case Property::belief_exclusive: out[i] = check_belief_exclusive(h, table); break;
-      case Property::resource_exclusive: out[i] = check_resource_exclusive(h); break;
-      case Property::resource_current: out[i] = check_resource_current(h, table); break;
-      case Property::invariant: out[i] = check_invariant(h); break;
+      case Property::grant_exclusive: out[i] = check_grant_exclusive(h, table, detail); break;
+      case Property::belief_exclusive: out[i] = check_belief_exclusive(h, table, detail); break;
+      case Property::resource_exclusive: out[i] = check_resource_exclusive(h, detail); break;
+      case Property::resource_current: out[i] = check_resource_current(h, table, detail); break;
+      case Property::invariant: out[i] = check_invariant(h, detail); break;
     }
   }
   return out;

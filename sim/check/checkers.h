@@ -40,29 +40,38 @@ struct Verdict {
 
 using Verdicts = std::array<Verdict, kPropertyCount>;
 
+// How much of the first witness to write. A sweep or a comparison keeps only
+// the verdicts and the instant each property first broke, and the sentence
+// costs more than the check (a third of checking a violating run), so they
+// ask for the time alone: the Witness then holds only |at|, the rest empty.
+enum class WitnessDetail { text, time_only };
+
 // P1: a grant to Y while X's grant is inside its promised window (true time,
 // as extended by X's extensions recorded so far, ended early only by X's
 // release) — one violation per such grant.
 Verdict check_grant_exclusive(const History& h);
-Verdict check_grant_exclusive(const History& h, const SessionTable& table);
+Verdict check_grant_exclusive(const History& h, const SessionTable& table,
+                              WitnessDetail detail = WitnessDetail::text);
 // P2: two sessions believed at the same true instant — one per overlapping pair.
 Verdict check_belief_exclusive(const History& h);
-Verdict check_belief_exclusive(const History& h, const SessionTable& table);
+Verdict check_belief_exclusive(const History& h, const SessionTable& table,
+                               WitnessDetail detail = WitnessDetail::text);
 // P3: accepted ops of session X resume after another session's accepted op
 // (X, Y, X) — one per resumption.
-Verdict check_resource_exclusive(const History& h);
+Verdict check_resource_exclusive(const History& h, WitnessDetail detail = WitnessDetail::text);
 // P4: an accepted op whose session is not the service holder at that instant
 // — one per such op.
 Verdict check_resource_current(const History& h);
-Verdict check_resource_current(const History& h, const SessionTable& table);
+Verdict check_resource_current(const History& h, const SessionTable& table,
+                               WitnessDetail detail = WitnessDetail::text);
 // P5: the application invariant — stock < 0 after an op, or, at a quiescent
 // point, counter != accepted increments or collection size != elements.
-Verdict check_invariant(const History& h);
+Verdict check_invariant(const History& h, WitnessDetail detail = WitnessDetail::text);
 
 // The checkers that read sessions share one table when given it (|table| is
 // SessionTable(h)): a whole run builds it once for them and for liveness.
 Verdicts check_all(const History& h);
-Verdicts check_all(const History& h, const SessionTable& table);
+Verdicts check_all(const History& h, const SessionTable& table, WitnessDetail detail = WitnessDetail::text);
 
 // "second-grant" ... : the witness kinds, for documentation and tests.
 const std::vector<std::string>& witness_kinds();

@@ -15,7 +15,8 @@ RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& 
   result.events = world->events_dispatched();
   result.history = world->take_history();
   const SessionTable sessions(result.history);
-  result.verdicts = check_all(result.history, sessions);
+  result.verdicts =
+      check_all(result.history, sessions, trace.enabled() ? WitnessDetail::text : options.witnesses);
   result.liveness = measure_liveness(result.history, sessions);
   result.faults = fault_outcomes(result.history);
   result.clients = client_outcomes(result.history);

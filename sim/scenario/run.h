@@ -43,6 +43,10 @@ struct RunOptions {
     std::uint64_t seed = 0;
   };
   std::optional<Fresh> fresh_randomness;
+  // A sweep or a comparison keeps the verdicts and the first witnesses'
+  // instants only (WitnessDetail::time_only); a run that is shown, traced or
+  // explained needs the witness in words. A trace always gets the words.
+  WitnessDetail witnesses = WitnessDetail::text;
 };
 
 RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace,

@@ -44,7 +44,8 @@ CompareCell compare_cell(const ScenarioSpec& spec, const std::string& file, std:
     for (std::uint64_t r = next++; r < seeds && !failed; r = next++) {
       try {
         NullTrace trace;
-        const RunResult result = run_scenario(spec, replica_seed(base, r), trace);
+        const RunResult result =
+            run_scenario(spec, replica_seed(base, r), trace, {.witnesses = WitnessDetail::time_only});
         for (std::size_t p = 0; p < kPropertyCount; ++p) marks[r].violated[p] = result.verdicts[p].violated;
         for (const FaultOutcome& f : result.faults) marks[r].effective.push_back(f.effective > 0);
       } catch (...) {

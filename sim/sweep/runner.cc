@@ -133,7 +133,8 @@ class Pool {
       for (; replica < last; ++replica) {
         const std::uint64_t seed = replica_seed(live.seed_base, replica);
         NullTrace trace;
-        const RunSummary run = summarise(run_scenario(*live.spec, seed, trace), *plan_.layout);
+        const RunSummary run =
+            summarise(run_scenario(*live.spec, seed, trace, {.witnesses = WitnessDetail::time_only}), *plan_.layout);
         result.acc.add(run, replica);
         if (per_run_ != nullptr) result.per_run_rows += per_run_row(label, replica, seed, run, *plan_.layout);
       }
