@@ -6,10 +6,15 @@
 // (resolving each cell as it starts, seeds, summaries, the ordered writer)
 // is what a real sweep does.
 //
+// BM_SweepMemoryFlatInSeeds: the process's peak resident memory after a
+// sweep of 100, then 1,000, then 10,000 seeds a cell — flat when a run's
+// memory is given back before the next and a cell keeps sums, not runs.
+//
 // BM_SweepCellOverhead is the other end: a million-cell --vary sweep, one
 // seed each, of which it runs one small shard — what a cell costs the
 // runner beyond its run (reading it by index, resolving it, writing its row).
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -115,6 +120,36 @@ void BM_Sweep40x100PerRun(benchmark::State& state) {
   state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(runs), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Sweep40x100PerRun)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(3);
+
+long peak_rss_kib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;  // KiB on Linux
+}
+
+// Arguments run in increasing order in one process, so the peak after the
+// 10,000-seed sweep exceeds the one after 100 seeds only if memory grows with
+// seeds (rss_growth_KiB: what this sweep added to the peak before it).
+void BM_SweepMemoryFlatInSeeds(benchmark::State& state) {
+  const auto seeds = static_cast<std::uint64_t>(state.range(0));
+  const auto sweep = make_sweep("redlock-clock-jump.toml", "fault.C-wall-clock-jump.by=+1s..+2s:+1s", seeds, {1, 1});
+  RunnerOptions options;
+  options.threads = 2;
+  options.out_path = "/dev/null";
+  const long before = peak_rss_kib();
+  const std::uint64_t runs = sweep_repeatedly(state, sweep->plan, options);
+  const long after = peak_rss_kib();
+  state.counters["runs"] = static_cast<double>(runs);
+  state.counters["peak_rss_MiB"] = static_cast<double>(after) / 1024.0;
+  state.counters["rss_growth_KiB"] = static_cast<double>(after - before);
+}
+BENCHMARK(BM_SweepMemoryFlatInSeeds)
+    ->Arg(100)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 // Shard 1 of 1000 of a million-cell sweep (1000 cells, one seed each): the cost per cell of a big sweep.
 void BM_SweepCellOverhead(benchmark::State& state) {
