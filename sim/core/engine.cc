@@ -27,12 +27,21 @@ TimerId Engine::schedule_timer(TrueTime at, std::uint32_t target, std::uint64_t 
   return id;
 }
 
-void Engine::cancel(TimerId id) {
-  if (!pending(id)) return;
+void Engine::release(TimerId id) {
   TimerSlot& s = timers_[id.slot];
   s.armed = false;
   ++s.generation;
   free_timer_slots_.push_back(id.slot);
+}
+
+void Engine::cancel(TimerId id) {
+  if (!pending(id)) return;  // fired, cancelled before, or never armed: nothing queued
+  release(id);
+  ++cancelled_queued_;
+  if (cancelled_queued_ >= kSweepAtCancelled && 2 * cancelled_queued_ > queue_.size()) {
+    queue_.erase_if([this](const Event& ev) { return dead(ev); });
+    cancelled_queued_ = 0;
+  }
 }
 
 bool Engine::pending(TimerId id) const {
@@ -42,17 +51,18 @@ bool Engine::pending(TimerId id) const {
 void Engine::run_until(TrueTime until) {
   stopped_ = false;
   while (!stopped_ && !queue_.empty() && queue_.top().at <= until) {
+    if (dead(queue_.top())) {  // cancelled: dropped in O(1), not an event
+      queue_.pop();
+      --cancelled_queued_;
+      continue;
+    }
     if (dispatched_ >= budget_) {
       budget_exhausted_ = true;
       return;
     }
-    Event ev = queue_.pop();
+    const Event ev = queue_.pop();
     true_now_ = ev.at;
-    if (ev.kind == kTimerKind) {
-      const TimerId id = timer_from_bits(ev.arg1);
-      if (!pending(id)) continue;  // cancelled: O(1) skip
-      cancel(id);                  // fired timers free their slot
-    }
+    if (ev.kind == kTimerKind) release(timer_from_bits(ev.arg1));  // fired timers free their slot
     ++dispatched_;
     dispatcher_.dispatch(ev);
   }

@@ -23,9 +23,12 @@ Event EventQueue::pop() {
   const Event result = heap_.front();
   const Event last = heap_.back();
   heap_.pop_back();
+  if (!heap_.empty()) sift_down(0, last);
+  return result;
+}
+
+void EventQueue::sift_down(std::size_t hole, Event moving) {
   const std::size_t n = heap_.size();
-  if (n == 0) return result;
-  std::size_t hole = 0;
   for (;;) {
     const std::size_t first = kArity * hole + 1;
     if (first >= n) break;
@@ -33,12 +36,17 @@ Event EventQueue::pop() {
     std::size_t smallest = first;
     for (std::size_t c = first + 1; c < end; ++c)
       if (before(heap_[c], heap_[smallest])) smallest = c;
-    if (!before(heap_[smallest], last)) break;
+    if (!before(heap_[smallest], moving)) break;
     heap_[hole] = heap_[smallest];
     hole = smallest;
   }
-  heap_[hole] = last;
-  return result;
+  heap_[hole] = moving;
+}
+
+// Floyd's bottom-up heap construction: sift every parent down, last first.
+void EventQueue::rebuild() {
+  if (heap_.size() < 2) return;
+  for (std::size_t parent = (heap_.size() - 2) / kArity + 1; parent-- > 0;) sift_down(parent, heap_[parent]);
 }
 
 }  // namespace locksim

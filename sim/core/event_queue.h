@@ -48,6 +48,14 @@ class EventQueue {
   void push(const Event& ev);
   Event pop();
   std::uint64_t next_seq() { return seq_++; }
+  // Removes every event |dead| says is dead and rebuilds the heap from the
+  // rest: what pops afterwards is the same sequence minus those events,
+  // since (at, seq) orders every pair. O(size).
+  template <class Dead>
+  void erase_if(Dead dead) {
+    std::erase_if(heap_, dead);
+    rebuild();
+  }
   void clear() {
     heap_.clear();
     seq_ = 0;
@@ -56,6 +64,9 @@ class EventQueue {
  private:
   static constexpr std::size_t kArity = 4;
   static bool before(const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
+  // Moves heap_[hole]'s event down to where it belongs (hole-moving).
+  void sift_down(std::size_t hole, Event moving);
+  void rebuild();
   std::vector<Event> heap_;
   std::uint64_t seq_ = 0;
 };

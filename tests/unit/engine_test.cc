@@ -189,6 +189,63 @@ TEST(EngineTest, ManyTimersCancelHalf) {
   EXPECT_EQ(rig.recorder.arg0s(), expected);
 }
 
+TEST(EngineTest, CancelledTimersAreSweptFromTheQueueWithoutChangingWhatRuns) {
+  // A far timer re-armed again and again (a Redis node's expiry alarm on every
+  // SET) leaves dead events; once they outnumber the live ones they are swept,
+  // and the dispatch is the same as without the sweep: live events in (time,
+  // insertion) order, ties included.
+  Rig rig;
+  std::vector<std::pair<std::int64_t, std::uint64_t>> live;  // (time, arg0) in insertion order
+  TimerId alarm;
+  std::size_t most_queued = 0;
+  for (std::uint64_t i = 0; i < 400; ++i) {
+    if (i % 20 == 0) {  // now and then a live event, many at the same instant
+      const auto t = static_cast<std::int64_t>(i % 3);
+      rig.engine.schedule(at_ms(t), 0, 1, 1000 + i);
+      live.emplace_back(t, 1000 + i);
+    }
+    rig.engine.cancel(alarm);
+    alarm = rig.engine.schedule_timer(at_ms(10'000 + static_cast<std::int64_t>(i)), 0, i);
+    most_queued = std::max(most_queued, rig.engine.queued());
+  }
+  // 20 live events and the alarm, plus at most as many dead ones: not 400.
+  EXPECT_LE(most_queued, 2u * 21u + 1u);
+  std::stable_sort(live.begin(), live.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::uint64_t> expected;
+  for (const auto& [t, arg0] : live) expected.push_back(arg0);
+  expected.push_back(399);  // the one alarm never cancelled
+  rig.engine.run_until(at_ms(20'000));
+  EXPECT_EQ(rig.recorder.arg0s(), expected);
+  EXPECT_EQ(rig.engine.events_dispatched(), 21u);
+  EXPECT_EQ(rig.engine.queued(), 0u);
+}
+
+TEST(EngineTest, CancelledTimersNeitherCountAgainstTheBudgetNorMoveTime) {
+  // A budget of 2: two live events run, the cancelled timers between them
+  // are dropped unseen, and the run stops at the third live event, with true
+  // time at the last event dispatched.
+  Rig rig;
+  rig.engine.set_event_budget(2);
+  rig.engine.schedule(at_ms(1), 0, 1, 1);
+  rig.engine.cancel(rig.engine.schedule_timer(at_ms(2), 0, 7));
+  rig.engine.schedule(at_ms(3), 0, 1, 3);
+  rig.engine.cancel(rig.engine.schedule_timer(at_ms(4), 0, 7));
+  rig.engine.schedule(at_ms(5), 0, 1, 5);
+  rig.engine.run_until(at_ms(10));
+  EXPECT_EQ(rig.recorder.arg0s(), (std::vector<std::uint64_t>{1, 3}));
+  EXPECT_TRUE(rig.engine.budget_exhausted());
+  EXPECT_EQ(rig.engine.true_now(), at_ms(3));
+
+  // Only dead timers left when the budget is spent: nothing more was due.
+  Rig quiet;
+  quiet.engine.set_event_budget(1);
+  quiet.engine.schedule(at_ms(1), 0, 1, 1);
+  quiet.engine.cancel(quiet.engine.schedule_timer(at_ms(2), 0, 7));
+  quiet.engine.run_until(at_ms(10));
+  EXPECT_FALSE(quiet.engine.budget_exhausted());
+  EXPECT_EQ(quiet.engine.true_now(), at_ms(10));
+}
+
 TEST(EngineTest, RunUntilStopsAtTheBoundAndLeavesLaterEvents) {
   // run_until runs events at or before the bound, ends at the bound, and keeps later ones for the next call.
   Rig rig;
