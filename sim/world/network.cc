@@ -65,11 +65,28 @@ std::uint32_t Network::partition(std::vector<std::vector<ProcessId>> groups, Par
       p.group_of[pid] = static_cast<std::int32_t>(g);
     }
   partitions_.push_back(std::move(p));
+  ++active_partitions_;
+  recompute_cuts();
   return static_cast<std::uint32_t>(partitions_.size() - 1);
 }
 
 void Network::heal(std::uint32_t id) {
-  if (id < partitions_.size()) partitions_[id].active = false;
+  if (id >= partitions_.size() || !partitions_[id].active) return;
+  partitions_[id].active = false;
+  --active_partitions_;
+  recompute_cuts();
+}
+
+void Network::recompute_cuts() {
+  cuts_.clear();
+  if (active_partitions_ == 0 || process_count_ > kCutTableProcesses) return;
+  cuts_.resize(process_count_ * process_count_);
+  // The table holds exactly what the loop answers, pair by pair.
+  for (ProcessId from = 0; from < process_count_; ++from)
+    for (ProcessId to = 0; to < process_count_; ++to) {
+      Cut& cut = cuts_[from * process_count_ + to];
+      cut.verdict = judge_partitions(from, to, &cut.holding_partition);
+    }
 }
 
 Network::Verdict Network::judge_partitions(ProcessId from, ProcessId to, std::uint32_t* holding_partition) const {

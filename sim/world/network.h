@@ -69,8 +69,11 @@ class Network {
   // What happens to a message arriving now on from -> to, and, for hold, which
   // partition holds it.
   Verdict judge(ProcessId from, ProcessId to, std::uint32_t* holding_partition = nullptr) const {
-    if (partitions_.empty()) return Verdict::deliver;  // most runs never partition: no loop per message
-    return judge_partitions(from, to, holding_partition);
+    if (active_partitions_ == 0) return Verdict::deliver;  // most runs never partition: no loop per message
+    if (cuts_.empty()) return judge_partitions(from, to, holding_partition);
+    const Cut& cut = cuts_[from * process_count_ + to];
+    if (cut.verdict == Verdict::hold && holding_partition) *holding_partition = cut.holding_partition;
+    return cut.verdict;
   }
 
  private:
@@ -87,6 +90,16 @@ class Network {
   };
   // Worlds up to this many processes index their links densely.
   static constexpr std::size_t kDenseProcesses = 256;
+  // Worlds up to this many processes keep every pair's verdict while a
+  // partition is active, worked out again whenever one starts or heals (a
+  // few times a run), so judging a message is one load, not a loop over
+  // partitions. Larger worlds loop: n x n verdicts would cost more to redo.
+  static constexpr std::size_t kCutTableProcesses = 64;
+  struct Cut {
+    Verdict verdict = Verdict::deliver;
+    std::uint32_t holding_partition = 0;  // when verdict is hold
+  };
+  void recompute_cuts();
   static constexpr std::uint32_t kNoLink = UINT32_MAX;
 
   std::uint32_t find(ProcessId from, ProcessId to) const {
@@ -116,6 +129,8 @@ class Network {
   std::vector<std::uint32_t> dense_;                             // n x n indices into links_, small worlds
   std::unordered_map<std::uint64_t, std::uint32_t> sparse_;      // (from << 32 | to) -> index; tidy: unordered ok
   std::vector<Partition> partitions_;
+  std::size_t active_partitions_ = 0;
+  std::vector<Cut> cuts_;  // n x n while a partition is active in a small world, else empty
 };
 
 }  // namespace locksim

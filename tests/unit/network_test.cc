@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/rng.h"
 #include "sim/world/network.h"
 
 namespace locksim {
@@ -122,6 +123,40 @@ TEST(NetworkTest, PartitionCutsOnlyPairsInDifferentGroups) {
   EXPECT_EQ(net.judge(0, 0), Network::Verdict::deliver);
   EXPECT_EQ(net.judge(0, 4), Network::Verdict::deliver);  // p4 is in no group
   EXPECT_EQ(net.judge(4, 2), Network::Verdict::deliver);
+}
+
+TEST(NetworkTest, SmallWorldsVerdictTableAnswersAsTheLoopDoes) {
+  // Up to 64 processes the network keeps every pair's verdict in a table while
+  // a partition is active; larger worlds loop over the partitions. Through
+  // random partitions (drop and hold, overlapping) and heals, a 10-process
+  // world and a 70-process world that partition the same 10 answer alike.
+  Network small(names(10), LinkSpec{}, 1);
+  Network large(names(70), LinkSpec{}, 1);
+  Rng rng(5);
+  std::vector<std::uint32_t> ids;
+  for (int step = 0; step < 60; ++step) {
+    if (ids.empty() || rng.below(3) != 0) {
+      std::vector<std::vector<ProcessId>> groups(1 + rng.below(3));
+      for (ProcessId p = 0; p < 10; ++p)
+        if (rng.below(4) != 0) groups[rng.below(groups.size())].push_back(p);
+      const PartitionMode mode = rng.below(2) == 0 ? PartitionMode::drop : PartitionMode::hold;
+      const std::uint32_t id = small.partition(groups, mode);
+      ASSERT_EQ(large.partition(groups, mode), id);
+      ids.push_back(id);
+    } else {
+      const std::uint32_t id = ids[rng.below(ids.size())];
+      small.heal(id);
+      large.heal(id);
+    }
+    for (ProcessId from = 0; from < 10; ++from)
+      for (ProcessId to = 0; to < 10; ++to) {
+        std::uint32_t held_small = 99, held_large = 99;
+        const Network::Verdict verdict = small.judge(from, to, &held_small);
+        ASSERT_EQ(verdict, large.judge(from, to, &held_large)) << "step " << step << ", " << from << " -> " << to;
+        if (verdict == Network::Verdict::hold)  // which partition holds it: only meaningful for hold
+          ASSERT_EQ(held_small, held_large) << "step " << step << ", " << from << " -> " << to;
+      }
+  }
 }
 
 TEST(NetworkTest, HoldReportsItsPartitionAndDropBeatsHold) {
