@@ -52,6 +52,7 @@ void Engine::run_until(TrueTime until) {
   stopped_ = false;
   while (!stopped_ && !queue_.empty() && queue_.top().at <= until) {
     if (dead(queue_.top())) {  // cancelled: dropped in O(1), not an event
+      LOCKSIM_CHECK(cancelled_queued_ > 0, "every cancelled timer still queued is counted");
       queue_.pop();
       --cancelled_queued_;
       continue;

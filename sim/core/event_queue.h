@@ -64,7 +64,8 @@ class EventQueue {
  private:
   static constexpr std::size_t kArity = 4;
   static bool before(const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
-  // Moves heap_[hole]'s event down to where it belongs (hole-moving).
+  // Puts |moving| where it belongs at or below the hole at |hole|, moving
+  // smaller children up into the hole as it goes.
   void sift_down(std::size_t hole, Event moving);
   void rebuild();
   std::vector<Event> heap_;

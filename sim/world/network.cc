@@ -66,7 +66,7 @@ std::uint32_t Network::partition(std::vector<std::vector<ProcessId>> groups, Par
     }
   partitions_.push_back(std::move(p));
   ++active_partitions_;
-  recompute_cuts();
+  partitions_changed();
   return static_cast<std::uint32_t>(partitions_.size() - 1);
 }
 
@@ -74,19 +74,14 @@ void Network::heal(std::uint32_t id) {
   if (id >= partitions_.size() || !partitions_[id].active) return;
   partitions_[id].active = false;
   --active_partitions_;
-  recompute_cuts();
+  partitions_changed();
 }
 
-void Network::recompute_cuts() {
-  cuts_.clear();
-  if (active_partitions_ == 0 || process_count_ > kCutTableProcesses) return;
-  cuts_.resize(process_count_ * process_count_);
-  // The table holds exactly what the loop answers, pair by pair.
-  for (ProcessId from = 0; from < process_count_; ++from)
-    for (ProcessId to = 0; to < process_count_; ++to) {
-      Cut& cut = cuts_[from * process_count_ + to];
-      cut.verdict = judge_partitions(from, to, &cut.holding_partition);
-    }
+void Network::partitions_changed() {
+  // Every remembered verdict is now stale: a new epoch, and each pair works
+  // its verdict out again, with the loop, on its next message.
+  ++epoch_;
+  if (cuts_.empty() && process_count_ <= kCutTableProcesses) cuts_.resize(process_count_ * process_count_);
 }
 
 Network::Verdict Network::judge_partitions(ProcessId from, ProcessId to, std::uint32_t* holding_partition) const {

@@ -71,7 +71,11 @@ class Network {
   Verdict judge(ProcessId from, ProcessId to, std::uint32_t* holding_partition = nullptr) const {
     if (active_partitions_ == 0) return Verdict::deliver;  // most runs never partition: no loop per message
     if (cuts_.empty()) return judge_partitions(from, to, holding_partition);
-    const Cut& cut = cuts_[from * process_count_ + to];
+    Cut& cut = cuts_[from * process_count_ + to];
+    if (cut.epoch != epoch_) {  // first message on this pair since the partitions changed
+      cut.verdict = judge_partitions(from, to, &cut.holding_partition);
+      cut.epoch = epoch_;
+    }
     if (cut.verdict == Verdict::hold && holding_partition) *holding_partition = cut.holding_partition;
     return cut.verdict;
   }
@@ -90,16 +94,17 @@ class Network {
   };
   // Worlds up to this many processes index their links densely.
   static constexpr std::size_t kDenseProcesses = 256;
-  // Worlds up to this many processes keep every pair's verdict while a
-  // partition is active, worked out again whenever one starts or heals (a
-  // few times a run), so judging a message is one load, not a loop over
-  // partitions. Larger worlds loop: n x n verdicts would cost more to redo.
+  // Worlds up to this many processes remember each pair's verdict while a
+  // partition is active: worked out by the loop for the pair's first message
+  // after a partition starts or heals (a few times a run), then one load for
+  // every later one. Larger worlds loop every time, keeping no n x n table.
   static constexpr std::size_t kCutTableProcesses = 64;
   struct Cut {
+    std::uint32_t epoch = 0;  // the partitions' epoch_ this verdict was worked out in
     Verdict verdict = Verdict::deliver;
     std::uint32_t holding_partition = 0;  // when verdict is hold
   };
-  void recompute_cuts();
+  void partitions_changed();
   static constexpr std::uint32_t kNoLink = UINT32_MAX;
 
   std::uint32_t find(ProcessId from, ProcessId to) const {
@@ -130,7 +135,8 @@ class Network {
   std::unordered_map<std::uint64_t, std::uint32_t> sparse_;      // (from << 32 | to) -> index; tidy: unordered ok
   std::vector<Partition> partitions_;
   std::size_t active_partitions_ = 0;
-  std::vector<Cut> cuts_;  // n x n while a partition is active in a small world, else empty
+  std::uint32_t epoch_ = 0;       // counts partition starts and heals
+  mutable std::vector<Cut> cuts_;  // n x n in a small world once it has partitioned, else empty
 };
 
 }  // namespace locksim

@@ -126,8 +126,9 @@ TEST(NetworkTest, PartitionCutsOnlyPairsInDifferentGroups) {
 }
 
 TEST(NetworkTest, SmallWorldsVerdictTableAnswersAsTheLoopDoes) {
-  // Up to 64 processes the network keeps every pair's verdict in a table while
-  // a partition is active; larger worlds loop over the partitions. Through
+  // Up to 64 processes the network remembers each pair's verdict while a
+  // partition is active, until the next start or heal; larger worlds loop
+  // over the partitions every time. Through
   // random partitions (drop and hold, overlapping) and heals, a 10-process
   // world and a 70-process world that partition the same 10 answer alike.
   Network small(names(10), LinkSpec{}, 1);
