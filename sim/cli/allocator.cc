@@ -12,6 +12,26 @@
 // this is the part a well-kept library does for us today. Results cannot
 // change: nothing in a run depends on where an object lives (the golden
 // files and byte-compared sweep CSVs check it).
+#include "sim/cli/allocator.h"
+
+#include <string>
+
 #ifdef LOCKSIM_MIMALLOC
 #include <mimalloc-new-delete.h>
+#include <mimalloc.h>
 #endif
+
+namespace locksim {
+
+std::string allocator_description() {
+#ifdef LOCKSIM_MIMALLOC
+  // The version built against: MI_MALLOC_VERSION packs one digit each of
+  // major, minor and patch (Debian 12's 2.0.9 is 209).
+  constexpr int v = MI_MALLOC_VERSION;
+  return "mimalloc " + std::to_string(v / 100) + "." + std::to_string(v / 10 % 10) + "." + std::to_string(v % 10);
+#else
+  return "the C library's malloc";
+#endif
+}
+
+}  // namespace locksim

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/cli/allocator.h"
 #include "sim/cli/commands.h"
 #include "sim/core/version.h"
 
@@ -59,7 +60,8 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
   if (command == "--version" || command == "version") {
-    std::cout << "locksim " << locksim::kVersion << "\n";
+    std::cout << "locksim " << locksim::kVersion << "\n"
+              << "allocator: " << locksim::allocator_description() << "\n";
     return kExitOk;
   }
   if (command == "run") return run_command(program, args);

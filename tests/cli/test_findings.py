@@ -1,6 +1,7 @@
 """Findings a reviewer can trust: every fault says whether it fired, [expect]
 can require it, and a fault that cannot fire is refused before the run."""
 import json
+import re
 
 import pytest
 
@@ -133,9 +134,12 @@ sessions = 1
 
 
 def test_version(locksim):
-    """locksim --version prints the version the sweep manifests record."""
+    """locksim --version prints the version the sweep manifests record, then the allocator the binary runs with."""
     result = locksim("--version")
-    assert result.returncode == 0 and result.stdout.startswith("locksim ") and result.stdout.count(".") == 2
+    assert result.returncode == 0
+    version, allocator = result.stdout.splitlines()
+    assert version.startswith("locksim ") and version.count(".") == 2
+    assert re.fullmatch(r"allocator: (mimalloc \d+\.\d+\.\d+|the C library's malloc)", allocator), allocator
 
 
 def test_run_a_catalogue_scenario_by_name_from_anywhere(locksim, tmp_path):
