@@ -16,66 +16,16 @@
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 
-#include "sim/scenario/file.h"
-#include "sim/sweep/axis.h"
-#include "sim/sweep/runner.h"
-#include "sim/sweep/vary_cells.h"
+#include "bench/sweep_fixture.h"
 
 namespace locksim::sweep {
 namespace {
 
-struct Sweep {
-  ScenarioFile file;
-  VaryCells cells;
-  SweepPlan plan;
-};
-
-[[noreturn]] void die(const std::string& message) {
-  std::fprintf(stderr, "%s\n", message.c_str());
-  std::abort();
-}
-
-// A --vary sweep of one scenario, one shard of it, with |seeds| seeds per cell.
-std::unique_ptr<Sweep> make_sweep(const char* scenario, const char* vary, std::uint64_t seeds, Shard shard) {
-  ScenarioError error;
-  auto file = ScenarioFile::load(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + scenario, error);
-  if (!file) die(error.to_string());
-  std::string message;
-  auto axis = parse_axis(vary, message);
-  auto cells = axis ? VaryCells::make({*axis}, message) : std::nullopt;
-  if (!cells) die(message);
-  auto sweep = std::unique_ptr<Sweep>(new Sweep{std::move(*file), std::move(*cells), {}});
-  SweepPlan& p = sweep->plan;
-  p.scenario = sweep->file.name();
-  p.variant = "base";
-  p.cells = &sweep->cells;
-  p.range = shard_cells(sweep->cells.size(), shard);
-  p.resolve = [s = sweep.get()](const Cell& cell, std::string& e) -> std::optional<ScenarioSpec> {
-    ScenarioError scenario_error;
-    auto spec = s->file.resolve("base", cell_overrides(s->cells.keys(), cell.values), scenario_error);
-    if (!spec) e = scenario_error.to_string();
-    return spec;
-  };
-  p.seeds = seeds;
-  return sweep;
-}
-
-// Runs the whole sweep once per iteration; returns the runs (or cells) done.
-std::uint64_t sweep_repeatedly(benchmark::State& state, const SweepPlan& plan, const RunnerOptions& options,
-                               bool count_cells = false) {
-  std::uint64_t done = 0;
-  for (auto _ : state) {
-    SweepOutcome outcome;
-    std::string error;
-    if (!run_sweep(plan, options, outcome, error)) state.SkipWithError(error.c_str());
-    done += count_cells ? outcome.cells_run : outcome.runs;
-  }
-  return done;
-}
+using bench::make_sweep;
+using bench::Sweep;
+using bench::sweep_repeatedly;
 
 const SweepPlan& plan_40x100() {
   static const std::unique_ptr<Sweep> sweep =
