@@ -1,9 +1,11 @@
 """The locksim command line as a user meets it: run, validate, list, exit codes, JSON, traces."""
 import json
 import pathlib
+import tomllib
 
 import pytest
 
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 CATALOGUE = [
     "single-node-gc-pause",
     "fencing-newer-holder-not-yet-written",
@@ -125,27 +127,28 @@ def test_trace_per_variant_gets_the_variant_name(locksim, tmp_path):
     assert (tmp_path / "t.base.jsonl").exists() and (tmp_path / "t.fenced.jsonl").exists()
 
 
+# (fixture, line, key or "" where the file does not parse, what the message says)
 BAD_INPUTS = [
-    ("bad-syntax.toml", "bad-syntax.toml:"),
-    ("bad-unknown-key.toml", "unknown key"),
-    ("bad-unit.toml", "bad-unit.toml:"),
-    ("bad-unknown-process.toml", "bad-unknown-process.toml:"),
-    ("bad-type.toml", "bad-type.toml:"),
+    ("bad-syntax.toml", 6, "", "invalid TOML"),
+    ("bad-unknown-key.toml", 6, "lock.tll", 'unknown key (did you mean "lock.ttl"?)'),
+    ("bad-unit.toml", 6, "lock.ttl", 'bad duration "10 seconds"'),
+    ("bad-unknown-process.toml", 14, "fault.gc.target", 'unknown process "c3" (did you mean "c1"?)'),
+    ("bad-type.toml", 6, "lock.ttl", "expected a duration string"),
 ]
 
 
-@pytest.mark.parametrize("fixture,fragment", BAD_INPUTS)
-def test_bad_scenario_files_exit_2_with_file_and_line(locksim, root, fixture, fragment):
+@pytest.mark.parametrize("fixture,line,key,fragment", BAD_INPUTS)
+def test_bad_scenario_files_exit_2_with_file_and_line(locksim, root, fixture, line, key, fragment):
     """Broken scenario files give exit 2 and one message naming file, line and key, for run and validate."""
     path = root / "tests" / "data" / fixture
     assert path.exists(), f"missing fixture {path}"
     for command in ("run", "validate"):
         result = locksim(command, path)
         assert result.returncode == 2, (command, result.stdout, result.stderr)
-        assert fragment in result.stderr
         assert "internal error" not in result.stderr
         message = result.stderr.strip().splitlines()[0]
-        assert f"{fixture}:" in message and ":" in message.split(f"{fixture}:", 1)[1]
+        where = f"{fixture}:{line}: " + (f"{key}: " if key else "")
+        assert where in message and fragment in message.split(where, 1)[1], (command, message)
 
 
 @pytest.mark.parametrize("args,fragment", [
@@ -170,8 +173,12 @@ def test_validate_reports_every_variant(locksim):
     files = [f"scenarios/{name}.toml" for name in CATALOGUE]
     result = locksim("validate", *files)
     assert result.returncode == 0, result.stderr
-    assert "single-node-gc-pause: base, fenced" in result.stdout
-    assert result.stdout.count("ok  ") == len(CATALOGUE)
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(CATALOGUE)
+    for name, line in zip(CATALOGUE, lines):
+        scenario = tomllib.loads((ROOT / "scenarios" / f"{name}.toml").read_text())
+        variants = ", ".join(["base", *scenario.get("variant", {})])
+        assert line == f"ok  scenarios/{name}.toml  ({name}: {variants})"
 
 
 def test_list_shows_the_catalogue(locksim):
@@ -179,8 +186,13 @@ def test_list_shows_the_catalogue(locksim):
     result = locksim("list")
     assert result.returncode == 0, result.stderr
     for name in CATALOGUE:
-        assert name in result.stdout
-    assert "variants: base, fenced" in result.stdout
+        assert f"{name}  scenarios/{name}.toml" in result.stdout
+    # Each entry: its name and path, its title, its variants (base first).
+    for name in CATALOGUE:
+        scenario = tomllib.loads((ROOT / "scenarios" / f"{name}.toml").read_text())
+        entry = result.stdout.split(f"{name}  scenarios/{name}.toml\n", 1)[1].splitlines()
+        assert entry[0].strip() == scenario["scenario"]["title"], name
+        assert entry[1].strip() == "variants: " + ", ".join(["base", *scenario.get("variant", {})]), name
 
 
 @pytest.mark.parametrize("command", ["run", "validate", "list"])
