@@ -13,6 +13,16 @@ def test_compare_prints_rates_replays_and_the_matrix(locksim):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "compare-gc-pause" in out and "60 runs per service" in out
+    # A rate row per service: base breaks P2-P5 in some runs, P1 never; the fenced etcd keeps P3-P5.
+    rates = {line.split()[0]: line.split()[1:] for line in out.split("verdict matrix")[0].splitlines()[2:]
+             if line.strip() and not line.strip().startswith("replay")}
+    assert rates.keys() == {"base", "etcd-fenced"}
+    assert rates["base"][0] == "0" and all(r.endswith("%") for r in rates["base"][1:])
+    assert rates["etcd-fenced"][2:] == ["0", "0", "0"]
+    # A replay line per service that broke something, naming what it broke.
+    replays = [line.strip() for line in out.splitlines() if line.strip().startswith("replay ")]
+    assert [r.split(":")[0] for r in replays] == ["replay base (P2 P3 P4 P5)", "replay etcd-fenced (P2)"]
+    assert all("run scenarios/compare/gc-pause.toml --variant " in r and " --seed " in r for r in replays)
     assert "verdict matrix" in out
     matrix = out.split("verdict matrix")[1].splitlines()
     row = next(line for line in matrix if line.strip().startswith("compare-gc-pause")).split()

@@ -74,8 +74,8 @@ def test_json_is_the_same_on_one_thread_and_two(locksim, tmp_path):
                     "--explain-seeds", "10", "--json", "--out", d)
         assert r.returncode == 1, r.stderr
         outs.append(r.stdout.replace(str(d), "DIR"))
-        assert (d / "found-1.toml").read_text() == (tmp_path / "1" / "found-1.toml").read_text()
     assert outs[0] == outs[1]
+    assert (tmp_path / "2" / "found-1.toml").read_text() == (tmp_path / "1" / "found-1.toml").read_text()
 
 
 def test_canary_is_found_by_every_strategy(locksim):

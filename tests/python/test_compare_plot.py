@@ -43,7 +43,12 @@ def test_an_all_zero_panel_stays_white_on_a_fixed_scale(compare_csv, tmp_path):
     image = p1.get_images()[0]
     assert image.get_clim() == (0.0, 1.0), "the scale is fixed, never stretched to the data"
     texts = {t.get_text() for t in p1.texts}
-    assert texts <= {"0", "—"}
+    assert "0" in texts and texts <= {"0", "—"}, texts
+    # Every drawn cell is the colour map's lowest colour (white): zero on the fixed scale.
+    data = image.get_array()
+    lowest = image.cmap(image.norm(0.0))
+    assert all(tuple(image.cmap(image.norm(v))) == tuple(lowest) for v in data.compressed())
+    assert lowest[:3] == (1.0, 1.0, 1.0), lowest
     out = compare_plot.render(m, [tmp_path / "m.png", tmp_path / "m.svg"])
     assert all(p.stat().st_size > 0 for p in out)
 

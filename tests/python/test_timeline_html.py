@@ -25,7 +25,8 @@ S = 1_000_000_000
 def traces(locksim_bin, tmp_path_factory) -> dict[str, Path]:
     """Real traces: "scenario.variant" -> path, for the stories the tests look at."""
     out = tmp_path_factory.mktemp("html")
-    for name in ("redlock-clock-jump", "sentinel-split-brain", "etcd-leader-failover", "oversell-incident"):
+    for name in ("redlock-clock-jump", "sentinel-split-brain", "etcd-leader-failover", "oversell-incident",
+                 "single-node-gc-pause"):
         done = subprocess.run([str(locksim_bin), "run", f"scenarios/{name}.toml", "--trace", str(out / f"{name}.jsonl")],
                               capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert done.returncode == 0, done.stderr
@@ -90,9 +91,20 @@ def test_consensus_members_show_their_roles(traces):
 
 
 def test_resource_ops_say_accepted_or_rejected_with_their_tokens(traces):
-    data = timeline_data(load(traces["oversell-incident.base"]))
-    ops = [i for i in data.items if i.class_name.startswith("lt-op")]
-    assert ops and all("accepted" in i.title or "rejected" in i.title for i in ops)
+    """Kleppmann's pause, fenced: c2's write with token 2 is accepted, c1's late one with token 1 bounces."""
+    data = timeline_data(load(traces["single-node-gc-pause.fenced"]))
+    ops = {(i.content, i.start_ns): i for i in data.items if i.class_name.startswith("lt-op")}
+    c2_write = ops[("c2 write", 10_025_000_000)]
+    assert "lt-op-ok" in c2_write.class_name
+    assert "<b>c2&#x27;s write accepted</b>" in c2_write.title
+    assert "<td>fencing token</td><td>2</td>" in c2_write.title and "<td>verdict</td><td>accepted</td>" in c2_write.title
+    c1_write = ops[("c1 write ✗", 15_007_000_000)]
+    assert "lt-op-rejected" in c1_write.class_name
+    assert "<td>fencing token</td><td>1</td>" in c1_write.title
+    assert "<td>verdict</td><td>rejected (stale-token)</td>" in c1_write.title
+    # An unfenced story's ops carry no token row at all.
+    unfenced = [i for i in timeline_data(load(traces["oversell-incident.base"])).items if i.class_name.startswith("lt-op")]
+    assert unfenced and not any("fencing token" in i.title for i in unfenced)
 
 
 def test_a_trace_without_clock_lines_gives_true_time_only():
