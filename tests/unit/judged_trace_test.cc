@@ -150,10 +150,20 @@ TEST(JudgedTrace, VerdictLinesCarryTheWitness) {
             std::string::npos);
 }
 
+// A sink that reports itself disabled (as a sweep's does) but counts what it
+// is given anyway: nothing may reach it.
+class DisabledButCounting final : public TraceSink {
+ public:
+  void line(std::string_view) override { ++lines; }
+  bool enabled() const override { return false; }
+  int lines = 0;
+};
+
 TEST(JudgedTrace, NothingWhenTracingIsOff) {
   const History h = story();
-  NullTrace off;
-  write_judged_lines(off, h, check_all(h));  // no output to see; must not throw
+  DisabledButCounting off;
+  write_judged_lines(off, h, check_all(h));
+  EXPECT_EQ(off.lines, 0);
   StringTrace on;
   write_judged_lines(on, h, check_all(h));
   EXPECT_EQ(std::count(on.text().begin(), on.text().end(), '\n'), 1 + 2 + 3 + 2 + 4 + 5);

@@ -109,6 +109,8 @@ TEST(SafetyMargins, SignAgreesWithTheVerdict) {
     else
       EXPECT_TRUE(!mp || *mp >= Duration{0}) << property_name(p);
   }
+  // The touching grants: P1's window closes exactly as the next opens.
+  EXPECT_EQ(margin(m, Property::grant_exclusive), Duration{0});
 }
 
 // Redlock's second guide: how many more masters the would-be second holder
