@@ -44,6 +44,17 @@ void Engine::cancel(TimerId id) {
   }
 }
 
+void Engine::reset() {
+  queue_.clear();
+  true_now_ = TrueTime{};
+  stopped_ = false;
+  budget_exhausted_ = false;
+  dispatched_ = 0;
+  timers_.clear();
+  free_timer_slots_.clear();
+  cancelled_queued_ = 0;
+}
+
 bool Engine::pending(TimerId id) const {
   return id.valid() && id.slot < timers_.size() && timers_[id.slot].armed && timers_[id.slot].generation == id.generation;
 }

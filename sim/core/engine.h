@@ -70,6 +70,10 @@ class Engine {
   // (a cancelled timer is not one).
   void set_event_budget(std::uint64_t events) { budget_ = events; }
   bool budget_exhausted() const { return budget_exhausted_; }
+  // Back to the engine as constructed (the budget kept): no events, time
+  // zero, sequence and timer slots from the start again, so that a world
+  // reset for another run numbers everything as a new one would.
+  void reset();
 
  private:
   static constexpr std::size_t kSweepAtCancelled = 8;

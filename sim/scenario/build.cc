@@ -14,14 +14,11 @@
 
 namespace locksim {
 
-namespace {
-
 using scenario::NameTable;
-
 
 // Every process's id, before any model exists: models name each other by id.
 // The names are the spec's own (views into it), sorted once laid out.
-struct Layout {
+struct Planner::Layout {
   NameTable ids;
   std::vector<ProcessId> nodes;  // masters, then replicas; or the store's members
   std::vector<ProcessId> replicas;
@@ -41,6 +38,10 @@ struct Layout {
     return id;
   }
 };
+
+namespace {
+
+using Layout = Planner::Layout;
 
 Layout lay_out(const ScenarioSpec& spec) {
   Layout l;
@@ -77,9 +78,13 @@ Clock clock_for(const ScenarioSpec& spec, const std::string& name) {
   return Clock{it->second.offset, it->second.drift_ppm};
 }
 
-void add_process(WorldPlan& plan, const ScenarioSpec& spec, std::unique_ptr<Process> model, ProcessKind kind) {
+// |make| makes the model; the plan keeps it too, so that a world reset for
+// another seed gets a fresh one (World::reset).
+void add_process(WorldPlan& plan, const ScenarioSpec& spec, PlannedProcess::Maker make, ProcessKind kind) {
+  std::unique_ptr<Process> model = make();
   const Clock clock = clock_for(spec, model->name());
   plan.processes.push_back({std::move(model), kind, clock});
+  plan.processes.back().make = std::move(make);
 }
 
 void plan_redis(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
@@ -90,11 +95,13 @@ void plan_redis(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
         k.is_integer ? redis::Value::integer(k.integer) : redis::Value::token(stable_hash(k.text));
     config.initial.push_back(redis::InitialKey{key_id(plan, k.key), value, k.ttl});
   }
-  for (const std::string& name : spec.redis.nodes)
-    add_process(plan, spec, std::make_unique<redis::RedisNode>(name, config), ProcessKind::redis_node);
+  const auto node = [&](const std::string& name) {
+    add_process(plan, spec, [name, config] { return std::make_unique<redis::RedisNode>(name, config); },
+                ProcessKind::redis_node);
+  };
+  for (const std::string& name : spec.redis.nodes) node(name);
   config.replica_of = l.nodes.front();
-  for (const std::string& name : spec.redis.replicas)
-    add_process(plan, spec, std::make_unique<redis::RedisNode>(name, config), ProcessKind::redis_node);
+  for (const std::string& name : spec.redis.replicas) node(name);
 }
 
 // The store's members, all with one config: the lock's key and, when the
@@ -116,7 +123,8 @@ void plan_store(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
     config.initial_stock = spec.resource.initial_stock;
   }
   for (const std::string& name : s.members)
-    add_process(plan, spec, std::make_unique<consensus::StoreMember>(name, config), ProcessKind::store_member);
+    add_process(plan, spec, [name, config] { return std::make_unique<consensus::StoreMember>(name, config); },
+                ProcessKind::store_member);
 }
 
 Trigger trigger_of(const TriggerSpec& t, const Layout& l) {
@@ -148,7 +156,8 @@ void plan_clients(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
     wl.op_timeout = spec.lock.request_timeout;
     for (const Step& step : c.steps)
       wl.step_service.push_back(step.service.empty() ? kNoProcess : l.id(step.service));
-    add_process(plan, spec, std::make_unique<ClientProcess>(c.name, std::move(wl), make_lock), ProcessKind::client);
+    add_process(plan, spec, [name = c.name, wl, make_lock] { return std::make_unique<ClientProcess>(name, wl, make_lock); },
+                ProcessKind::client);
     plan.processes.back().reconnect_delay = spec.lock.reconnect_delay;
     plan.processes.back().evalsha = spec.lock.evalsha;
   }
@@ -166,10 +175,13 @@ void plan_sentinels(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) 
   config.ping_every = spec.sentinel.ping_every;
   config.failover_timeout = spec.sentinel.failover_timeout;
   for (const std::string& name : spec.sentinel.names)
-    add_process(plan, spec, std::make_unique<redis::Sentinel>(name, config), ProcessKind::sentinel);
+    add_process(plan, spec, [name, config] { return std::make_unique<redis::Sentinel>(name, config); },
+                ProcessKind::sentinel);
 }
 
-void plan_faults(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l, std::uint64_t seed) {
+std::vector<PlannedFault> plan_faults(const ScenarioSpec& spec, const Layout& l, std::uint64_t seed) {
+  std::vector<PlannedFault> faults;
+  faults.reserve(spec.faults.size());
   for (const FaultSpec& f : spec.faults) {
     const scenario::FaultResolver resolver(l.ids, seed, f.name);
     PlannedFault planned{f.name, scenario::resolve_fault(f.kind, resolver), PlannedFault::AtTime{}};
@@ -184,14 +196,21 @@ void plan_faults(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l, std
       }
       planned.when = PlannedFault::AtTime{saturating_add(TrueTime{at}, t.delay)};
     }
-    plan.faults.push_back(std::move(planned));
+    faults.push_back(std::move(planned));
   }
+  return faults;
 }
 
 }  // namespace
 
-WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) {
-  const Layout l = lay_out(spec);
+Planner::Planner(const ScenarioSpec& spec) : spec_(spec), layout_(std::make_unique<Layout>(lay_out(spec))) {}
+Planner::~Planner() = default;
+
+std::vector<PlannedFault> Planner::faults(std::uint64_t seed) const { return plan_faults(spec_, *layout_, seed); }
+
+WorldPlan Planner::plan(std::uint64_t seed) const {
+  const ScenarioSpec& spec = spec_;
+  const Layout& l = *layout_;
   WorldPlan plan;
   plan.processes.reserve(l.ids.size());
   plan.max_events = spec.max_events;
@@ -220,9 +239,11 @@ WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) {
   // process then holds no application.
   const AppKind resource_app = spec.store.stock ? AppKind::none : spec.resource.app;
   const ResourceConfig resource{spec.resource.policy, resource_app, spec.resource.initial_stock};
-  add_process(plan, spec, std::make_unique<Resource>(spec.resource.name, resource), ProcessKind::resource);
+  add_process(plan, spec, [name = spec.resource.name, resource] { return std::make_unique<Resource>(name, resource); },
+              ProcessKind::resource);
   for (const ServiceSpec& s : spec.services)
-    add_process(plan, spec, std::make_unique<Service>(s.name, s.latency), ProcessKind::service);
+    add_process(plan, spec, [name = s.name, latency = s.latency] { return std::make_unique<Service>(name, latency); },
+                ProcessKind::service);
   plan_clients(plan, spec, l);
   plan_sentinels(plan, spec, l);
   LOCKSIM_CHECK(plan.processes.size() == l.ids.size(), "every process laid out is made");
@@ -232,9 +253,11 @@ WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) {
     plan.links.push_back({l.id(link.from), l.id(link.to), link.spec});
     if (link.both_ways) plan.links.push_back({l.id(link.to), l.id(link.from), link.spec});
   }
-  plan_faults(plan, spec, l, seed);
+  plan.faults = plan_faults(spec, l, seed);
   return plan;
 }
+
+WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) { return Planner(spec).plan(seed); }
 
 std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace) {
   return std::make_unique<World>(seed, plan_world(spec, seed), trace);

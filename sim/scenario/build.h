@@ -5,10 +5,16 @@
 // its id; then it makes the models, which may name each other by id, the
 // links and the fault schedule (each fault resolved by its kind, with its
 // draws for this run's seed).
+//
+// Planner splits that in two for whoever runs one scenario many times (a
+// sweep's cell, seed after seed): the layout, which no seed changes, is
+// worked out once; plan(seed) makes a whole plan from it, faults(seed) only
+// the part a seed changes, for a world reset in place (World::reset).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sim/core/trace.h"
 #include "sim/scenario/spec.h"
@@ -17,7 +23,26 @@
 
 namespace locksim {
 
-// REQUIRES: |spec| came from the reader (names resolve, values in range).
+// REQUIRES (all three): |spec| came from the reader (names resolve, values
+// in range). A Planner keeps a reference to |spec|: it must outlive it.
+class Planner {
+ public:
+  explicit Planner(const ScenarioSpec& spec);
+  ~Planner();
+  Planner(const Planner&) = delete;
+  Planner& operator=(const Planner&) = delete;
+
+  WorldPlan plan(std::uint64_t seed) const;
+  // What plan(seed).faults would be.
+  std::vector<PlannedFault> faults(std::uint64_t seed) const;
+
+  struct Layout;  // every process's id (build.cc)
+
+ private:
+  const ScenarioSpec& spec_;
+  std::unique_ptr<const Layout> layout_;
+};
+
 WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed);
 std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace);
 

@@ -6,14 +6,17 @@
 
 namespace locksim {
 
-RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace, const RunOptions& options) {
-  auto world = build_world(spec, seed, trace);
-  if (options.fresh_randomness) world->fresh_randomness_from(options.fresh_randomness->from, options.fresh_randomness->seed);
-  world->run(TrueTime{spec.run_for});
+namespace {
+
+// Runs |world| (just built or reset for |seed|) and judges it.
+RunResult run_and_judge(World& world, const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace,
+                        const RunOptions& options) {
+  if (options.fresh_randomness) world.fresh_randomness_from(options.fresh_randomness->from, options.fresh_randomness->seed);
+  world.run(TrueTime{spec.run_for});
   RunResult result;
   result.seed = seed;
-  result.events = world->events_dispatched();
-  result.history = world->take_history();
+  result.events = world.events_dispatched();
+  result.history = world.take_history();
   const SessionTable sessions(result.history);
   result.verdicts =
       check_all(result.history, sessions, trace.enabled() ? WitnessDetail::text : options.witnesses);
@@ -24,6 +27,29 @@ RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& 
   check_client_bounds(spec.expect.clients, result.clients, result.history, result.mismatches);
   // What the checkers computed, for the analysis to draw.
   write_judged_lines(trace, result.history, result.verdicts);
+  return result;
+}
+
+}  // namespace
+
+RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace, const RunOptions& options) {
+  auto world = build_world(spec, seed, trace);
+  return run_and_judge(*world, spec, seed, trace, options);
+}
+
+RepeatedRuns::RepeatedRuns(const ScenarioSpec& spec) : spec_(spec), planner_(std::make_unique<Planner>(spec)) {}
+RepeatedRuns::~RepeatedRuns() = default;
+
+RunResult RepeatedRuns::run(std::uint64_t seed, const RunOptions& options) {
+  if (world_) {
+    world_->reset(seed, planner_->faults(seed));
+  } else {
+    world_ = std::make_unique<World>(seed, planner_->plan(seed), trace_);
+  }
+  // A run that throws leaves no world to reset: the next one is built anew.
+  std::unique_ptr<World> world = std::move(world_);
+  RunResult result = run_and_judge(*world, spec_, seed, trace_, options);
+  world_ = std::move(world);
   return result;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "sim/history/history.h"
 #include "sim/check/liveness.h"
 #include "sim/core/trace.h"
+#include "sim/scenario/build.h"
 #include "sim/scenario/spec.h"
 
 namespace locksim {
@@ -51,6 +53,26 @@ struct RunOptions {
 
 RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace,
                        const RunOptions& options = {});
+
+// One scenario run seed after seed without a trace (a sweep's cell on one
+// worker): the layout is planned once and the world of the last run is reset
+// for the next (World::reset) instead of built anew. The results are
+// run_scenario's, byte for byte. Holds a reference to |spec|.
+class RepeatedRuns {
+ public:
+  explicit RepeatedRuns(const ScenarioSpec& spec);
+  ~RepeatedRuns();
+  RepeatedRuns(const RepeatedRuns&) = delete;
+  RepeatedRuns& operator=(const RepeatedRuns&) = delete;
+
+  RunResult run(std::uint64_t seed, const RunOptions& options = {});
+
+ private:
+  const ScenarioSpec& spec_;
+  std::unique_ptr<Planner> planner_;
+  NullTrace trace_;
+  std::unique_ptr<World> world_;  // after a run that stopped with an error: rebuilt, not reset
+};
 
 std::vector<Mismatch> compare_with_expectation(const Expectation& expect, const Verdicts& verdicts,
                                                const Liveness& liveness, const std::vector<FaultOutcome>& faults);

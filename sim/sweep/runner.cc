@@ -130,11 +130,11 @@ class Pool {
         return result;
       }
       const CellLabel label{plan_.scenario, plan_.variant, live.cell.values, live.seed_base};
+      // One world for the chunk's seeds, reset between them (no trace: a sweep keeps none).
+      RepeatedRuns runs(*live.spec);
       for (; replica < last; ++replica) {
         const std::uint64_t seed = replica_seed(live.seed_base, replica);
-        NullTrace trace;
-        const RunSummary run =
-            summarise(run_scenario(*live.spec, seed, trace, {.witnesses = WitnessDetail::time_only}), *plan_.layout);
+        const RunSummary run = summarise(runs.run(seed, {.witnesses = WitnessDetail::time_only}), *plan_.layout);
         result.acc.add(run, replica);
         if (per_run_ != nullptr) result.per_run_rows += per_run_row(label, replica, seed, run, *plan_.layout);
       }

@@ -57,6 +57,19 @@ void Network::reseed(std::uint64_t run_seed) {
   }
 }
 
+void Network::reset(std::uint64_t run_seed) {
+  run_seed_ = run_seed;
+  links_.clear();
+  std::fill(dense_.begin(), dense_.end(), kNoLink);
+  sparse_.clear();
+  partitions_.clear();
+  active_partitions_ = 0;
+  // Remembered verdicts carry the epoch they were worked out in: with the
+  // epoch back at 0 they must go too, or a stale one could pass for fresh.
+  epoch_ = 0;
+  cuts_.clear();
+}
+
 std::uint32_t Network::partition(std::vector<std::vector<ProcessId>> groups, PartitionMode mode) {
   Partition p{std::vector<std::int32_t>(names_.size(), -1), mode, true};
   for (std::size_t g = 0; g < groups.size(); ++g)

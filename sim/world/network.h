@@ -61,6 +61,10 @@ class Network {
 
   // Every link draws from streams of |run_seed| from now on.
   void reseed(std::uint64_t run_seed);
+  // The network as constructed, for another run with |run_seed|: no links
+  // (each is made again on first use, from the default or set_link), no
+  // partitions. Keeps its tables' memory: what a reset world saves.
+  void reset(std::uint64_t run_seed);
 
   // Returns the partition's id (also its index; ids are never reused).
   std::uint32_t partition(std::vector<std::vector<ProcessId>> groups, PartitionMode mode);

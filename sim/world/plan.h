@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <variant>
@@ -22,11 +23,16 @@
 namespace locksim {
 
 struct PlannedProcess {
+  using Maker = std::function<std::unique_ptr<Process>()>;
   std::unique_ptr<Process> model;
   ProcessKind kind;
   Clock clock;
   Duration reconnect_delay{0};  // a client's library (World::set_reconnect_delay)
   bool evalsha = false;         // ... and World::set_evalsha
+  // Makes a fresh model equal to |model| as it was made: what a world reset
+  // for another seed starts from (World::reset). Empty in plans that are
+  // never reset.
+  Maker make;
 };
 
 struct PlannedLink {

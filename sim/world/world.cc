@@ -86,28 +86,76 @@ World::World(std::uint64_t seed, WorldPlan plan, TraceSink& trace) : World(seed,
   // A slot holds a deque: growing the vector would move every one of them.
   slots_.reserve(plan.processes.size());
   history_.processes.reserve(plan.processes.size());
+  const bool resettable = std::all_of(plan.processes.begin(), plan.processes.end(),
+                                      [](const PlannedProcess& p) { return static_cast<bool>(p.make); });
   for (PlannedProcess& p : plan.processes) {
     const ProcessId id = add(std::move(p.model), p.kind, p.clock);
     set_reconnect_delay(id, p.reconnect_delay);
     set_evalsha(id, p.evalsha);
+    if (resettable) {
+      makers_.push_back(std::move(p.make));
+      initial_clocks_.push_back(p.clock);
+    }
   }
   history_.service = std::move(plan.service);
-  // One allocation where doubling from empty would make eight: a short run
-  // records a few dozen facts, a long one grows from here.
-  history_.facts.reserve(128);
   history_.app = plan.app;
   default_link_ = plan.default_link;
   for (const PlannedLink& l : plan.links) set_link(l.from, l.to, l.spec);
   for (const PlannedFault& f : plan.faults) history_.fault_names.push_back(f.name);
-  for (std::uint32_t index = 0; index < plan.faults.size(); ++index) {
-    PlannedFault& f = plan.faults[index];
+  if (resettable) blank_history_ = history_;
+  // One allocation where doubling from empty would make eight: a short run
+  // records a few dozen facts, a long one grows from here.
+  history_.facts.reserve(128);
+  starts_ = std::move(plan.starts);
+  arm_plan(std::move(plan.faults));
+}
+
+void World::arm_plan(std::vector<PlannedFault> faults) {
+  for (std::uint32_t index = 0; index < faults.size(); ++index) {
+    PlannedFault& f = faults[index];
     if (const auto* at = std::get_if<PlannedFault::AtTime>(&f.when)) {
       schedule_fault(at->at, std::move(f.action), index);
     } else {
       on_trigger(std::get<Trigger>(f.when), std::move(f.action), index);
     }
   }
-  for (const PlannedStart& s : plan.starts) start_on(s.trigger, s.client);
+  for (const PlannedStart& s : starts_) start_on(s.trigger, s.client);
+}
+
+void World::reset(std::uint64_t seed, std::vector<PlannedFault> faults) {
+  LOCKSIM_CHECK(!makers_.empty() && makers_.size() == slots_.size(), "only a world built from a plan with makers resets");
+  LOCKSIM_CHECK(faults.size() == blank_history_.fault_names.size(), "a reset keeps the plan's faults, redrawn");
+  seed_ = seed;
+  engine_.reset();
+  ran_ = false;  // run() resets the network (links, partitions) for the new seed
+  messages_.clear();
+  free_messages_.clear();
+  controls_.clear();
+  triggers_ = TriggerTable{};
+  trigger_actions_.clear();
+  held_.clear();
+  timer_incarnation_.clear();
+  history_ = blank_history_;
+  history_.facts.reserve(128);
+  next_session_ = 1;
+  finished_ = false;
+  until_ = kTrueStart + kMaxDuration;
+  for (ProcessId p = 0; p < slots_.size(); ++p) {
+    Slot& s = slots_[p];
+    s.model = makers_[p]();
+    s.model->world_ = this;
+    s.model->id_ = p;
+    s.clock = initial_clocks_[p];
+    s.state = ProcessState::running;
+    s.incarnation = 0;
+    s.paused_until = TrueTime{};
+    s.pending.clear();
+    s.rng = Rng::derive(seed_, s.model->name(), "model");
+    s.process_crash = false;
+    s.refused_until.clear();
+    s.evalsha_in_flight.clear();
+  }
+  arm_plan(std::move(faults));
 }
 World::~World() = default;
 
@@ -189,10 +237,15 @@ void World::schedule_control(TrueTime at, Control control) {
 }
 
 void World::run(TrueTime until) {
-  LOCKSIM_CHECK(!network_, "a World runs once");
-  std::vector<std::string> names;
-  for (const auto& p : history_.processes) names.push_back(p.name);
-  network_ = std::make_unique<Network>(names, default_link_, seed_);
+  LOCKSIM_CHECK(!ran_, "a World runs once (then reset() may make it ready for another run)");
+  ran_ = true;
+  if (network_) {
+    network_->reset(seed_);
+  } else {
+    std::vector<std::string> names;
+    for (const auto& p : history_.processes) names.push_back(p.name);
+    network_ = std::make_unique<Network>(names, default_link_, seed_);
+  }
   for (const auto& [from, to, spec] : link_overrides_) network_->set_link(from, to, spec);
   until_ = until;
   for (ProcessId p = 0; p < slots_.size(); ++p) check_clock_range(p);

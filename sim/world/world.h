@@ -4,9 +4,11 @@
 // fact with true time and writes the trace.
 //
 // Lifecycle of one run: a WorldPlan (plan.h) -> World -> run() -> history().
-// A World is used for exactly one run. Tests that need a world of a few
-// hand-made processes may build one by hand instead: add processes, then
-// configure links and faults, then run().
+// A World runs once; a world built from a plan whose processes have makers
+// may then be reset for another seed and run again (reset): what a sweep
+// does seed after seed instead of building a new world each time. Tests that
+// need a world of a few hand-made processes may build one by hand instead:
+// add processes, then configure links and faults, then run().
 #pragma once
 
 #include <memory>
@@ -84,6 +86,14 @@ class World final : private Dispatcher {
   // follows is a fresh sample. How a search asks "once this fault has
   // happened, how likely is the violation?".
   void fresh_randomness_from(TrueTime at, std::uint64_t seed);
+
+  // Makes this world what World(seed, plan, trace) would be for the plan it
+  // was built from with this seed's |faults| (Planner::faults): every model
+  // made anew by its maker, every clock, queue, table and the history as
+  // they were before the first run. Whatever state the last run left, even
+  // one that stopped with a RunError. REQUIRES: built from a plan whose
+  // processes all have makers.
+  void reset(std::uint64_t seed, std::vector<PlannedFault> faults);
 
   // --- running ---
   void run(TrueTime until);
@@ -175,6 +185,8 @@ class World final : private Dispatcher {
   // True (and the refusal scheduled) when |m| is a request its sender's
   // library knows cannot connect yet.
   bool fails_unsent(const Message& m);
+  // The plan's faults and client starts, armed or scheduled in plan order.
+  void arm_plan(std::vector<PlannedFault> faults);
   void run_waiting(ProcessId p, const Event& ev);
   void transmit(std::uint32_t message_slot);
   void run_control(const Control& control);
@@ -211,11 +223,18 @@ class World final : private Dispatcher {
   std::vector<std::uint32_t> timer_incarnation_;  // per engine timer slot
   History history_;
   SessionId next_session_ = 1;
+  bool ran_ = false;  // run() was called (since the last reset)
   bool finished_ = false;
   // The end of the run; before run() is called (tests applying faults by
   // hand), the longest run there can be.
   TrueTime until_ = kTrueStart + kMaxDuration;
   std::uint64_t max_facts_ = kDefaultMaxFacts;
+  // What reset() starts from: the plan's makers, clocks and starts, and the
+  // history as built (no facts yet). Empty in a world built by hand.
+  std::vector<PlannedProcess::Maker> makers_;
+  std::vector<Clock> initial_clocks_;
+  std::vector<PlannedStart> starts_;
+  History blank_history_;
 };
 
 }  // namespace locksim

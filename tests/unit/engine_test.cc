@@ -263,6 +263,40 @@ TEST(EngineTest, RunUntilStopsAtTheBoundAndLeavesLaterEvents) {
   EXPECT_EQ(rig.engine.true_now(), at_ms(20));
 }
 
+TEST(EngineTest, ResetIsAnEngineAsConstructedWithItsBudget) {
+  // After a run that left events, live and cancelled timers, a spent budget
+  // and time at 7 ms, reset() gives what a new engine with the same budget
+  // would: time zero, nothing queued, timer slots and sequence from the start.
+  Rig used;
+  Rig fresh;
+  used.engine.set_event_budget(3);
+  fresh.engine.set_event_budget(3);
+  used.engine.schedule(at_ms(5), 0, 1, 5);
+  const TimerId cancelled = used.engine.schedule_timer(at_ms(6), 0, 6);
+  used.engine.schedule_timer(at_ms(7), 0, 7);
+  used.engine.schedule(at_ms(8), 0, 1, 8);
+  used.engine.schedule(at_ms(9), 0, 1, 9);
+  used.engine.cancel(cancelled);
+  used.engine.run_until(at_ms(20));
+  ASSERT_TRUE(used.engine.budget_exhausted());
+  used.engine.reset();
+  used.recorder.seen.clear();
+  EXPECT_EQ(used.engine.true_now(), kTrueStart);
+  EXPECT_EQ(used.engine.queued(), 0u);
+  EXPECT_EQ(used.engine.events_dispatched(), 0u);
+  EXPECT_FALSE(used.engine.budget_exhausted());
+  for (Rig* rig : {&used, &fresh}) {
+    rig->engine.schedule(at_ms(4), 0, 1, 4);
+    EXPECT_EQ(timer_bits(rig->engine.schedule_timer(at_ms(4), 0, 40)), timer_bits(TimerId{0, 0}));
+    rig->engine.schedule(at_ms(2), 0, 1, 2);
+    rig->engine.schedule(at_ms(4), 0, 1, 41);
+    rig->engine.run_until(at_ms(10));
+  }
+  EXPECT_EQ(used.recorder.arg0s(), fresh.recorder.arg0s());
+  EXPECT_EQ(used.engine.events_dispatched(), 3u);  // the budget is kept: the fourth event waits
+  EXPECT_TRUE(used.engine.budget_exhausted());
+}
+
 TEST(EngineTest, StopEndsTheRunAtTheCurrentEvent) {
   // stop() from a handler ends run_until after that event; true time stays at it.
   Rig rig;

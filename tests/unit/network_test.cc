@@ -160,6 +160,30 @@ TEST(NetworkTest, SmallWorldsVerdictTableAnswersAsTheLoopDoes) {
   }
 }
 
+TEST(NetworkTest, ResetIsANewNetworkForTheNewSeed) {
+  // After a run that partitioned, judged pairs and drew latencies, reset()
+  // answers as a network constructed with the new seed: same draws, no
+  // partition, and no verdict remembered from the old run passes for fresh
+  // (the old run's partition ids and epochs start again from 0).
+  Network used(names(3), link_with("uniform(1ms, 9ms)"), 1);
+  used.partition({{0}, {1, 2}}, PartitionMode::drop);  // the old run's first partition, judged below
+  for (ProcessId from = 0; from < 3; ++from)
+    for (ProcessId to = 0; to < 3; ++to) {
+      used.judge(from, to);
+      used.schedule(from, to, T(1s));
+    }
+  used.reset(2);
+  Network fresh(names(3), link_with("uniform(1ms, 9ms)"), 2);
+  EXPECT_EQ(used.judge(0, 1), Network::Verdict::deliver);
+  // The new run's first partition cuts other pairs than the old run's did.
+  ASSERT_EQ(used.partition({{0, 1}, {2}}, PartitionMode::drop), fresh.partition({{0, 1}, {2}}, PartitionMode::drop));
+  for (ProcessId from = 0; from < 3; ++from)
+    for (ProcessId to = 0; to < 3; ++to) {
+      EXPECT_EQ(used.judge(from, to), fresh.judge(from, to)) << from << " -> " << to;
+      EXPECT_EQ(used.schedule(from, to, T(0s)), fresh.schedule(from, to, T(0s))) << from << " -> " << to;
+    }
+}
+
 TEST(NetworkTest, HoldReportsItsPartitionAndDropBeatsHold) {
   // A hold partition answers hold with its id; when a drop partition also cuts the pair, drop wins.
   Network net(names(4), LinkSpec{}, 1);

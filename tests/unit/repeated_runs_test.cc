@@ -1,0 +1,113 @@
+// RepeatedRuns: a world reset for the next seed (World::reset) runs exactly
+// as a world built anew for it. Checked on every catalogue variant — every
+// model type, fault kind and trigger — through the whole history (each fact
+// and each grant's promised end, as the trace writes them), the event count
+// and the verdicts, over seeds in an order that revisits one.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "sim/core/run_error.h"
+#include "sim/scenario/file.h"
+#include "sim/scenario/run.h"
+#include "sim/world/trace_format.h"
+
+namespace locksim {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string digest(const RunResult& r) {
+  std::string out = "events " + std::to_string(r.events) + "\n";
+  for (const Fact& f : r.history.facts) {
+    out += fact_json(f, r.history) + "\n";
+    if (std::holds_alternative<LockGranted>(f.body) || std::holds_alternative<LockExtended>(f.body))
+      out += promise_json(f, r.history, r.history.facts.back().at) + "\n";
+  }
+  for (const Verdict& v : r.verdicts) {
+    out += std::to_string(v.violated) + " " + std::to_string(v.count);
+    if (v.witness) out += " " + std::to_string(v.witness->at.time_since_epoch().count()) + " " + v.witness->text;
+    out += "\n";
+  }
+  out += "mismatches " + std::to_string(r.mismatches.size()) + "\n";
+  return out;
+}
+
+TEST(RepeatedRuns, EveryCatalogueVariantRunsAsIfBuiltAnew) {
+  std::size_t variants = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(LOCKSIM_SOURCE_DIR) / "scenarios")) {
+    if (e.path().extension() != ".toml") continue;
+    ScenarioError error;
+    auto file = ScenarioFile::load(e.path().string(), error);
+    ASSERT_TRUE(file) << error.to_string();
+    for (const std::string& variant : file->variants()) {
+      auto spec = file->resolve(variant, {}, error);
+      ASSERT_TRUE(spec) << error.to_string();
+      RepeatedRuns runs(*spec);
+      for (const std::uint64_t seed : {7u, 1u, 2024u, 7u}) {
+        NullTrace trace;
+        const std::string fresh = digest(run_scenario(*spec, seed, trace));
+        ASSERT_EQ(digest(runs.run(seed)), fresh) << file->name() << " · " << variant << " · seed " << seed;
+      }
+      ++variants;
+    }
+  }
+  EXPECT_GE(variants, 80u);
+}
+
+// Paths no catalogue variant takes with its own settings: a client library
+// that waits before reconnecting to a node that refused it, and one that
+// sends scripts by SHA (state a world keeps per client between messages).
+TEST(RepeatedRuns, ClientLibraryStateIsResetToo) {
+  ScenarioError error;
+  auto file = ScenarioFile::load(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/redlock-crash-restart.toml", error);
+  ASSERT_TRUE(file) << error.to_string();
+  for (const std::string& variant : file->variants()) {
+    // C down for 8 s: the clients' requests meet it while it refuses (a process crash) or is gone.
+    auto spec = file->resolve(
+        variant, {"lock.reconnect_delay=3s", "lock.scripts=evalsha", "fault.C-crash.restart_after=8s"}, error);
+    ASSERT_TRUE(spec) << error.to_string();
+    RepeatedRuns runs(*spec);
+    for (const std::uint64_t seed : {7u, 1u, 7u}) {
+      NullTrace trace;
+      ASSERT_EQ(digest(runs.run(seed)), digest(run_scenario(*spec, seed, trace))) << variant << " · seed " << seed;
+    }
+  }
+}
+
+// A search's "fresh dice from here on" (RunOptions::fresh_randomness) after a reset.
+TEST(RepeatedRuns, FreshRandomnessAfterAResetIsAsBuiltAnew) {
+  ScenarioError error;
+  auto file = ScenarioFile::load(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/redlock-clock-jump.toml", error);
+  ASSERT_TRUE(file) << error.to_string();
+  auto spec = file->resolve("base", {}, error);
+  ASSERT_TRUE(spec);
+  RepeatedRuns runs(*spec);
+  for (const std::uint64_t seed : {3u, 4u, 5u}) {
+    const RunOptions options{.fresh_randomness = RunOptions::Fresh{kTrueStart + std::chrono::seconds(2), seed * 11}};
+    NullTrace trace;
+    ASSERT_EQ(digest(runs.run(seed, options)), digest(run_scenario(*spec, seed, trace, options))) << seed;
+  }
+}
+
+// A run that stops with a RunError leaves no world to reset: the next is built
+// anew, and is still the run a fresh world gives.
+TEST(RepeatedRuns, AfterARunErrorTheNextRunIsRight) {
+  ScenarioError error;
+  auto file = ScenarioFile::load(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/single-node-gc-pause.toml", error);
+  ASSERT_TRUE(file) << error.to_string();
+  auto tight = file->resolve("base", {"scenario.max_events=20"}, error);
+  auto normal = file->resolve("base", {}, error);
+  ASSERT_TRUE(tight && normal) << error.to_string();
+  RepeatedRuns failing(*tight);
+  EXPECT_THROW(failing.run(1), RunError);
+  EXPECT_THROW(failing.run(2), RunError);
+  RepeatedRuns runs(*normal);
+  runs.run(1);
+  NullTrace trace;
+  EXPECT_EQ(digest(runs.run(2)), digest(run_scenario(*normal, 2, trace)));
+}
+
+}  // namespace
+}  // namespace locksim
