@@ -41,11 +41,10 @@ CompareCell compare_cell(const ScenarioSpec& spec, const std::string& file, std:
   std::atomic<std::uint64_t> next{0};
   std::atomic<bool> failed{false};
   const auto work = [&] {
+    RepeatedRuns runs(spec);  // one world per worker, reset between its replicas
     for (std::uint64_t r = next++; r < seeds && !failed; r = next++) {
       try {
-        NullTrace trace;
-        const RunResult result =
-            run_scenario(spec, replica_seed(base, r), trace, {.witnesses = WitnessDetail::time_only});
+        const RunResult result = runs.run(replica_seed(base, r), {.witnesses = WitnessDetail::time_only});
         for (std::size_t p = 0; p < kPropertyCount; ++p) marks[r].violated[p] = result.verdicts[p].violated;
         for (const FaultOutcome& f : result.faults) marks[r].effective.push_back(f.effective > 0);
       } catch (...) {
