@@ -59,6 +59,40 @@ void BM_RedlockClockJumpSweepRun(benchmark::State& state) {
 }
 BENCHMARK(BM_RedlockClockJumpSweepRun)->Unit(benchmark::kMicrosecond);
 
+// Runs as a sweep makes them now: seed after seed through one world, reset
+// between them (RepeatedRuns), time-only witnesses.
+void BM_RedlockClockJumpRepeatedRun(benchmark::State& state) {
+  static const ScenarioSpec spec = load_spec("redlock-clock-jump", "base");
+  RepeatedRuns runs(spec);
+  std::uint64_t seed = 1;
+  std::uint64_t events = 0;
+  for (auto _ : state) {
+    RunResult r = runs.run(seed++, {.witnesses = WitnessDetail::time_only});
+    events += r.events;
+    benchmark::DoNotOptimize(r.verdicts);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["events_per_run"] =
+      benchmark::Counter(static_cast<double>(events) / static_cast<double>(state.iterations()));
+}
+BENCHMARK(BM_RedlockClockJumpRepeatedRun)->Unit(benchmark::kMicrosecond);
+
+// Resetting the world for the next seed, alone (what replaced BuildOnly in a sweep).
+void BM_RedlockClockJumpResetOnly(benchmark::State& state) {
+  static const ScenarioSpec spec = load_spec("redlock-clock-jump", "base");
+  const Planner planner(spec);
+  NullTrace trace;
+  World world(1, planner.plan(1, true), trace);
+  std::uint64_t seed = 2;
+  for (auto _ : state) {
+    world.reset(seed, planner.faults(seed));
+    ++seed;
+    benchmark::DoNotOptimize(&world);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_RedlockClockJumpResetOnly)->Unit(benchmark::kMicrosecond);
+
 // A whole run in its three parts, to show where its time goes (issue 15's
 // bound): building the world and dropping it, building and running it, and
 // checking a finished run's history (the sessions, the five properties,

@@ -78,10 +78,19 @@ Clock clock_for(const ScenarioSpec& spec, const std::string& name) {
   return Clock{it->second.offset, it->second.drift_ppm};
 }
 
-// |make| makes the model; the plan keeps it too, so that a world reset for
-// another seed gets a fresh one (World::reset).
-void add_process(WorldPlan& plan, const ScenarioSpec& spec, PlannedProcess::Maker make, ProcessKind kind) {
-  std::unique_ptr<Process> model = make();
+// Makes a T from |args| and plans it. A resettable plan also keeps a maker
+// that makes the same T again from copies of |args|, for a world reset for
+// another seed; a plan built once moves |args| straight in, as it always did.
+template <typename T, typename... Args>
+void add_process(WorldPlan& plan, const ScenarioSpec& spec, ProcessKind kind, Args&&... args) {
+  std::unique_ptr<Process> model;
+  PlannedProcess::Maker make;
+  if (plan.resettable) {
+    make = [... kept = std::forward<Args>(args)] { return std::make_unique<T>(kept...); };
+    model = make();
+  } else {
+    model = std::make_unique<T>(std::forward<Args>(args)...);
+  }
   const Clock clock = clock_for(spec, model->name());
   plan.processes.push_back({std::move(model), kind, clock});
   plan.processes.back().make = std::move(make);
@@ -95,13 +104,11 @@ void plan_redis(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
         k.is_integer ? redis::Value::integer(k.integer) : redis::Value::token(stable_hash(k.text));
     config.initial.push_back(redis::InitialKey{key_id(plan, k.key), value, k.ttl});
   }
-  const auto node = [&](const std::string& name) {
-    add_process(plan, spec, [name, config] { return std::make_unique<redis::RedisNode>(name, config); },
-                ProcessKind::redis_node);
-  };
-  for (const std::string& name : spec.redis.nodes) node(name);
+  for (const std::string& name : spec.redis.nodes)
+    add_process<redis::RedisNode>(plan, spec, ProcessKind::redis_node, name, config);
   config.replica_of = l.nodes.front();
-  for (const std::string& name : spec.redis.replicas) node(name);
+  for (const std::string& name : spec.redis.replicas)
+    add_process<redis::RedisNode>(plan, spec, ProcessKind::redis_node, name, config);
 }
 
 // The store's members, all with one config: the lock's key and, when the
@@ -123,8 +130,7 @@ void plan_store(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
     config.initial_stock = spec.resource.initial_stock;
   }
   for (const std::string& name : s.members)
-    add_process(plan, spec, [name, config] { return std::make_unique<consensus::StoreMember>(name, config); },
-                ProcessKind::store_member);
+    add_process<consensus::StoreMember>(plan, spec, ProcessKind::store_member, name, config);
 }
 
 Trigger trigger_of(const TriggerSpec& t, const Layout& l) {
@@ -156,8 +162,7 @@ void plan_clients(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
     wl.op_timeout = spec.lock.request_timeout;
     for (const Step& step : c.steps)
       wl.step_service.push_back(step.service.empty() ? kNoProcess : l.id(step.service));
-    add_process(plan, spec, [name = c.name, wl, make_lock] { return std::make_unique<ClientProcess>(name, wl, make_lock); },
-                ProcessKind::client);
+    add_process<ClientProcess>(plan, spec, ProcessKind::client, c.name, std::move(wl), make_lock);
     plan.processes.back().reconnect_delay = spec.lock.reconnect_delay;
     plan.processes.back().evalsha = spec.lock.evalsha;
   }
@@ -175,8 +180,7 @@ void plan_sentinels(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) 
   config.ping_every = spec.sentinel.ping_every;
   config.failover_timeout = spec.sentinel.failover_timeout;
   for (const std::string& name : spec.sentinel.names)
-    add_process(plan, spec, [name, config] { return std::make_unique<redis::Sentinel>(name, config); },
-                ProcessKind::sentinel);
+    add_process<redis::Sentinel>(plan, spec, ProcessKind::sentinel, name, config);
 }
 
 std::vector<PlannedFault> plan_faults(const ScenarioSpec& spec, const Layout& l, std::uint64_t seed) {
@@ -208,10 +212,11 @@ Planner::~Planner() = default;
 
 std::vector<PlannedFault> Planner::faults(std::uint64_t seed) const { return plan_faults(spec_, *layout_, seed); }
 
-WorldPlan Planner::plan(std::uint64_t seed) const {
+WorldPlan Planner::plan(std::uint64_t seed, bool resettable) const {
   const ScenarioSpec& spec = spec_;
   const Layout& l = *layout_;
   WorldPlan plan;
+  plan.resettable = resettable;
   plan.processes.reserve(l.ids.size());
   plan.max_events = spec.max_events;
   plan.max_facts = spec.max_facts;
@@ -239,11 +244,9 @@ WorldPlan Planner::plan(std::uint64_t seed) const {
   // process then holds no application.
   const AppKind resource_app = spec.store.stock ? AppKind::none : spec.resource.app;
   const ResourceConfig resource{spec.resource.policy, resource_app, spec.resource.initial_stock};
-  add_process(plan, spec, [name = spec.resource.name, resource] { return std::make_unique<Resource>(name, resource); },
-              ProcessKind::resource);
+  add_process<Resource>(plan, spec, ProcessKind::resource, spec.resource.name, resource);
   for (const ServiceSpec& s : spec.services)
-    add_process(plan, spec, [name = s.name, latency = s.latency] { return std::make_unique<Service>(name, latency); },
-                ProcessKind::service);
+    add_process<Service>(plan, spec, ProcessKind::service, s.name, s.latency);
   plan_clients(plan, spec, l);
   plan_sentinels(plan, spec, l);
   LOCKSIM_CHECK(plan.processes.size() == l.ids.size(), "every process laid out is made");
@@ -257,7 +260,7 @@ WorldPlan Planner::plan(std::uint64_t seed) const {
   return plan;
 }
 
-WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) { return Planner(spec).plan(seed); }
+WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed) { return Planner(spec).plan(seed, false); }
 
 std::unique_ptr<World> build_world(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace) {
   return std::make_unique<World>(seed, plan_world(spec, seed), trace);

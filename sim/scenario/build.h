@@ -32,7 +32,9 @@ class Planner {
   Planner(const Planner&) = delete;
   Planner& operator=(const Planner&) = delete;
 
-  WorldPlan plan(std::uint64_t seed) const;
+  // |resettable|: keep each process's maker, for a world that will be reset
+  // (World::reset); a world built once has no use for them.
+  WorldPlan plan(std::uint64_t seed, bool resettable) const;
   // What plan(seed).faults would be.
   std::vector<PlannedFault> faults(std::uint64_t seed) const;
 

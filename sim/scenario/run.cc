@@ -44,7 +44,7 @@ RunResult RepeatedRuns::run(std::uint64_t seed, const RunOptions& options) {
   if (world_) {
     world_->reset(seed, planner_->faults(seed));
   } else {
-    world_ = std::make_unique<World>(seed, planner_->plan(seed), trace_);
+    world_ = std::make_unique<World>(seed, planner_->plan(seed, true), trace_);
   }
   // A run that throws leaves no world to reset: the next one is built anew.
   std::unique_ptr<World> world = std::move(world_);

@@ -30,8 +30,8 @@ struct PlannedProcess {
   Duration reconnect_delay{0};  // a client's library (World::set_reconnect_delay)
   bool evalsha = false;         // ... and World::set_evalsha
   // Makes a fresh model equal to |model| as it was made: what a world reset
-  // for another seed starts from (World::reset). Empty in plans that are
-  // never reset.
+  // for another seed starts from (World::reset). Set when the plan is
+  // resettable.
   Maker make;
 };
 
@@ -59,6 +59,9 @@ struct PlannedStart {
 };
 
 struct WorldPlan {
+  // Every process has its maker (PlannedProcess::make): the world keeps what
+  // World::reset needs. A world built for one run keeps nothing.
+  bool resettable = false;
   std::uint64_t max_events = kDefaultMaxEvents;
   std::uint64_t max_facts = kDefaultMaxFacts;
   std::vector<PlannedProcess> processes;  // in id order

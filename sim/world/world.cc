@@ -86,8 +86,10 @@ World::World(std::uint64_t seed, WorldPlan plan, TraceSink& trace) : World(seed,
   // A slot holds a deque: growing the vector would move every one of them.
   slots_.reserve(plan.processes.size());
   history_.processes.reserve(plan.processes.size());
-  const bool resettable = std::all_of(plan.processes.begin(), plan.processes.end(),
-                                      [](const PlannedProcess& p) { return static_cast<bool>(p.make); });
+  const bool resettable = plan.resettable;
+  LOCKSIM_CHECK(!resettable || std::all_of(plan.processes.begin(), plan.processes.end(),
+                                           [](const PlannedProcess& p) { return static_cast<bool>(p.make); }),
+                "a resettable plan has a maker for every process");
   for (PlannedProcess& p : plan.processes) {
     const ProcessId id = add(std::move(p.model), p.kind, p.clock);
     set_reconnect_delay(id, p.reconnect_delay);
