@@ -94,6 +94,10 @@ Liveness measure_liveness(const History& h, const SessionTable& table) {
   // The service over time.
   ServiceHolder service(h.service);
   std::optional<std::uint64_t> holder;
+  // The holder is worked out when time moves on, not after every fact that
+  // touched the key: a Redlock round writes its nodes at one instant, and
+  // only the state after the instant's last fact counts.
+  bool holder_stale = false;
   bool stuck_open = false;        // a stuck run is in progress ...
   std::uint64_t stuck_value = 0;  // ... with this value held
   TrueTime stuck_since = kTrueStart;
@@ -101,6 +105,10 @@ Liveness measure_liveness(const History& h, const SessionTable& table) {
   // Accounts for [cursor, until) with the state as of |cursor|.
   auto advance = [&](TrueTime until) {
     if (until <= cursor) return;
+    if (holder_stale) {
+      holder = service.holder();
+      holder_stale = false;
+    }
     const bool stuck = holder && !table.value_live(*holder, cursor);
     if (!holder) out.unheld_time += until - cursor;
     if (!stuck) {
@@ -118,7 +126,7 @@ Liveness measure_liveness(const History& h, const SessionTable& table) {
   for (const Fact& f : h.facts) {
     if (f.at >= run_end) break;
     advance(f.at);
-    if (service.apply(f)) holder = service.holder();
+    if (service.apply(f)) holder_stale = true;
   }
   advance(run_end);
   return out;
