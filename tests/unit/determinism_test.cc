@@ -2,16 +2,13 @@
 // seed is the only source of variation.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include "sim/core/trace.h"
 #include "sim/scenario/file.h"
 #include "sim/scenario/run.h"
+#include "tests/unit/catalogue_variants.h"
 
 namespace locksim {
 namespace {
-
-namespace fs = std::filesystem;
 
 ScenarioSpec load(const std::string& name, const std::string& variant = "base",
                   const std::vector<std::string>& overrides = {}) {
@@ -31,19 +28,11 @@ std::string trace_of(const ScenarioSpec& spec, std::uint64_t seed) {
 
 // Every catalogue variant, run twice with the same seed, writes the same bytes.
 TEST(Determinism, SameSeedGivesByteIdenticalTraces) {
-  for (const auto& e : fs::directory_iterator(fs::path(LOCKSIM_SOURCE_DIR) / "scenarios")) {
-    if (e.path().extension() != ".toml") continue;
-    ScenarioError error;
-    auto file = ScenarioFile::load(e.path().string(), error);
-    ASSERT_TRUE(file) << error.to_string();
-    for (const std::string& variant : file->variants()) {
-      auto spec = file->resolve(variant, {}, error);
-      ASSERT_TRUE(spec);
-      const std::string first = trace_of(*spec, 7);
-      const std::string second = trace_of(*spec, 7);
-      EXPECT_GT(first.size(), 100u);
-      EXPECT_EQ(first, second) << file->name() << " · " << variant;
-    }
+  for (const CatalogueVariant& c : catalogue_variants()) {
+    const std::string first = trace_of(c.spec, 7);
+    const std::string second = trace_of(c.spec, 7);
+    EXPECT_GT(first.size(), 100u);
+    EXPECT_EQ(first, second) << c.scenario << " · " << c.variant;
   }
 }
 

@@ -5,18 +5,16 @@
 // and the verdicts, over seeds in an order that revisits one.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 
 #include "sim/core/run_error.h"
 #include "sim/scenario/file.h"
 #include "sim/scenario/run.h"
 #include "sim/world/trace_format.h"
+#include "tests/unit/catalogue_variants.h"
 
 namespace locksim {
 namespace {
-
-namespace fs = std::filesystem;
 
 std::string digest(const RunResult& r) {
   std::string out = "events " + std::to_string(r.events) + "\n";
@@ -35,25 +33,16 @@ std::string digest(const RunResult& r) {
 }
 
 TEST(RepeatedRuns, EveryCatalogueVariantRunsAsIfBuiltAnew) {
-  std::size_t variants = 0;
-  for (const auto& e : fs::directory_iterator(fs::path(LOCKSIM_SOURCE_DIR) / "scenarios")) {
-    if (e.path().extension() != ".toml") continue;
-    ScenarioError error;
-    auto file = ScenarioFile::load(e.path().string(), error);
-    ASSERT_TRUE(file) << error.to_string();
-    for (const std::string& variant : file->variants()) {
-      auto spec = file->resolve(variant, {}, error);
-      ASSERT_TRUE(spec) << error.to_string();
-      RepeatedRuns runs(*spec);
-      for (const std::uint64_t seed : {7u, 1u, 2024u, 7u}) {
-        NullTrace trace;
-        const std::string fresh = digest(run_scenario(*spec, seed, trace));
-        ASSERT_EQ(digest(runs.run(seed)), fresh) << file->name() << " · " << variant << " · seed " << seed;
-      }
-      ++variants;
+  const std::vector<CatalogueVariant> catalogue = catalogue_variants();
+  EXPECT_GE(catalogue.size(), 80u);
+  for (const CatalogueVariant& c : catalogue) {
+    RepeatedRuns runs(c.spec);
+    for (const std::uint64_t seed : {7u, 1u, 2024u, 7u}) {
+      NullTrace trace;
+      const std::string fresh = digest(run_scenario(c.spec, seed, trace));
+      ASSERT_EQ(digest(runs.run(seed)), fresh) << c.scenario << " · " << c.variant << " · seed " << seed;
     }
   }
-  EXPECT_GE(variants, 80u);
 }
 
 // Paths no catalogue variant takes with its own settings: a client library
