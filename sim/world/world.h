@@ -229,8 +229,9 @@ class World final : private Dispatcher {
   // hand), the longest run there can be.
   TrueTime until_ = kTrueStart + kMaxDuration;
   std::uint64_t max_facts_ = kDefaultMaxFacts;
-  // What reset() starts from: the plan's makers, clocks and starts, and the
-  // history as built (no facts yet). Empty in a world built by hand.
+  // The plan's client starts (armed again on a reset) and what else reset()
+  // starts from: the makers, the clocks and the history as built (no facts
+  // yet), kept only when the plan was resettable.
   std::vector<PlannedProcess::Maker> makers_;
   std::vector<Clock> initial_clocks_;
   std::vector<PlannedStart> starts_;
