@@ -31,18 +31,39 @@ ScenarioSpec load_spec(const char* name, const char* variant) {
   return *spec;
 }
 
-void run_many(benchmark::State& state, const ScenarioSpec& spec, const RunOptions& options = {}) {
+// One whole run per iteration, seeds 1, 2, ...: |run(seed)| gives its result.
+template <typename Run>
+void runs_of(benchmark::State& state, Run run) {
   std::uint64_t seed = 1;
   std::uint64_t events = 0;
   for (auto _ : state) {
-    NullTrace trace;
-    RunResult r = run_scenario(spec, seed++, trace, options);
+    RunResult r = run(seed++);
     events += r.events;
     benchmark::DoNotOptimize(r.verdicts);
   }
   state.SetItemsProcessed(state.iterations());  // items = runs
   state.counters["events_per_run"] =
       benchmark::Counter(static_cast<double>(events) / static_cast<double>(state.iterations()));
+}
+
+// Runs built anew, as locksim run makes them.
+void run_many(benchmark::State& state, const ScenarioSpec& spec, const RunOptions& options = {}) {
+  runs_of(state, [&](std::uint64_t seed) {
+    NullTrace trace;
+    return run_scenario(spec, seed, trace, options);
+  });
+}
+
+// A world built anew per iteration, seeds 1, 2, ..., handed to |use| before it is dropped.
+template <typename Use>
+void worlds_of(benchmark::State& state, const ScenarioSpec& spec, Use use) {
+  std::uint64_t seed = 1;
+  for (auto _ : state) {
+    NullTrace trace;
+    auto world = build_world(spec, seed++, trace);
+    use(*world);
+  }
+  state.SetItemsProcessed(state.iterations());
 }
 
 void BM_RedlockClockJumpRun(benchmark::State& state) {
@@ -64,16 +85,7 @@ BENCHMARK(BM_RedlockClockJumpSweepRun)->Unit(benchmark::kMicrosecond);
 void BM_RedlockClockJumpRepeatedRun(benchmark::State& state) {
   static const ScenarioSpec spec = load_spec("redlock-clock-jump", "base");
   RepeatedRuns runs(spec);
-  std::uint64_t seed = 1;
-  std::uint64_t events = 0;
-  for (auto _ : state) {
-    RunResult r = runs.run(seed++, {.witnesses = WitnessDetail::time_only});
-    events += r.events;
-    benchmark::DoNotOptimize(r.verdicts);
-  }
-  state.SetItemsProcessed(state.iterations());
-  state.counters["events_per_run"] =
-      benchmark::Counter(static_cast<double>(events) / static_cast<double>(state.iterations()));
+  runs_of(state, [&](std::uint64_t seed) { return runs.run(seed, {.witnesses = WitnessDetail::time_only}); });
 }
 BENCHMARK(BM_RedlockClockJumpRepeatedRun)->Unit(benchmark::kMicrosecond);
 
@@ -101,27 +113,17 @@ BENCHMARK(BM_RedlockClockJumpResetOnly)->Unit(benchmark::kMicrosecond);
 // parts share.
 void BM_RedlockClockJumpBuildOnly(benchmark::State& state) {
   static const ScenarioSpec spec = load_spec("redlock-clock-jump", "base");
-  std::uint64_t seed = 1;
-  for (auto _ : state) {
-    NullTrace trace;
-    auto world = build_world(spec, seed++, trace);
-    benchmark::DoNotOptimize(world.get());
-  }
-  state.SetItemsProcessed(state.iterations());
+  worlds_of(state, spec, [](World& world) { benchmark::DoNotOptimize(&world); });
 }
 BENCHMARK(BM_RedlockClockJumpBuildOnly)->Unit(benchmark::kMicrosecond);
 
 void BM_RedlockClockJumpBuildAndRun(benchmark::State& state) {
   static const ScenarioSpec spec = load_spec("redlock-clock-jump", "base");
-  std::uint64_t seed = 1;
-  for (auto _ : state) {
-    NullTrace trace;
-    auto world = build_world(spec, seed++, trace);
-    world->run(TrueTime{spec.run_for});
-    History history = world->take_history();
+  worlds_of(state, spec, [&](World& world) {
+    world.run(TrueTime{spec.run_for});
+    History history = world.take_history();
     benchmark::DoNotOptimize(history.facts.data());
-  }
-  state.SetItemsProcessed(state.iterations());
+  });
 }
 BENCHMARK(BM_RedlockClockJumpBuildAndRun)->Unit(benchmark::kMicrosecond);
 
