@@ -142,6 +142,10 @@ void World::reset(std::uint64_t seed, std::vector<PlannedFault> faults) {
   next_session_ = 1;
   finished_ = false;
   until_ = kTrueStart + kMaxDuration;
+  // Field by field, not a fresh Slot: a fresh one drops the memory its
+  // containers hold and cost a sweep run 2 % (1.05 -> 1.22 us a reset). A
+  // field added to Slot must be reset here; repeated_runs_test holds every
+  // catalogue variant's reset runs to fresh ones.
   for (ProcessId p = 0; p < slots_.size(); ++p) {
     Slot& s = slots_[p];
     s.model = makers_[p]();
