@@ -55,8 +55,20 @@ class Network {
   static constexpr TrueTime kLost{Duration{std::numeric_limits<std::int64_t>::min()}};
   TrueTime schedule(ProcessId from, ProcessId to, TrueTime true_now) {
     LinkState& l = state(from, to);
-    if (l.spec.loss_ppm > 0 || l.spec.latency.kind != Latency::Kind::constant) return schedule_drawn(l, from, to, true_now);
+    if (!fixed(l.spec)) return schedule_drawn(l, from, to, true_now);
     return arrive(l, saturating_add(true_now, l.spec.latency.a));  // nothing to draw: the common link
+  }
+
+  // schedule() for the common link, without a call: true with |arrival| set
+  // when from -> to was used before and has a fixed latency and no loss;
+  // false, and nothing changed, otherwise.
+  bool fixed_arrival(ProcessId from, ProcessId to, TrueTime true_now, TrueTime& arrival) {
+    const std::uint32_t index = dense_.empty() ? kNoLink : dense_[from * process_count_ + to];
+    if (index == kNoLink) return false;
+    LinkState& l = links_[index];
+    if (!fixed(l.spec)) return false;
+    arrival = arrive(l, saturating_add(true_now, l.spec.latency.a));
+    return true;
   }
 
   // Every link draws from streams of |run_seed| from now on.
@@ -69,6 +81,7 @@ class Network {
   // Returns the partition's id (also its index; ids are never reused).
   std::uint32_t partition(std::vector<std::vector<ProcessId>> groups, PartitionMode mode);
   void heal(std::uint32_t id);
+  bool partitioned() const { return active_partitions_ != 0; }
   bool active(std::uint32_t id) const { return id < partitions_.size() && partitions_[id].active; }
   // What happens to a message arriving now on from -> to, and, for hold, which
   // partition holds it.
@@ -109,6 +122,8 @@ class Network {
     std::uint32_t holding_partition = 0;  // when verdict is hold
   };
   void partitions_changed();
+  // A link with nothing to draw: a constant latency and no loss.
+  static bool fixed(const LinkSpec& spec) { return spec.loss_ppm <= 0 && spec.latency.kind == Latency::Kind::constant; }
   static constexpr std::uint32_t kNoLink = UINT32_MAX;
 
   std::uint32_t find(ProcessId from, ProcessId to) const {

@@ -15,25 +15,35 @@ LocalTime Process::monotonic_now() const { return world_->slots_[id_].clock.mono
 
 void Process::send(ProcessId to, const Payload& payload) {
   World& w = *world_;
-  const ProcessState st = w.slots_[id_].state;
-  if (st == ProcessState::crashed) return;
-  World::Slot& me = w.slots_[id_];
+  const World::Slot& me = w.slots_[id_];
+  // Every message of a run comes this way: the common case (running, no
+  // EVALSHA library) is kept free of calls that would make it save registers.
+  if (me.state != ProcessState::running || me.evalsha || !w.messages_.has_free()) [[unlikely]]
+    return w.send_unusual(id_, to, payload);
   // Written straight into its slot: a message is copied once on the way out.
-  const std::uint32_t slot = w.take_message_slot();
+  const std::uint32_t slot = w.messages_.take();
   Message& m = w.messages_[slot];
   m.from = id_;
   m.to = to;
-  if (me.evalsha) {
-    m.payload = w.as_library_sends(me, to, payload);
-  } else {
-    m.payload = payload;
-  }
+  m.payload = payload;
+  w.transmit(slot);
+}
+
+void World::send_unusual(ProcessId from, ProcessId to, const Payload& payload) {
+  Slot& me = slots_[from];
+  const ProcessState st = me.state;
+  if (st == ProcessState::crashed) return;
+  const std::uint32_t slot = messages_.take();
+  Message& m = messages_[slot];
+  m.from = from;
+  m.to = to;
+  m.payload = me.evalsha ? as_library_sends(me, to, payload) : payload;
   if (st == ProcessState::paused) {
     // Frozen mid-handler: the send happens when the process thaws.
-    w.slots_[id_].pending.push_back(Event{w.true_now(), 0, id_, World::kOutgoing, slot, 0});
+    me.pending.push_back(Event{true_now(), 0, from, kOutgoing, slot, 0});
     return;
   }
-  w.transmit(slot);
+  transmit(slot);
 }
 
 TimerId Process::set_timer(Duration local_delay, std::uint64_t tag) {
@@ -131,7 +141,6 @@ void World::reset(std::uint64_t seed, std::vector<PlannedFault> faults) {
   engine_.reset();
   ran_ = false;  // run() resets the network (links, partitions) for the new seed
   messages_.clear();
-  free_messages_.clear();
   controls_.clear();
   triggers_ = TriggerTable{};
   trigger_actions_.clear();
@@ -276,35 +285,36 @@ void World::check_clock_range(ProcessId p) const {
                  human_duration(kMaxClockReading));
 }
 
-std::uint32_t World::take_message_slot() {
-  if (!free_messages_.empty()) {
-    const std::uint32_t slot = free_messages_.back();
-    free_messages_.pop_back();
-    return slot;
-  }
-  messages_.emplace_back();
-  return static_cast<std::uint32_t>(messages_.size() - 1);
-}
-
 std::uint32_t World::store(const Message& m) {
   const Message copy = m;  // |m| may live in the slab that taking a slot grows
-  const std::uint32_t slot = take_message_slot();
+  const std::uint32_t slot = messages_.take();
   messages_[slot] = copy;
   return slot;
 }
 
 void World::transmit(std::uint32_t message_slot) {
+  const Message& m = messages_[message_slot];
+  TrueTime arrival;
+  // The common case, kept free of calls but the last: no trace, no refusal
+  // to remember, a link already used with a fixed latency and no loss.
+  if (tracing_ || !slots_[m.from].refused_until.empty() || !network_->fixed_arrival(m.from, m.to, true_now(), arrival))
+      [[unlikely]]
+    return transmit_unusual(message_slot);
+  engine_.schedule(arrival, m.to, kDeliver, message_slot);
+}
+
+void World::transmit_unusual(std::uint32_t message_slot) {
   // Read in place, not copied: nothing below stores a message while |m| is
   // still read (fails_unsent copies what it needs before it stores).
   const Message& m = messages_[message_slot];
   if (!slots_[m.from].refused_until.empty() && fails_unsent(m)) {
-    free_messages_.push_back(message_slot);
+    messages_.release(message_slot);
     return;
   }
   const TrueTime arrival = network_->schedule(m.from, m.to, true_now());
   if (arrival == Network::kLost) {
     if (tracing_) trace_message("lost", m);
-    free_messages_.push_back(message_slot);
+    messages_.release(message_slot);
     return;
   }
   if (tracing_) trace_message("send", m);
@@ -326,7 +336,10 @@ void World::dispatch(const Event& ev) {
       return;
     }
     case kDeliver: deliver(ev); return;
-    case kLocal: hand_over(ev, static_cast<std::uint32_t>(ev.arg0), messages_[ev.arg0]); return;
+    case kLocal: {
+      const auto slot = static_cast<std::uint32_t>(ev.arg0);
+      return hand_over(ev, slot, messages_[slot]);
+    }
     case kControl: {
       // A copy: applying it may schedule more controls and move controls_.
       const Control control = controls_[ev.arg0];
@@ -364,14 +377,19 @@ void World::run_waiting(ProcessId p, const Event& ev) {
 
 void World::deliver(const Event& ev) {
   const auto slot = static_cast<std::uint32_t>(ev.arg0);
-  // In place: hand_over reads it before anything can store a message, and
-  // receive copies it before the handler runs (the handler may grow the slab).
+  if (network_->partitioned()) [[unlikely]]
+    return deliver_partitioned(ev, slot);
+  hand_over(ev, slot, messages_[slot]);
+}
+
+void World::deliver_partitioned(const Event& ev, std::uint32_t slot) {
+  // In place: hand_over reads it before anything can store a message.
   const Message& m = messages_[slot];
   std::uint32_t holder = 0;
   switch (network_->judge(m.from, m.to, &holder)) {
     case Network::Verdict::drop:
       if (tracing_) trace_message("partition-drop", m);
-      free_messages_.push_back(slot);
+      messages_.release(slot);
       return;
     case Network::Verdict::hold:
       if (tracing_) trace_message("partition-hold", m);
@@ -384,29 +402,40 @@ void World::deliver(const Event& ev) {
 }
 
 void World::hand_over(const Event& ev, std::uint32_t slot, const Message& m) {
+  // In place: receive copies it before the handler runs (the handler may
+  // grow the slab).
   Slot& s = slots_[m.to];
-  if (s.state == ProcessState::crashed) {
-    if (s.process_crash && std::holds_alternative<redis::Request>(m.payload)) {
-      if (tracing_) trace_message("refused", m);
-      refuse(m);
-    } else if (tracing_) {
-      trace_message("drop-crashed", m);
-    }
-    free_messages_.push_back(slot);
-    return;
-  }
+  if (s.state != ProcessState::running) [[unlikely]]
+    return hand_over_stopped(ev, slot, m, s);
+  receive(s, slot, m, ev.kind == kDeliver);
+}
+
+void World::hand_over_stopped(const Event& ev, std::uint32_t slot, const Message& m, Slot& s) {
   if (s.state == ProcessState::paused) {
     s.pending.push_back(ev);
     return;
   }
-  receive(s, slot, m, ev.kind == kDeliver);
+  if (s.process_crash && std::holds_alternative<redis::Request>(m.payload)) {
+    if (tracing_) trace_message("refused", m);
+    refuse(m);
+  } else if (tracing_) {
+    trace_message("drop-crashed", m);
+  }
+  messages_.release(slot);
 }
 
 void World::receive(Slot& s, std::uint32_t slot, const Message& message, bool from_network) {
   const Message m = message;  // copied: the slot is freed before the handler runs
-  free_messages_.push_back(slot);
+  messages_.release(slot);
+  if ((tracing_ || (from_network && (s.evalsha || s.reconnect_delay > Duration{0}))) && library_took(s, m, from_network))
+      [[unlikely]]
+    return;
+  s.model->on_message(m);
+}
+
+bool World::library_took(Slot& s, const Message& m, bool from_network) {
   if (tracing_) trace_message("deliver", m);
-  if (from_network && s.evalsha && evalsha_fell_back(s, m.to, m)) return;
+  if (from_network && s.evalsha && evalsha_fell_back(s, m.to, m)) return true;
   // The client's library notes a refusal that came from the host: it
   // reconnects only later. (One it made up itself does not start the wait again.)
   if (const auto* reply = std::get_if<redis::Reply>(&m.payload);
@@ -417,7 +446,7 @@ void World::receive(Slot& s, std::uint32_t slot, const Message& message, bool fr
     if (it == s.refused_until.end()) s.refused_until.emplace_back(m.from, until);
     else it->second = until;
   }
-  s.model->on_message(m);
+  return false;
 }
 
 Payload World::as_library_sends(Slot& s, ProcessId to, const Payload& payload) {
@@ -517,7 +546,7 @@ bool World::apply(const FaultAction& action) {
           ++s.incarnation;  // every timer of the old life is now stale
           for (const Event& e : s.pending)
             if (e.kind == kDeliver || e.kind == kOutgoing || e.kind == kLocal)
-              free_messages_.push_back(static_cast<std::uint32_t>(e.arg0));
+              messages_.release(static_cast<std::uint32_t>(e.arg0));
           s.pending.clear();
           if (f.down_for >= Duration{0})
             schedule_control(saturating_add(now, f.down_for), Control{FaultAction{fault::Restart{f.target}}});

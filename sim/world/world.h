@@ -25,6 +25,7 @@
 #include "sim/world/clock.h"
 #include "sim/world/fault.h"
 #include "sim/wire/message.h"
+#include "sim/world/message_slab.h"
 #include "sim/world/network.h"
 #include "sim/world/plan.h"
 #include "sim/world/process.h"
@@ -169,11 +170,28 @@ class World final : private Dispatcher {
 
   void dispatch(const Event& ev) override;
   TimerId arm(ProcessId p, TrueTime at, std::uint64_t tag);
+  // The functions on every message's path (send, transmit, deliver,
+  // hand_over, receive) handle the common case and leave the rest to a
+  // separate function (*_unusual, deliver_partitioned, hand_over_stopped,
+  // library_took):
+  // a cold branch that calls out would make the compiler save registers on
+  // every message, the common one included.
   void deliver(const Event& ev);
+  // deliver while a partition is active: it may drop or hold the message.
+  void deliver_partitioned(const Event& ev, std::uint32_t slot);
   // Gives a message that reached its host to the process (or its pause queue).
   void hand_over(const Event& ev, std::uint32_t slot, const Message& m);
+  // ... to a process that is paused (it waits) or crashed (dropped, or refused
+  // by the host when only the process died).
+  void hand_over_stopped(const Event& ev, std::uint32_t slot, const Message& m, Slot& s);
   // The process handles the message now; |from_network|: it came over a link.
   void receive(Slot& s, std::uint32_t slot, const Message& m, bool from_network);
+  // What the client's library (and the trace) see of |m| before the model
+  // does; true when the library consumed it (an EVALSHA's NOSCRIPT).
+  bool library_took(Slot& s, const Message& m, bool from_network);
+  // Process::send for a process that is not running or whose library sends
+  // EVALSHA.
+  void send_unusual(ProcessId from, ProcessId to, const Payload& payload);
   // An EVAL a client with Slot::evalsha sends goes as EVALSHA, remembered.
   Payload as_library_sends(Slot& s, ProcessId to, const Payload& payload);
   // A reply to one of those: true when it was NOSCRIPT and the library has
@@ -189,6 +207,9 @@ class World final : private Dispatcher {
   void arm_plan(std::vector<PlannedFault> faults);
   void run_waiting(ProcessId p, const Event& ev);
   void transmit(std::uint32_t message_slot);
+  // transmit when traced, when the sender has a refusal to remember, or when
+  // the link is new, random or lossy.
+  void transmit_unusual(std::uint32_t message_slot);
   void run_control(const Control& control);
   void schedule_control(TrueTime at, Control control);
   void fire(const NamedFault& named);
@@ -202,7 +223,6 @@ class World final : private Dispatcher {
   // the run ends (a clock fault drove it there).
   void check_clock_range(ProcessId p) const;
   std::uint32_t store(const Message& m);
-  std::uint32_t take_message_slot();  // a free slot of messages_, its old content left as it was
   void trace_message(const char* what, const Message& m);
   void finish();
 
@@ -214,8 +234,7 @@ class World final : private Dispatcher {
   std::unique_ptr<Network> network_;
   LinkSpec default_link_;
   std::vector<std::tuple<ProcessId, ProcessId, LinkSpec>> link_overrides_;
-  std::vector<Message> messages_;
-  std::vector<std::uint32_t> free_messages_;
+  MessageSlab messages_;
   std::vector<Control> controls_;
   TriggerTable triggers_;
   std::vector<Control> trigger_actions_;  // what each armed trigger does, by the action id it was armed with
