@@ -4,10 +4,7 @@
 
 namespace locksim {
 
-void Engine::schedule(TrueTime at, std::uint32_t target, std::uint32_t kind, std::uint64_t arg0, std::uint64_t arg1) {
-  LOCKSIM_CHECK(at >= true_now_, "event scheduled in the past");
-  queue_.push(Event{at, queue_.next_seq(), target, kind, arg0, arg1});
-}
+void Engine::scheduled_in_the_past() { LOCKSIM_CHECK(false, "event scheduled in the past"); }
 
 TimerId Engine::schedule_timer(TrueTime at, std::uint32_t target, std::uint64_t tag) {
   std::uint32_t slot;
@@ -64,7 +61,7 @@ void Engine::run_until(TrueTime until) {
   while (!stopped_ && !queue_.empty() && queue_.top().at <= until) {
     if (dead(queue_.top())) {  // cancelled: dropped in O(1), not an event
       LOCKSIM_CHECK(cancelled_queued_ > 0, "every cancelled timer still queued is counted");
-      queue_.pop();
+      queue_.drop_top();
       --cancelled_queued_;
       continue;
     }
@@ -72,7 +69,9 @@ void Engine::run_until(TrueTime until) {
       budget_exhausted_ = true;
       return;
     }
-    const Event ev = queue_.pop();
+    const Event& top = queue_.top();
+    const Event ev{top.at, top.seq, top.target, top.kind, top.arg0, top.arg1};
+    queue_.drop_top();
     true_now_ = ev.at;
     if (ev.kind == kTimerKind) release(timer_from_bits(ev.arg1));  // fired timers free their slot
     ++dispatched_;

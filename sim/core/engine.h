@@ -53,7 +53,11 @@ class Engine {
   std::size_t queued() const { return queue_.size(); }
 
   // Schedules an event; REQUIRES at >= true_now().
-  void schedule(TrueTime at, std::uint32_t target, std::uint32_t kind, std::uint64_t arg0 = 0, std::uint64_t arg1 = 0);
+  void schedule(TrueTime at, std::uint32_t target, std::uint32_t kind, std::uint64_t arg0 = 0, std::uint64_t arg1 = 0) {
+    if (at < true_now_) [[unlikely]]
+      scheduled_in_the_past();
+    queue_.push(Event{at, queue_.next_seq(), target, kind, arg0, arg1});
+  }
   // A cancellable timer: dispatched as kind kTimerKind with arg0 = tag and
   // arg1 = timer_bits(id), so the dispatcher can tell timers apart.
   TimerId schedule_timer(TrueTime at, std::uint32_t target, std::uint64_t tag);
@@ -77,6 +81,7 @@ class Engine {
 
  private:
   static constexpr std::size_t kSweepAtCancelled = 8;
+  [[noreturn]] static void scheduled_in_the_past();
   // Frees a timer's slot for reuse; its event, if still queued, is dead.
   void release(TimerId id);
   bool dead(const Event& ev) const { return ev.kind == kTimerKind && !pending(timer_from_bits(ev.arg1)); }

@@ -7,24 +7,22 @@ namespace locksim {
 // Both directions move a hole instead of swapping: the moving event is
 // written once, where it lands, and each level costs one copy, not three.
 
-void EventQueue::push(const Event& ev) {
-  heap_.push_back(ev);
-  std::size_t hole = heap_.size() - 1;
-  while (hole > 0) {
-    const std::size_t parent = (hole - 1) / kArity;
-    if (!before(ev, heap_[parent])) break;
-    heap_[hole] = heap_[parent];
-    hole = parent;
-  }
-  heap_[hole] = ev;
-}
+void EventQueue::grow() { heap_.reserve(2 * heap_.capacity() + 8); }
 
 Event EventQueue::pop() {
   const Event result = heap_.front();
+  drop_top();
+  return result;
+}
+
+void EventQueue::drop_top() {
+  if (heap_.size() == 1) {
+    heap_.pop_back();
+    return;
+  }
   const Event last = heap_.back();
   heap_.pop_back();
-  if (!heap_.empty()) sift_down(0, last);
-  return result;
+  sift_down(0, last);
 }
 
 void EventQueue::sift_down(std::size_t hole, Event moving) {

@@ -45,8 +45,24 @@ class EventQueue {
   const Event& top() const { return heap_.front(); }
 
   // REQUIRES: ev.seq was taken from next_seq() (the engine does this).
-  void push(const Event& ev);
+  void push(const Event& ev) {
+    if (heap_.size() == heap_.capacity()) [[unlikely]]
+      grow();
+    heap_.push_back(ev);
+    std::size_t hole = heap_.size() - 1;
+    while (hole > 0) {
+      const std::size_t parent = (hole - 1) / kArity;
+      if (!before(ev, heap_[parent])) break;
+      heap_[hole] = heap_[parent];
+      hole = parent;
+    }
+    heap_[hole] = ev;
+  }
   Event pop();
+  // Removes the top event without copying it out: the engine reads the
+  // fields it needs first (a whole-event copy of an event pushed moments
+  // ago is a load that store-to-load forwarding cannot serve).
+  void drop_top();
   std::uint64_t next_seq() { return seq_++; }
   // Removes every event |dead| says is dead and rebuilds the heap from the
   // rest: what pops afterwards is the same sequence minus those events,
@@ -68,6 +84,7 @@ class EventQueue {
   // smaller children up into the hole as it goes.
   void sift_down(std::size_t hole, Event moving);
   void rebuild();
+  void grow();
   std::vector<Event> heap_;
   std::uint64_t seq_ = 0;
 };
