@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "sim/history/history.h"
 #include "sim/core/engine.h"
@@ -65,7 +66,18 @@ class Process {
   TimerId set_alarm(ClockKind kind, LocalTime deadline, std::uint64_t tag);
   void cancel_timer(TimerId id);
   Rng& rng();
-  void record(const FactBody& fact);
+  // Records |fact| at the true instant now (nothing once crashed). Inline so
+  // that a fact built in the call is written straight into the history: a
+  // copy of a struct written field by field moments before is a load the
+  // store buffer cannot forward, and facts are on every command's path.
+  template <class F>
+  void record(const F& fact) {
+    if (FactBody* body = begin_fact()) {
+      if constexpr (std::is_same_v<F, FactBody>) *body = fact;
+      else body->template emplace<F>(fact);
+      end_fact();
+    }
+  }
   void reach(Phase phase);
   // Whether this process's last crash was of the process alone, its host up
   // (fault::Crash::process_only): what it wrote to the page cache survived,
@@ -78,6 +90,10 @@ class Process {
 
  private:
   friend class World;
+  // The new last fact of the history, to fill in; nullptr when this process
+  // has crashed (a dead process records nothing).
+  FactBody* begin_fact();
+  void end_fact();  // traces it and fires the triggers it makes due
   World* world_ = nullptr;
   ProcessId id_ = kNoProcess;
   std::string name_;

@@ -71,10 +71,12 @@ void Process::cancel_timer(TimerId id) {
 }
 Rng& Process::rng() { return world_->slots_[id_].rng; }
 
-void Process::record(const FactBody& fact) {
-  if (world_->slots_[id_].state == ProcessState::crashed) return;
-  world_->record_fact(fact);
+FactBody* Process::begin_fact() {
+  if (world_->slots_[id_].state == ProcessState::crashed) return nullptr;
+  return &world_->append_fact();
 }
+
+void Process::end_fact() { world_->fact_appended(); }
 
 void Process::reach(Phase phase) {
   if (world_->slots_[id_].state == ProcessState::crashed) return;
@@ -642,15 +644,28 @@ void World::phase_reached(ProcessId p, Phase phase) {
 }
 
 void World::record_fact(const FactBody& fact) {
+  append_fact() = fact;
+  fact_appended();
+}
+
+FactBody& World::append_fact() {
   if (history_.facts.size() >= max_facts_)
     throw RunError("the run recorded " + std::to_string(history_.facts.size()) + " facts by " +
                    human_duration(true_now().time_since_epoch()) + " of " + human_duration(until_.time_since_epoch()) +
                    ", its history budget ([scenario] max_facts); raise max_facts, shorten run_for or slow the "
                    "retries down");
-  history_.facts.push_back(Fact{true_now(), fact});
-  if (tracing_) trace_.line(fact_json(history_.facts.back(), history_));
+  // Made in place and then stamped: a whole Fact built aside and copied in
+  // would be the store-forwarding stall this split avoids.
+  Fact& fact = history_.facts.emplace_back();
+  fact.at = true_now();
+  return fact.body;
+}
+
+void World::fact_appended() {
+  const Fact& fact = history_.facts.back();
+  if (tracing_) trace_.line(fact_json(fact, history_));
   // Server events: never inside the recording handler (see on_trigger).
-  for (const TriggerTable::Due& due : triggers_.fact_recorded(fact, history_.processes))
+  for (const TriggerTable::Due& due : triggers_.fact_recorded(fact.body, history_.processes))
     schedule_control(saturating_add(true_now(), due.delay), trigger_actions_[due.action]);
 }
 

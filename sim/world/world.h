@@ -219,6 +219,10 @@ class World final : private Dispatcher {
   void clock_changed(ProcessId p);
   void phase_reached(ProcessId p, Phase phase);
   void record_fact(const FactBody& fact);
+  // record_fact in two steps, for Process::record to fill the fact in place:
+  // the new last fact (after the budget check), then its trace and triggers.
+  FactBody& append_fact();
+  void fact_appended();
   // Throws RunError when |p|'s clock could read past kMaxClockReading before
   // the run ends (a clock fault drove it there).
   void check_clock_range(ProcessId p) const;
