@@ -79,30 +79,33 @@ std::optional<Reply> RedisNode::run(const Request& request, ProcessId client, bo
   }
   const std::uint64_t offset_before = replication_.offset();
   const std::int64_t now_ms = expiry_now_ms();  // one snapshot per command, as Redis
-  Reply reply;
-  switch (request.command) {
-    case Command::set: reply = set(request, now_ms); break;
-    case Command::setnx: reply = setnx(request, now_ms); break;
-    case Command::get: reply = get(request, now_ms); break;
-    case Command::del: reply = del(request, now_ms); break;
-    case Command::pexpire:
-      reply = expire(request.key, ExpireUnit::ms, request.expire_amount, request.condition, now_ms);
-      break;
-    case Command::expire:
-      reply = expire(request.key, ExpireUnit::s, request.expire_amount, request.condition, now_ms);
-      break;
-    case Command::pttl: reply = pttl(request, now_ms); break;
-    case Command::ttl: reply = ttl(request, now_ms); break;
-    case Command::persist: reply = persist(request, now_ms); break;
-    case Command::incr: reply = incr(request, now_ms); break;
-    case Command::eval: reply = eval(request, now_ms); break;
-    case Command::wait: break;  // answered above
-  }
+  // Written in place by the command (a prvalue all the way down), and read
+  // back only after the calls below: a reply built in registers and copied
+  // out at once would be a load the store buffer cannot forward.
+  Reply reply = answer(request, now_ms);
   reply.request_id = request.request_id;
   // call(): the client's write offset is where its last propagated command left the stream.
   if (replication_.offset() != offset_before) replication_.note_write(client);
   arm_expiry_alarm(/*force=*/false);
   return reply;
+}
+
+Reply RedisNode::answer(const Request& request, std::int64_t now_ms) {
+  switch (request.command) {
+    case Command::set: return set(request, now_ms);
+    case Command::setnx: return setnx(request, now_ms);
+    case Command::get: return get(request, now_ms);
+    case Command::del: return del(request, now_ms);
+    case Command::pexpire: return expire(request.key, ExpireUnit::ms, request.expire_amount, request.condition, now_ms);
+    case Command::expire: return expire(request.key, ExpireUnit::s, request.expire_amount, request.condition, now_ms);
+    case Command::pttl: return pttl(request, now_ms);
+    case Command::ttl: return ttl(request, now_ms);
+    case Command::persist: return persist(request, now_ms);
+    case Command::incr: return incr(request, now_ms);
+    case Command::eval: return eval(request, now_ms);
+    case Command::wait: break;  // answered before (Replication::wait)
+  }
+  return Reply{};
 }
 
 Reply RedisNode::set(const Request& r, std::int64_t now_ms) {

@@ -154,6 +154,8 @@ class RedisNode final : public Process {
   std::optional<Reply> run(const Request& request, ProcessId client, bool may_block);
 
   // --- commands; each takes the command's one clock snapshot ---
+  // The reply of every command but WAIT, without its request id.
+  Reply answer(const Request& request, std::int64_t now_ms);
   Reply set(const Request& r, std::int64_t now_ms);
   Reply setnx(const Request& r, std::int64_t now_ms);
   Reply get(const Request& r, std::int64_t now_ms);
