@@ -72,7 +72,7 @@ void Network::reset(std::uint64_t run_seed) {
   cuts_.clear();
 }
 
-std::uint32_t Network::partition(std::vector<std::vector<ProcessId>> groups, PartitionMode mode) {
+std::uint32_t Network::partition(const std::vector<std::vector<ProcessId>>& groups, PartitionMode mode) {
   Partition p{std::vector<std::int32_t>(names_.size(), -1), mode, true};
   for (std::size_t g = 0; g < groups.size(); ++g)
     for (ProcessId pid : groups[g]) {

@@ -79,7 +79,7 @@ class Network {
   void reset(std::uint64_t run_seed);
 
   // Returns the partition's id (also its index; ids are never reused).
-  std::uint32_t partition(std::vector<std::vector<ProcessId>> groups, PartitionMode mode);
+  std::uint32_t partition(const std::vector<std::vector<ProcessId>>& groups, PartitionMode mode);
   void heal(std::uint32_t id);
   bool partitioned() const { return active_partitions_ != 0; }
   bool active(std::uint32_t id) const { return id < partitions_.size() && partitions_[id].active; }

@@ -343,8 +343,9 @@ void World::dispatch(const Event& ev) {
       return hand_over(ev, slot, messages_[slot]);
     }
     case kControl: {
-      // A copy: applying it may schedule more controls and move controls_.
-      const Control control = controls_[ev.arg0];
+      // Moved out (each control runs once): applying it may schedule more
+      // controls and move controls_.
+      const Control control = std::move(controls_[ev.arg0]);
       run_control(control);
       return;
     }
