@@ -4,8 +4,9 @@
 //
 //   build-core/bench/engine_bench --benchmark_counters_tabular=true
 //
-// Target (issue 15): >= 55 million events/s for BM_PingPong/1 on one core
-// (Release); measured 29-33 million, from 17-18 million before it.
+// Target: >= 55 million events/s for BM_PingPong/1 on one core (Release);
+// measured 45-47 million, from 17-18 million before the speed work (29-33
+// million before the store-forwarding fixes, see the README's Benchmarks).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
