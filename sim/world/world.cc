@@ -21,11 +21,8 @@ void Process::send(ProcessId to, const Payload& payload) {
   if (me.state != ProcessState::running || me.evalsha || !w.messages_.has_free()) [[unlikely]]
     return w.send_unusual(id_, to, payload);
   // Written straight into its slot: a message is copied once on the way out.
-  const std::uint32_t slot = w.messages_.take();
-  Message& m = w.messages_[slot];
-  m.from = id_;
-  m.to = to;
-  m.payload = payload;
+  const std::uint32_t slot = w.open_message(id_, to);
+  w.messages_[slot].payload = payload;
   w.transmit(slot);
 }
 
@@ -33,11 +30,8 @@ void World::send_unusual(ProcessId from, ProcessId to, const Payload& payload) {
   Slot& me = slots_[from];
   const ProcessState st = me.state;
   if (st == ProcessState::crashed) return;
-  const std::uint32_t slot = messages_.take();
-  Message& m = messages_[slot];
-  m.from = from;
-  m.to = to;
-  m.payload = me.evalsha ? as_library_sends(me, to, payload) : payload;
+  const std::uint32_t slot = open_message(from, to);
+  messages_[slot].payload = me.evalsha ? as_library_sends(me, to, payload) : payload;
   if (st == ProcessState::paused) {
     // Frozen mid-handler: the send happens when the process thaws.
     me.pending.push_back(Event{true_now(), 0, from, kOutgoing, slot, 0});

@@ -173,9 +173,8 @@ class World final : private Dispatcher {
   // The functions on every message's path (send, transmit, deliver,
   // hand_over, receive) handle the common case and leave the rest to a
   // separate function (*_unusual, deliver_partitioned, hand_over_stopped,
-  // library_took):
-  // a cold branch that calls out would make the compiler save registers on
-  // every message, the common one included.
+  // library_took): a cold branch that calls out would make the compiler save
+  // registers on every message, the common one included.
   void deliver(const Event& ev);
   // deliver while a partition is active: it may drop or hold the message.
   void deliver_partitioned(const Event& ev, std::uint32_t slot);
@@ -189,9 +188,17 @@ class World final : private Dispatcher {
   // What the client's library (and the trace) see of |m| before the model
   // does; true when the library consumed it (an EVALSHA's NOSCRIPT).
   bool library_took(Slot& s, const Message& m, bool from_network);
-  // Process::send for a process that is not running or whose library sends
-  // EVALSHA.
+  // Process::send for a process that is not running, whose library sends
+  // EVALSHA, or when no slot is free (the slab grows).
   void send_unusual(ProcessId from, ProcessId to, const Payload& payload);
+  // A slot taken for a message from |from| to |to|, its payload still to
+  // write: both ways of sending start so.
+  std::uint32_t open_message(ProcessId from, ProcessId to) {
+    const std::uint32_t slot = messages_.take();
+    messages_[slot].from = from;
+    messages_[slot].to = to;
+    return slot;
+  }
   // An EVAL a client with Slot::evalsha sends goes as EVALSHA, remembered.
   Payload as_library_sends(Slot& s, ProcessId to, const Payload& payload);
   // A reply to one of those: true when it was NOSCRIPT and the library has
