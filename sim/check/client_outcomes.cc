@@ -1,7 +1,9 @@
 #include "sim/check/client_outcomes.h"
 
+#include <algorithm>
 #include <optional>
-#include <set>
+
+#include <boost/container/flat_set.hpp>
 
 namespace locksim {
 
@@ -10,6 +12,8 @@ std::vector<ClientOutcome> client_outcomes(const History& h) {
   constexpr std::size_t kNotClient = SIZE_MAX;
   std::vector<ClientOutcome> out;
   std::vector<std::size_t> index(h.processes.size(), kNotClient);
+  out.reserve(static_cast<std::size_t>(std::count_if(h.processes.begin(), h.processes.end(),
+                                                     [](const ProcessInfo& p) { return p.kind == ProcessKind::client; })));
   for (ProcessId p = 0; p < h.processes.size(); ++p) {
     if (h.processes[p].kind != ProcessKind::client) continue;
     index[p] = out.size();
@@ -19,7 +23,8 @@ std::vector<ClientOutcome> client_outcomes(const History& h) {
     return p < index.size() && index[p] != kNotClient ? &out[index[p]] : nullptr;
   };
   std::vector<std::optional<TrueTime>> wanted_since(out.size());
-  std::set<std::pair<ProcessId, std::uint64_t>> open_releases;  // invoked, not yet completed
+  // Invoked, not yet completed: a few at a time, so flat (one of these per run of a sweep).
+  boost::container::flat_set<std::pair<ProcessId, std::uint64_t>> open_releases;
   TrueTime run_end = kTrueStart;
   const auto end_wait = [&](ProcessId p, TrueTime at) {
     ClientOutcome* c = client(p);

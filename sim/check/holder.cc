@@ -12,6 +12,7 @@ ServiceHolder::ServiceHolder(const ServiceLayout& layout)
     nodes_.push_back(NodeState{kNoProcess, std::nullopt, 0, std::nullopt, TrueTime{}});
     return;
   }
+  nodes_.reserve(layout.nodes.size());
   for (ProcessId node : layout.nodes) nodes_.push_back(NodeState{node, std::nullopt, 0, std::nullopt, TrueTime{}});
 }
 

@@ -46,7 +46,7 @@ Liveness measure_liveness(const History& h, const SessionTable& table) {
   // Counts and acquire latency.
   // Flat: one of these per run of a sweep. Process ids are small indices;
   // sessions are granted in id order, so granted_at grows at its end.
-  std::vector<std::optional<TrueTime>> last_wanted;  // by client
+  std::vector<std::optional<TrueTime>> last_wanted(h.processes.size());  // by client
   boost::container::flat_map<SessionId, TrueTime> granted_at;
   // 128 bits: many sessions of a long run can wait longer than int64 ns hold in all.
   __int128 latency_sum = 0;

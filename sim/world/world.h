@@ -102,6 +102,10 @@ class World final : private Dispatcher {
   std::uint64_t seed() const { return seed_; }
   const History& history() const { return history_; }
   History take_history() { return std::move(history_); }
+  // Hands the history out in |other| and keeps |other|'s old one, whose
+  // buffers the next reset fills again (RepeatedRuns: no history allocated
+  // per run).
+  void swap_history(History& other) { std::swap(history_, other); }
   std::uint64_t events_dispatched() const { return engine_.events_dispatched(); }
 
   // --- fault verbs (also usable directly by tests) ---

@@ -85,8 +85,10 @@ const FaultKindDecl<PartitionFault>& kind_decl(std::type_identity<PartitionFault
       .read_custom = read_groups,
       .resolve = [](const PartitionFault& f, const FaultResolver& run) -> FaultAction {
         fault::Partition p;
+        p.groups.reserve(f.groups.size());  // resolved for every seed of a sweep: one allocation a group
         for (const auto& group : f.groups) {
           std::vector<ProcessId> ids;
+          ids.reserve(group.size());
           for (const auto& name : group) ids.push_back(run.id(name));
           p.groups.push_back(std::move(ids));
         }
