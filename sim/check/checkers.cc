@@ -24,6 +24,7 @@
 
 #include <boost/container/flat_map.hpp>
 
+#include "sim/check/fact_pass.h"
 #include "sim/check/holder.h"
 #include "sim/check/sessions.h"
 #include "sim/core/check.h"
@@ -140,74 +141,75 @@ Verdict check_belief_exclusive(const History& h, const SessionTable& table, Witn
   return v;
 }
 
-Verdict check_resource_exclusive(const History& h, WitnessDetail detail) {
-  Verdict v = verdict_for(Property::resource_exclusive);
-  struct Accepted {
-    SessionId session;
-    ProcessId client;
-    resource::Op op;
-    TrueTime at;
-  };
-  boost::container::flat_map<SessionId, Accepted> last_of;  // each session's latest accepted op (flat: one per run)
-  std::optional<Accepted> last;           // the latest accepted op of anyone
-  for (const Fact& f : h.facts) {
-    const auto* op = std::get_if<ResourceOp>(&f.body);
-    if (op == nullptr || !op->accepted) continue;
-    const Accepted now{op->session, op->client, op->op, f.at};
-    auto own = last_of.find(op->session);
-    // The previous accepted op is another session's, and this session had an
-    // op accepted before that: X, Y, X.
-    if (last && last->session != op->session && own != last_of.end()) {
-      record(v, detail, f.at, [&] { return Witness{f.at,
-                 session_label(h, op->client, op->session) + " " + resource::op_name(op->op) + " accepted at " +
-                     when(f.at) + " resumed session " + std::to_string(op->session) + " (its " +
-                     resource::op_name(own->second.op) + " was accepted at " + when(own->second.at) + ") after " +
-                     session_possessive(h, last->client, last->session) + " " + resource::op_name(last->op) +
-                     " was accepted at " + when(last->at),
-                 "interleaved-op", op->client, op->session, last->client, last->session}; });
-    }
-    last_of.insert_or_assign(op->session, now);
-    last = now;
+ResourceExclusiveCheck::ResourceExclusiveCheck(const History& h, WitnessDetail detail)
+    : h_(h), detail_(detail), v_(verdict_for(Property::resource_exclusive)) {}
+
+void ResourceExclusiveCheck::accepted(const Fact& f, const ResourceOp& op) {
+  const Accepted now{op.session, op.client, op.op, f.at};
+  auto own = last_of_.find(op.session);
+  // The previous accepted op is another session's, and this session had an
+  // op accepted before that: X, Y, X.
+  if (last_ && last_->session != op.session && own != last_of_.end()) {
+    const History& h = h_;
+    record(v_, detail_, f.at, [&] { return Witness{f.at,
+               session_label(h, op.client, op.session) + " " + resource::op_name(op.op) + " accepted at " +
+                   when(f.at) + " resumed session " + std::to_string(op.session) + " (its " +
+                   resource::op_name(own->second.op) + " was accepted at " + when(own->second.at) + ") after " +
+                   session_possessive(h, last_->client, last_->session) + " " + resource::op_name(last_->op) +
+                   " was accepted at " + when(last_->at),
+               "interleaved-op", op.client, op.session, last_->client, last_->session}; });
   }
-  return v;
+  last_of_.insert_or_assign(op.session, now);
+  last_ = now;
+}
+
+Verdict check_resource_exclusive(const History& h, WitnessDetail detail) {
+  ResourceExclusiveCheck check(h, detail);
+  for_each_fact(h, check);
+  return check.take();
 }
 
 Verdict check_resource_current(const History& h) { return check_resource_current(h, SessionTable(h)); }
 
+ResourceCurrentCheck::ResourceCurrentCheck(const History& h, const SessionTable& table, HolderTrack& track,
+                                           WitnessDetail detail)
+    : h_(h), table_(table), track_(track), detail_(detail), v_(verdict_for(Property::resource_current)) {}
+
+void ResourceCurrentCheck::accepted(const Fact& f, const ResourceOp& op) {
+  const SessionInfo* own = table_.find(op.session);
+  const std::optional<std::uint64_t>& holder = track_.current();
+  if (own != nullptr && holder && *holder == own->value) return;
+  const History& h = h_;
+  const SessionTable& table = table_;
+  record(v_, detail_, f.at, [&] {
+    std::string text = session_label(h, op.client, op.session) + " " + resource::op_name(op.op) +
+                       " accepted at " + when(f.at);
+    if (own == nullptr) text += " (a session never granted)";
+    Witness w{f.at, "", "op-not-from-holder", op.client, op.session};
+    if (!holder) {
+      // Say why: the values on the nodes against the quorum, or how the key left.
+      const auto owner = [&](std::uint64_t value) {
+        const SessionInfo* s = table.owner_of(value, f.at);
+        return s == nullptr ? std::string() : session_possessive(h, s->client, s->session);
+      };
+      text += " while no one held the lock: " + track_.service().why_no_holder(h, owner);
+    } else if (const SessionInfo* s = table.owner_of(*holder, f.at)) {
+      text += " while the service holder was " + session_possessive(h, s->client, s->session);
+      w.other_client = s->client;
+      w.other_session = s->session;
+    } else {
+      text += " while the service holder was value " + value_hex(*holder) + ", granted to no session";
+    }
+    w.text = std::move(text);
+    return w;
+  });
+}
+
 Verdict check_resource_current(const History& h, const SessionTable& table, WitnessDetail detail) {
-  Verdict v = verdict_for(Property::resource_current);
-  ServiceHolder service(h.service);
-  for (const Fact& f : h.facts) {
-    service.apply(f);
-    const auto* op = std::get_if<ResourceOp>(&f.body);
-    if (op == nullptr || !op->accepted) continue;
-    const SessionInfo* own = table.find(op->session);
-    const std::optional<std::uint64_t> holder = service.holder();
-    if (own != nullptr && holder && *holder == own->value) continue;
-    record(v, detail, f.at, [&] {
-      std::string text = session_label(h, op->client, op->session) + " " + resource::op_name(op->op) +
-                         " accepted at " + when(f.at);
-      if (own == nullptr) text += " (a session never granted)";
-      Witness w{f.at, "", "op-not-from-holder", op->client, op->session};
-      if (!holder) {
-        // Say why: the values on the nodes against the quorum, or how the key left.
-        const auto owner = [&](std::uint64_t value) {
-          const SessionInfo* s = table.owner_of(value, f.at);
-          return s == nullptr ? std::string() : session_possessive(h, s->client, s->session);
-        };
-        text += " while no one held the lock: " + service.why_no_holder(h, owner);
-      } else if (const SessionInfo* s = table.owner_of(*holder, f.at)) {
-        text += " while the service holder was " + session_possessive(h, s->client, s->session);
-        w.other_client = s->client;
-        w.other_session = s->session;
-      } else {
-        text += " while the service holder was value " + value_hex(*holder) + ", granted to no session";
-      }
-      w.text = std::move(text);
-      return w;
-    });
-  }
-  return v;
+  HolderTrack track(h.service);
+  ResourceCurrentCheck check(h, table, track, detail);
+  for_each_fact(h, check, track);
+  return check.take();
 }
 
 Verdict check_invariant(const History& h, WitnessDetail detail) {

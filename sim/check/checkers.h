@@ -11,11 +11,15 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include "sim/history/history.h"
+#include <boost/container/flat_map.hpp>
+
+#include "sim/check/holder.h"
 #include "sim/check/property.h"
 #include "sim/check/sessions.h"
+#include "sim/history/history.h"
 
 namespace locksim {
 
@@ -70,6 +74,55 @@ Verdict check_invariant(const History& h, WitnessDetail detail = WitnessDetail::
 
 // The checkers that read sessions share one table when given it (|table| is
 // SessionTable(h)): a whole run builds it once for them and for liveness.
+// P3 as a consumer of one pass over the facts (fact_pass.h).
+class ResourceExclusiveCheck {
+ public:
+  ResourceExclusiveCheck(const History& h, WitnessDetail detail);
+  template <class Body>
+  void on(const Fact& f, const Body& body) {
+    if constexpr (std::is_same_v<Body, ResourceOp>)
+      if (body.accepted) accepted(f, body);
+  }
+  Verdict take() { return std::move(v_); }
+
+ private:
+  void accepted(const Fact& f, const ResourceOp& op);
+  struct Accepted {
+    SessionId session;
+    ProcessId client;
+    resource::Op op;
+    TrueTime at;
+  };
+  const History& h_;
+  const WitnessDetail detail_;
+  Verdict v_;
+  boost::container::flat_map<SessionId, Accepted> last_of_;  // each session's latest accepted op (flat: one per run)
+  std::optional<Accepted> last_;                              // the latest accepted op of anyone
+};
+
+// P4 as a consumer of one pass over the facts, before |track| in it.
+// REQUIRES: |table| is SessionTable(h), |track| follows h.service.
+class ResourceCurrentCheck {
+ public:
+  ResourceCurrentCheck(const History& h, const SessionTable& table, HolderTrack& track, WitnessDetail detail);
+  template <class Body>
+  void on(const Fact& f, const Body& body) {
+    // The track has not applied this op yet, and needs not: an op does not
+    // touch the lock key, so the holder before it is the holder at it.
+    if constexpr (std::is_same_v<Body, ResourceOp>)
+      if (body.accepted) accepted(f, body);
+  }
+  Verdict take() { return std::move(v_); }
+
+ private:
+  void accepted(const Fact& f, const ResourceOp& op);
+  const History& h_;
+  const SessionTable& table_;
+  HolderTrack& track_;
+  const WitnessDetail detail_;
+  Verdict v_;
+};
+
 Verdicts check_all(const History& h);
 Verdicts check_all(const History& h, const SessionTable& table, WitnessDetail detail = WitnessDetail::text);
 

@@ -8,7 +8,12 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <type_traits>
+#include <utility>
 #include <vector>
+
+#include <boost/container/flat_set.hpp>
 
 #include "sim/history/history.h"
 
@@ -31,5 +36,46 @@ struct ClientOutcome {
 
 // One entry per client process, in process order.
 std::vector<ClientOutcome> client_outcomes(const History& h);
+
+// client_outcomes as a consumer of one pass over the facts (fact_pass.h).
+class ClientTally {
+ public:
+  explicit ClientTally(const History& h);
+  template <class Body>
+  void on(const Fact& f, const Body& body) {
+    run_end_ = f.at;
+    if constexpr (std::is_same_v<Body, LockWanted>) {
+      if (ClientOutcome* c = client(body.client)) wanted_since_[c - out_.data()] = f.at;
+    } else if constexpr (std::is_same_v<Body, LockGaveUp>) {
+      end_wait(body.client, f.at);
+    } else if constexpr (std::is_same_v<Body, FaultApplied>) {
+      if (body.kind == FaultKind::crash) end_wait(body.target, f.at);  // a crashed client stays down
+    } else if constexpr (std::is_same_v<Body, LockGranted>) {
+      if (ClientOutcome* c = client(body.client)) ++c->sessions;
+      end_wait(body.client, f.at);
+    } else if constexpr (std::is_same_v<Body, ResourceOp> || std::is_same_v<Body, RequestInvoked> ||
+                         std::is_same_v<Body, RequestCompleted>) {
+      count(body);
+    }
+  }
+  std::vector<ClientOutcome> take();
+
+ private:
+  ClientOutcome* client(ProcessId p) {
+    return p < index_.size() && index_[p] != kNotClient ? &out_[index_[p]] : nullptr;
+  }
+  void end_wait(ProcessId p, TrueTime at);
+  void count(const ResourceOp& op);
+  void count(const RequestInvoked& invoked);
+  void count(const RequestCompleted& done);
+
+  static constexpr std::size_t kNotClient = SIZE_MAX;
+  std::vector<ClientOutcome> out_;
+  std::vector<std::size_t> index_;  // per process: its position in out_ (clients only)
+  std::vector<std::optional<TrueTime>> wanted_since_;  // per client: the wait in progress
+  // Invoked, not yet completed: a few at a time, so flat (one of these per run of a sweep).
+  boost::container::flat_set<std::pair<ProcessId, std::uint64_t>> open_releases_;
+  TrueTime run_end_ = kTrueStart;
+};
 
 }  // namespace locksim

@@ -2,19 +2,23 @@
 
 namespace locksim {
 
+FaultTally::FaultTally(const History& h) {
+  out_.reserve(h.fault_names.size());
+  for (const std::string& name : h.fault_names) out_.push_back(FaultOutcome{name});
+}
+
+void FaultTally::count(const Fact& f, const FaultFired& fired) {
+  if (fired.fault >= out_.size()) return;
+  FaultOutcome& o = out_[fired.fault];
+  if (o.fired++ == 0) o.first_at = f.at;
+  if (!fired.took_effect) return;
+  if (o.effective++ == 0) o.first_effective_at = f.at;
+}
+
 std::vector<FaultOutcome> fault_outcomes(const History& h) {
-  std::vector<FaultOutcome> out;
-  out.reserve(h.fault_names.size());
-  for (const std::string& name : h.fault_names) out.push_back(FaultOutcome{name});
-  for (const Fact& f : h.facts) {
-    const auto* fired = std::get_if<FaultFired>(&f.body);
-    if (fired == nullptr || fired->fault >= out.size()) continue;
-    FaultOutcome& o = out[fired->fault];
-    if (o.fired++ == 0) o.first_at = f.at;
-    if (!fired->took_effect) continue;
-    if (o.effective++ == 0) o.first_effective_at = f.at;
-  }
-  return out;
+  FaultTally tally(h);
+  for_each_fact(h, tally);
+  return tally.take();
 }
 
 }  // namespace locksim

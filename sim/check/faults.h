@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "sim/check/fact_pass.h"
 #include "sim/history/history.h"
 
 namespace locksim {
@@ -23,5 +25,20 @@ struct FaultOutcome {
 
 // One entry per name in h.fault_names, in that order.
 std::vector<FaultOutcome> fault_outcomes(const History& h);
+
+// fault_outcomes as a consumer of one pass over the facts (fact_pass.h).
+class FaultTally {
+ public:
+  explicit FaultTally(const History& h);
+  template <class Body>
+  void on(const Fact& f, const Body& body) {
+    if constexpr (std::is_same_v<Body, FaultFired>) count(f, body);
+  }
+  std::vector<FaultOutcome> take() { return std::move(out_); }
+
+ private:
+  void count(const Fact& f, const FaultFired& fired);
+  std::vector<FaultOutcome> out_;
+};
 
 }  // namespace locksim

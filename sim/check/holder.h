@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sim/history/history.h"
@@ -34,6 +35,9 @@ class ServiceHolder {
   // Applies one fact; returns true when it touched the lock key on a service
   // node (the holder may have changed).
   bool apply(const Fact& f);
+  // What apply does with a fact that is neither KeyHeld nor KeyDropped: it
+  // only counts (the count orders writes, for holder()).
+  void skip() { ++seq_; }
   // The value held on a quorum of the nodes, if any. Should two values both
   // reach the quorum (only possible with quorum <= half the nodes, e.g. a
   // split-brain master and replica with quorum 1), the one written most
@@ -73,6 +77,36 @@ class ServiceHolder {
   std::vector<NodeState> nodes_;
   std::vector<ProcessId> members_;  // replicated_state: the members, all speaking for nodes_[0]
   std::uint64_t seq_ = 0;
+};
+
+// The service holder along one pass over the facts (fact_pass.h), shared by
+// the consumers that ask it: a consumer reads current() as of the facts
+// before the one in hand, so the track goes after them in the pass. The
+// holder is worked out again only after the lock key changed on a node.
+class HolderTrack {
+ public:
+  explicit HolderTrack(const ServiceLayout& layout) : service_(layout) {}
+  template <class Body>
+  void on(const Fact& f, const Body&) {
+    if constexpr (std::is_same_v<Body, KeyHeld> || std::is_same_v<Body, KeyDropped>) {
+      if (service_.apply(f)) stale_ = true;
+    } else {
+      service_.skip();
+    }
+  }
+  const std::optional<std::uint64_t>& current() {
+    if (stale_) {
+      holder_ = service_.holder();
+      stale_ = false;
+    }
+    return holder_;
+  }
+  const ServiceHolder& service() const { return service_; }
+
+ private:
+  ServiceHolder service_;
+  std::optional<std::uint64_t> holder_;
+  bool stale_ = false;
 };
 
 template <typename Owner>

@@ -22,10 +22,7 @@
 #include <optional>
 #include <vector>
 
-#include <boost/container/flat_map.hpp>
-
-#include "sim/check/holder.h"
-#include "sim/check/sessions.h"
+#include "sim/check/fact_pass.h"
 #include "sim/core/check.h"
 #include "sim/core/limits.h"
 
@@ -38,98 +35,88 @@ double committed_per_second(const Liveness& l) {
 
 Liveness measure_liveness(const History& h) { return measure_liveness(h, SessionTable(h)); }
 
+LivenessTally::LivenessTally(const History& h, const SessionTable& table, HolderTrack& track)
+    : table_(table), track_(track), run_end_(table.run_end()), last_wanted_(h.processes.size()) {
+  out_.run_length = run_end_ - kTrueStart;
+}
+
+void LivenessTally::count(const Fact&, const RequestInvoked& invoked) {
+  if (invoked.kind == RequestKind::acquire) ++out_.acquire_attempts;
+}
+
+void LivenessTally::count(const Fact&, const RequestCompleted& done) {
+  if (done.kind != RequestKind::acquire) return;
+  switch (done.outcome) {
+    case Outcome::ok: ++out_.acquire_ok; break;
+    case Outcome::fail: ++out_.acquire_failed; break;
+    case Outcome::info: ++out_.acquire_info; break;
+  }
+}
+
+void LivenessTally::count(const Fact& f, const LockWanted& want) {
+  LOCKSIM_CHECK(want.client < kMaxProcesses, "a LockWanted fact names no process");
+  if (last_wanted_.size() <= want.client) last_wanted_.resize(want.client + std::size_t{1});
+  last_wanted_[want.client] = f.at;
+}
+
+void LivenessTally::count(const Fact&, const LockGaveUp&) { ++out_.gave_up; }
+
+void LivenessTally::count(const Fact& f, const ResourceOp& op) {
+  if (op.op != resource::Op::commit) return;
+  if (op.accepted) {
+    ++out_.commits;
+  } else if (op.reject == resource::Reject::rolled_back) {
+    ++out_.rollbacks;
+    const auto it = granted_at_.find(op.session);
+    if (it != granted_at_.end()) out_.wasted_work += f.at - it->second;
+  }
+}
+
+void LivenessTally::count(const Fact& f, const LockGranted& g) {
+  ++out_.sessions;
+  granted_at_[g.session] = f.at;
+  // promised_end is the first instant >= the grant at which the client's
+  // clock reads the lease end, so "expired" means it equals the grant.
+  if (g.promised_end <= f.at) ++out_.expired_grants;
+  if (g.client >= last_wanted_.size() || !last_wanted_[g.client]) return;  // a grant nobody asked for has no latency
+  const Duration latency = f.at - *last_wanted_[g.client];
+  latency_sum_ += latency.count();
+  out_.max_acquire_latency = std::max(out_.max_acquire_latency, latency);
+  ++latency_count_;
+}
+
+// The holder is read when time moves on, not after every fact that touched
+// the key: a Redlock round writes its nodes at one instant, and only the
+// state after the instant's last fact counts.
+void LivenessTally::account(TrueTime until) {
+  const std::optional<std::uint64_t>& holder = track_.current();
+  const bool stuck = holder && !table_.value_live(*holder, cursor_);
+  if (!holder) out_.unheld_time += until - cursor_;
+  if (!stuck) {
+    stuck_open_ = false;
+  } else {
+    if (!stuck_open_ || stuck_value_ != *holder) {
+      stuck_open_ = true;
+      stuck_value_ = *holder;
+      stuck_since_ = cursor_;
+    }
+    out_.longest_stuck = std::max(out_.longest_stuck, until - stuck_since_);
+  }
+  cursor_ = until;
+}
+
+Liveness LivenessTally::take() {
+  if (!service_done_) advance(run_end_);
+  service_done_ = true;
+  if (latency_count_ > 0) out_.mean_acquire_latency = Duration{static_cast<std::int64_t>(latency_sum_ / latency_count_)};
+  return out_;
+}
+
 Liveness measure_liveness(const History& h, const SessionTable& table) {
-  Liveness out;
-  const TrueTime run_end = table.run_end();
-  out.run_length = run_end - kTrueStart;
-
-  // Counts and acquire latency.
-  // Flat: one of these per run of a sweep. Process ids are small indices;
-  // sessions are granted in id order, so granted_at grows at its end.
-  std::vector<std::optional<TrueTime>> last_wanted(h.processes.size());  // by client
-  boost::container::flat_map<SessionId, TrueTime> granted_at;
-  // 128 bits: many sessions of a long run can wait longer than int64 ns hold in all.
-  __int128 latency_sum = 0;
-  std::int64_t latency_count = 0;
-  for (const Fact& f : h.facts) {
-    if (const auto* inv = std::get_if<RequestInvoked>(&f.body)) {
-      if (inv->kind == RequestKind::acquire) ++out.acquire_attempts;
-    } else if (const auto* done = std::get_if<RequestCompleted>(&f.body)) {
-      if (done->kind != RequestKind::acquire) continue;
-      switch (done->outcome) {
-        case Outcome::ok: ++out.acquire_ok; break;
-        case Outcome::fail: ++out.acquire_failed; break;
-        case Outcome::info: ++out.acquire_info; break;
-      }
-    } else if (const auto* want = std::get_if<LockWanted>(&f.body)) {
-      LOCKSIM_CHECK(want->client < kMaxProcesses, "a LockWanted fact names no process");
-      if (last_wanted.size() <= want->client) last_wanted.resize(want->client + std::size_t{1});
-      last_wanted[want->client] = f.at;
-    } else if (std::holds_alternative<LockGaveUp>(f.body)) {
-      ++out.gave_up;
-    } else if (const auto* op = std::get_if<ResourceOp>(&f.body)) {
-      if (op->op != resource::Op::commit) continue;
-      if (op->accepted) {
-        ++out.commits;
-      } else if (op->reject == resource::Reject::rolled_back) {
-        ++out.rollbacks;
-        const auto it = granted_at.find(op->session);
-        if (it != granted_at.end()) out.wasted_work += f.at - it->second;
-      }
-    } else if (const auto* g = std::get_if<LockGranted>(&f.body)) {
-      ++out.sessions;
-      granted_at[g->session] = f.at;
-      // promised_end is the first instant >= the grant at which the client's
-      // clock reads the lease end, so "expired" means it equals the grant.
-      if (g->promised_end <= f.at) ++out.expired_grants;
-      if (g->client >= last_wanted.size() || !last_wanted[g->client]) continue;  // a grant nobody asked for has no latency
-      const Duration latency = f.at - *last_wanted[g->client];
-      latency_sum += latency.count();
-      out.max_acquire_latency = std::max(out.max_acquire_latency, latency);
-      ++latency_count;
-    }
-  }
-  if (latency_count > 0) out.mean_acquire_latency = Duration{static_cast<std::int64_t>(latency_sum / latency_count)};
-
-  // The service over time.
-  ServiceHolder service(h.service);
-  std::optional<std::uint64_t> holder;
-  // The holder is worked out when time moves on, not after every fact that
-  // touched the key: a Redlock round writes its nodes at one instant, and
-  // only the state after the instant's last fact counts.
-  bool holder_stale = false;
-  bool stuck_open = false;        // a stuck run is in progress ...
-  std::uint64_t stuck_value = 0;  // ... with this value held
-  TrueTime stuck_since = kTrueStart;
-  TrueTime cursor = kTrueStart;
-  // Accounts for [cursor, until) with the state as of |cursor|.
-  auto advance = [&](TrueTime until) {
-    if (until <= cursor) return;
-    if (holder_stale) {
-      holder = service.holder();
-      holder_stale = false;
-    }
-    const bool stuck = holder && !table.value_live(*holder, cursor);
-    if (!holder) out.unheld_time += until - cursor;
-    if (!stuck) {
-      stuck_open = false;
-    } else {
-      if (!stuck_open || stuck_value != *holder) {
-        stuck_open = true;
-        stuck_value = *holder;
-        stuck_since = cursor;
-      }
-      out.longest_stuck = std::max(out.longest_stuck, until - stuck_since);
-    }
-    cursor = until;
-  };
-  for (const Fact& f : h.facts) {
-    if (f.at >= run_end) break;
-    advance(f.at);
-    if (service.apply(f)) holder_stale = true;
-  }
-  advance(run_end);
-  return out;
+  HolderTrack track(h.service);
+  LivenessTally tally(h, table, track);
+  for_each_fact(h, tally, track);
+  return tally.take();
 }
 
 }  // namespace locksim

@@ -5,7 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <type_traits>
+#include <vector>
 
+#include <boost/container/flat_map.hpp>
+
+#include "sim/check/holder.h"
 #include "sim/check/sessions.h"
 #include "sim/history/history.h"
 
@@ -45,5 +51,62 @@ double committed_per_second(const Liveness& l);
 Liveness measure_liveness(const History& h);
 // REQUIRES: |table| is SessionTable(h).
 Liveness measure_liveness(const History& h, const SessionTable& table);
+
+// measure_liveness as a consumer of one pass over the facts (fact_pass.h),
+// before |track| in it. REQUIRES: |table| is SessionTable(h).
+class LivenessTally {
+ public:
+  LivenessTally(const History& h, const SessionTable& table, HolderTrack& track);
+  template <class Body>
+  void on(const Fact& f, const Body& body) {
+    // The service over time stops at the run's end: the state after the
+    // facts before it holds until then.
+    if (!service_done_) {
+      if (f.at < run_end_) {
+        advance(f.at);
+      } else {
+        advance(run_end_);
+        service_done_ = true;
+      }
+    }
+    if constexpr (std::is_same_v<Body, RequestInvoked> || std::is_same_v<Body, RequestCompleted> ||
+                  std::is_same_v<Body, LockWanted> || std::is_same_v<Body, LockGaveUp> ||
+                  std::is_same_v<Body, ResourceOp> || std::is_same_v<Body, LockGranted>)
+      count(f, body);
+  }
+  Liveness take();
+
+ private:
+  // Accounts for [cursor_, until) with the state as of cursor_.
+  void advance(TrueTime until) {
+    if (until > cursor_) account(until);
+  }
+  void account(TrueTime until);
+  void count(const Fact& f, const RequestInvoked& invoked);
+  void count(const Fact& f, const RequestCompleted& done);
+  void count(const Fact& f, const LockWanted& want);
+  void count(const Fact& f, const LockGaveUp& gave_up);
+  void count(const Fact& f, const ResourceOp& op);
+  void count(const Fact& f, const LockGranted& granted);
+
+  const SessionTable& table_;
+  HolderTrack& track_;
+  const TrueTime run_end_;
+  Liveness out_;
+  // Counts and acquire latency. Flat: one of these per run of a sweep.
+  // Process ids are small indices; sessions are granted in id order, so
+  // granted_at_ grows at its end.
+  std::vector<std::optional<TrueTime>> last_wanted_;  // by client
+  boost::container::flat_map<SessionId, TrueTime> granted_at_;
+  // 128 bits: many sessions of a long run can wait longer than int64 ns hold in all.
+  __int128 latency_sum_ = 0;
+  std::int64_t latency_count_ = 0;
+  // The service over time.
+  bool service_done_ = false;
+  bool stuck_open_ = false;        // a stuck run is in progress ...
+  std::uint64_t stuck_value_ = 0;  // ... with this value held
+  TrueTime stuck_since_ = kTrueStart;
+  TrueTime cursor_ = kTrueStart;
+};
 
 }  // namespace locksim

@@ -1,5 +1,6 @@
 #include "sim/scenario/run.h"
 
+#include "sim/check/judge.h"
 #include "sim/scenario/build.h"
 #include "sim/scenario/client_bounds.h"
 #include "sim/scenario/judged_trace.h"
@@ -19,11 +20,11 @@ void run_and_judge(World& world, const ScenarioSpec& spec, std::uint64_t seed, T
   result.events = world.events_dispatched();
   world.swap_history(result.history);
   const SessionTable sessions(result.history);
-  result.verdicts =
-      check_all(result.history, sessions, trace.enabled() ? WitnessDetail::text : options.witnesses);
-  result.liveness = measure_liveness(result.history, sessions);
-  result.faults = fault_outcomes(result.history);
-  result.clients = client_outcomes(result.history);
+  Judgement judged = judge(result.history, sessions, trace.enabled() ? WitnessDetail::text : options.witnesses);
+  result.verdicts = std::move(judged.verdicts);
+  result.liveness = judged.liveness;
+  result.faults = std::move(judged.faults);
+  result.clients = std::move(judged.clients);
   result.mismatches.clear();
   if (options.compare_expectation) {
     result.mismatches = compare_with_expectation(spec.expect, result.verdicts, result.liveness, result.faults);
