@@ -51,8 +51,30 @@ bool ServiceHolder::apply(const Fact& f) {
 }
 
 std::optional<std::uint64_t> ServiceHolder::holder() const {
-  // Called after every change of the lock key on a node, so each distinct
-  // value is counted once, from the first node that holds it.
+  // A majority quorum (a single node, Redlock's N/2 + 1, a store) lets at
+  // most one value reach it: the only candidate is the one a majority vote
+  // leaves (Boyer and Moore), and counting it settles it. Empty nodes vote
+  // too, as "no value", which a majority of them wins.
+  if (2 * std::size_t{quorum_} > nodes_.size()) {
+    const std::optional<std::uint64_t>* candidate = nullptr;
+    std::size_t lead = 0;
+    for (const NodeState& s : nodes_) {
+      if (lead == 0) {
+        candidate = &s.value;
+        lead = 1;
+      } else if (s.value == *candidate) {
+        ++lead;
+      } else {
+        --lead;
+      }
+    }
+    if (candidate == nullptr || !*candidate) return std::nullopt;
+    const auto count =
+        std::count_if(nodes_.begin(), nodes_.end(), [&](const NodeState& s) { return s.value == *candidate; });
+    return static_cast<std::size_t>(count) >= quorum_ ? *candidate : std::optional<std::uint64_t>{};
+  }
+  // Otherwise two values may both reach it: each distinct value is counted
+  // once, from the first node that holds it.
   std::optional<std::uint64_t> best;
   std::uint64_t best_seq = 0;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {

@@ -90,7 +90,13 @@ void LivenessTally::count(const Fact& f, const LockGranted& g) {
 // state after the instant's last fact counts.
 void LivenessTally::account(TrueTime until) {
   const std::optional<std::uint64_t>& holder = track_.current();
-  const bool stuck = holder && !table_.value_live(*holder, cursor_);
+  // Whether the holder's value is live, from when it stops being so: worked
+  // out once a value, not at every instant it holds.
+  if (holder && (!live_until_value_ || *live_until_value_ != *holder)) {
+    live_until_value_ = *holder;
+    live_until_ = table_.live_until(*holder);
+  }
+  const bool stuck = holder && cursor_ >= live_until_;
   if (!holder) out_.unheld_time += until - cursor_;
   if (!stuck) {
     stuck_open_ = false;

@@ -107,6 +107,8 @@ class LivenessTally {
   std::uint64_t stuck_value_ = 0;  // ... with this value held
   TrueTime stuck_since_ = kTrueStart;
   TrueTime cursor_ = kTrueStart;
+  std::optional<std::uint64_t> live_until_value_;  // the value live_until_ is for
+  TrueTime live_until_ = kTrueStart;
 };
 
 }  // namespace locksim

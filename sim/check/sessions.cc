@@ -127,6 +127,12 @@ bool SessionTable::value_live(std::uint64_t value, TrueTime t) const {
   return false;
 }
 
+TrueTime SessionTable::live_until(std::uint64_t value) const {
+  TrueTime until = TrueTime::min();
+  for (const auto& [v, i] : with_value(value)) until = std::max({until, sessions_[i].granted, sessions_[i].belief_end});
+  return until;
+}
+
 std::string session_label(const History& h, ProcessId client, SessionId session) {
   return h.name_of(client) + " (session " + std::to_string(session) + ")";
 }

@@ -91,6 +91,10 @@ class SessionTable {
   // granted after |t| (its acquisition is in flight: the node has answered,
   // the client has not heard yet).
   bool value_live(std::uint64_t value, TrueTime t) const;
+  // value_live(value, t) is exactly t < live_until(value): a session is live
+  // before the later of its grant and its belief's end. TrueTime::min() when
+  // no session has |value|.
+  TrueTime live_until(std::uint64_t value) const;
   // The time of RunEnded; without one, the time of the last fact.
   TrueTime run_end() const { return run_end_; }
 

@@ -85,5 +85,27 @@ TEST(Judge, OnePassGivesWhatEachCheckGivesAlone) {
   EXPECT_GT(violated, 0u);  // the catalogue's witnesses were compared, not only its "holds"
 }
 
+// Liveness asks live_until once a holder value where it asked value_live at
+// every instant: the two agree at every fact's instant and either side of it.
+TEST(Judge, LiveUntilIsWhereValueLiveTurns) {
+  std::size_t checked = 0;
+  for (const CatalogueVariant& c : catalogue_variants()) {
+    NullTrace trace;
+    const History h = run_scenario(c.spec, c.spec.seed, trace).history;
+    const SessionTable table(h);
+    std::vector<std::uint64_t> values{0x1234};  // and one no session has
+    for (const SessionInfo& s : table.sessions()) values.push_back(s.value);
+    for (const std::uint64_t value : values) {
+      const TrueTime until = table.live_until(value);
+      for (const Fact& f : h.facts)
+        for (const TrueTime t : {f.at - Duration{1}, f.at, f.at + Duration{1}}) {
+          ASSERT_EQ(table.value_live(value, t), t < until) << c.scenario << " · " << c.variant << " · value " << value;
+          ++checked;
+        }
+    }
+  }
+  EXPECT_GT(checked, 10000u);
+}
+
 }  // namespace
 }  // namespace locksim
