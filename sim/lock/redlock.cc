@@ -2,6 +2,7 @@
 #include "sim/lock/redlock.h"
 
 #include "sim/core/check.h"
+#include "sim/core/settle.h"
 #include "sim/lock/fencing.h"
 #include "sim/lock/release.h"
 
@@ -82,12 +83,14 @@ redis::Request RedlockClient::request_for(std::size_t) const {
 }
 
 void RedlockClient::send_to(std::size_t node) {
-  redis::Request r = request_for(node);
+  Payload payload{request_for(node)};
+  redis::Request& r = std::get<redis::Request>(payload);
   r.request_id = next_request_id_++;
   round_.request[node] = r.request_id;
   ++round_.open;
+  settle(payload);  // its stores drain while the timer is set, before send copies it
   round_.timeout[node] = self_.set_timer(config_.node_timeout, tag_base_ + kNodeTimeoutTags + node);
-  self_.send(config_.nodes[node], r);
+  self_.send(config_.nodes[node], payload);
 }
 
 void RedlockClient::on_reply(const redis::Reply& reply) {

@@ -7,6 +7,7 @@
 
 #include "sim/core/check.h"
 #include "sim/core/limits.h"
+#include "sim/core/settle.h"
 #include "sim/redis/entry_rules.h"
 #include "sim/redis/redis_node.h"
 
@@ -84,6 +85,7 @@ std::optional<Reply> RedisNode::run(const Request& request, ProcessId client, bo
   // out at once would be a load the store buffer cannot forward.
   Reply reply = answer(request, now_ms);
   reply.request_id = request.request_id;
+  settle(reply);  // its stores drain during the calls below, before the return copies it
   // call(): the client's write offset is where its last propagated command left the stream.
   if (replication_.offset() != offset_before) replication_.note_write(client);
   arm_expiry_alarm(/*force=*/false);
