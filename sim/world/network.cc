@@ -19,9 +19,9 @@ std::uint32_t Network::find_sparse(ProcessId from, ProcessId to) const {
 
 Network::LinkState& Network::add_link(ProcessId from, ProcessId to) {
   const auto index = static_cast<std::uint32_t>(links_.size());
-  // Made in place, then given its spec: a LinkState built aside and copied
-  // in right away is a load the store buffer cannot forward.
-  links_.emplace_back().spec = default_link_;
+  // Made in place: a LinkState built aside and copied in right away is a
+  // load the store buffer cannot forward.
+  links_.emplace_back(default_link_);
   if (!dense_.empty())
     dense_[from * process_count_ + to] = index;
   else

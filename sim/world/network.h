@@ -99,6 +99,9 @@ class Network {
 
  private:
   struct LinkState {
+    // Made in place from its spec (add_link): value-initialising it first
+    // zero-filled all of it, the random streams' unused state included.
+    explicit LinkState(const LinkSpec& s) : spec(s) {}
     LinkSpec spec;
     TrueTime last_delivery{};
     std::optional<Rng> latency_rng;
