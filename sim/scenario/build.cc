@@ -183,34 +183,55 @@ void plan_sentinels(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) 
     add_process<redis::Sentinel>(plan, spec, ProcessKind::sentinel, name, config);
 }
 
+// |f| as planned for |seed|; |seed_free| says whether nothing in it was drawn
+// from the seed (it is then the same for every seed).
+PlannedFault plan_fault(const FaultSpec& f, const Layout& l, std::uint64_t seed, bool& seed_free) {
+  const scenario::FaultResolver resolver(l.ids, seed, f.name);
+  PlannedFault planned{f.name, scenario::resolve_fault(f.kind, resolver), PlannedFault::AtTime{}};
+  const TriggerSpec& t = f.trigger;
+  if (!t.at_a_time()) {
+    planned.when = trigger_of(t, l);
+  } else {
+    Duration at = t.at_time;
+    if (t.at_drawn) {
+      Rng rng = resolver.rng("at");
+      at = t.at_drawn->sample(rng);
+    }
+    planned.when = PlannedFault::AtTime{saturating_add(TrueTime{at}, t.delay)};
+  }
+  seed_free = !resolver.drew();
+  return planned;
+}
+
 std::vector<PlannedFault> plan_faults(const ScenarioSpec& spec, const Layout& l, std::uint64_t seed) {
   std::vector<PlannedFault> faults;
   faults.reserve(spec.faults.size());
-  for (const FaultSpec& f : spec.faults) {
-    const scenario::FaultResolver resolver(l.ids, seed, f.name);
-    PlannedFault planned{f.name, scenario::resolve_fault(f.kind, resolver), PlannedFault::AtTime{}};
-    const TriggerSpec& t = f.trigger;
-    if (!t.at_a_time()) {
-      planned.when = trigger_of(t, l);
-    } else {
-      Duration at = t.at_time;
-      if (t.at_drawn) {
-        Rng rng = resolver.rng("at");
-        at = t.at_drawn->sample(rng);
-      }
-      planned.when = PlannedFault::AtTime{saturating_add(TrueTime{at}, t.delay)};
-    }
-    faults.push_back(std::move(planned));
-  }
+  bool seed_free = false;
+  for (const FaultSpec& f : spec.faults) faults.push_back(plan_fault(f, l, seed, seed_free));
   return faults;
 }
 
 }  // namespace
 
-Planner::Planner(const ScenarioSpec& spec) : spec_(spec), layout_(std::make_unique<Layout>(lay_out(spec))) {}
+Planner::Planner(const ScenarioSpec& spec) : spec_(spec), layout_(std::make_unique<Layout>(lay_out(spec))) {
+  // Resolving a fault looks its processes up by name; one that draws
+  // nothing from the seed is resolved here, once, and copied for each seed.
+  for (const FaultSpec& f : spec.faults) {
+    bool seed_free = false;
+    PlannedFault planned = plan_fault(f, *layout_, 0, seed_free);
+    seed_free_faults_.push_back(seed_free ? std::optional<PlannedFault>(std::move(planned)) : std::nullopt);
+  }
+}
 Planner::~Planner() = default;
 
-std::vector<PlannedFault> Planner::faults(std::uint64_t seed) const { return plan_faults(spec_, *layout_, seed); }
+std::vector<PlannedFault> Planner::faults(std::uint64_t seed) const {
+  std::vector<PlannedFault> faults;
+  faults.reserve(spec_.faults.size());
+  bool seed_free = false;
+  for (std::size_t i = 0; i < spec_.faults.size(); ++i)
+    faults.push_back(seed_free_faults_[i] ? *seed_free_faults_[i] : plan_fault(spec_.faults[i], *layout_, seed, seed_free));
+  return faults;
+}
 
 WorldPlan Planner::plan(std::uint64_t seed, bool resettable) const {
   const ScenarioSpec& spec = spec_;

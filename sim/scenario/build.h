@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "sim/core/trace.h"
@@ -43,6 +44,8 @@ class Planner {
  private:
   const ScenarioSpec& spec_;
   std::unique_ptr<const Layout> layout_;
+  // Per fault of the spec: as planned for any seed, when nothing in it is drawn.
+  std::vector<std::optional<PlannedFault>> seed_free_faults_;
 };
 
 WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed);

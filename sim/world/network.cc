@@ -64,6 +64,9 @@ void Network::reset(std::uint64_t run_seed) {
   links_.clear();
   std::fill(dense_.begin(), dense_.end(), kNoLink);
   sparse_.clear();
+  // Their tables are kept for the next run's partitions: a sweep's every run
+  // would otherwise allocate them again.
+  for (Partition& p : partitions_) spare_group_of_.push_back(std::move(p.group_of));
   partitions_.clear();
   active_partitions_ = 0;
   // Remembered verdicts carry the epoch they were worked out in: with the
@@ -73,7 +76,12 @@ void Network::reset(std::uint64_t run_seed) {
 }
 
 std::uint32_t Network::partition(const std::vector<std::vector<ProcessId>>& groups, PartitionMode mode) {
-  Partition p{std::vector<std::int32_t>(names_.size(), -1), mode, true};
+  Partition p{{}, mode, true};
+  if (!spare_group_of_.empty()) {
+    p.group_of = std::move(spare_group_of_.back());
+    spare_group_of_.pop_back();
+  }
+  p.group_of.assign(names_.size(), -1);
   for (std::size_t g = 0; g < groups.size(); ++g)
     for (ProcessId pid : groups[g]) {
       LOCKSIM_CHECK(pid < names_.size(), "partition names an unknown process");

@@ -156,6 +156,7 @@ class Network {
   std::vector<std::uint32_t> dense_;                             // n x n indices into links_, small worlds
   std::unordered_map<std::uint64_t, std::uint32_t> sparse_;      // (from << 32 | to) -> index; tidy: unordered ok
   std::vector<Partition> partitions_;
+  std::vector<std::vector<std::int32_t>> spare_group_of_;  // the last run's partitions' tables (reset)
   std::size_t active_partitions_ = 0;
   std::uint32_t epoch_ = 0;       // counts partition starts and heals
   mutable std::vector<Cut> cuts_;  // n x n in a small world once it has partitioned, else empty

@@ -40,12 +40,19 @@ class FaultResolver {
   ProcessId id(std::string_view process) const;
   // The stream for the fault's |key| ("length", "by"), from the run's seed:
   // one seed always gives the same draw, and no other draw moves it.
-  Rng rng(std::string_view key) const { return Rng::derive(seed_, "fault " + std::string(fault_name_), key); }
+  Rng rng(std::string_view key) const {
+    drew_ = true;
+    return Rng::derive(seed_, "fault " + std::string(fault_name_), key);
+  }
+  // Whether rng() was asked: a resolution that drew nothing is the same for
+  // every seed (Planner resolves such a fault once).
+  bool drew() const { return drew_; }
 
  private:
   const NameTable& ids_;
   std::uint64_t seed_;
   std::string_view fault_name_;
+  mutable bool drew_ = false;
 };
 
 // How a clock fault can move its target's clock, for the static check that
