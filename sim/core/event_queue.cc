@@ -10,12 +10,12 @@ namespace locksim {
 void EventQueue::grow() { heap_.reserve(2 * heap_.capacity() + 8); }
 
 Event EventQueue::pop() {
-  const Event result = heap_.front();
+  const Event result = top();
   drop_top();
   return result;
 }
 
-void EventQueue::drop_top() {
+void EventQueue::drop_heap_top() {
   if (heap_.size() == 1) {
     heap_.pop_back();
     return;

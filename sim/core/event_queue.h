@@ -12,9 +12,18 @@
 // Any correct priority queue pops the same sequence, since (at, seq) is a
 // total order: the shape of the heap cannot leak into a run.
 //
+// Beside the heap, one slot: an event pushed when it is due before every
+// queued one waits there and pops without entering the heap. A sweep's run
+// mostly schedules the very next event (a reply a millisecond away, its
+// timers seconds away): in redlock-clock-jump this saved 6 % of the
+// instructions and about 5 % of the sweep's time. Events scheduled in no
+// particular order (BM_ScheduleAndPop) pay a test for it.
+//
 // Invariants:
-//  1. heap_[0] is the smallest (at, seq) pair; no event is before its parent.
-//  2. seq is unique and strictly increasing in push order.
+//  1. heap_[0] is the smallest (at, seq) pair in heap_; no event is before
+//     its parent.
+//  2. When has_front_, front_ is before every event in heap_.
+//  3. seq is unique and strictly increasing in push order.
 // The vector keeps its capacity after pops, so a warmed-up queue allocates
 // nothing per event.
 #pragma once
@@ -40,12 +49,63 @@ struct Event {
 class EventQueue {
  public:
   void reserve(std::size_t n) { heap_.reserve(n); }
-  bool empty() const { return heap_.empty(); }
-  std::size_t size() const { return heap_.size(); }
-  const Event& top() const { return heap_.front(); }
+  bool empty() const { return !has_front_ && heap_.empty(); }
+  std::size_t size() const { return heap_.size() + (has_front_ ? 1 : 0); }
+  const Event& top() const { return has_front_ ? front_ : heap_.front(); }
 
   // REQUIRES: ev.seq was taken from next_seq() (the engine does this).
   void push(const Event& ev) {
+    // An event due before everything queued waits beside the heap: most of
+    // a run's events are the next to happen when they are scheduled (a
+    // message a millisecond away, with timers seconds away), and then they
+    // never enter the heap at all.
+    if (!has_front_) {
+      if (heap_.empty() || before(ev, heap_.front())) {
+        front_ = ev;
+        has_front_ = true;
+        return;
+      }
+    } else if (before(ev, front_)) {
+      push_heap(front_);
+      front_ = ev;
+      return;
+    }
+    push_heap(ev);
+  }
+  Event pop();
+  // Removes the top event without copying it out: the engine reads the
+  // fields it needs first (a whole-event copy of an event pushed moments
+  // ago is a load that store-to-load forwarding cannot serve).
+  void drop_top() {
+    if (has_front_)
+      has_front_ = false;
+    else
+      drop_heap_top();
+  }
+  std::uint64_t next_seq() { return seq_++; }
+  // Removes every event |dead| says is dead and rebuilds the heap from the
+  // rest: what pops afterwards is the same sequence minus those events,
+  // since (at, seq) orders every pair. O(size).
+  template <class Dead>
+  void erase_if(Dead dead) {
+    if (has_front_ && dead(front_)) has_front_ = false;
+    std::erase_if(heap_, dead);
+    rebuild();
+  }
+  void clear() {
+    heap_.clear();
+    has_front_ = false;
+    seq_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t kArity = 4;
+  static bool before(const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
+  // Puts |moving| where it belongs at or below the hole at |hole|, moving
+  // smaller children up into the hole as it goes.
+  void sift_down(std::size_t hole, Event moving);
+  void drop_heap_top();
+  void push_heap(const Event& ev) {
     if (heap_.size() == heap_.capacity()) [[unlikely]]
       grow();
     heap_.push_back(ev);
@@ -58,33 +118,11 @@ class EventQueue {
     }
     heap_[hole] = ev;
   }
-  Event pop();
-  // Removes the top event without copying it out: the engine reads the
-  // fields it needs first (a whole-event copy of an event pushed moments
-  // ago is a load that store-to-load forwarding cannot serve).
-  void drop_top();
-  std::uint64_t next_seq() { return seq_++; }
-  // Removes every event |dead| says is dead and rebuilds the heap from the
-  // rest: what pops afterwards is the same sequence minus those events,
-  // since (at, seq) orders every pair. O(size).
-  template <class Dead>
-  void erase_if(Dead dead) {
-    std::erase_if(heap_, dead);
-    rebuild();
-  }
-  void clear() {
-    heap_.clear();
-    seq_ = 0;
-  }
-
- private:
-  static constexpr std::size_t kArity = 4;
-  static bool before(const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
-  // Puts |moving| where it belongs at or below the hole at |hole|, moving
-  // smaller children up into the hole as it goes.
-  void sift_down(std::size_t hole, Event moving);
   void rebuild();
   void grow();
+  // When has_front_: an event before every one in heap_.
+  Event front_;
+  bool has_front_ = false;
   std::vector<Event> heap_;
   std::uint64_t seq_ = 0;
 };

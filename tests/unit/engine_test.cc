@@ -111,6 +111,22 @@ TEST(EngineTest, EventQueueMatchesSortedOrderOnRandomInput) {
   EXPECT_EQ(popped, expected_popped);
 }
 
+TEST(EngineTest, EventQueueEraseIfReachesTheEventBesideTheHeap) {
+  // The earliest event waits beside the heap (EventQueue::push); erasing
+  // must see it too, and what is left pops in (time, seq) order.
+  EventQueue queue;
+  const auto push = [&](std::int64_t t) {
+    queue.push(Event{kTrueStart + Duration{t}, queue.next_seq(), 0, 1, static_cast<std::uint64_t>(t), 0});
+  };
+  for (const std::int64_t t : {30, 20, 10, 40, 5}) push(t);  // 5 ends beside the heap
+  ASSERT_EQ(queue.top().arg0, 5u);
+  queue.erase_if([](const Event& ev) { return ev.arg0 == 5 || ev.arg0 == 30; });
+  ASSERT_EQ(queue.size(), 3u);
+  std::vector<std::uint64_t> order;
+  while (!queue.empty()) order.push_back(queue.pop().arg0);
+  EXPECT_EQ(order, (std::vector<std::uint64_t>{10, 20, 40}));
+}
+
 TEST(EngineTest, CancelledTimerNeverDispatches) {
   // A cancelled timer is skipped when its event pops: no dispatch, not counted.
   Rig rig;
