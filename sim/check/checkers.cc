@@ -142,7 +142,7 @@ Verdict check_belief_exclusive(const History& h, const SessionTable& table, Witn
 }
 
 ResourceExclusiveCheck::ResourceExclusiveCheck(const History& h, WitnessDetail detail)
-    : h_(h), detail_(detail), v_(verdict_for(Property::resource_exclusive)) {}
+    : AcceptedOpCheck(Property::resource_exclusive), h_(h), detail_(detail) {}
 
 void ResourceExclusiveCheck::accepted(const Fact& f, const ResourceOp& op) {
   const Accepted now{op.session, op.client, op.op, f.at};
@@ -173,7 +173,7 @@ Verdict check_resource_current(const History& h) { return check_resource_current
 
 ResourceCurrentCheck::ResourceCurrentCheck(const History& h, const SessionTable& table, HolderTrack& track,
                                            WitnessDetail detail)
-    : h_(h), table_(table), track_(track), detail_(detail), v_(verdict_for(Property::resource_current)) {}
+    : AcceptedOpCheck(Property::resource_current), h_(h), table_(table), track_(track), detail_(detail) {}
 
 void ResourceCurrentCheck::accepted(const Fact& f, const ResourceOp& op) {
   const SessionInfo* own = table_.find(op.session);

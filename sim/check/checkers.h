@@ -72,21 +72,29 @@ Verdict check_resource_current(const History& h, const SessionTable& table,
 // point, counter != accepted increments or collection size != elements.
 Verdict check_invariant(const History& h, WitnessDetail detail = WitnessDetail::text);
 
-// The checkers that read sessions share one table when given it (|table| is
-// SessionTable(h)): a whole run builds it once for them and for liveness.
-// P3 as a consumer of one pass over the facts (fact_pass.h).
-class ResourceExclusiveCheck {
+// P3 and P4 as consumers of one pass over the facts (fact_pass.h): each
+// accepted resource op goes to the checker's accepted().
+template <class Check>
+class AcceptedOpCheck {
  public:
-  ResourceExclusiveCheck(const History& h, WitnessDetail detail);
   template <class Body>
   void on(const Fact& f, const Body& body) {
     if constexpr (std::is_same_v<Body, ResourceOp>)
-      if (body.accepted) accepted(f, body);
+      if (body.accepted) static_cast<Check&>(*this).accepted(f, body);
   }
   Verdict take() { return std::move(v_); }
 
- private:
+ protected:
+  explicit AcceptedOpCheck(Property p) { v_.property = p; }
+  Verdict v_;
+};
+
+class ResourceExclusiveCheck : public AcceptedOpCheck<ResourceExclusiveCheck> {
+ public:
+  ResourceExclusiveCheck(const History& h, WitnessDetail detail);
   void accepted(const Fact& f, const ResourceOp& op);
+
+ private:
   struct Accepted {
     SessionId session;
     ProcessId client;
@@ -95,34 +103,27 @@ class ResourceExclusiveCheck {
   };
   const History& h_;
   const WitnessDetail detail_;
-  Verdict v_;
   boost::container::flat_map<SessionId, Accepted> last_of_;  // each session's latest accepted op (flat: one per run)
   std::optional<Accepted> last_;                              // the latest accepted op of anyone
 };
 
-// P4 as a consumer of one pass over the facts, before |track| in it.
+// Before |track| in the pass: the track has not applied an op when P4 reads
+// the holder at it, and needs not, since an op does not touch the lock key.
 // REQUIRES: |table| is SessionTable(h), |track| follows h.service.
-class ResourceCurrentCheck {
+class ResourceCurrentCheck : public AcceptedOpCheck<ResourceCurrentCheck> {
  public:
   ResourceCurrentCheck(const History& h, const SessionTable& table, HolderTrack& track, WitnessDetail detail);
-  template <class Body>
-  void on(const Fact& f, const Body& body) {
-    // The track has not applied this op yet, and needs not: an op does not
-    // touch the lock key, so the holder before it is the holder at it.
-    if constexpr (std::is_same_v<Body, ResourceOp>)
-      if (body.accepted) accepted(f, body);
-  }
-  Verdict take() { return std::move(v_); }
+  void accepted(const Fact& f, const ResourceOp& op);
 
  private:
-  void accepted(const Fact& f, const ResourceOp& op);
   const History& h_;
   const SessionTable& table_;
   HolderTrack& track_;
   const WitnessDetail detail_;
-  Verdict v_;
 };
 
+// The checkers that read sessions share one table when given it (|table| is
+// SessionTable(h)): a whole run builds it once for them and for liveness.
 Verdicts check_all(const History& h);
 Verdicts check_all(const History& h, const SessionTable& table, WitnessDetail detail = WitnessDetail::text);
 

@@ -10,6 +10,7 @@
 #include "sim/core/trace.h"
 #include "sim/scenario/file.h"
 #include "sim/scenario/run.h"
+#include "sim/world/trace_format.h"
 
 namespace locksim {
 namespace {
@@ -67,6 +68,37 @@ TEST(DrawnFaults, DrawnPauseStartVariesWithTheSeedAndRepeatsWithIt) {
   }
   EXPECT_EQ(distinct.size(), by_seed.size()) << "two seeds drew the same pause start";
   for (const auto& [seed, at] : by_seed) EXPECT_EQ(pause_time(*spec, seed), at) << "seed " << seed;
+}
+
+// A sweep's runs (RepeatedRuns) draw a drawn fault again for each seed; a
+// fault that draws nothing the Planner resolves once and copies. Each run is
+// the run a world built anew gives, fact for fact.
+TEST(DrawnFaults, RepeatedRunsDrawAgainForEachSeedAndKeepWhatIsFixed) {
+  const std::string text = std::string(kDrawnPause) +
+                           "[fault.cut]\n"
+                           "kind = \"partition\"\n"
+                           "groups = [[\"c1\"], [\"r1\"]]\n"
+                           "at = \"20s\"\n"
+                           "heal_after = \"1s\"\n";
+  ScenarioError error;
+  const std::optional<ScenarioFile> file = ScenarioFile::from_string(text, "drawn.toml", error);
+  ASSERT_TRUE(file.has_value()) << error.to_string();
+  const std::optional<ScenarioSpec> spec = file->resolve("base", {}, error);
+  ASSERT_TRUE(spec.has_value()) << error.to_string();
+  RepeatedRuns runs(*spec);
+  std::set<std::string> pauses;
+  for (const std::uint64_t seed : {1u, 2u, 3u, 1u}) {
+    const RunResult& again = runs.run(seed);
+    NullTrace trace;
+    const RunResult fresh = run_scenario(*spec, seed, trace);
+    ASSERT_EQ(again.history.facts.size(), fresh.history.facts.size()) << "seed " << seed;
+    for (std::size_t i = 0; i < fresh.history.facts.size(); ++i) {
+      const std::string line = fact_json(again.history.facts[i], again.history);
+      ASSERT_EQ(line, fact_json(fresh.history.facts[i], fresh.history)) << "seed " << seed;
+      if (line.find("\"pause\"") != std::string::npos) pauses.insert(line);
+    }
+  }
+  EXPECT_EQ(pauses.size(), 3u) << "the drawn pause did not move with the seed";
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 // and the verdicts, over seeds in an order that revisits one.
 #include <gtest/gtest.h>
 
-#include <set>
 #include <string>
 
 #include "sim/core/run_error.h"
@@ -79,41 +78,6 @@ TEST(RepeatedRuns, FreshRandomnessAfterAResetIsAsBuiltAnew) {
     NullTrace trace;
     ASSERT_EQ(digest(runs.run(seed, options)), digest(run_scenario(*spec, seed, trace, options))) << seed;
   }
-}
-
-// Planner resolves a fault that draws nothing once and copies it for every
-// seed; one whose time or length is drawn is drawn again for each seed.
-TEST(RepeatedRuns, DrawnFaultsAreDrawnForEachSeedAndFixedOnesKept) {
-  constexpr const char* kDrawnAndFixed =
-      "[scenario]\n"
-      "name = \"drawn-and-fixed\"\n"
-      "run_for = \"30s\"\n"
-      "[client.c1]\n"
-      "steps = [\"read\", \"work 15s\", \"write\"]\n"
-      "[fault.gc]\n"
-      "kind = \"pause\"\n"
-      "target = \"c1\"\n"
-      "at = \"uniform(1s, 9s)\"\n"
-      "length = \"uniform(1s, 12s)\"\n"
-      "[fault.cut]\n"
-      "kind = \"partition\"\n"
-      "groups = [[\"c1\"], [\"r1\"]]\n"
-      "at = \"20s\"\n"
-      "heal_after = \"1s\"\n";
-  ScenarioError error;
-  const auto file = ScenarioFile::from_string(kDrawnAndFixed, "drawn.toml", error);
-  ASSERT_TRUE(file) << error.to_string();
-  const auto spec = file->resolve("base", {}, error);
-  ASSERT_TRUE(spec) << error.to_string();
-  RepeatedRuns runs(*spec);
-  std::set<std::string> distinct;
-  for (const std::uint64_t seed : {1u, 2u, 3u, 1u}) {
-    NullTrace trace;
-    const std::string once = digest(runs.run(seed));
-    ASSERT_EQ(once, digest(run_scenario(*spec, seed, trace))) << "seed " << seed;
-    distinct.insert(once);
-  }
-  EXPECT_EQ(distinct.size(), 3u) << "the drawn pause did not move with the seed";
 }
 
 // A sweep does not hold its runs to the scenario's expectation
