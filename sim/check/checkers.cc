@@ -294,13 +294,19 @@ const std::vector<std::string>& witness_kinds() {
 Verdicts check_all(const History& h) { return check_all(h, SessionTable(h)); }
 
 Verdicts check_all(const History& h, const SessionTable& table, WitnessDetail detail) {
+  return verdicts_with(h, table, detail, check_resource_exclusive(h, detail), check_resource_current(h, table, detail));
+}
+
+Verdicts verdicts_with(const History& h, const SessionTable& table, WitnessDetail detail, Verdict resource_exclusive,
+                       Verdict resource_current) {
   Verdicts out;
   for (std::size_t i = 0; i < kPropertyCount; ++i) {
     switch (kAllProperties[i]) {
       case Property::grant_exclusive: out[i] = check_grant_exclusive(h, table, detail); break;
       case Property::belief_exclusive: out[i] = check_belief_exclusive(h, table, detail); break;
-      case Property::resource_exclusive: out[i] = check_resource_exclusive(h, detail); break;
-      case Property::resource_current: out[i] = check_resource_current(h, table, detail); break;
+      case Property::resource_exclusive: out[i] = std::move(resource_exclusive); break;
+      case Property::resource_current: out[i] = std::move(resource_current); break;
+      // Two passes of its own: it needs the lowest stock of the whole run first.
       case Property::invariant: out[i] = check_invariant(h, detail); break;
     }
   }

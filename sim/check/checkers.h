@@ -126,6 +126,11 @@ class ResourceCurrentCheck : public AcceptedOpCheck<ResourceCurrentCheck> {
 // SessionTable(h)): a whole run builds it once for them and for liveness.
 Verdicts check_all(const History& h);
 Verdicts check_all(const History& h, const SessionTable& table, WitnessDetail detail = WitnessDetail::text);
+// The five verdicts in kAllProperties order, P3's and P4's as the caller
+// worked them out: check_all by their functions, judge (judge.h) in its one
+// pass over the facts.
+Verdicts verdicts_with(const History& h, const SessionTable& table, WitnessDetail detail, Verdict resource_exclusive,
+                       Verdict resource_current);
 
 // "second-grant" ... : the witness kinds, for documentation and tests.
 const std::vector<std::string>& witness_kinds();

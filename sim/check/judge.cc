@@ -16,16 +16,7 @@ Judgement judge(const History& h, const SessionTable& table, WitnessDetail detai
   for_each_fact(h, resource_exclusive, resource_current, liveness, faults, clients, track);
 
   Judgement out;
-  for (std::size_t i = 0; i < kPropertyCount; ++i) {
-    switch (kAllProperties[i]) {
-      case Property::grant_exclusive: out.verdicts[i] = check_grant_exclusive(h, table, detail); break;
-      case Property::belief_exclusive: out.verdicts[i] = check_belief_exclusive(h, table, detail); break;
-      case Property::resource_exclusive: out.verdicts[i] = resource_exclusive.take(); break;
-      case Property::resource_current: out.verdicts[i] = resource_current.take(); break;
-      // Two passes of its own: it needs the lowest stock of the whole run first.
-      case Property::invariant: out.verdicts[i] = check_invariant(h, detail); break;
-    }
-  }
+  out.verdicts = verdicts_with(h, table, detail, resource_exclusive.take(), resource_current.take());
   out.liveness = liveness.take();
   out.faults = faults.take();
   out.clients = clients.take();

@@ -203,33 +203,27 @@ PlannedFault plan_fault(const FaultSpec& f, const Layout& l, std::uint64_t seed,
   return planned;
 }
 
-std::vector<PlannedFault> plan_faults(const ScenarioSpec& spec, const Layout& l, std::uint64_t seed) {
-  std::vector<PlannedFault> faults;
-  faults.reserve(spec.faults.size());
-  bool seed_free = false;
-  for (const FaultSpec& f : spec.faults) faults.push_back(plan_fault(f, l, seed, seed_free));
-  return faults;
-}
-
 }  // namespace
 
-Planner::Planner(const ScenarioSpec& spec) : spec_(spec), layout_(std::make_unique<Layout>(lay_out(spec))) {
-  // Resolving a fault looks its processes up by name; one that draws
-  // nothing from the seed is resolved here, once, and copied for each seed.
-  for (const FaultSpec& f : spec.faults) {
-    bool seed_free = false;
-    PlannedFault planned = plan_fault(f, *layout_, 0, seed_free);
-    seed_free_faults_.push_back(seed_free ? std::optional<PlannedFault>(std::move(planned)) : std::nullopt);
-  }
-}
+Planner::Planner(const ScenarioSpec& spec)
+    : spec_(spec), layout_(std::make_unique<Layout>(lay_out(spec))), seed_free_faults_(spec.faults.size()) {}
 Planner::~Planner() = default;
 
 std::vector<PlannedFault> Planner::faults(std::uint64_t seed) const {
+  // Resolving a fault looks its processes up by name: one that drew nothing
+  // from the seed is kept the first time, and copied for every later seed.
   std::vector<PlannedFault> faults;
   faults.reserve(spec_.faults.size());
-  bool seed_free = false;
-  for (std::size_t i = 0; i < spec_.faults.size(); ++i)
-    faults.push_back(seed_free_faults_[i] ? *seed_free_faults_[i] : plan_fault(spec_.faults[i], *layout_, seed, seed_free));
+  for (std::size_t i = 0; i < spec_.faults.size(); ++i) {
+    std::optional<PlannedFault>& kept = seed_free_faults_[i];
+    if (kept) {
+      faults.push_back(*kept);
+      continue;
+    }
+    bool seed_free = false;
+    faults.push_back(plan_fault(spec_.faults[i], *layout_, seed, seed_free));
+    if (seed_free) kept = faults.back();
+  }
   return faults;
 }
 
@@ -277,7 +271,7 @@ WorldPlan Planner::plan(std::uint64_t seed, bool resettable) const {
     plan.links.push_back({l.id(link.from), l.id(link.to), link.spec});
     if (link.both_ways) plan.links.push_back({l.id(link.to), l.id(link.from), link.spec});
   }
-  plan.faults = plan_faults(spec, l, seed);
+  plan.faults = faults(seed);
   return plan;
 }
 

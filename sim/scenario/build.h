@@ -44,8 +44,9 @@ class Planner {
  private:
   const ScenarioSpec& spec_;
   std::unique_ptr<const Layout> layout_;
-  // Per fault of the spec: as planned for any seed, when nothing in it is drawn.
-  std::vector<std::optional<PlannedFault>> seed_free_faults_;
+  // Per fault of the spec: as planned for any seed, once faults() found
+  // nothing in it drawn. Filled by a const call: a Planner serves one thread.
+  mutable std::vector<std::optional<PlannedFault>> seed_free_faults_;
 };
 
 WorldPlan plan_world(const ScenarioSpec& spec, std::uint64_t seed);
