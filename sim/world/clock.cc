@@ -1,6 +1,7 @@
 #include "sim/world/clock.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "sim/core/check.h"
 #include "sim/core/limits.h"
@@ -22,6 +23,12 @@ __int128 Clock::advance_exact(const Segment& s, TrueTime t) {
   const __int128 dt = static_cast<__int128>(t.time_since_epoch().count()) - s.start.time_since_epoch().count();
   // Most clocks have no drift: no 128-bit division for them (the same value).
   if (s.drift_ppm == 0) return s.monotonic_start.time_since_epoch().count() + dt;
+  // A drifting clock within hours of its segment's start: the product fits
+  // in 64 bits, and 64-bit division by the constant is a multiply, where
+  // the 128-bit one is a library call. Both truncate toward zero: the same value.
+  std::int64_t product;
+  if (dt >= 0 && dt <= INT64_MAX && !__builtin_mul_overflow(static_cast<std::int64_t>(dt), kMillion + s.drift_ppm, &product))
+    return s.monotonic_start.time_since_epoch().count() + static_cast<__int128>(product / kMillion);
   return s.monotonic_start.time_since_epoch().count() + dt * (kMillion + s.drift_ppm) / kMillion;
 }
 
@@ -43,8 +50,19 @@ TrueTime Clock::solve(const Segment& s, __int128 target_ns) {
   }
   // Smallest dt with floor(dt * rate / 1e6) >= need: dt = ceil(need * 1e6 / rate).
   const __int128 rate = kMillion + s.drift_ppm;
-  __int128 dt = need * kMillion / rate;
-  if (dt * rate < need * kMillion) ++dt;
+  __int128 dt;
+  std::int64_t scaled;
+  if (need <= INT64_MAX && !__builtin_mul_overflow(static_cast<std::int64_t>(need), kMillion, &scaled)) {
+    // A target within hours: 64-bit division (need > 0 and rate > 0 here, so
+    // truncation is the floor, as in the 128-bit form below).
+    const auto rate64 = static_cast<std::int64_t>(rate);
+    std::int64_t dt64 = scaled / rate64;
+    if (dt64 * rate64 < scaled) ++dt64;
+    dt = dt64;
+  } else {
+    dt = need * kMillion / rate;
+    if (dt * rate < need * kMillion) ++dt;
+  }
   const __int128 at = static_cast<__int128>(s.start.time_since_epoch().count()) + dt;
   if (at >= static_cast<__int128>(kTrueNever.time_since_epoch().count())) return kTrueNever;
   return TrueTime{Duration{static_cast<std::int64_t>(at)}};
@@ -137,6 +155,17 @@ TrueTime Clock::when_reads(ClockKind kind, LocalTime target, TrueTime from) cons
 
 Duration Clock::true_span(Duration local, TrueTime from) const {
   if (local <= Duration{0}) return Duration{0};
+  // Every client's timer asks this, and most clocks run at rate 1 with no
+  // change to come: the span is |local| itself, unless a sum below would
+  // saturate, which the general path settles.
+  if (segments_.size() == 1 && segments_.front().drift_ppm == 0) {
+    const Segment& s = segments_.front();
+    const __int128 reading = static_cast<__int128>(s.monotonic_start.time_since_epoch().count()) +
+                             (from - s.start).count() + offset_.count();
+    if (from >= s.start && reading + local.count() < INT64_MAX &&
+        static_cast<__int128>(from.time_since_epoch().count()) + local.count() < INT64_MAX)
+      return local;
+  }
   const TrueTime at = when_reads(ClockKind::monotonic, saturating_add(monotonic(from), local), from);
   return at - from;
 }

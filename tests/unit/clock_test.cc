@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <initializer_list>
 
 #include "sim/core/rng.h"
 #include "sim/world/clock.h"
@@ -193,6 +194,53 @@ TEST(ClockTest, TrueSpanUnderDrift) {
   EXPECT_EQ(slow.true_span(1s, T(0s)), 2s);
   EXPECT_EQ(slow.true_span(0s, T(0s)), 0s);
   EXPECT_EQ(slow.true_span(-1s, T(0s)), 0s);
+}
+
+TEST(ClockTest, SixtyFourBitShortcutsAgreeWithTheExactForm) {
+  // A drifting clock reads, and is solved, in 64 bits while the products fit
+  // and in 128 bits past that: on both sides of the edge the readings are
+  // the exact formula's, and when_reads finds the first instant reading the target.
+  for (const std::int64_t ppm : {-999999LL, -20000LL, 1LL, 20000LL, 999999LL}) {
+    const Clock c(0s, ppm);
+    const std::int64_t rate = 1'000'000 + ppm;
+    const std::int64_t edge = INT64_MAX / rate;  // the largest dt whose product fits
+    for (const std::int64_t dt : {edge - 2, edge - 1, edge, edge + 1, edge + 2}) {
+      const auto exact = static_cast<std::int64_t>(static_cast<__int128>(dt) * rate / 1'000'000);
+      ASSERT_EQ(c.monotonic(T(Duration{dt})), L(Duration{exact})) << ppm << " ppm at " << dt;
+    }
+  }
+  const std::int64_t need_edge = INT64_MAX / 1'000'000;  // the largest target solved in 64 bits
+  for (const std::int64_t ppm : {-500000LL, 1LL, 20000LL, 900000LL}) {
+    const Clock c(0s, ppm);
+    for (const std::int64_t target : {need_edge - 1, need_edge, need_edge + 1, need_edge + 1'000'003}) {
+      const TrueTime t = c.when_reads(ClockKind::monotonic, L(Duration{target}), T(0s));
+      ASSERT_GE(c.monotonic(t), L(Duration{target})) << ppm << " ppm, target " << target;
+      ASSERT_LT(c.monotonic(t - 1ns), L(Duration{target})) << ppm << " ppm, target " << target;
+    }
+  }
+}
+
+TEST(ClockTest, TrueSpanOfAnUndriftedClockMatchesTheGeneralInversion) {
+  // Rate 1 and no change ahead: true_span answers |local| at once unless a
+  // sum would saturate. A twin clock with the same line cut in two segments
+  // (so it takes the general path) must answer the same everywhere, the
+  // ends of time included.
+  for (const Duration offset : std::initializer_list<Duration>{0ns, 1h, -1h, Duration::max() / 2}) {
+    const Clock quick(offset);
+    Clock twin(offset);
+    twin.set_drift(T(1ns), 0);
+    const Duration end = Duration::max();
+    for (const Duration from : std::initializer_list<Duration>{0ns, 1ns, 7s, end / 2, end - offset - 2s, end - offset, end - 3s, end - 1ns}) {
+      if (from < 0ns) continue;
+      for (const Duration local : std::initializer_list<Duration>{1ns, 5ms, 2s, 3s, end / 2, end - 1ns, end}) {
+        ASSERT_EQ(quick.true_span(local, T(from)), twin.true_span(local, T(from)))
+            << "offset " << format_duration(offset) << ", from " << format_duration(from) << ", local "
+            << format_duration(local);
+      }
+    }
+  }
+  EXPECT_EQ(Clock().true_span(5ms, T(7s)), 5ms);
+  EXPECT_EQ(Clock().true_span(2s, T(Duration::max() - 1s)), 1s);  // ends at kTrueNever
 }
 
 TEST(ClockTest, TrueSpanAcrossDriftChangeIgnoresWallJumps) {
