@@ -247,34 +247,54 @@ BENCHMARK(BM_EngineHold)->Arg(1 << 10)->Arg(1 << 16);
 BENCHMARK(BM_EngineHoldTimers)->Arg(1 << 10)->Arg(1 << 16);
 
 // Ping-pong: a client sends GET, the server answers, the client sends the next
-// GET on the reply, forever.
+// GET on the reply, forever. The models build each message in its slot
+// (Process::send_built), as the Redlock client's and the Redis node's hottest
+// sends do; BM_PingPongCopied builds it on the stack and copies it (send()).
+enum class Sending { built, copied };
+
+template <Sending how>
 class Pinger final : public Process {
  public:
   Pinger(std::string name, ProcessId peer) : Process(std::move(name)), peer_(peer) {}
-  void on_start() override { send(peer_, next()); }
-  void on_message(const Message&) override { send(peer_, next()); }
+  void on_start() override { next(); }
+  void on_message(const Message&) override { next(); }
 
  private:
-  Payload next() {
-    redis::Request r;
-    r.request_id = ++n_;
-    r.command = redis::Command::get;
-    return r;
+  void next() {
+    const std::uint64_t id = ++n_;
+    if constexpr (how == Sending::built) {
+      send_built<redis::Request>(peer_, [id](redis::Request& r) {
+        r.request_id = id;
+        r.command = redis::Command::get;
+      });
+    } else {
+      redis::Request r;
+      r.request_id = id;
+      r.command = redis::Command::get;
+      send(peer_, r);
+    }
   }
   ProcessId peer_;
   std::uint64_t n_ = 0;
 };
 
+template <Sending how>
 class Ponger final : public Process {
  public:
   using Process::Process;
   void on_message(const Message& m) override {
-    send(m.from, redis::Reply::nil_reply(std::get<redis::Request>(m.payload).request_id));
+    const std::uint64_t id = std::get<redis::Request>(m.payload).request_id;
+    if constexpr (how == Sending::built) {
+      send_built<redis::Reply>(m.from, [id](redis::Reply& r) { r.request_id = id; });  // a nil reply
+    } else {
+      send(m.from, redis::Reply::nil_reply(id));
+    }
   }
 };
 
 // |pairs| independent client/server pairs in one world, so the heap holds
 // 2 x pairs messages in flight.
+template <Sending how = Sending::built>
 void ping_pong(benchmark::State& state, const Latency& latency, bool hashing) {
   const auto pairs = static_cast<std::uint32_t>(state.range(0));
   // Enough simulated time for ~2M events per run, whatever the pair count.
@@ -290,8 +310,8 @@ void ping_pong(benchmark::State& state, const Latency& latency, bool hashing) {
     world->set_default_link(LinkSpec{latency, 0});
     for (std::uint32_t i = 0; i < pairs; ++i) {
       const ProcessId client = 2 * i;
-      world->add(std::make_unique<Pinger>("c" + std::to_string(i), client + 1), ProcessKind::client);
-      world->add(std::make_unique<Ponger>("r" + std::to_string(i)), ProcessKind::redis_node);
+      world->add(std::make_unique<Pinger<how>>("c" + std::to_string(i), client + 1), ProcessKind::client);
+      world->add(std::make_unique<Ponger<how>>("r" + std::to_string(i)), ProcessKind::redis_node);
     }
     state.ResumeTiming();
     world->run(kTrueStart + sim_span);
@@ -309,6 +329,9 @@ void ping_pong(benchmark::State& state, const Latency& latency, bool hashing) {
 
 void BM_PingPong(benchmark::State& state) { ping_pong(state, Latency::constant(1ms), false); }
 BENCHMARK(BM_PingPong)->Arg(1)->Arg(64)->Unit(benchmark::kMillisecond);
+
+void BM_PingPongCopied(benchmark::State& state) { ping_pong<Sending::copied>(state, Latency::constant(1ms), false); }
+BENCHMARK(BM_PingPongCopied)->Arg(1)->Unit(benchmark::kMillisecond);
 
 // The same with a random latency per message (one RNG draw + exp/log each).
 void BM_PingPongLognormal(benchmark::State& state) {

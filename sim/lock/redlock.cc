@@ -2,7 +2,6 @@
 #include "sim/lock/redlock.h"
 
 #include "sim/core/check.h"
-#include "sim/core/settle.h"
 #include "sim/lock/fencing.h"
 #include "sim/lock/release.h"
 
@@ -63,10 +62,9 @@ void RedlockClient::start_round(bool extending, bool cleaning) {
   }
 }
 
-redis::Request RedlockClient::request_for(std::size_t) const {
-  redis::Request r;
+void RedlockClient::make_request(redis::Request& r) const {
   r.key = config_.key;
-  if (round_.cleaning) return compare_and_delete_request(config_.key, attempt_value_);
+  if (round_.cleaning) return make_compare_and_delete(r, config_.key, attempt_value_);
   if (round_.extending) {
     r.command = redis::Command::eval;
     r.script = redis::Script::compare_and_pexpire;
@@ -79,18 +77,17 @@ redis::Request RedlockClient::request_for(std::size_t) const {
     r.expire_unit = redis::ExpireUnit::ms;
     r.expire_amount = to_ms(config_.validity.ttl);
   }
-  return r;
 }
 
 void RedlockClient::send_to(std::size_t node) {
-  Payload payload{request_for(node)};
-  redis::Request& r = std::get<redis::Request>(payload);
-  r.request_id = next_request_id_++;
-  round_.request[node] = r.request_id;
+  const std::uint64_t id = next_request_id_++;
+  round_.request[node] = id;
   ++round_.open;
-  settle(payload);  // its stores drain while the timer is set, before send copies it
   round_.timeout[node] = self_.set_timer(config_.node_timeout, tag_base_ + kNodeTimeoutTags + node);
-  self_.send(config_.nodes[node], payload);
+  self_.send_built<redis::Request>(config_.nodes[node], [&](redis::Request& r) {
+    make_request(r);
+    r.request_id = id;
+  });
 }
 
 void RedlockClient::on_reply(const redis::Reply& reply) {
@@ -215,9 +212,11 @@ void RedlockClient::give_up() {
 
 void RedlockClient::release_everywhere(std::uint64_t value) {
   for (ProcessId node : config_.nodes) {
-    redis::Request r = compare_and_delete_request(config_.key, value);
-    r.request_id = next_request_id_++;
-    self_.send(node, r);
+    const std::uint64_t id = next_request_id_++;
+    self_.send_built<redis::Request>(node, [&](redis::Request& r) {
+      make_compare_and_delete(r, config_.key, value);
+      r.request_id = id;
+    });
   }
 }
 

@@ -101,7 +101,8 @@ class RedlockClient final : public LockClient {
   // Step 4 as RedlockConfig::cleanup says, then fail_attempt(outcome).
   void undo_attempt(Outcome outcome);
   void release_everywhere(std::uint64_t value);
-  redis::Request request_for(std::size_t node) const;
+  // Fills the round's request (a default-made one, in its message slot).
+  void make_request(redis::Request& r) const;
   std::uint32_t quorum() const;
 
   Process& self_;

@@ -59,6 +59,19 @@ class Process {
   LocalTime monotonic_now() const;
   LocalTime clock_now(ClockKind kind) const { return kind == ClockKind::wall ? wall_now() : monotonic_now(); }
   void send(ProcessId to, const Payload& payload);
+  // Sends a T made where the message waits for its delivery: |fill| sets the
+  // fields of a default-made T in the message's own slot. send() copies its
+  // payload, and where the model built that payload just before (field by
+  // field, narrower stores than the copy's loads), the copy waits for those
+  // stores to reach the cache: store-to-load forwarding cannot serve a load
+  // that spans several stores. Here nothing is copied. REQUIRES: |fill|
+  // only writes the T; it sends nothing and sets no timer.
+  template <class T, class Fill>
+  void send_built(ProcessId to, Fill&& fill) {
+    const Outgoing out = begin_send(to);
+    fill(out.payload->template emplace<T>());
+    end_send(to, out);
+  }
   // Fires when this process's monotonic clock has advanced by |local_delay|.
   TimerId set_timer(Duration local_delay, std::uint64_t tag);
   // Fires when this process's |kind| clock first reads >= |deadline|. A clock
@@ -90,6 +103,17 @@ class Process {
 
  private:
   friend class World;
+  // Where send_built writes: a message slot already addressed from this
+  // process to |to| (slot set), or, when send() would take its unusual path
+  // (not running, an EVALSHA library, the slab full), the world's spare
+  // payload, which end_send hands to that path.
+  struct Outgoing {
+    Payload* payload;
+    std::uint32_t slot;
+  };
+  static constexpr std::uint32_t kNoSlot = UINT32_MAX;
+  Outgoing begin_send(ProcessId to);
+  void end_send(ProcessId to, Outgoing out);
   // The new last fact of the history, to fill in; nullptr when this process
   // has crashed (a dead process records nothing).
   FactBody* begin_fact();

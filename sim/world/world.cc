@@ -23,7 +23,22 @@ void Process::send(ProcessId to, const Payload& payload) {
   // Written straight into its slot: a message is copied once on the way out.
   const std::uint32_t slot = w.open_message(id_, to);
   w.messages_[slot].payload = payload;
-  w.transmit(slot);
+  w.transmit(slot, id_, to);
+}
+
+Process::Outgoing Process::begin_send(ProcessId to) {
+  World& w = *world_;
+  const World::Slot& me = w.slots_[id_];
+  if (me.state != ProcessState::running || me.evalsha || !w.messages_.has_free()) [[unlikely]]
+    return Outgoing{&w.spare_payload_, kNoSlot};
+  const std::uint32_t slot = w.open_message(id_, to);
+  return Outgoing{&w.messages_[slot].payload, slot};
+}
+
+void Process::end_send(ProcessId to, Outgoing out) {
+  if (out.slot == kNoSlot) [[unlikely]]
+    return world_->send_unusual(id_, to, *out.payload);
+  world_->transmit(out.slot, id_, to);
 }
 
 void World::send_unusual(ProcessId from, ProcessId to, const Payload& payload) {
@@ -166,6 +181,7 @@ void World::reset(std::uint64_t seed, std::vector<PlannedFault> faults) {
     s.refused_until.clear();
     s.evalsha_in_flight.clear();
   }
+  refusals_remembered_ = false;
   arm_plan(std::move(faults));
 }
 World::~World() = default;
@@ -290,13 +306,18 @@ std::uint32_t World::store(const Message& m) {
 
 void World::transmit(std::uint32_t message_slot) {
   const Message& m = messages_[message_slot];
+  transmit(message_slot, m.from, m.to);
+}
+
+void World::transmit(std::uint32_t message_slot, ProcessId from, ProcessId to) {
   TrueTime arrival;
   // The common case, kept free of calls but the last: no trace, no refusal
-  // to remember, a link already used with a fixed latency and no loss.
-  if (tracing_ || !slots_[m.from].refused_until.empty() || !network_->fixed_arrival(m.from, m.to, true_now(), arrival))
-      [[unlikely]]
+  // remembered anywhere, a link already used with a fixed latency and no
+  // loss. The ends come in registers: read back from the message just
+  // written, they would lengthen the chain of loads every message waits on.
+  if (tracing_ || refusals_remembered_ || !network_->fixed_arrival(from, to, true_now(), arrival)) [[unlikely]]
     return transmit_unusual(message_slot);
-  engine_.schedule(arrival, m.to, kDeliver, message_slot);
+  engine_.schedule(arrival, to, kDeliver, message_slot);
 }
 
 void World::transmit_unusual(std::uint32_t message_slot) {
@@ -442,6 +463,7 @@ bool World::library_took(Slot& s, const Message& m, bool from_network) {
                            [&](const auto& entry) { return entry.first == m.from; });
     if (it == s.refused_until.end()) s.refused_until.emplace_back(m.from, until);
     else it->second = until;
+    refusals_remembered_ = true;
   }
   return false;
 }

@@ -218,6 +218,7 @@ class World final : private Dispatcher {
   void arm_plan(std::vector<PlannedFault> faults);
   void run_waiting(ProcessId p, const Event& ev);
   void transmit(std::uint32_t message_slot);
+  void transmit(std::uint32_t message_slot, ProcessId from, ProcessId to);
   // transmit when traced, when the sender has a refusal to remember, or when
   // the link is new, random or lossy.
   void transmit_unusual(std::uint32_t message_slot);
@@ -249,7 +250,11 @@ class World final : private Dispatcher {
   std::unique_ptr<Network> network_;
   LinkSpec default_link_;
   std::vector<std::tuple<ProcessId, ProcessId, LinkSpec>> link_overrides_;
+  // Some process's library remembers a refused connection (Slot::refused_until):
+  // then every send takes transmit_unusual, which looks.
+  bool refusals_remembered_ = false;
   MessageSlab messages_;
+  Payload spare_payload_;  // Process::send_built's payload when it takes send_unusual's path
   std::vector<Control> controls_;
   TriggerTable triggers_;
   std::vector<Control> trigger_actions_;  // what each armed trigger does, by the action id it was armed with

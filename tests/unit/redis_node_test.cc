@@ -132,7 +132,10 @@ class ScriptedClient final : public Process {
 
 // One node "r1" and one client "c1" on zero-latency links.
 struct Bench {
-  explicit Bench(NodeConfig config = {}, Clock node_clock = Clock{}) : world(7, trace) {
+  // |traced|: false runs the world without a trace, on the message path a
+  // sweep takes (a trace sends every message the long way).
+  explicit Bench(NodeConfig config = {}, Clock node_clock = Clock{}, bool traced = true)
+      : world(7, traced ? static_cast<TraceSink&>(trace) : untraced) {
     world.set_default_link(LinkSpec{Latency::constant(Duration{0}), 0});
     node = world.add(std::make_unique<RedisNode>("r1", config), ProcessKind::redis_node, node_clock);
     const ProcessId c = world.add(std::make_unique<ScriptedClient>("c1", node), ProcessKind::client);
@@ -159,6 +162,7 @@ struct Bench {
   }
 
   StringTrace trace;
+  NullTrace untraced;
   World world;
   ProcessId node = kNoProcess;
   ScriptedClient* client = nullptr;
@@ -663,16 +667,22 @@ TEST(RedisScripts, AnEvalshaLibraryFallsBackToEvalAndTheModelSeesOnlyTheAnswer) 
 TEST(RedisCrash, AClientWaitsItsReconnectDelayBeforeTryingANodeThatRefused) {
   // After a refusal the library does not connect for 300ms: a request in that
   // window fails at once without reaching the node (which is back by then).
-  Bench b;
-  b.world.set_reconnect_delay(b.world.find("c1"), 300ms);
-  b.fault_at(1s, fault::Crash{b.node, 100ms, /*process_only=*/true});
-  const auto refused = b.client->at(1050ms, get(b.lock));
-  const auto unsent = b.client->at(1200ms, get(b.lock));
-  const auto reconnected = b.client->at(1400ms, get(b.lock));
-  b.world.run(TrueTime{2s});
-  EXPECT_EQ(b.client->reply(refused), err(Error::connection_refused));
-  EXPECT_EQ(b.client->reply(unsent), err(Error::connection_refused)) << "the node was up, but nobody asked it";
-  EXPECT_EQ(b.client->reply(reconnected), "(nil)");
+  // Traced or not: untraced, the first message goes the short way, and the
+  // refusal must turn the later ones back to the long one.
+  for (const bool traced : {true, false}) {
+    Bench b(NodeConfig{}, Clock{}, traced);
+    b.world.set_reconnect_delay(b.world.find("c1"), 300ms);
+    b.client->at(500ms, get(b.lock));  // the link is made: later sends may take the short way
+    b.fault_at(1s, fault::Crash{b.node, 100ms, /*process_only=*/true});
+    const auto refused = b.client->at(1050ms, get(b.lock));
+    const auto unsent = b.client->at(1200ms, get(b.lock));
+    const auto reconnected = b.client->at(1400ms, get(b.lock));
+    b.world.run(TrueTime{2s});
+    EXPECT_EQ(b.client->reply(refused), err(Error::connection_refused)) << "traced: " << traced;
+    EXPECT_EQ(b.client->reply(unsent), err(Error::connection_refused))
+        << "the node was up, but nobody asked it (traced: " << traced << ")";
+    EXPECT_EQ(b.client->reply(reconnected), "(nil)") << "traced: " << traced;
+  }
 }
 
 TEST(RedisPersistence, AofEverysecBringsBackAReleasedLock) {
