@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "sim/check/judge.h"
 #include "sim/check/sessions.h"
 #include "sim/core/trace.h"
 #include "sim/scenario/build.h"
@@ -150,6 +151,25 @@ void BM_RedlockClockJumpCheckOnly(benchmark::State& state) {
   state.counters["facts"] = benchmark::Counter(static_cast<double>(history.facts.size()));
 }
 BENCHMARK(BM_RedlockClockJumpCheckOnly)->Unit(benchmark::kMicrosecond);
+
+// The same judging as a sweep does it: the session table, then one pass
+// (judge()) with time-only witnesses.
+void BM_RedlockClockJumpJudgeOnly(benchmark::State& state) {
+  static const ScenarioSpec spec = load_spec("redlock-clock-jump", "base");
+  NullTrace trace;
+  auto world = build_world(spec, 1, trace);
+  world->run(TrueTime{spec.run_for});
+  const History history = world->take_history();
+  for (auto _ : state) {
+    const SessionTable sessions(history);
+    const Judgement judged = judge(history, sessions, WitnessDetail::time_only);
+    benchmark::DoNotOptimize(judged.verdicts);
+    benchmark::DoNotOptimize(judged.clients.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["facts"] = benchmark::Counter(static_cast<double>(history.facts.size()));
+}
+BENCHMARK(BM_RedlockClockJumpJudgeOnly)->Unit(benchmark::kMicrosecond);
 
 void BM_RedlockClockDriftRun(benchmark::State& state) {
   static const ScenarioSpec spec = load_spec("redlock-clock-drift", "base");

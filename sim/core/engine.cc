@@ -2,6 +2,8 @@
 
 #include "sim/core/check.h"
 
+#include <algorithm>
+
 namespace locksim {
 
 void Engine::scheduled_in_the_past() { LOCKSIM_CHECK(false, "event scheduled in the past"); }
@@ -41,7 +43,34 @@ void Engine::cancel(TimerId id) {
   }
 }
 
+bool Engine::count_ahead(TrueTime at, std::uint32_t target, std::uint32_t kind) {
+  if (!may_count_ahead_) return false;
+  if (at < true_now_) [[unlikely]]
+    scheduled_in_the_past();
+  // Pruned in batches: an entry whose time is past has had its turn.
+  if (ahead_.size() >= 64) std::erase_if(ahead_, [this](const Event& ev) { return ev.at < true_now_; });
+  ahead_.push_back(Event{at, queue_.next_seq(), target, kind, 0, 0});
+  ++dispatched_;
+  return true;
+}
+
+void Engine::requeue_ahead() {
+  for (const Event& ev : ahead_) {
+    const bool had_its_turn =
+        dispatched_any_ && (ev.at != true_now_ ? ev.at < true_now_ : ev.seq < last_seq_);
+    if (had_its_turn) continue;  // before the last event dispatched: counted rightly
+    --dispatched_;
+    queue_.push(ev);  // with its own seq: the turn it always had
+  }
+  ahead_.clear();
+  may_count_ahead_ = false;
+}
+
 void Engine::reset() {
+  ahead_.clear();
+  may_count_ahead_ = true;
+  dispatched_any_ = false;
+  last_seq_ = 0;
   queue_.clear();
   true_now_ = TrueTime{};
   stopped_ = false;
@@ -58,7 +87,16 @@ bool Engine::pending(TimerId id) const {
 
 void Engine::run_until(TrueTime until) {
   stopped_ = false;
-  while (!stopped_ && !queue_.empty() && queue_.top().at <= until) {
+  for (;;) {
+    if (stopped_ || queue_.empty() || queue_.top().at > until) {
+      // Events counted ahead take their turns before this point; more of
+      // them than the budget allows, and the run would have stopped at one.
+      if (!stopped_ && !ahead_.empty() && dispatched_ > budget_) {
+        requeue_ahead();
+        continue;
+      }
+      break;
+    }
     if (dead(queue_.top())) {  // cancelled: dropped in O(1), not an event
       LOCKSIM_CHECK(cancelled_queued_ > 0, "every cancelled timer still queued is counted");
       queue_.drop_top();
@@ -66,6 +104,10 @@ void Engine::run_until(TrueTime until) {
       continue;
     }
     if (dispatched_ >= budget_) {
+      if (!ahead_.empty()) {  // the count may include events whose turn is yet to come
+        requeue_ahead();
+        continue;
+      }
       budget_exhausted_ = true;
       return;
     }
@@ -73,6 +115,8 @@ void Engine::run_until(TrueTime until) {
     const Event ev{top.at, top.seq, top.target, top.kind, top.arg0, top.arg1};
     queue_.drop_top();
     true_now_ = ev.at;
+    last_seq_ = ev.seq;
+    dispatched_any_ = true;
     if (ev.kind == kTimerKind) release(timer_from_bits(ev.arg1));  // fired timers free their slot
     ++dispatched_;
     dispatcher_.dispatch(ev);

@@ -58,6 +58,19 @@ class Engine {
       scheduled_in_the_past();
     queue_.push(Event{at, queue_.next_seq(), target, kind, arg0, arg1});
   }
+  // Counts now, instead of queueing, an event whose handling is known to
+  // change nothing (a message a partition will drop on arrival): a run that
+  // goes on to its |until| would dispatch it in its turn anyway, so the count
+  // comes out the same and the queue stays shorter. Only the budget could
+  // tell the difference — a run that spends it before the event's turn would
+  // not have counted it — so the engine keeps each such event's (time, seq),
+  // and when the count reaches the budget it queues again, as an ordinary
+  // event of kind |kind|, every one whose turn has not come, takes them off
+  // the count and counts nothing ahead for the rest of the run. Returns false
+  // (nothing done: schedule it) once that has happened.
+  // REQUIRES: at >= true_now(), at <= the |until| of the run, and the run not
+  // stopped early (stop()).
+  bool count_ahead(TrueTime at, std::uint32_t target, std::uint32_t kind);
   // A cancellable timer: dispatched as kind kTimerKind with arg0 = tag and
   // arg1 = timer_bits(id), so the dispatcher can tell timers apart.
   TimerId schedule_timer(TrueTime at, std::uint32_t target, std::uint64_t tag);
@@ -99,6 +112,15 @@ class Engine {
   std::vector<TimerSlot> timers_;
   std::vector<std::uint32_t> free_timer_slots_;
   std::size_t cancelled_queued_ = 0;  // cancelled timers whose events are still in queue_
+  // Events counted ahead, in the order they were counted; those whose turn
+  // has passed are pruned now and then.
+  std::vector<Event> ahead_;
+  bool may_count_ahead_ = true;
+  // The budget is reached with events counted ahead: queue those whose turn
+  // is after the last event dispatched, and stop counting ahead.
+  void requeue_ahead();
+  std::uint64_t last_seq_ = 0;  // of the last event dispatched, if dispatched_any_
+  bool dispatched_any_ = false;
 };
 
 }  // namespace locksim

@@ -153,6 +153,7 @@ void World::reset(std::uint64_t seed, std::vector<PlannedFault> faults) {
   ran_ = false;  // run() resets the network (links, partitions) for the new seed
   messages_.clear();
   controls_.clear();
+  heals_.clear();
   triggers_ = TriggerTable{};
   trigger_actions_.clear();
   held_.clear();
@@ -259,8 +260,15 @@ void World::fire(const NamedFault& named) {
 void World::fresh_randomness_from(TrueTime at, std::uint64_t seed) { schedule_control(at, Reseed{seed}); }
 
 void World::schedule_control(TrueTime at, Control control) {
+  if (std::holds_alternative<Heal>(control)) heals_.push_back(at);
   controls_.push_back(std::move(control));
   engine_.schedule(at, 0, kControl, controls_.size() - 1);
+}
+
+TrueTime World::next_heal() const {
+  TrueTime next = kTrueNever;
+  for (const TrueTime at : heals_) next = std::min(next, at);
+  return next;
 }
 
 void World::run(TrueTime until) {
@@ -317,6 +325,30 @@ void World::transmit(std::uint32_t message_slot, ProcessId from, ProcessId to) {
   // written, they would lengthen the chain of loads every message waits on.
   if (tracing_ || refusals_remembered_ || !network_->fixed_arrival(from, to, true_now(), arrival)) [[unlikely]]
     return transmit_unusual(message_slot);
+  if (network_->judge(from, to) == Network::Verdict::drop) [[unlikely]]
+    return transmit_dropped(message_slot, to, arrival);
+  engine_.schedule(arrival, to, kDeliver, message_slot);
+}
+
+void World::transmit_dropped(std::uint32_t message_slot, ProcessId to, TrueTime arrival) {
+  // When no partition heals before the message arrives, the drop is certain:
+  // only a heal can save it (a partition that starts meanwhile cannot, since
+  // drop wins over hold), and every heal is queued when its partition starts.
+  // Its delivery is then only counted (Engine::count_ahead), as
+  // deliver_partitioned would count it and free it. In redlock-clock-drift
+  // one delivery in five is such a drop (c2 is cut from two of the five
+  // nodes); queueing and handing each over cost the sweep 3 % of its time.
+  // Untraced only (transmit): a trace writes the drop at arrival.
+  if (arrival < next_heal()) {
+    if (arrival > until_) {  // after the run: never delivered, never counted
+      messages_.release(message_slot);
+      return;
+    }
+    if (engine_.count_ahead(arrival, to, kDropped)) {
+      messages_.release(message_slot);
+      return;
+    }
+  }
   engine_.schedule(arrival, to, kDeliver, message_slot);
 }
 
@@ -353,6 +385,7 @@ void World::dispatch(const Event& ev) {
       return;
     }
     case kDeliver: deliver(ev); return;
+    case kDropped: return;  // counted ahead, then queued again for the budget: already freed
     case kLocal: {
       const auto slot = static_cast<std::uint32_t>(ev.arg0);
       return hand_over(ev, slot, messages_[slot]);
@@ -361,6 +394,11 @@ void World::dispatch(const Event& ev) {
       // Moved out (each control runs once): applying it may schedule more
       // controls and move controls_.
       const Control control = std::move(controls_[ev.arg0]);
+      if (std::holds_alternative<Heal>(control)) {  // no longer to come: it is happening
+        const auto it = std::find(heals_.begin(), heals_.end(), ev.at);
+        LOCKSIM_CHECK(it != heals_.end(), "every heal to come is listed");
+        heals_.erase(it);
+      }
       run_control(control);
       return;
     }

@@ -129,6 +129,7 @@ class World final : private Dispatcher {
     kClockAdjusted,
     kTriggered,
     kLocal,
+    kDropped,  // a partition-dropped delivery counted ahead, queued again (Engine::count_ahead)
   };
   struct Slot {
     std::unique_ptr<Process> model;
@@ -222,6 +223,11 @@ class World final : private Dispatcher {
   // transmit when traced, when the sender has a refusal to remember, or when
   // the link is new, random or lossy.
   void transmit_unusual(std::uint32_t message_slot);
+  // transmit of a message the partitions in force will drop on arrival:
+  // counted, not queued, when no partition can change before then.
+  void transmit_dropped(std::uint32_t message_slot, ProcessId to, TrueTime arrival);
+  // The earliest queued Heal: kTrueNever when none.
+  TrueTime next_heal() const;
   void run_control(const Control& control);
   void schedule_control(TrueTime at, Control control);
   void fire(const NamedFault& named);
@@ -256,6 +262,7 @@ class World final : private Dispatcher {
   MessageSlab messages_;
   Payload spare_payload_;  // Process::send_built's payload when it takes send_unusual's path
   std::vector<Control> controls_;
+  std::vector<TrueTime> heals_;  // when each queued Heal runs
   TriggerTable triggers_;
   std::vector<Control> trigger_actions_;  // what each armed trigger does, by the action id it was armed with
   std::vector<std::vector<std::uint32_t>> held_;  // per partition: held message slots, in order

@@ -262,6 +262,71 @@ TEST(EngineTest, CancelledTimersNeitherCountAgainstTheBudgetNorMoveTime) {
   EXPECT_EQ(quiet.engine.true_now(), at_ms(10));
 }
 
+// A run of random chains of events, some of which change nothing (kind 2)
+// and are either queued or, with |ahead|, counted ahead. What the recorder
+// sees of the others, the count, the budget's verdict and the final time
+// must not depend on which.
+struct AheadRun {
+  std::vector<std::pair<TrueTime, std::uint64_t>> seen;  // kind-1 events: (true_now, arg0)
+  std::uint64_t dispatched = 0;
+  bool exhausted = false;
+  TrueTime end;
+};
+
+AheadRun run_with_nothing_events(bool ahead, std::uint64_t budget, std::uint64_t seed) {
+  Rig rig;
+  Rng rng(seed);
+  const TrueTime until = at_ms(400);
+  rig.engine.set_event_budget(budget);
+  std::uint64_t next_id = 0;
+  AheadRun out;
+  const auto spawn = [&](TrueTime now) {
+    // Each event makes up to two more, 0-9 ms later (ties on purpose); one in
+    // three changes nothing when it comes.
+    // Past 300 events, only events that change nothing: the last events of
+    // the run are then often ones counted ahead after the last dispatch.
+    for (int i = 0; i < 2; ++i) {
+      const TrueTime at = now + milliseconds(rng.below(10));
+      const std::uint64_t id = next_id++;
+      if (at > until) continue;
+      if (next_id > 300 || rng.below(3) == 0) {
+        if (!ahead || !rig.engine.count_ahead(at, 0, 2)) rig.engine.schedule(at, 0, 2, id);
+      } else {
+        rig.engine.schedule(at, 0, 1, id);
+      }
+    }
+  };
+  rig.recorder.on_dispatch = [&](const Event& ev) {
+    if (ev.kind != 1) return;
+    out.seen.emplace_back(rig.engine.true_now(), ev.arg0);
+    spawn(rig.engine.true_now());
+  };
+  for (int i = 0; i < 3; ++i) rig.engine.schedule(at_ms(i), 0, 1, next_id++);
+  rig.engine.run_until(until);
+  out.dispatched = rig.engine.events_dispatched();
+  out.exhausted = rig.engine.budget_exhausted();
+  out.end = rig.engine.true_now();
+  return out;
+}
+
+TEST(EngineTest, EventsCountedAheadKeepTheCountAndTheBudgetExact) {
+  // Whatever the budget — spent before, at, between or after the events
+  // counted ahead — the run is the one that queued them.
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const AheadRun unlimited = run_with_nothing_events(false, UINT64_MAX, seed);
+    ASSERT_GT(unlimited.dispatched, 20u);
+    for (std::uint64_t budget = 0; budget <= unlimited.dispatched + 1; ++budget) {
+      const AheadRun queued = run_with_nothing_events(false, budget, seed);
+      const AheadRun counted = run_with_nothing_events(true, budget, seed);
+      ASSERT_EQ(counted.dispatched, queued.dispatched) << "seed " << seed << ", budget " << budget;
+      ASSERT_EQ(counted.exhausted, queued.exhausted) << "seed " << seed << ", budget " << budget;
+      ASSERT_EQ(counted.end, queued.end) << "seed " << seed << ", budget " << budget;
+      ASSERT_EQ(counted.seen.size(), queued.seen.size()) << "seed " << seed << ", budget " << budget;
+      ASSERT_EQ(counted.seen, queued.seen) << "seed " << seed << ", budget " << budget;
+    }
+  }
+}
+
 TEST(EngineTest, RunUntilStopsAtTheBoundAndLeavesLaterEvents) {
   // run_until runs events at or before the bound, ends at the bound, and keeps later ones for the next call.
   Rig rig;
