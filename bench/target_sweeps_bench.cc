@@ -11,7 +11,7 @@
 //
 // The time column is wall time for the whole sweep; target_s and
 // over_target (wall / target, below 1 when met) say how far it is. Each runs
-// once per repetition (about 2, 4 and 15 s today), so this program is kept
+// once per repetition (about 2, 4 and 14 s today), so this program is kept
 // apart from sweep_bench, which measures rates on cut-down grids:
 //
 //   build/bench/target_sweeps_bench --benchmark_repetitions=3

@@ -8,6 +8,8 @@
 // message's fields in registers across the calls a model makes before it
 // sends, and to store them just before the copy. Where there is such work
 // to do, settling the message before it lets the stores drain meanwhile.
+// (A message built and sent at once is better built in its slot:
+// Process::send_built, which copies nothing.)
 //
 // It emits no instruction: an empty asm statement that reads |object| only
 // stops the compiler from sinking the stores past it.
