@@ -130,13 +130,23 @@ void BM_RedlockClockJumpBuildAndRun(benchmark::State& state) {
 }
 BENCHMARK(BM_RedlockClockJumpBuildAndRun)->Unit(benchmark::kMicrosecond);
 
-void BM_RedlockClockJumpCheckOnly(benchmark::State& state) {
+// Judging alone: |judge_it(history)| once per iteration, over the history of
+// one base run of redlock-clock-jump.
+template <typename Judge>
+void judging_of(benchmark::State& state, Judge judge_it) {
   static const ScenarioSpec spec = load_spec("redlock-clock-jump", "base");
   NullTrace trace;
   auto world = build_world(spec, 1, trace);
   world->run(TrueTime{spec.run_for});
   const History history = world->take_history();
-  for (auto _ : state) {
+  for (auto _ : state) judge_it(history);
+  state.SetItemsProcessed(state.iterations());
+  state.counters["facts"] = benchmark::Counter(static_cast<double>(history.facts.size()));
+}
+
+// With the witness sentences and the functions one by one, as locksim run does.
+void BM_RedlockClockJumpCheckOnly(benchmark::State& state) {
+  judging_of(state, [](const History& history) {
     const SessionTable sessions(history);
     const Verdicts verdicts = check_all(history, sessions);
     const Liveness liveness = measure_liveness(history, sessions);
@@ -146,28 +156,19 @@ void BM_RedlockClockJumpCheckOnly(benchmark::State& state) {
     benchmark::DoNotOptimize(liveness);
     benchmark::DoNotOptimize(faults.data());
     benchmark::DoNotOptimize(clients.data());
-  }
-  state.SetItemsProcessed(state.iterations());
-  state.counters["facts"] = benchmark::Counter(static_cast<double>(history.facts.size()));
+  });
 }
 BENCHMARK(BM_RedlockClockJumpCheckOnly)->Unit(benchmark::kMicrosecond);
 
 // The same judging as a sweep does it: the session table, then one pass
 // (judge()) with time-only witnesses.
 void BM_RedlockClockJumpJudgeOnly(benchmark::State& state) {
-  static const ScenarioSpec spec = load_spec("redlock-clock-jump", "base");
-  NullTrace trace;
-  auto world = build_world(spec, 1, trace);
-  world->run(TrueTime{spec.run_for});
-  const History history = world->take_history();
-  for (auto _ : state) {
+  judging_of(state, [](const History& history) {
     const SessionTable sessions(history);
     const Judgement judged = judge(history, sessions, WitnessDetail::time_only);
     benchmark::DoNotOptimize(judged.verdicts);
     benchmark::DoNotOptimize(judged.clients.data());
-  }
-  state.SetItemsProcessed(state.iterations());
-  state.counters["facts"] = benchmark::Counter(static_cast<double>(history.facts.size()));
+  });
 }
 BENCHMARK(BM_RedlockClockJumpJudgeOnly)->Unit(benchmark::kMicrosecond);
 
