@@ -220,11 +220,11 @@ class World final : private Dispatcher {
   void run_waiting(ProcessId p, const Event& ev);
   void transmit(std::uint32_t message_slot);
   void transmit(std::uint32_t message_slot, ProcessId from, ProcessId to);
-  // transmit when traced, when the sender has a refusal to remember, or when
-  // the link is new, random or lossy.
+  // transmit when traced, when some client library remembers a refused
+  // connection, or when the link is new, random or lossy.
   void transmit_unusual(std::uint32_t message_slot);
   // transmit of a message the partitions in force will drop on arrival:
-  // counted, not queued, when no partition can change before then.
+  // counted, not queued, when no partition heals before then.
   void transmit_dropped(std::uint32_t message_slot, ProcessId to, TrueTime arrival);
   // The earliest queued Heal: kTrueNever when none.
   TrueTime next_heal() const;
