@@ -15,10 +15,9 @@ LocalTime Process::monotonic_now() const { return world_->slots_[id_].clock.mono
 
 void Process::send(ProcessId to, const Payload& payload) {
   World& w = *world_;
-  const World::Slot& me = w.slots_[id_];
-  // Every message of a run comes this way: the common case (running, no
-  // EVALSHA library) is kept free of calls that would make it save registers.
-  if (me.state != ProcessState::running || me.evalsha || !w.messages_.has_free()) [[unlikely]]
+  // Every message of a run comes this way: the common case is kept free of
+  // calls that would make it save registers.
+  if (!w.sends_plainly(id_)) [[unlikely]]
     return w.send_unusual(id_, to, payload);
   // Written straight into its slot: a message is copied once on the way out.
   const std::uint32_t slot = w.open_message(id_, to);
@@ -28,8 +27,7 @@ void Process::send(ProcessId to, const Payload& payload) {
 
 Process::Outgoing Process::begin_send(ProcessId to) {
   World& w = *world_;
-  const World::Slot& me = w.slots_[id_];
-  if (me.state != ProcessState::running || me.evalsha || !w.messages_.has_free()) [[unlikely]]
+  if (!w.sends_plainly(id_)) [[unlikely]]
     return Outgoing{&w.spare_payload_, kNoSlot};
   const std::uint32_t slot = w.open_message(id_, to);
   return Outgoing{&w.messages_[slot].payload, slot};

@@ -196,6 +196,12 @@ class World final : private Dispatcher {
   // Process::send for a process that is not running, whose library sends
   // EVALSHA, or when no slot is free (the slab grows).
   void send_unusual(ProcessId from, ProcessId to, const Payload& payload);
+  // Whether a send from |from| takes the common path (send, send_built): the
+  // process running, its library not one that sends EVALSHA, a slot free.
+  bool sends_plainly(ProcessId from) const {
+    const Slot& me = slots_[from];
+    return me.state == ProcessState::running && !me.evalsha && messages_.has_free();
+  }
   // A slot taken for a message from |from| to |to|, its payload still to
   // write: both ways of sending start so.
   std::uint32_t open_message(ProcessId from, ProcessId to) {
