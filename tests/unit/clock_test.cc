@@ -252,6 +252,25 @@ TEST(ClockTest, TrueSpanOfAnUndriftedClockMatchesTheGeneralInversion) {
   EXPECT_EQ(Clock().true_span(2s, T(Duration::max() - 1s)), 1s);  // ends at kTrueNever
 }
 
+TEST(ClockTest, WallOfAnUnchangedClockMatchesTheGeneralPath) {
+  // One segment and no jump: wall() adds the offset to the line at once. A
+  // twin with a jump of zero (so it searches the segments and walks the
+  // jumps) must read the same, drifting or not, fast or slow.
+  for (const std::int64_t ppm : {std::int64_t{0}, std::int64_t{20'000}, std::int64_t{-300}}) {
+    for (const Duration offset : std::initializer_list<Duration>{0ns, 90min, -1h}) {
+      const Clock quick(offset, ppm);
+      Clock twin(offset, ppm);
+      twin.jump_wall(T(0ns), 0ns);
+      for (const Duration at : std::initializer_list<Duration>{0ns, 1ns, 999us, 7s, 10s + 3ms, 26h}) {
+        ASSERT_EQ(quick.wall(T(at)), twin.wall(T(at))) << ppm << " ppm, offset " << format_duration(offset)
+                                                       << ", at " << format_duration(at);
+        ASSERT_EQ(quick.wall(T(at)) - quick.monotonic(T(at)), Duration{0}) << "the wall reads the monotonic line";
+      }
+    }
+  }
+  EXPECT_EQ(Clock(5s, 20'000).wall(T(10s)), LocalTime{15s + 200ms});
+}
+
 TEST(ClockTest, TrueSpanAcrossDriftChangeIgnoresWallJumps) {
   // true_span walks drift segments and is blind to wall jumps.
   Clock c;
