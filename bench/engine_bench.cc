@@ -42,7 +42,7 @@ class SwappingBinaryHeap {
  public:
   void reserve(std::size_t n) { heap_.reserve(n); }
   std::uint64_t next_seq() { return seq_++; }
-  void push(const Event& ev) {
+  void push(const QueuedEvent& ev) {
     heap_.push_back(ev);
     std::size_t i = heap_.size() - 1;
     while (i > 0) {
@@ -52,8 +52,8 @@ class SwappingBinaryHeap {
       i = parent;
     }
   }
-  Event pop() {
-    Event result = heap_.front();
+  QueuedEvent pop() {
+    QueuedEvent result = heap_.front();
     heap_.front() = heap_.back();
     heap_.pop_back();
     const std::size_t n = heap_.size();
@@ -71,8 +71,8 @@ class SwappingBinaryHeap {
   }
 
  private:
-  static bool before(const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
-  std::vector<Event> heap_;
+  static bool before(const QueuedEvent& a, const QueuedEvent& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
+  std::vector<QueuedEvent> heap_;
   std::uint64_t seq_ = 0;
 };
 
@@ -88,26 +88,26 @@ class CalendarQueue {
   explicit CalendarQueue(std::size_t buckets, std::int64_t width) : buckets_(buckets), width_(width) {}
   void reserve(std::size_t) {}
   std::uint64_t next_seq() { return seq_++; }
-  void push(const Event& ev) {
+  void push(const QueuedEvent& ev) {
     const std::int64_t t = ev.at.time_since_epoch().count();
-    std::vector<Event>& b = buckets_[static_cast<std::size_t>(t / width_) % buckets_.size()];
+    std::vector<QueuedEvent>& b = buckets_[static_cast<std::size_t>(t / width_) % buckets_.size()];
     // Sorted descending, so the earliest is at the back and pops without a shift.
     auto it = b.begin();
     while (it != b.end() && before(ev, *it)) ++it;
     b.insert(it, ev);
     ++size_;
   }
-  Event pop() {
+  QueuedEvent pop() {
     // Walk the year from the last bucket popped; an event due in this lap of
     // the bucket's window is the earliest of all.
     for (std::size_t step = 0; step < buckets_.size(); ++step) {
-      std::vector<Event>& b = buckets_[cursor_];
+      std::vector<QueuedEvent>& b = buckets_[cursor_];
       if (!b.empty() && b.back().at.time_since_epoch().count() < (lap_start_ + 1) * width_) return take(b);
       cursor_ = (cursor_ + 1) % buckets_.size();
       ++lap_start_;
     }
     // Nothing within a year: find the earliest directly and move there.
-    std::vector<Event>* best = nullptr;
+    std::vector<QueuedEvent>* best = nullptr;
     for (auto& b : buckets_)
       if (!b.empty() && (best == nullptr || before(b.back(), best->back()))) best = &b;
     const std::int64_t t = best->back().at.time_since_epoch().count();
@@ -117,14 +117,14 @@ class CalendarQueue {
   }
 
  private:
-  static bool before(const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
-  Event take(std::vector<Event>& b) {
-    const Event ev = b.back();
+  static bool before(const QueuedEvent& a, const QueuedEvent& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
+  QueuedEvent take(std::vector<QueuedEvent>& b) {
+    const QueuedEvent ev = b.back();
     b.pop_back();
     --size_;
     return ev;
   }
-  std::vector<std::vector<Event>> buckets_;
+  std::vector<std::vector<QueuedEvent>> buckets_;
   std::int64_t width_;
   std::size_t cursor_ = 0;
   std::int64_t lap_start_ = 0;  // the current bucket's window, in widths since time 0
@@ -155,16 +155,16 @@ bool pops_like_the_engine(std::size_t n) {
   Queue q = make_queue<Queue>(n);
   EventQueue reference;
   for (std::size_t i = 0; i < n; ++i) {
-    const Event ev{kTrueStart + Duration{g[i % g.size()] / 4}, 0, 0, 1, i, 0};  // ties, on purpose
-    q.push(Event{ev.at, q.next_seq(), 0, 1, i, 0});
-    reference.push(Event{ev.at, reference.next_seq(), 0, 1, i, 0});
+    const QueuedEvent ev{kTrueStart + Duration{g[i % g.size()] / 4}, 0, 0, 1, i};  // ties, on purpose
+    q.push(QueuedEvent{ev.at, q.next_seq(), 0, 1, i});
+    reference.push(QueuedEvent{ev.at, reference.next_seq(), 0, 1, i});
   }
   for (std::size_t k = 0; k < 100000; ++k) {
-    const Event a = q.pop(), b = reference.pop();
-    if (a.at != b.at || a.arg0 != b.arg0) return false;
+    const QueuedEvent a = q.pop(), b = reference.pop();
+    if (a.at != b.at || a.arg != b.arg) return false;
     const Duration later{g[k & 4095]};
-    q.push(Event{a.at + later, q.next_seq(), 0, 1, a.arg0, 0});
-    reference.push(Event{b.at + later, reference.next_seq(), 0, 1, b.arg0, 0});
+    q.push(QueuedEvent{a.at + later, q.next_seq(), 0, 1, a.arg});
+    reference.push(QueuedEvent{b.at + later, reference.next_seq(), 0, 1, b.arg});
   }
   return true;
 }
@@ -180,12 +180,12 @@ void schedule_and_pop(benchmark::State& state) {
   Queue queue = make_queue<Queue>(n);
   queue.reserve(n + 1);
   for (std::size_t i = 0; i < n; ++i)
-    queue.push(Event{kTrueStart + Duration{g[i % g.size()]}, queue.next_seq(), 0, 1, i, 0});
+    queue.push(QueuedEvent{kTrueStart + Duration{g[i % g.size()]}, queue.next_seq(), 0, 1, i});
   std::size_t k = 0;
   for (auto _ : state) {
-    const Event ev = queue.pop();
-    queue.push(Event{ev.at + Duration{g[k++ & 4095]}, queue.next_seq(), ev.target, ev.kind, ev.arg0, ev.arg1});
-    benchmark::DoNotOptimize(ev.arg0);
+    const QueuedEvent ev = queue.pop();
+    queue.push(QueuedEvent{ev.at + Duration{g[k++ & 4095]}, queue.next_seq(), ev.target, ev.kind, ev.arg});
+    benchmark::DoNotOptimize(ev.arg);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }

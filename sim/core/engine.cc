@@ -19,10 +19,11 @@ TimerId Engine::schedule_timer(TrueTime at, std::uint32_t target, std::uint64_t 
   }
   TimerSlot& s = timers_[slot];
   s.armed = true;
+  s.tag = tag;
   // The generation travels with the event, so a stale event for a reused slot
   // is recognised when it pops.
   const TimerId id{slot, s.generation};
-  schedule(at, target, kTimerKind, tag, timer_bits(id));
+  schedule(at, target, kTimerKind, timer_bits(id));
   return id;
 }
 
@@ -38,7 +39,7 @@ void Engine::cancel(TimerId id) {
   release(id);
   ++cancelled_queued_;
   if (cancelled_queued_ >= kSweepAtCancelled && 2 * cancelled_queued_ > queue_.size()) {
-    queue_.erase_if([this](const Event& ev) { return dead(ev); });
+    queue_.erase_if([this](const QueuedEvent& ev) { return dead(ev); });
     cancelled_queued_ = 0;
   }
 }
@@ -48,14 +49,14 @@ bool Engine::count_ahead(TrueTime at, std::uint32_t target, std::uint32_t kind) 
   if (at < true_now_) [[unlikely]]
     scheduled_in_the_past();
   // Pruned in batches: an entry whose time is past has had its turn.
-  if (ahead_.size() >= 64) std::erase_if(ahead_, [this](const Event& ev) { return ev.at < true_now_; });
-  ahead_.push_back(Event{at, queue_.next_seq(), target, kind, 0, 0});
+  if (ahead_.size() >= 64) std::erase_if(ahead_, [this](const QueuedEvent& ev) { return ev.at < true_now_; });
+  ahead_.push_back(QueuedEvent{at, queue_.next_seq(), target, kind, 0});
   ++dispatched_;
   return true;
 }
 
 void Engine::requeue_ahead() {
-  for (const Event& ev : ahead_) {
+  for (const QueuedEvent& ev : ahead_) {
     const bool had_its_turn =
         dispatched_any_ && (ev.at != true_now_ ? ev.at < true_now_ : ev.seq < last_seq_);
     if (had_its_turn) continue;  // before the last event dispatched: counted rightly
@@ -111,13 +112,18 @@ void Engine::run_until(TrueTime until) {
       budget_exhausted_ = true;
       return;
     }
-    const Event& top = queue_.top();
-    const Event ev{top.at, top.seq, top.target, top.kind, top.arg0, top.arg1};
+    const QueuedEvent& top = queue_.top();
+    Event ev{top.at, top.seq, top.target, top.kind, top.arg, 0};
     queue_.drop_top();
     true_now_ = ev.at;
     last_seq_ = ev.seq;
     dispatched_any_ = true;
-    if (ev.kind == kTimerKind) release(timer_from_bits(ev.arg1));  // fired timers free their slot
+    if (ev.kind == kTimerKind) {  // the tag back from its slot, which a fired timer frees
+      const TimerId id = timer_from_bits(ev.arg0);
+      ev.arg1 = ev.arg0;
+      ev.arg0 = timers_[id.slot].tag;
+      release(id);
+    }
     ++dispatched_;
     dispatcher_.dispatch(ev);
   }

@@ -53,10 +53,11 @@ class Engine {
   std::size_t queued() const { return queue_.size(); }
 
   // Schedules an event; REQUIRES at >= true_now().
-  void schedule(TrueTime at, std::uint32_t target, std::uint32_t kind, std::uint64_t arg0 = 0, std::uint64_t arg1 = 0) {
+  // Dispatched as an Event with arg0 = |arg| and arg1 = 0.
+  void schedule(TrueTime at, std::uint32_t target, std::uint32_t kind, std::uint64_t arg = 0) {
     if (at < true_now_) [[unlikely]]
       scheduled_in_the_past();
-    queue_.push(Event{at, queue_.next_seq(), target, kind, arg0, arg1});
+    queue_.push(QueuedEvent{at, queue_.next_seq(), target, kind, arg});
   }
   // Counts now, instead of queueing, an event whose handling is known to
   // change nothing (a message a partition will drop on arrival): a run that
@@ -72,7 +73,8 @@ class Engine {
   // stopped early (stop()).
   bool count_ahead(TrueTime at, std::uint32_t target, std::uint32_t kind);
   // A cancellable timer: dispatched as kind kTimerKind with arg0 = tag and
-  // arg1 = timer_bits(id), so the dispatcher can tell timers apart.
+  // arg1 = timer_bits(id), so the dispatcher can tell timers apart. Queued
+  // with the id alone; the tag waits in the timer's slot.
   TimerId schedule_timer(TrueTime at, std::uint32_t target, std::uint64_t tag);
   void cancel(TimerId id);
   bool pending(TimerId id) const;
@@ -97,8 +99,9 @@ class Engine {
   [[noreturn]] static void scheduled_in_the_past();
   // Frees a timer's slot for reuse; its event, if still queued, is dead.
   void release(TimerId id);
-  bool dead(const Event& ev) const { return ev.kind == kTimerKind && !pending(timer_from_bits(ev.arg1)); }
+  bool dead(const QueuedEvent& ev) const { return ev.kind == kTimerKind && !pending(timer_from_bits(ev.arg)); }
   struct TimerSlot {
+    std::uint64_t tag = 0;  // the model's, handed back when the timer fires
     std::uint32_t generation = 0;
     bool armed = false;
   };
@@ -114,7 +117,7 @@ class Engine {
   std::size_t cancelled_queued_ = 0;  // cancelled timers whose events are still in queue_
   // Events counted ahead, in the order they were counted; those whose turn
   // has passed are pruned now and then.
-  std::vector<Event> ahead_;
+  std::vector<QueuedEvent> ahead_;
   bool may_count_ahead_ = true;
   // The budget is reached with events counted ahead: queue those whose turn
   // is after the last event dispatched, and stop counting ahead.

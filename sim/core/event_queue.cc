@@ -9,8 +9,8 @@ namespace locksim {
 
 void EventQueue::grow() { heap_.reserve(2 * heap_.capacity() + 8); }
 
-Event EventQueue::pop() {
-  const Event result = top();
+QueuedEvent EventQueue::pop() {
+  const QueuedEvent result = top();
   drop_top();
   return result;
 }
@@ -20,12 +20,12 @@ void EventQueue::drop_heap_top() {
     heap_.pop_back();
     return;
   }
-  const Event last = heap_.back();
+  const QueuedEvent last = heap_.back();
   heap_.pop_back();
   sift_down(0, last);
 }
 
-void EventQueue::sift_down(std::size_t hole, Event moving) {
+void EventQueue::sift_down(std::size_t hole, QueuedEvent moving) {
   const std::size_t n = heap_.size();
   for (;;) {
     const std::size_t first = kArity * hole + 1;

@@ -46,15 +46,27 @@ struct Event {
   std::uint64_t arg1 = 0;
 };
 
+// What the queue keeps of an event: one argument, 32 bytes. Only a timer
+// needs two (its tag and its id), and the engine keeps a timer's tag in the
+// timer's slot, so the queue moves 32 bytes a level instead of 40 and a
+// node's four children span two cache lines instead of three.
+struct QueuedEvent {
+  TrueTime at;
+  std::uint64_t seq = 0;
+  std::uint32_t target = 0;
+  std::uint32_t kind = 0;
+  std::uint64_t arg = 0;
+};
+
 class EventQueue {
  public:
   void reserve(std::size_t n) { heap_.reserve(n); }
   bool empty() const { return !has_front_ && heap_.empty(); }
   std::size_t size() const { return heap_.size() + (has_front_ ? 1 : 0); }
-  const Event& top() const { return has_front_ ? front_ : heap_.front(); }
+  const QueuedEvent& top() const { return has_front_ ? front_ : heap_.front(); }
 
   // REQUIRES: ev.seq was taken from next_seq() (the engine does this).
-  void push(const Event& ev) {
+  void push(const QueuedEvent& ev) {
     // An event due before everything queued waits beside the heap: most of
     // a run's events are the next to happen when they are scheduled (a
     // message a millisecond away, with timers seconds away), and then they
@@ -72,7 +84,7 @@ class EventQueue {
     }
     push_heap(ev);
   }
-  Event pop();
+  QueuedEvent pop();
   // Removes the top event without copying it out: the engine reads the
   // fields it needs first (a whole-event copy of an event pushed moments
   // ago is a load that store-to-load forwarding cannot serve).
@@ -100,12 +112,12 @@ class EventQueue {
 
  private:
   static constexpr std::size_t kArity = 4;
-  static bool before(const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
+  static bool before(const QueuedEvent& a, const QueuedEvent& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
   // Puts |moving| where it belongs at or below the hole at |hole|, moving
   // smaller children up into the hole as it goes.
-  void sift_down(std::size_t hole, Event moving);
+  void sift_down(std::size_t hole, QueuedEvent moving);
   void drop_heap_top();
-  void push_heap(const Event& ev) {
+  void push_heap(const QueuedEvent& ev) {
     if (heap_.size() == heap_.capacity()) [[unlikely]]
       grow();
     heap_.push_back(ev);
@@ -121,9 +133,9 @@ class EventQueue {
   void rebuild();
   void grow();
   // When has_front_: an event before every one in heap_.
-  Event front_;
+  QueuedEvent front_;
   bool has_front_ = false;
-  std::vector<Event> heap_;
+  std::vector<QueuedEvent> heap_;
   std::uint64_t seq_ = 0;
 };
 

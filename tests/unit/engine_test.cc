@@ -96,14 +96,14 @@ TEST(EngineTest, EventQueueMatchesSortedOrderOnRandomInput) {
   for (int round = 0; round < 5000; ++round) {
     if (rng.below(3) != 0 || queue.empty()) {
       const auto t = static_cast<std::int64_t>(rng.below(50));
-      Event ev{kTrueStart + Duration{t}, queue.next_seq(), 0, 1, 0, 0};
+      QueuedEvent ev{kTrueStart + Duration{t}, queue.next_seq(), 0, 1, 0};
       queue.push(ev);
       model.emplace_back(t, ev.seq);
     } else {
       auto smallest = std::min_element(model.begin(), model.end());
       expected_popped.push_back(*smallest);
       model.erase(smallest);
-      const Event ev = queue.pop();
+      const QueuedEvent ev = queue.pop();
       popped.emplace_back(ev.at.time_since_epoch().count(), ev.seq);
     }
     ASSERT_EQ(queue.size(), model.size());
@@ -116,14 +116,14 @@ TEST(EngineTest, EventQueueEraseIfReachesTheEventBesideTheHeap) {
   // must see it too, and what is left pops in (time, seq) order.
   EventQueue queue;
   const auto push = [&](std::int64_t t) {
-    queue.push(Event{kTrueStart + Duration{t}, queue.next_seq(), 0, 1, static_cast<std::uint64_t>(t), 0});
+    queue.push(QueuedEvent{kTrueStart + Duration{t}, queue.next_seq(), 0, 1, static_cast<std::uint64_t>(t)});
   };
   for (const std::int64_t t : {30, 20, 10, 40, 5}) push(t);  // 5 ends beside the heap
-  ASSERT_EQ(queue.top().arg0, 5u);
-  queue.erase_if([](const Event& ev) { return ev.arg0 == 5 || ev.arg0 == 30; });
+  ASSERT_EQ(queue.top().arg, 5u);
+  queue.erase_if([](const QueuedEvent& ev) { return ev.arg == 5 || ev.arg == 30; });
   ASSERT_EQ(queue.size(), 3u);
   std::vector<std::uint64_t> order;
-  while (!queue.empty()) order.push_back(queue.pop().arg0);
+  while (!queue.empty()) order.push_back(queue.pop().arg);
   EXPECT_EQ(order, (std::vector<std::uint64_t>{10, 20, 40}));
 }
 
