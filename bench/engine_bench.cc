@@ -5,10 +5,11 @@
 //   build-core/bench/engine_bench --benchmark_counters_tabular=true
 //
 // Target: >= 55 million events/s for BM_PingPong/1 on one core (Release);
-// measured 55.7 million, from 17-18 million before the speed work (29-33
-// million before the store-forwarding fixes, 46-47 before the event beside
-// the heap, 49-50 before the models built their messages in place; see the
-// README's Benchmarks). BM_PingPongCopied, with send() copying: 49.9.
+// measured 58-59.5 million in most calls (52.7 in one of five), from 17-18
+// million before the speed work (29-33 million before the store-forwarding
+// fixes, 46-47 before the event beside the heap, 49-50 before the models
+// built their messages in place, 55.7 before the queue kept 32-byte events;
+// see the README's Benchmarks). BM_PingPongCopied, with send() copying: 50.6.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -191,7 +192,10 @@ void schedule_and_pop(benchmark::State& state) {
 }
 
 // 16 and 64 pending are what whole runs of the catalogue keep (13 at most in
-// redlock-clock-jump, 65 on average in redlock-clock-drift).
+// redlock-clock-jump; about 14 at a pop in redlock-clock-drift, 65 before the
+// engine swept cancelled timers). With 32-byte events the swapping binary
+// heap wins at 16 pending, but a binary heap ran the drift sweep 0.95x as
+// fast: a real run's pending events are not this model's.
 void BM_ScheduleAndPop(benchmark::State& state) { schedule_and_pop<EventQueue>(state); }
 void BM_ScheduleAndPopSwappingBinary(benchmark::State& state) { schedule_and_pop<SwappingBinaryHeap>(state); }
 BENCHMARK(BM_ScheduleAndPop)->Arg(16)->Arg(64)->Arg(1 << 10)->Arg(1 << 16);
