@@ -325,7 +325,7 @@ void World::transmit(std::uint32_t message_slot, ProcessId from, ProcessId to) {
     return transmit_unusual(message_slot);
   if (network_->judge(from, to) == Network::Verdict::drop) [[unlikely]]
     return transmit_dropped(message_slot, to, arrival);
-  engine_.schedule(arrival, to, kDeliver, message_slot);
+  engine_.schedule(arrival, to, kDeliver, delivery_arg(message_slot, from));
 }
 
 void World::transmit_dropped(std::uint32_t message_slot, ProcessId to, TrueTime arrival) {
@@ -347,7 +347,7 @@ void World::transmit_dropped(std::uint32_t message_slot, ProcessId to, TrueTime 
       return;
     }
   }
-  engine_.schedule(arrival, to, kDeliver, message_slot);
+  engine_.schedule(arrival, to, kDeliver, delivery_arg(message_slot, messages_[message_slot].from));
 }
 
 void World::transmit_unusual(std::uint32_t message_slot) {
@@ -365,7 +365,7 @@ void World::transmit_unusual(std::uint32_t message_slot) {
     return;
   }
   if (tracing_) trace_message("send", m);
-  engine_.schedule(arrival, m.to, kDeliver, message_slot);
+  engine_.schedule(arrival, m.to, kDeliver, delivery_arg(message_slot, m.from));
 }
 
 void World::dispatch(const Event& ev) {
@@ -440,7 +440,7 @@ void World::deliver_partitioned(const Event& ev, std::uint32_t slot) {
   // In place: hand_over reads it before anything can store a message.
   const Message& m = messages_[slot];
   std::uint32_t holder = 0;
-  switch (network_->judge(m.from, m.to, &holder)) {
+  switch (network_->judge(static_cast<ProcessId>(ev.arg0 >> 32), ev.target, &holder)) {
     case Network::Verdict::drop:
       if (tracing_) trace_message("partition-drop", m);
       messages_.release(slot);
@@ -571,7 +571,8 @@ void World::run_control(const Control& control) {
       // later message on their link that is due at this same instant.
       std::vector<std::uint32_t> held;
       held.swap(held_[h->partition]);
-      for (std::uint32_t slot : held) deliver(Event{true_now(), 0, messages_[slot].to, kDeliver, slot, 0});
+      for (std::uint32_t slot : held)
+        deliver(Event{true_now(), 0, messages_[slot].to, kDeliver, delivery_arg(slot, messages_[slot].from), 0});
     }
   }
 }

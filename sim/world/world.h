@@ -181,6 +181,12 @@ class World final : private Dispatcher {
   // library_took): a cold branch that calls out would make the compiler save
   // registers on every message, the common one included.
   void deliver(const Event& ev);
+  // A delivery's argument: the message's slot, and its sender above it, so
+  // that a partition's verdict for the pair is looked up from the event
+  // alone, without waiting for the message to be loaded.
+  static std::uint64_t delivery_arg(std::uint32_t slot, ProcessId from) {
+    return (static_cast<std::uint64_t>(from) << 32) | slot;
+  }
   // deliver while a partition is active: it may drop or hold the message.
   void deliver_partitioned(const Event& ev, std::uint32_t slot);
   // Gives a message that reached its host to the process (or its pause queue).
