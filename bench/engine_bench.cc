@@ -5,7 +5,7 @@
 //   build-core/bench/engine_bench --benchmark_counters_tabular=true
 //
 // Target: >= 55 million events/s for BM_PingPong/1 on one core (Release);
-// measured 52.7-59.5 million over six calls (55.1, 52.7, 57.5 alone), from 17-18
+// measured 46.8-57.5 million over six calls (54.9 the middle), from 17-18
 // million before the speed work (29-33 million before the store-forwarding
 // fixes, 46-47 before the event beside the heap, 49-50 before the models
 // built their messages in place, 55.7 before the queue kept 32-byte events;
