@@ -10,6 +10,7 @@ namespace locksim {
 Network::Network(std::vector<std::string> process_names, LinkSpec default_link, std::uint64_t run_seed)
     : names_(std::move(process_names)), process_count_(names_.size()), run_seed_(run_seed), default_link_(default_link) {
   if (names_.size() <= kDenseProcesses) dense_.assign(names_.size() * names_.size(), kNoLink);
+  if (names_.size() <= kLaneProcesses) lanes_.assign(names_.size() * names_.size(), Lane{});
 }
 
 std::uint32_t Network::find_sparse(ProcessId from, ProcessId to) const {
@@ -26,10 +27,15 @@ Network::LinkState& Network::add_link(ProcessId from, ProcessId to) {
     dense_[from * process_count_ + to] = index;
   else
     sparse_.emplace(static_cast<std::uint64_t>(from) << 32 | to, index);
+  update_lane(links_[index], from, to);
   return links_[index];
 }
 
-void Network::set_link(ProcessId from, ProcessId to, const LinkSpec& spec) { state(from, to).spec = spec; }
+void Network::set_link(ProcessId from, ProcessId to, const LinkSpec& spec) {
+  LinkState& l = state(from, to);
+  l.spec = spec;
+  update_lane(l, from, to);
+}
 
 const LinkSpec& Network::link(ProcessId from, ProcessId to) const {
   const std::uint32_t index = find(from, to);
@@ -48,7 +54,7 @@ TrueTime Network::schedule_drawn(LinkState& l, ProcessId from, ProcessId to, Tru
     if (!l.latency_rng) l.latency_rng = Rng::derive(run_seed_, component(), "latency");
     latency = l.spec.latency.sample(*l.latency_rng);
   }
-  return arrive(l, saturating_add(true_now, latency));
+  return arrive(last_delivery(l, from, to), saturating_add(true_now, latency));
 }
 
 void Network::reseed(std::uint64_t run_seed) {
@@ -63,6 +69,7 @@ void Network::reset(std::uint64_t run_seed) {
   run_seed_ = run_seed;
   links_.clear();
   std::fill(dense_.begin(), dense_.end(), kNoLink);
+  std::fill(lanes_.begin(), lanes_.end(), Lane{});
   sparse_.clear();
   // Their tables are kept for the next run's partitions: a sweep's every run
   // would otherwise allocate them again.

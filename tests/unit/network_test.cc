@@ -255,5 +255,57 @@ TEST(NetworkTest, LargeWorldsFindTheirLinksSparselyAndDrawTheSame) {
   EXPECT_NE(large.schedule(9'999, 5'000, T(0s)), Network::kLost);
 }
 
+TEST(NetworkTest, LanesAnswerAsTheLinkTableDoes) {
+  // Up to 32 processes, a link with nothing to draw is read from its pair's
+  // lane (fixed_arrival), and the lane keeps every link's last delivery. A
+  // random mix of sends by both paths, links set before and after their
+  // first use (fixed, drawing, lossy) and resets must give the same answers
+  // in a world with lanes, one with only the dense table and one with the
+  // hash map: same arrivals, same FIFO clamps, same draws.
+  const std::vector<LinkSpec> specs = {link_with("1ms"), link_with("7ms"), link_with("uniform(1ms, 9ms)"),
+                                       link_with("2ms", 300'000)};
+  std::vector<Network> worlds;
+  for (const int n : {4, 40, 300}) worlds.emplace_back(names(n), link_with("3ms"), 5);
+  Rng rng(17);
+  TrueTime now = T(0s);
+  int fast_answers = 0;
+  for (int step = 0; step < 4'000; ++step) {
+    const auto from = static_cast<ProcessId>(rng.below(4));
+    const auto to = static_cast<ProcessId>(rng.below(4));
+    now += Duration{static_cast<std::int64_t>(rng.below(2'000'000))};
+    const std::uint64_t op = rng.below(20);
+    if (op == 0) {
+      const LinkSpec& spec = specs[rng.below(specs.size())];
+      for (Network& w : worlds) w.set_link(from, to, spec);
+    } else if (op == 1 && rng.below(10) == 0) {
+      const std::uint64_t seed = rng.below(1'000);
+      for (Network& w : worlds) w.reset(seed);
+      now = T(0s);
+    } else if (op < 10) {
+      const TrueTime expected = worlds[0].schedule(from, to, now);
+      for (std::size_t w = 1; w < worlds.size(); ++w)
+        ASSERT_EQ(worlds[w].schedule(from, to, now), expected) << "step " << step << ", world " << w;
+    } else {
+      TrueTime expected{};
+      const bool fast = worlds[0].fixed_arrival(from, to, now, expected);
+      fast_answers += fast ? 1 : 0;
+      for (std::size_t w = 1; w < worlds.size(); ++w) {
+        TrueTime arrival{};
+        const bool also = worlds[w].fixed_arrival(from, to, now, arrival);
+        if (w == 1) ASSERT_EQ(also, fast) << "step " << step;  // the dense table answers the same pairs
+        // The hash map never answers here: a fixed link there takes schedule().
+        if (!also && fast) arrival = worlds[w].schedule(from, to, now);
+        if (fast) ASSERT_EQ(arrival, expected) << "step " << step << ", world " << w;
+        if (!fast && also) FAIL() << "step " << step << ": only world " << w << " answered";
+      }
+      if (!fast) {
+        const TrueTime slow = worlds[0].schedule(from, to, now);
+        for (std::size_t w = 1; w < worlds.size(); ++w) ASSERT_EQ(worlds[w].schedule(from, to, now), slow);
+      }
+    }
+  }
+  EXPECT_GT(fast_answers, 1'000) << "the test must take the lanes' path often";
+}
+
 }  // namespace
 }  // namespace locksim
