@@ -5,11 +5,12 @@
 //   build-core/bench/engine_bench --benchmark_counters_tabular=true
 //
 // Target: >= 55 million events/s for BM_PingPong/1 on one core (Release);
-// measured 46.8-57.5 million over six calls (54.9 the middle), from 17-18
+// measured 57.9 million (the middle of five calls, 52.8-61.1), from 17-18
 // million before the speed work (29-33 million before the store-forwarding
 // fixes, 46-47 before the event beside the heap, 49-50 before the models
-// built their messages in place, 55.7 before the queue kept 32-byte events;
-// see the README's Benchmarks). BM_PingPongCopied, with send() copying: 50.6.
+// built their messages in place, 55.7 before the queue kept 32-byte events,
+// about 53 before the network's lanes; see the README's Benchmarks).
+// BM_PingPongCopied, with send() copying: 50.6.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
