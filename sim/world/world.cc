@@ -324,11 +324,11 @@ void World::transmit(std::uint32_t message_slot, ProcessId from, ProcessId to) {
   if (tracing_ || refusals_remembered_ || !network_->fixed_arrival(from, to, true_now(), arrival)) [[unlikely]]
     return transmit_unusual(message_slot);
   if (network_->judge(from, to) == Network::Verdict::drop) [[unlikely]]
-    return transmit_dropped(message_slot, to, arrival);
+    return transmit_dropped(message_slot, from, to, arrival);
   engine_.schedule(arrival, to, kDeliver, delivery_arg(message_slot, from));
 }
 
-void World::transmit_dropped(std::uint32_t message_slot, ProcessId to, TrueTime arrival) {
+void World::transmit_dropped(std::uint32_t message_slot, ProcessId from, ProcessId to, TrueTime arrival) {
   // When no partition heals before the message arrives, the drop is certain:
   // only a heal can save it (a partition that starts meanwhile cannot, since
   // drop wins over hold), and every heal is queued when its partition starts.
@@ -337,17 +337,12 @@ void World::transmit_dropped(std::uint32_t message_slot, ProcessId to, TrueTime 
   // one delivery in five is such a drop (c2 is cut from two of the five
   // nodes); queueing and handing each over cost the sweep 3 % of its time.
   // Untraced only (transmit): a trace writes the drop at arrival.
-  if (arrival < next_heal()) {
-    if (arrival > until_) {  // after the run: never delivered, never counted
-      messages_.release(message_slot);
-      return;
-    }
-    if (engine_.count_ahead(arrival, to, kDropped)) {
-      messages_.release(message_slot);
-      return;
-    }
+  // One arriving after the run is never delivered nor counted.
+  if (arrival < next_heal() && (arrival > until_ || engine_.count_ahead(arrival, to, kDropped))) {
+    messages_.release(message_slot);
+    return;
   }
-  engine_.schedule(arrival, to, kDeliver, delivery_arg(message_slot, messages_[message_slot].from));
+  engine_.schedule(arrival, to, kDeliver, delivery_arg(message_slot, from));
 }
 
 void World::transmit_unusual(std::uint32_t message_slot) {

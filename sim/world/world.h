@@ -237,7 +237,7 @@ class World final : private Dispatcher {
   void transmit_unusual(std::uint32_t message_slot);
   // transmit of a message the partitions in force will drop on arrival:
   // counted, not queued, when no partition heals before then.
-  void transmit_dropped(std::uint32_t message_slot, ProcessId to, TrueTime arrival);
+  void transmit_dropped(std::uint32_t message_slot, ProcessId from, ProcessId to, TrueTime arrival);
   // The earliest queued Heal: kTrueNever when none.
   TrueTime next_heal() const;
   void run_control(const Control& control);
