@@ -24,7 +24,7 @@ Network::LinkState& Network::add_link(ProcessId from, ProcessId to) {
   // load the store buffer cannot forward.
   links_.emplace_back(default_link_);
   if (!dense_.empty())
-    dense_[from * process_count_ + to] = index;
+    dense_[pair(from, to)] = index;
   else
     sparse_.emplace(static_cast<std::uint64_t>(from) << 32 | to, index);
   update_lane(links_[index], from, to);

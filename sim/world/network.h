@@ -67,12 +67,12 @@ class Network {
   // false, and nothing changed, otherwise.
   bool fixed_arrival(ProcessId from, ProcessId to, TrueTime true_now, TrueTime& arrival) {
     if (!lanes_.empty()) {
-      Lane& lane = lanes_[from * process_count_ + to];
+      Lane& lane = lanes_[pair(from, to)];
       if (lane.fixed_latency == kDraws) return false;
       arrival = arrive(lane.last_delivery, saturating_add(true_now, lane.fixed_latency));
       return true;
     }
-    const std::uint32_t index = dense_.empty() ? kNoLink : dense_[from * process_count_ + to];
+    const std::uint32_t index = dense_.empty() ? kNoLink : dense_[pair(from, to)];
     if (index == kNoLink) return false;
     LinkState& l = links_[index];
     if (!fixed(l.spec)) return false;
@@ -97,7 +97,7 @@ class Network {
   Verdict judge(ProcessId from, ProcessId to, std::uint32_t* holding_partition = nullptr) const {
     if (active_partitions_ == 0) return Verdict::deliver;  // most runs never partition: no loop per message
     if (cuts_.empty()) return judge_partitions(from, to, holding_partition);
-    Cut& cut = cuts_[from * process_count_ + to];
+    Cut& cut = cuts_[pair(from, to)];
     if (cut.epoch != epoch_) {  // first message on this pair since the partitions changed
       cut.verdict = judge_partitions(from, to, &cut.holding_partition);
       cut.epoch = epoch_;
@@ -141,10 +141,10 @@ class Network {
   };
   // Keeps |l|'s lane in step with its spec (a link made or set).
   void update_lane(const LinkState& l, ProcessId from, ProcessId to) {
-    if (!lanes_.empty()) lanes_[from * process_count_ + to].fixed_latency = fixed(l.spec) ? l.spec.latency.a : kDraws;
+    if (!lanes_.empty()) lanes_[pair(from, to)].fixed_latency = fixed(l.spec) ? l.spec.latency.a : kDraws;
   }
   TrueTime& last_delivery(LinkState& l, ProcessId from, ProcessId to) {
-    return lanes_.empty() ? l.last_delivery : lanes_[from * process_count_ + to].last_delivery;
+    return lanes_.empty() ? l.last_delivery : lanes_[pair(from, to)].last_delivery;
   }
   struct Cut {
     std::uint32_t epoch = 0;  // the partitions' epoch_ this verdict was worked out in
@@ -155,9 +155,11 @@ class Network {
   // A link with nothing to draw: a constant latency and no loss.
   static bool fixed(const LinkSpec& spec) { return spec.loss_ppm <= 0 && spec.latency.kind == Latency::Kind::constant; }
   static constexpr std::uint32_t kNoLink = UINT32_MAX;
+  // The pair's place in every n x n table (dense_, lanes_, cuts_).
+  std::size_t pair(ProcessId from, ProcessId to) const { return from * process_count_ + to; }
 
   std::uint32_t find(ProcessId from, ProcessId to) const {
-    if (!dense_.empty()) return dense_[from * process_count_ + to];
+    if (!dense_.empty()) return dense_[pair(from, to)];
     return find_sparse(from, to);
   }
   std::uint32_t find_sparse(ProcessId from, ProcessId to) const;
