@@ -22,8 +22,22 @@ BeliefStop stop_of(BeliefEnd reason) {
 
 }  // namespace
 
-SessionTable::SessionTable(const History& h) {
-  std::vector<bool> believing;  // per session: belief not yet ended
+SessionInfo& SessionTable::add_session() {
+  if (count_ == sessions_.size()) return sessions_.emplace_back();
+  SessionInfo& s = sessions_[count_];
+  s.extensions.clear();  // its memory kept for this build's extensions
+  std::vector<Extension> extensions = std::move(s.extensions);
+  s = SessionInfo{};
+  s.extensions = std::move(extensions);
+  return s;
+}
+
+void SessionTable::build(const History& h) {
+  count_ = 0;
+  by_session_.clear();
+  by_value_.clear();
+  believing_.clear();
+  run_end_ = kTrueStart;
   bool run_ended = false;
   TrueTime last_at = kTrueStart;
   for (const Fact& f : h.facts) {
@@ -36,29 +50,29 @@ SessionTable::SessionTable(const History& h) {
     }
     if (const auto* g = std::get_if<LockGranted>(&f.body)) {
       LOCKSIM_CHECK(!by_session_.contains(g->session), "two LockGranted facts name the same session");
-      SessionInfo s;
+      SessionInfo& s = add_session();
       s.session = g->session;
       s.client = g->client;
       s.value = g->value;
       s.fencing_token = g->fencing_token;
       s.granted = f.at;
       s.promised_end = g->promised_end;
-      by_session_.emplace(g->session, sessions_.size());
-      by_value_.emplace_back(g->value, sessions_.size());
-      sessions_.push_back(s);
+      by_session_.emplace(g->session, count_);
+      by_value_.emplace_back(g->value, count_);
+      ++count_;
       // A grant recorded after the run ended never believes for a positive time.
-      believing.push_back(!run_ended);
+      believing_.push_back(!run_ended);
       if (run_ended) {
-        sessions_.back().belief_end = f.at;
-        sessions_.back().belief_stop = BeliefStop::run_end;
+        s.belief_end = f.at;
+        s.belief_stop = BeliefStop::run_end;
       }
       continue;
     }
     if (run_ended) continue;
     if (const auto* e = std::get_if<BeliefEnded>(&f.body)) {
       auto it = by_session_.find(e->session);
-      if (it != by_session_.end() && believing[it->second]) {
-        believing[it->second] = false;
+      if (it != by_session_.end() && believing_[it->second]) {
+        believing_[it->second] = false;
         sessions_[it->second].belief_end = f.at;
         sessions_[it->second].belief_stop = stop_of(e->reason);
       }
@@ -72,9 +86,9 @@ SessionTable::SessionTable(const History& h) {
       if (it != by_session_.end() && sessions_[it->second].released == kTrueNever) sessions_[it->second].released = f.at;
     } else if (const auto* fault = std::get_if<FaultApplied>(&f.body)) {
       if (fault->kind != FaultKind::crash || fault->target == kNoProcess) continue;
-      for (std::size_t i = 0; i < sessions_.size(); ++i) {
-        if (believing[i] && sessions_[i].client == fault->target) {
-          believing[i] = false;
+      for (std::size_t i = 0; i < count_; ++i) {
+        if (believing_[i] && sessions_[i].client == fault->target) {
+          believing_[i] = false;
           sessions_[i].belief_end = f.at;
           sessions_[i].belief_stop = BeliefStop::client_crash;
         }
@@ -83,8 +97,8 @@ SessionTable::SessionTable(const History& h) {
   }
   if (!run_ended) run_end_ = last_at;
   std::sort(by_value_.begin(), by_value_.end());
-  for (std::size_t i = 0; i < sessions_.size(); ++i) {
-    if (believing[i]) {
+  for (std::size_t i = 0; i < count_; ++i) {
+    if (believing_[i]) {
       sessions_[i].belief_end = run_end_;
       sessions_[i].belief_stop = BeliefStop::run_end;
     }

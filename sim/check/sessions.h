@@ -77,9 +77,15 @@ struct SessionInfo {
 //  3. Session ids are unique (asserted: a duplicate is a model bug).
 class SessionTable {
  public:
-  explicit SessionTable(const History& h);
+  SessionTable() = default;
+  explicit SessionTable(const History& h) { build(h); }
+  // The table of |h|, in place of whatever it held: a sweep's worker keeps
+  // one table for all its runs, and each run's table then reuses the memory
+  // of the last (the sessions, their extensions, the indexes) instead of
+  // allocating it anew.
+  void build(const History& h);
 
-  const std::vector<SessionInfo>& sessions() const { return sessions_; }
+  std::span<const SessionInfo> sessions() const { return {sessions_.data(), count_}; }
   // nullptr when no LockGranted named |session|.
   const SessionInfo* find(SessionId session) const;
   // The session a lock value names at true time |t|: values are random per
@@ -110,9 +116,17 @@ class SessionTable {
   // The sessions that set |value|, in grant order.
   std::span<const ByValue> with_value(std::uint64_t value) const;
 
+  // The next session's row, reset: one left from an earlier build (keeping
+  // its extensions' memory) or a new one.
+  SessionInfo& add_session();
+
+  // The first count_ rows are this table's; rows past them are spares kept
+  // from earlier builds.
   std::vector<SessionInfo> sessions_;
+  std::size_t count_ = 0;
   boost::container::flat_map<SessionId, std::size_t> by_session_;
   std::vector<ByValue> by_value_;  // sorted once the table is built: by value, then grant order
+  std::vector<bool> believing_;    // while building: per session, belief not yet ended
   TrueTime run_end_ = kTrueStart;
 };
 

@@ -12,14 +12,15 @@ namespace {
 // Runs |world| (just built or reset for |seed|) and judges it into |result|,
 // whose history is swapped with the world's: the world keeps the buffers of
 // |result|'s old history for its next reset.
+// |sessions| is the caller's to keep: its memory serves the next run's table.
 void run_and_judge(World& world, const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace,
-                   const RunOptions& options, RunResult& result) {
+                   const RunOptions& options, SessionTable& sessions, RunResult& result) {
   if (options.fresh_randomness) world.fresh_randomness_from(options.fresh_randomness->from, options.fresh_randomness->seed);
   world.run(TrueTime{spec.run_for});
   result.seed = seed;
   result.events = world.events_dispatched();
   world.swap_history(result.history);
-  const SessionTable sessions(result.history);
+  sessions.build(result.history);
   Judgement judged = judge(result.history, sessions, trace.enabled() ? WitnessDetail::text : options.witnesses);
   result.verdicts = std::move(judged.verdicts);
   result.liveness = judged.liveness;
@@ -39,7 +40,8 @@ void run_and_judge(World& world, const ScenarioSpec& spec, std::uint64_t seed, T
 RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace, const RunOptions& options) {
   auto world = build_world(spec, seed, trace);
   RunResult result;
-  run_and_judge(*world, spec, seed, trace, options, result);
+  SessionTable sessions;
+  run_and_judge(*world, spec, seed, trace, options, sessions, result);
   return result;
 }
 
@@ -54,7 +56,7 @@ const RunResult& RepeatedRuns::run(std::uint64_t seed, const RunOptions& options
   }
   // A run that throws leaves no world to reset: the next one is built anew.
   std::unique_ptr<World> world = std::move(world_);
-  run_and_judge(*world, spec_, seed, trace_, options, result_);
+  run_and_judge(*world, spec_, seed, trace_, options, sessions_, result_);
   world_ = std::move(world);
   return result_;
 }

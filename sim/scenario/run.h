@@ -12,6 +12,7 @@
 #include "sim/check/faults.h"
 #include "sim/history/history.h"
 #include "sim/check/liveness.h"
+#include "sim/check/sessions.h"
 #include "sim/core/trace.h"
 #include "sim/scenario/build.h"
 #include "sim/scenario/spec.h"
@@ -79,6 +80,7 @@ class RepeatedRuns {
  private:
   const ScenarioSpec& spec_;
   RunResult result_;
+  SessionTable sessions_;  // rebuilt in place for every run's judging
   std::unique_ptr<Planner> planner_;
   NullTrace trace_;
   std::unique_ptr<World> world_;  // after a run that stopped with an error: rebuilt, not reset

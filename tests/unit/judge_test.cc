@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "sim/check/judge.h"
 #include "sim/scenario/run.h"
@@ -105,6 +106,46 @@ TEST(Judge, LiveUntilIsWhereValueLiveTurns) {
     }
   }
   EXPECT_GT(checked, 10000u);
+}
+
+std::string describe(const SessionTable& table) {
+  const auto ns = [](TrueTime t) { return std::to_string(t.time_since_epoch().count()); };
+  std::string out = "run end " + ns(table.run_end()) + "\n";
+  for (const SessionInfo& s : table.sessions()) {
+    out += std::to_string(s.session) + " " + std::to_string(s.client) + " " + std::to_string(s.value) + " " +
+           std::to_string(s.fencing_token) + " " + ns(s.granted) + " " + ns(s.promised_end) + " " + ns(s.released) +
+           " " + ns(s.belief_end) + " " + std::to_string(static_cast<int>(s.belief_stop)) + " ext";
+    for (const Extension& x : s.extensions) out += " " + ns(x.at) + ">" + ns(x.promised_end);
+    const SessionInfo* found = table.find(s.session);
+    const SessionInfo* owner = table.owner_of(s.value, s.granted);
+    out += " found " + (found ? std::to_string(found->session) : "-") + " owner " +
+           (owner ? std::to_string(owner->session) : "-") + " live until " + ns(table.live_until(s.value)) + "\n";
+  }
+  return out;
+}
+
+// A sweep's worker builds one table in place for run after run: each build
+// reuses the rows (and their extensions' memory) of the one before, which
+// must leave nothing of it behind. Catalogue order and then the reverse, so
+// tables grow and shrink between builds.
+TEST(Judge, ATableBuiltInPlaceIsOneBuiltAnew) {
+  std::vector<History> histories;
+  for (const CatalogueVariant& c : catalogue_variants()) {
+    NullTrace trace;
+    histories.push_back(run_scenario(c.spec, c.spec.seed, trace).history);
+  }
+  SessionTable reused;
+  std::size_t sessions = 0;
+  for (const bool reverse : {false, true}) {
+    for (std::size_t i = 0; i < histories.size(); ++i) {
+      const History& h = histories[reverse ? histories.size() - 1 - i : i];
+      reused.build(h);
+      const SessionTable fresh(h);
+      ASSERT_EQ(describe(reused), describe(fresh)) << "history " << i << (reverse ? " (reversed)" : "");
+      sessions += fresh.sessions().size();
+    }
+  }
+  EXPECT_GT(sessions, 500u);
 }
 
 }  // namespace
