@@ -23,6 +23,7 @@
 #include <vector>
 
 #include <boost/container/flat_map.hpp>
+#include <boost/container/small_vector.hpp>
 
 #include "sim/check/fact_pass.h"
 #include "sim/check/holder.h"
@@ -88,16 +89,19 @@ Verdict check_grant_exclusive(const History& h, const SessionTable& table, Witne
   // once released, or once its window has ended with no extension still to
   // come (a later extension can reopen a lapsed window: an auto-extension
   // that re-takes the lock after it ran out).
-  std::vector<std::size_t> open;
+  boost::container::small_vector<std::size_t, 8> open;  // a sweep judges every run: no allocation for a few
   std::size_t next = 0;
   for (std::size_t y = 0; y < s.size(); ++y) {
     const TrueTime t_y = s[y].granted;
     while (next < s.size() && s[next].granted <= t_y) open.push_back(next++);
-    std::erase_if(open, [&](std::size_t x) {
-      if (s[x].released <= t_y) return true;
-      const bool more_extensions = !s[x].extensions.empty() && s[x].extensions.back().at > t_y;
-      return !more_extensions && SessionTable::promise_at(s[x], t_y).end <= t_y;
-    });
+    open.erase(std::remove_if(open.begin(), open.end(),
+                              [&](std::size_t x) {
+                                if (s[x].released <= t_y) return true;
+                                const bool more_extensions =
+                                    !s[x].extensions.empty() && s[x].extensions.back().at > t_y;
+                                return !more_extensions && SessionTable::promise_at(s[x], t_y).end <= t_y;
+                              }),
+               open.end());
     for (std::size_t x : open) {
       if (x == y) continue;
       const PromisedEnd promise = SessionTable::promise_at(s[x], t_y);
@@ -124,11 +128,12 @@ Verdict check_belief_exclusive(const History& h, const SessionTable& table, Witn
   Verdict v = verdict_for(Property::belief_exclusive);
   const auto& s = table.sessions();
   // |active|: earlier beliefs still running at the current start.
-  std::vector<std::size_t> active;
+  boost::container::small_vector<std::size_t, 8> active;
   for (std::size_t y = 0; y < s.size(); ++y) {
     const TrueTime start = s[y].granted;
     if (s[y].belief_end <= start) continue;  // never believed for a positive time
-    std::erase_if(active, [&](std::size_t x) { return s[x].belief_end <= start; });
+    active.erase(std::remove_if(active.begin(), active.end(), [&](std::size_t x) { return s[x].belief_end <= start; }),
+                 active.end());
     for (std::size_t x : active) {
       record(v, detail, start, [&] { return Witness{start,
                  session_label(h, s[y].client, s[y].session) + " began believing it held the lock at " + when(start) +

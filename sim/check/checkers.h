@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <boost/container/flat_map.hpp>
+#include <boost/container/small_vector.hpp>
 
 #include "sim/check/holder.h"
 #include "sim/check/property.h"
@@ -103,7 +104,9 @@ class ResourceExclusiveCheck : public AcceptedOpCheck<ResourceExclusiveCheck> {
   };
   const History& h_;
   const WitnessDetail detail_;
-  boost::container::flat_map<SessionId, Accepted> last_of_;  // each session's latest accepted op (flat: one per run)
+  // Each session's latest accepted op: inside the check for a run's first
+  // few sessions (a sweep judges every run).
+  boost::container::small_flat_map<SessionId, Accepted, 8> last_of_;
   std::optional<Accepted> last_;                              // the latest accepted op of anyone
 };
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <boost/container/flat_set.hpp>
+#include <boost/container/small_vector.hpp>
 
 #include "sim/history/history.h"
 
@@ -71,10 +72,12 @@ class ClientTally {
 
   static constexpr std::size_t kNotClient = SIZE_MAX;
   std::vector<ClientOutcome> out_;
-  std::vector<std::size_t> index_;  // per process: its position in out_ (clients only)
-  std::vector<std::optional<TrueTime>> wanted_since_;  // per client: the wait in progress
-  // Invoked, not yet completed: a few at a time, so flat (one of these per run of a sweep).
-  boost::container::flat_set<std::pair<ProcessId, std::uint64_t>> open_releases_;
+  // A sweep judges every run: the tally's own tables fit inside it for a
+  // story's handful of processes, and allocate only past that.
+  boost::container::small_vector<std::size_t, 16> index_;  // per process: its position in out_ (clients only)
+  boost::container::small_vector<std::optional<TrueTime>, 8> wanted_since_;  // per client: the wait in progress
+  // Invoked, not yet completed: a few at a time.
+  boost::container::small_flat_set<std::pair<ProcessId, std::uint64_t>, 4> open_releases_;
   TrueTime run_end_ = kTrueStart;
 };
 

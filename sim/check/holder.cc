@@ -7,7 +7,7 @@ namespace locksim {
 ServiceHolder::ServiceHolder(const ServiceLayout& layout)
     : key_(layout.lock_key), quorum_(std::max<std::uint32_t>(layout.quorum, 1)) {
   if (layout.replicated_state) {
-    members_ = layout.nodes;
+    members_.assign(layout.nodes.begin(), layout.nodes.end());
     quorum_ = 1;
     nodes_.push_back(NodeState{kNoProcess, std::nullopt, 0, std::nullopt, TrueTime{}});
     return;

@@ -23,6 +23,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "sim/history/history.h"
 #include "sim/core/time.h"
 
@@ -74,8 +76,10 @@ class ServiceHolder {
 
   redis::KeyId key_;
   std::uint32_t quorum_;
-  std::vector<NodeState> nodes_;
-  std::vector<ProcessId> members_;  // replicated_state: the members, all speaking for nodes_[0]
+  // Inside the holder for up to five nodes (Redlock's usual count): a sweep
+  // judges every run.
+  boost::container::small_vector<NodeState, 5> nodes_;
+  boost::container::small_vector<ProcessId, 5> members_;  // replicated_state: the members, all speaking for nodes_[0]
   std::uint64_t seq_ = 0;
 };
 

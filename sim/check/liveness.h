@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <boost/container/flat_map.hpp>
+#include <boost/container/small_vector.hpp>
 
 #include "sim/check/holder.h"
 #include "sim/check/sessions.h"
@@ -96,8 +97,9 @@ class LivenessTally {
   // Counts and acquire latency. Flat: one of these per run of a sweep.
   // Process ids are small indices; sessions are granted in id order, so
   // granted_at_ grows at its end.
-  std::vector<std::optional<TrueTime>> last_wanted_;  // by client
-  boost::container::flat_map<SessionId, TrueTime> granted_at_;
+  // Inside the tally for a story's handful of processes and sessions.
+  boost::container::small_vector<std::optional<TrueTime>, 16> last_wanted_;  // by client
+  boost::container::small_flat_map<SessionId, TrueTime, 16> granted_at_;
   // 128 bits: many sessions of a long run can wait longer than int64 ns hold in all.
   __int128 latency_sum_ = 0;
   std::int64_t latency_count_ = 0;

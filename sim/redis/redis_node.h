@@ -88,6 +88,7 @@
 #include <vector>
 
 #include <boost/container/flat_map.hpp>
+#include <boost/container/small_vector.hpp>
 
 #include "sim/redis/config.h"
 #include "sim/redis/replication.h"
@@ -108,8 +109,10 @@ struct Entry {
 // records facts in the same order on every machine. Flat, because a node
 // holds a handful of keys and SET is on the hot path: a sorted vector stores a
 // key without a heap node. Erasing invalidates iterators past the erased one,
-// so walks that erase continue from what erase returns.
-using Keyspace = boost::container::flat_map<KeyId, Entry>;
+// so walks that erase continue from what erase returns. Two keys fit inside
+// it (the lock's and one more) without an allocation: a sweep builds every
+// node anew for each run.
+using Keyspace = boost::container::small_flat_map<KeyId, Entry, 2>;
 
 class RedisNode final : public Process {
  public:

@@ -83,6 +83,8 @@
 #include <vector>
 
 #include <boost/container/deque.hpp>
+#include <boost/container/flat_map.hpp>
+#include <boost/container/small_vector.hpp>
 
 #include "sim/redis/config.h"
 #include "sim/wire/replication.h"
@@ -202,8 +204,11 @@ class Replication {
   std::map<ProcessId, Link> replicas_;
   boost::container::deque<Outgoing> outbox_;  // due times never decrease; no allocation until used
   TimerId outbox_alarm_;
-  std::map<ProcessId, std::uint64_t> last_write_;  // per client: c->woff
-  std::vector<Waiter> waiters_;                    // in arrival order
+  // per client: c->woff. Flat with room for four clients inside: every
+  // write notes its client, and a node built for each run allocated a tree
+  // node per client per run.
+  boost::container::small_flat_map<ProcessId, std::uint64_t, 4> last_write_;
+  std::vector<Waiter> waiters_;  // in arrival order
   std::uint64_t next_waiter_ = 0;
 
   // Replica side. syncing_: waiting for a flush; in_snapshot_: the entries at
