@@ -281,7 +281,10 @@ void World::run(TrueTime until) {
   }
   for (const auto& [from, to, spec] : link_overrides_) network_->set_link(from, to, spec);
   until_ = until;
-  for (ProcessId p = 0; p < slots_.size(); ++p) check_clock_range(p);
+  if (start_clocks_fine_until_ != until) {
+    for (ProcessId p = 0; p < slots_.size(); ++p) check_clock_range(p);
+    start_clocks_fine_until_ = until;
+  }
   for (ProcessId p = 0; p < slots_.size(); ++p) engine_.schedule(kTrueStart, p, kStart);
   if (tracing_) trace_.line(run_header_json(seed_, history_));
   engine_.run_until(until);

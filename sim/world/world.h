@@ -12,6 +12,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -292,6 +293,10 @@ class World final : private Dispatcher {
   // yet), kept only when the plan was resettable.
   std::vector<PlannedProcess::Maker> makers_;
   std::vector<Clock> initial_clocks_;
+  // The |until| for which the clocks a run starts with passed the range
+  // check: a reset restores the plan's clocks whatever the seed, so a
+  // sweep's cell checks them in its first run only.
+  std::optional<TrueTime> start_clocks_fine_until_;
   std::vector<PlannedStart> starts_;
   History blank_history_;
 };

@@ -12,6 +12,7 @@
 #include "sim/core/run_error.h"
 #include "sim/core/trace.h"
 #include "sim/scenario/file.h"
+#include "sim/scenario/build.h"
 #include "sim/scenario/run.h"
 #include "sim/world/clock.h"
 
@@ -145,6 +146,30 @@ TEST(Limits, AClockDrivenPastItsRangeStopsTheRun) {
     }
   }
   EXPECT_TRUE(refused) << "some seed draws a second jump that leaves the range";
+}
+
+// A reset world checks the clocks it starts with once for a given end: a
+// later run to a farther end is checked again, and refused when a clock
+// would leave the range before it.
+TEST(Limits, AResetWorldChecksItsStartClocksForEachEnd) {
+  ScenarioErrors errors;
+  // About 100 years on c1's clock at the start: one hour of run is in
+  // range; 60 years of run would reach 160.
+  std::optional<ScenarioSpec> spec = resolve({"scenario.run_for=1h", "clock.c1.offset=876000h"}, errors);
+  ASSERT_TRUE(spec.has_value()) << errors.front().to_string();
+  const Planner planner(*spec);
+  NullTrace trace;
+  World world(1, planner.plan(1, true), trace);
+  world.run(kTrueStart + 1h);
+  world.reset(2, planner.faults(2));
+  try {
+    world.run(kTrueStart + 60 * kYear);
+    FAIL() << "expected a RunError";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("c1's clock would read more than 150 years"), std::string::npos) << e.what();
+  }
+  world.reset(3, planner.faults(3));
+  world.run(kTrueStart + 1h);  // the hour is still fine
 }
 
 TEST(Limits, TheStaticClockCheckCountsOffsetRunAndFixedJumps) {
