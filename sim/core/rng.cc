@@ -45,12 +45,16 @@ Rng::Rng(std::uint64_t seed) {
   for (auto& word : s_) word = splitmix64(state);
 }
 
-Rng Rng::derive(std::uint64_t run_seed, std::string_view component, std::string_view purpose) {
+Rng::StreamName Rng::stream_name(std::string_view component, std::string_view purpose) {
+  return StreamName{stable_hash(component), stable_hash(purpose, 0x84222325cbf29ce4ULL)};
+}
+
+Rng Rng::derive(std::uint64_t run_seed, StreamName name) {
   std::uint64_t state = run_seed;
   std::uint64_t mixed = splitmix64(state);
-  mixed ^= stable_hash(component);
+  mixed ^= name.component_hash;
   std::uint64_t state2 = mixed;
-  mixed = splitmix64(state2) ^ stable_hash(purpose, 0x84222325cbf29ce4ULL);
+  mixed = splitmix64(state2) ^ name.purpose_hash;
   return Rng(mixed);
 }
 

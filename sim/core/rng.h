@@ -24,9 +24,22 @@ std::uint64_t stable_hash(std::string_view text, std::uint64_t basis = 0xcbf29ce
 
 class Rng {
  public:
+  // A stream's (component, purpose), hashed: what derive takes from the
+  // names before the seed. A world reset for seed after seed derives the
+  // same streams each time, and hashes their names once.
+  struct StreamName {
+    std::uint64_t component_hash;
+    std::uint64_t purpose_hash;
+  };
+
   explicit Rng(std::uint64_t seed);
   // The stream for |purpose| of |component| in the run seeded with |run_seed|.
-  static Rng derive(std::uint64_t run_seed, std::string_view component, std::string_view purpose);
+  static Rng derive(std::uint64_t run_seed, std::string_view component, std::string_view purpose) {
+    return derive(run_seed, stream_name(component, purpose));
+  }
+  static StreamName stream_name(std::string_view component, std::string_view purpose);
+  // derive(run_seed, component, purpose), its names hashed beforehand.
+  static Rng derive(std::uint64_t run_seed, StreamName name);
 
   std::uint64_t next_u64();
   // Uniform in [0, bound); bound > 0. Lemire's multiply-shift with rejection: no modulo bias.

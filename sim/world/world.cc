@@ -175,7 +175,7 @@ void World::reset(std::uint64_t seed, std::vector<PlannedFault> faults) {
     s.incarnation = 0;
     s.paused_until = TrueTime{};
     s.pending.clear();
-    s.rng = Rng::derive(seed_, s.model->name(), "model");
+    s.rng = Rng::derive(seed_, s.rng_name);
     s.process_crash = false;
     s.refused_until.clear();
     s.evalsha_in_flight.clear();
@@ -192,7 +192,8 @@ ProcessId World::add(std::unique_ptr<Process> process, ProcessKind kind, Clock c
   process->id_ = id;
   history_.processes.push_back({process->name(), kind});
   Slot slot;
-  slot.rng = Rng::derive(seed_, process->name(), "model");
+  slot.rng_name = Rng::stream_name(process->name(), "model");
+  slot.rng = Rng::derive(seed_, slot.rng_name);
   slot.model = std::move(process);
   slot.clock = clock;
   slot.kind = kind;

@@ -144,6 +144,7 @@ class World final : private Dispatcher {
     // every process of every run, though few ever pause).
     boost::container::deque<Event> pending;
     Rng rng{0};
+    Rng::StreamName rng_name{};  // the model's stream, drawn anew from each run's seed
     bool process_crash = false;  // its last crash left the host up (fault::Crash::process_only)
     // A client's library: after a refused connection, requests to that node
     // fail at once, unsent, until the reconnect delay has passed.

@@ -53,6 +53,10 @@ TEST(RngTest, DeriveGoldenValues) {
             (std::vector<std::uint64_t>{0x1cdec4d693d204b5ULL, 0x8a53d39a3f4a5585ULL, 0xe91604d75313f590ULL}));
   EXPECT_EQ(draw(Rng::derive(7, "c1", "model"), 3),
             (std::vector<std::uint64_t>{0x20d016f450b48702ULL, 0x1abdaf34b96e6e97ULL, 0x86538fe1570c670aULL}));
+  // The same stream from its names hashed beforehand (what a world reset for
+  // another seed derives).
+  EXPECT_EQ(draw(Rng::derive(7, Rng::stream_name("c1", "model")), 3),
+            (std::vector<std::uint64_t>{0x20d016f450b48702ULL, 0x1abdaf34b96e6e97ULL, 0x86538fe1570c670aULL}));
 }
 
 TEST(RngTest, TransformGoldenValues) {
