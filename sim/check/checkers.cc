@@ -223,10 +223,13 @@ Verdict check_invariant(const History& h, WitnessDetail detail) {
   bool any_op = false;
   std::int64_t decrements = 0;
   std::optional<TrueTime> last_change;
+  // Only the witness's words tell the lowest stock: a sweep, which asks for
+  // the instant alone, does not pay the pass that finds it.
   std::int64_t lowest_stock = 0;
-  for (const Fact& f : h.facts)
-    if (const auto* app = std::get_if<AppState>(&f.body); app && app->kind == AppKind::stock)
-      lowest_stock = std::min(lowest_stock, app->stock);
+  if (detail == WitnessDetail::text)
+    for (const Fact& f : h.facts)
+      if (const auto* app = std::get_if<AppState>(&f.body); app && app->kind == AppKind::stock)
+        lowest_stock = std::min(lowest_stock, app->stock);
   for (const Fact& f : h.facts) {
     if (const auto* op = std::get_if<ResourceOp>(&f.body)) {
       if (!op->accepted) continue;
@@ -311,7 +314,7 @@ Verdicts verdicts_with(const History& h, const SessionTable& table, WitnessDetai
       case Property::belief_exclusive: out[i] = check_belief_exclusive(h, table, detail); break;
       case Property::resource_exclusive: out[i] = std::move(resource_exclusive); break;
       case Property::resource_current: out[i] = std::move(resource_current); break;
-      // Two passes of its own: it needs the lowest stock of the whole run first.
+      // Passes of its own: with the witness in words, it needs the lowest stock of the whole run first.
       case Property::invariant: out[i] = check_invariant(h, detail); break;
     }
   }
