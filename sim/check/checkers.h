@@ -107,7 +107,7 @@ class ResourceExclusiveCheck : public AcceptedOpCheck<ResourceExclusiveCheck> {
   // Each session's latest accepted op: inside the check for a run's first
   // few sessions (a sweep judges every run).
   boost::container::small_flat_map<SessionId, Accepted, 8> last_of_;
-  std::optional<Accepted> last_;                              // the latest accepted op of anyone
+  std::optional<Accepted> last_;  // the latest accepted op of anyone
 };
 
 // Before |track| in the pass: the track has not applied an op when P4 reads
