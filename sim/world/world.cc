@@ -439,7 +439,7 @@ void World::deliver_partitioned(const Event& ev, std::uint32_t slot) {
   // In place: hand_over reads it before anything can store a message.
   const Message& m = messages_[slot];
   std::uint32_t holder = 0;
-  switch (network_->judge(static_cast<ProcessId>(ev.arg0 >> 32), ev.target, &holder)) {
+  switch (network_->judge(delivery_sender(ev.arg0), ev.target, &holder)) {
     case Network::Verdict::drop:
       if (tracing_) trace_message("partition-drop", m);
       messages_.release(slot);

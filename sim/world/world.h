@@ -189,6 +189,7 @@ class World final : private Dispatcher {
   static std::uint64_t delivery_arg(std::uint32_t slot, ProcessId from) {
     return (static_cast<std::uint64_t>(from) << 32) | slot;
   }
+  static ProcessId delivery_sender(std::uint64_t arg) { return static_cast<ProcessId>(arg >> 32); }
   // deliver while a partition is active: it may drop or hold the message.
   void deliver_partitioned(const Event& ev, std::uint32_t slot);
   // Gives a message that reached its host to the process (or its pause queue).
