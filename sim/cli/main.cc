@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
   }
   if (command == "--version" || command == "version") {
     std::cout << "locksim " << locksim::kVersion << "\n"
-              << "allocator: " << locksim::allocator_description() << "\n";
+              << "allocator: " << locksim::allocator_description() << "\n"
+              << "build: " << LOCKSIM_BUILD_KIND << "\n";
     return kExitOk;
   }
   if (command == "run") return run_command(program, args);

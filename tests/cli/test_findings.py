@@ -134,12 +134,14 @@ sessions = 1
 
 
 def test_version(locksim):
-    """locksim --version prints the version the sweep manifests record, then the allocator the binary runs with."""
+    """locksim --version prints the version the sweep manifests record, the allocator the binary runs with and how it was built."""
     result = locksim("--version")
     assert result.returncode == 0
-    version, allocator = result.stdout.splitlines()
+    version, allocator, build = result.stdout.splitlines()
     assert version.startswith("locksim ") and version.count(".") == 2
     assert re.fullmatch(r"allocator: (mimalloc \d+\.\d+\.\d+|the C library's malloc)", allocator), allocator
+    assert re.fullmatch(r"build: (Release|Debug|RelWithDebInfo|MinSizeRel)"
+                        r"(, writing a training profile|, built from a training profile)?", build), build
 
 
 def test_run_a_catalogue_scenario_by_name_from_anywhere(locksim, tmp_path):
