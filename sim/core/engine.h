@@ -57,7 +57,7 @@ class Engine {
   void schedule(TrueTime at, std::uint32_t target, std::uint32_t kind, std::uint64_t arg = 0) {
     if (at < true_now_) [[unlikely]]
       scheduled_in_the_past();
-    queue_.push(QueuedEvent{at, queue_.next_seq(), target, kind, arg});
+    queue_.push(at, queue_.next_seq(), target, kind, arg);
   }
   // Counts now, instead of queueing, an event whose handling is known to
   // change nothing (a message a partition will drop on arrival): a run that
