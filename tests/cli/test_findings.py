@@ -140,7 +140,7 @@ def test_version(locksim):
     version, allocator, build = result.stdout.splitlines()
     assert version.startswith("locksim ") and version.count(".") == 2
     assert re.fullmatch(r"allocator: (mimalloc \d+\.\d+\.\d+|the C library's malloc)", allocator), allocator
-    assert re.fullmatch(r"build: (Release|Debug|RelWithDebInfo|MinSizeRel)"
+    assert re.fullmatch(r"build: (Release|Debug|RelWithDebInfo|MinSizeRel)(, link-time optimised)?"
                         r"(, writing a training profile|, built from a training profile)?", build), build
 
 
