@@ -69,17 +69,16 @@ if(LOCKSIM_PROFILE)
                           "names its object (${locksim_engine_counts}); train it again (scripts/setup --retrain)")
     endif()
     # An edit since the training leaves a function's counts out of date:
-    # GCC drops them (silently, with -Wno-coverage-mismatch) and then warns,
-    # with no option to turn that off, that a caller's callee has none. So
-    # warnings are not errors in this tree; the first pass (generate) builds
-    # the same modules at the same optimisation with -Werror, as does the
-    # sanitizer build.
+    # GCC drops them (silently, with -Wno-coverage-mismatch; the code stays
+    # correct, and scripts/setup --retrain brings the profile up to date)
+    # and then warns, with no option to turn that off, that a caller's
+    # callee has none. So warnings are not errors in this tree; the first
+    # pass (generate) builds the same modules at the same optimisation with
+    # -Werror, as does the sanitizer build.
     set(LOCKSIM_WERROR "")
     # Code the training never ran is optimised as without a profile, not
     # for size (-fprofile-partial-training): a story the training leaves out
-    # must not run slower than in a build without one. A file edited since
-    # the training loses its profile, silently: the code stays correct, and
-    # scripts/setup --retrain brings the profile up to date.
+    # must not run slower than in a build without one.
     add_compile_options(-fprofile-use=${locksim_profile_dir} -fprofile-prefix-path=${CMAKE_BINARY_DIR}
                         -fprofile-partial-training -Wno-missing-profile -Wno-coverage-mismatch)
   endif()
