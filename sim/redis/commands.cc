@@ -59,11 +59,17 @@ std::int64_t RedisNode::expiry_now_ms() const {
   return std::chrono::floor<std::chrono::milliseconds>(clock_now(config_.expiry_clock).time_since_epoch()).count();
 }
 
-Reply RedisNode::execute(const Request& request) { return *run(request, kNoProcess, /*may_block=*/false); }
+Reply RedisNode::execute(const Request& request) {
+  if (request.command == Command::wait) {
+    LOCKSIM_CHECK(serving_, "a Redis node that is not serving executes no command");
+    return *replication_.wait(kNoProcess, request, /*may_block=*/false);
+  }
+  return run(request, kNoProcess);
+}
 
-std::optional<Reply> RedisNode::run(const Request& request, ProcessId client, bool may_block) {
+Reply RedisNode::run(const Request& request, ProcessId client) {
   LOCKSIM_CHECK(serving_, "a Redis node that is not serving executes no command");
-  if (request.command == Command::wait) return replication_.wait(client, request, may_block);
+  LOCKSIM_CHECK(request.command != Command::wait, "WAIT is answered by Replication::wait");
   // The script cache (eval.c): EVAL compiles and caches its script; EVALSHA
   // runs only a cached one. The cache is volatile — a restarted or promoted
   // node has none — so a client's first EVALSHA there gets NOSCRIPT.
@@ -78,14 +84,20 @@ std::optional<Reply> RedisNode::run(const Request& request, ProcessId client, bo
     const Error refusal = replication_.write_refusal();
     if (refusal != Error::none) return Reply::error_reply(request.request_id, refusal);
   }
+  return run_admitted(request, client);
+}
+
+Reply RedisNode::run_admitted(const Request& request, ProcessId client) {
   const std::uint64_t offset_before = replication_.offset();
   const std::int64_t now_ms = expiry_now_ms();  // one snapshot per command, as Redis
-  // Written in place by the command (a prvalue all the way down), and read
-  // back only after the calls below: a reply built in registers and copied
-  // out at once would be a load the store buffer cannot forward.
+  // Made in place by the command (a prvalue all the way down) in the frame
+  // of run()'s caller — this function's only return is this object, so it
+  // is the caller's — and read back only after the calls below: a reply
+  // built in registers and copied out at once would be a load the store
+  // buffer cannot forward.
   Reply reply = answer(request, now_ms);
   reply.request_id = request.request_id;
-  settle(reply);  // its stores drain during the calls below, before the return copies it
+  settle(reply);  // its stores drain during the calls below, before the caller copies it
   // call(): the client's write offset is where its last propagated command left the stream.
   if (replication_.offset() != offset_before) replication_.note_write(client);
   arm_expiry_alarm(/*force=*/false);

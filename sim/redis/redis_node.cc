@@ -59,7 +59,12 @@ void RedisNode::on_message(const Message& message) {
       [&](const auto& m) {
         using M = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<M, Request>) {
-          if (auto reply = run(m, from, /*may_block=*/true)) send(from, *reply);
+          if (m.command == Command::wait) {
+            if (auto reply = replication_.wait(from, m, /*may_block=*/true)) send(from, *reply);
+            return;
+          }
+          const Reply reply = run(m, from);
+          send_built<Reply>(from, [&](Reply& r) { r = reply; });
         } else if constexpr (std::is_same_v<M, ReplicationEntry>) {
           if (replication_.accept(from, m)) apply(m);
         } else if constexpr (std::is_same_v<M, ReplicationAck>) {
