@@ -122,6 +122,7 @@ class EventQueue {
   static constexpr std::size_t kArity = 4;
   static bool before(const QueuedEvent& a, const QueuedEvent& b) { return before(a.at, a.seq, b); }
   static bool before(TrueTime at, std::uint64_t seq, const QueuedEvent& b) { return at != b.at ? at < b.at : seq < b.seq; }
+  static bool before(const QueuedEvent& a, TrueTime at, std::uint64_t seq) { return a.at != at ? a.at < at : a.seq < seq; }
   static void write(QueuedEvent& slot, TrueTime at, std::uint64_t seq, std::uint32_t target, std::uint32_t kind,
                     std::uint64_t arg) {
     slot.at = at;
@@ -130,9 +131,10 @@ class EventQueue {
     slot.kind = kind;
     slot.arg = arg;
   }
-  // Puts |moving| where it belongs at or below the hole at |hole|, moving
-  // smaller children up into the hole as it goes.
-  void sift_down(std::size_t hole, QueuedEvent moving);
+  // Puts the event with these fields where it belongs at or below the hole
+  // at |hole|, moving smaller children up into the hole as it goes.
+  void sift_down(std::size_t hole, TrueTime at, std::uint64_t seq, std::uint32_t target, std::uint32_t kind,
+                 std::uint64_t arg);
   void drop_heap_top();
   void push_heap(TrueTime at, std::uint64_t seq, std::uint32_t target, std::uint32_t kind, std::uint64_t arg) {
     if (heap_.size() == heap_.capacity()) [[unlikely]]
