@@ -146,7 +146,7 @@ void RedisNode::on_crash() {
   expiry_alarm_ = {};
   fsync_timer_ = {};
   expiry_cron_ = {};
-  alarm_at_ms_.reset();
+  alarm_at_ms_ = kNoAlarmMs;
 }
 
 void RedisNode::on_restart() {
@@ -359,7 +359,7 @@ void RedisNode::give_up_keyspace() {
   dirty_ = true;
   cancel_timer(expiry_alarm_);
   expiry_alarm_ = {};
-  alarm_at_ms_.reset();
+  alarm_at_ms_ = kNoAlarmMs;
 }
 
 // ---------------------------------------------------------------- timers
@@ -373,20 +373,20 @@ void RedisNode::arm_expiry_alarm(bool force) {
   // A linear scan: a lock service's keyspace holds a handful of keys, and a
   // second index ordered by deadline would allocate on every SET.
   // A replica arms none: it waits for its master's DELs.
-  std::optional<std::int64_t> earliest_ms;
+  std::int64_t earliest_ms = kNoAlarmMs;
   if (replication_.is_master())
     for (const auto& [key, entry] : keyspace_)
-      if (entry.expire_at_ms && (!earliest_ms || *entry.expire_at_ms < *earliest_ms)) earliest_ms = entry.expire_at_ms;
-  if (earliest_ms && *earliest_ms > kLatestAlarmMs) earliest_ms.reset();
+      if (entry.expire_at_ms && *entry.expire_at_ms < earliest_ms) earliest_ms = *entry.expire_at_ms;
+  if (earliest_ms > kLatestAlarmMs) earliest_ms = kNoAlarmMs;  // past any run: no alarm
   if (!force && earliest_ms == alarm_at_ms_) return;
 
   cancel_timer(expiry_alarm_);  // a no-op for a spent or empty id
   expiry_alarm_ = {};
   alarm_at_ms_ = earliest_ms;
-  if (!earliest_ms) return;
+  if (earliest_ms == kNoAlarmMs) return;
   // Expired means floor_to_ms(clock) > deadline: the first such reading is
   // exactly deadline + 1 ms.
-  const LocalTime first_expired_reading{std::chrono::milliseconds(*earliest_ms + 1)};
+  const LocalTime first_expired_reading{std::chrono::milliseconds(earliest_ms + 1)};
   expiry_alarm_ = set_alarm(config_.expiry_clock, first_expired_reading, kExpiryAlarm);
 }
 
