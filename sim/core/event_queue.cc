@@ -46,7 +46,7 @@ void EventQueue::sift_down(std::size_t hole, TrueTime at, std::uint64_t seq, std
     std::size_t smallest = first;
     for (std::size_t c = first + 1; c < end; ++c)
       if (before(heap_[c], heap_[smallest])) smallest = c;
-    if (!before(heap_[smallest], at, seq)) break;
+    if (before(at, seq, heap_[smallest])) break;  // no two events share a seq: "not after" is "before"
     heap_[hole] = heap_[smallest];
     hole = smallest;
   }

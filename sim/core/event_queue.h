@@ -122,7 +122,6 @@ class EventQueue {
   static constexpr std::size_t kArity = 4;
   static bool before(const QueuedEvent& a, const QueuedEvent& b) { return before(a.at, a.seq, b); }
   static bool before(TrueTime at, std::uint64_t seq, const QueuedEvent& b) { return at != b.at ? at < b.at : seq < b.seq; }
-  static bool before(const QueuedEvent& a, TrueTime at, std::uint64_t seq) { return a.at != at ? a.at < at : a.seq < seq; }
   static void write(QueuedEvent& slot, TrueTime at, std::uint64_t seq, std::uint32_t target, std::uint32_t kind,
                     std::uint64_t arg) {
     slot.at = at;
