@@ -17,7 +17,11 @@ namespace fs = std::filesystem;
 class SweepFileIdentity : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / "locksim_sweep_file_identity";
+    // One directory per test, as sweep_runner_test does: ctest runs these
+    // tests side by side, and one shared directory was emptied by one test's
+    // SetUp while another used it (a CI failure of NewFilesCompareByCanonicalPath).
+    dir_ = fs::temp_directory_path() / ("locksim_sweep_file_identity_" +
+                                        std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "d");
     std::ofstream(p("a.csv")) << "x";
