@@ -1,6 +1,7 @@
 #include "sim/scenario/build.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "sim/consensus/store_member.h"
 #include "sim/core/check.h"
@@ -86,8 +87,22 @@ void add_process(WorldPlan& plan, const ScenarioSpec& spec, ProcessKind kind, Ar
   std::unique_ptr<Process> model;
   PlannedProcess::Maker make;
   if (plan.resettable) {
-    make = [... kept = std::forward<Args>(args)] { return std::make_unique<T>(kept...); };
-    model = make();
+    make = [... kept = std::forward<Args>(args)](std::unique_ptr<Process> old) -> std::unique_ptr<Process> {
+      if (!old) return std::make_unique<T>(kept...);
+      // In the last run's model's memory, which this maker made a T: a
+      // sweep's run neither allocates nor frees the model itself, and its
+      // memory is the one still in the cache.
+      static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "freed below with the plain operator delete");
+      T* place = static_cast<T*>(old.release());
+      std::destroy_at(place);
+      try {
+        return std::unique_ptr<Process>(std::construct_at(place, kept...));
+      } catch (...) {
+        ::operator delete(static_cast<void*>(place));
+        throw;
+      }
+    };
+    model = make(nullptr);
   } else {
     model = std::make_unique<T>(std::forward<Args>(args)...);
   }

@@ -23,15 +23,16 @@
 namespace locksim {
 
 struct PlannedProcess {
-  using Maker = std::function<std::unique_ptr<Process>()>;
+  // Given the model a reset drops (or null), makes the new one in its memory.
+  using Maker = std::function<std::unique_ptr<Process>(std::unique_ptr<Process> old)>;
   std::unique_ptr<Process> model;
   ProcessKind kind;
   Clock clock;
   Duration reconnect_delay{0};  // a client's library (World::set_reconnect_delay)
   bool evalsha = false;         // ... and World::set_evalsha
   // Makes a fresh model equal to |model| as it was made: what a world reset
-  // for another seed starts from (World::reset). Set when the plan is
-  // resettable.
+  // for another seed starts from (World::reset), made where the last run's
+  // model was (it is destroyed first). Set when the plan is resettable.
   Maker make;
 };
 

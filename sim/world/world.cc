@@ -167,7 +167,7 @@ void World::reset(std::uint64_t seed, std::vector<PlannedFault> faults) {
   // catalogue variant's reset runs to fresh ones.
   for (ProcessId p = 0; p < slots_.size(); ++p) {
     Slot& s = slots_[p];
-    s.model = makers_[p]();
+    s.model = makers_[p](std::move(s.model));
     s.model->world_ = this;
     s.model->id_ = p;
     s.clock = initial_clocks_[p];
