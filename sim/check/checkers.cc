@@ -146,8 +146,8 @@ Verdict check_belief_exclusive(const History& h, const SessionTable& table, Witn
   return v;
 }
 
-ResourceExclusiveCheck::ResourceExclusiveCheck(const History& h, WitnessDetail detail)
-    : AcceptedOpCheck(Property::resource_exclusive), h_(h), detail_(detail) {}
+ResourceExclusiveCheck::ResourceExclusiveCheck(const History& h, WitnessDetail detail, Verdict& out)
+    : AcceptedOpCheck(Property::resource_exclusive, out), h_(h), detail_(detail) {}
 
 void ResourceExclusiveCheck::accepted(const Fact& f, const ResourceOp& op) {
   const Accepted now{op.session, op.client, op.op, f.at};
@@ -169,16 +169,17 @@ void ResourceExclusiveCheck::accepted(const Fact& f, const ResourceOp& op) {
 }
 
 Verdict check_resource_exclusive(const History& h, WitnessDetail detail) {
-  ResourceExclusiveCheck check(h, detail);
+  Verdict v;
+  ResourceExclusiveCheck check(h, detail, v);
   for_each_fact(h, check);
-  return check.take();
+  return v;
 }
 
 Verdict check_resource_current(const History& h) { return check_resource_current(h, SessionTable(h)); }
 
 ResourceCurrentCheck::ResourceCurrentCheck(const History& h, const SessionTable& table, HolderTrack& track,
-                                           WitnessDetail detail)
-    : AcceptedOpCheck(Property::resource_current), h_(h), table_(table), track_(track), detail_(detail) {}
+                                           WitnessDetail detail, Verdict& out)
+    : AcceptedOpCheck(Property::resource_current, out), h_(h), table_(table), track_(track), detail_(detail) {}
 
 void ResourceCurrentCheck::accepted(const Fact& f, const ResourceOp& op) {
   const SessionInfo* own = table_.find(op.session);
@@ -212,9 +213,10 @@ void ResourceCurrentCheck::accepted(const Fact& f, const ResourceOp& op) {
 
 Verdict check_resource_current(const History& h, const SessionTable& table, WitnessDetail detail) {
   HolderTrack track(h.service);
-  ResourceCurrentCheck check(h, table, track, detail);
+  Verdict v;
+  ResourceCurrentCheck check(h, table, track, detail, v);
   for_each_fact(h, check, track);
-  return check.take();
+  return v;
 }
 
 Verdict check_invariant(const History& h, WitnessDetail detail) {
@@ -302,23 +304,24 @@ const std::vector<std::string>& witness_kinds() {
 Verdicts check_all(const History& h) { return check_all(h, SessionTable(h)); }
 
 Verdicts check_all(const History& h, const SessionTable& table, WitnessDetail detail) {
-  return verdicts_with(h, table, detail, check_resource_exclusive(h, detail), check_resource_current(h, table, detail));
+  Verdicts out;
+  out[static_cast<std::size_t>(Property::resource_exclusive)] = check_resource_exclusive(h, detail);
+  out[static_cast<std::size_t>(Property::resource_current)] = check_resource_current(h, table, detail);
+  complete_verdicts(h, table, detail, out);
+  return out;
 }
 
-Verdicts verdicts_with(const History& h, const SessionTable& table, WitnessDetail detail, Verdict resource_exclusive,
-                       Verdict resource_current) {
-  Verdicts out;
+void complete_verdicts(const History& h, const SessionTable& table, WitnessDetail detail, Verdicts& out) {
   for (std::size_t i = 0; i < kPropertyCount; ++i) {
     switch (kAllProperties[i]) {
       case Property::grant_exclusive: out[i] = check_grant_exclusive(h, table, detail); break;
       case Property::belief_exclusive: out[i] = check_belief_exclusive(h, table, detail); break;
-      case Property::resource_exclusive: out[i] = std::move(resource_exclusive); break;
-      case Property::resource_current: out[i] = std::move(resource_current); break;
+      case Property::resource_exclusive:
+      case Property::resource_current: break;  // the caller's
       // Passes of its own: with the witness in words, it needs the lowest stock of the whole run first.
       case Property::invariant: out[i] = check_invariant(h, detail); break;
     }
   }
-  return out;
 }
 
 }  // namespace locksim

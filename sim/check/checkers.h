@@ -83,16 +83,17 @@ class AcceptedOpCheck {
     if constexpr (std::is_same_v<Body, ResourceOp>)
       if (body.accepted) static_cast<Check&>(*this).accepted(f, body);
   }
-  Verdict take() { return std::move(v_); }
 
  protected:
-  explicit AcceptedOpCheck(Property p) { v_.property = p; }
-  Verdict v_;
+  // Writes straight into |out| (made fresh here) as the pass goes: judge
+  // gives it the run result's own verdict, and nothing is moved afterwards.
+  AcceptedOpCheck(Property p, Verdict& out) : v_(out) { v_ = Verdict{.property = p}; }
+  Verdict& v_;
 };
 
 class ResourceExclusiveCheck : public AcceptedOpCheck<ResourceExclusiveCheck> {
  public:
-  ResourceExclusiveCheck(const History& h, WitnessDetail detail);
+  ResourceExclusiveCheck(const History& h, WitnessDetail detail, Verdict& out);
   void accepted(const Fact& f, const ResourceOp& op);
 
  private:
@@ -115,7 +116,8 @@ class ResourceExclusiveCheck : public AcceptedOpCheck<ResourceExclusiveCheck> {
 // REQUIRES: |table| is SessionTable(h), |track| follows h.service.
 class ResourceCurrentCheck : public AcceptedOpCheck<ResourceCurrentCheck> {
  public:
-  ResourceCurrentCheck(const History& h, const SessionTable& table, HolderTrack& track, WitnessDetail detail);
+  ResourceCurrentCheck(const History& h, const SessionTable& table, HolderTrack& track, WitnessDetail detail,
+                       Verdict& out);
   void accepted(const Fact& f, const ResourceOp& op);
 
  private:
@@ -129,11 +131,10 @@ class ResourceCurrentCheck : public AcceptedOpCheck<ResourceCurrentCheck> {
 // SessionTable(h)): a whole run builds it once for them and for liveness.
 Verdicts check_all(const History& h);
 Verdicts check_all(const History& h, const SessionTable& table, WitnessDetail detail = WitnessDetail::text);
-// The five verdicts in kAllProperties order, P3's and P4's as the caller
-// worked them out: check_all by their functions, judge (judge.h) in its one
-// pass over the facts.
-Verdicts verdicts_with(const History& h, const SessionTable& table, WitnessDetail detail, Verdict resource_exclusive,
-                       Verdict resource_current);
+// P1's, P2's and P5's verdicts, into |out| beside P3's and P4's, which the
+// caller works out there: check_all by their functions, judge (judge.h) in
+// its one pass over the facts.
+void complete_verdicts(const History& h, const SessionTable& table, WitnessDetail detail, Verdicts& out);
 
 // "second-grant" ... : the witness kinds, for documentation and tests.
 const std::vector<std::string>& witness_kinds();

@@ -6,7 +6,9 @@
 
 namespace locksim {
 
-ClientTally::ClientTally(const History& h) : index_(h.processes.size(), kNotClient) {
+ClientTally::ClientTally(const History& h, std::vector<ClientOutcome>& out)
+    : out_(out), index_(h.processes.size(), kNotClient) {
+  out_.clear();
   out_.reserve(static_cast<std::size_t>(std::count_if(
       h.processes.begin(), h.processes.end(), [](const ProcessInfo& p) { return p.kind == ProcessKind::client; })));
   for (ProcessId p = 0; p < h.processes.size(); ++p) {
@@ -50,7 +52,7 @@ void ClientTally::count(const RequestCompleted& done) {
   if (done.outcome == Outcome::info) ++c->releases_unknown;
 }
 
-std::vector<ClientOutcome> ClientTally::take() {
+void ClientTally::finish() {
   for (const auto& [p, op] : open_releases_)
     if (ClientOutcome* c = client(p)) ++c->releases_unknown;
   // Waits still open when the run ended count up to its end.
@@ -60,13 +62,14 @@ std::vector<ClientOutcome> ClientTally::take() {
     if (run_end_ - *wanted_since_[i] >= c.longest_wait)
       c.longest_wait = run_end_ - *wanted_since_[i], c.waiting_at_end = true;
   }
-  return std::move(out_);
 }
 
 std::vector<ClientOutcome> client_outcomes(const History& h) {
-  ClientTally tally(h);
+  std::vector<ClientOutcome> out;
+  ClientTally tally(h, out);
   for_each_fact(h, tally);
-  return tally.take();
+  tally.finish();
+  return out;
 }
 
 }  // namespace locksim

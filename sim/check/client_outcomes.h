@@ -38,10 +38,12 @@ struct ClientOutcome {
 // One entry per client process, in process order.
 std::vector<ClientOutcome> client_outcomes(const History& h);
 
-// client_outcomes as a consumer of one pass over the facts (fact_pass.h).
+// client_outcomes as a consumer of one pass over the facts (fact_pass.h),
+// counting into |out| (made one entry per client first; finish() after the
+// pass). A caller that judges run after run keeps |out| and its memory.
 class ClientTally {
  public:
-  explicit ClientTally(const History& h);
+  ClientTally(const History& h, std::vector<ClientOutcome>& out);
   template <class Body>
   void on(const Fact& f, const Body& body) {
     run_end_ = f.at;
@@ -59,7 +61,8 @@ class ClientTally {
       count(body);
     }
   }
-  std::vector<ClientOutcome> take();
+  // Counts what was still open when the run ended.
+  void finish();
 
  private:
   ClientOutcome* client(ProcessId p) {
@@ -71,7 +74,7 @@ class ClientTally {
   void count(const RequestCompleted& done);
 
   static constexpr std::size_t kNotClient = SIZE_MAX;
-  std::vector<ClientOutcome> out_;
+  std::vector<ClientOutcome>& out_;
   // A sweep judges every run: the tally's own tables fit inside it for a
   // story's handful of processes, and allocate only past that.
   boost::container::small_vector<std::size_t, 16> index_;  // per process: its position in out_ (clients only)

@@ -2,9 +2,14 @@
 
 namespace locksim {
 
-FaultTally::FaultTally(const History& h) {
-  out_.reserve(h.fault_names.size());
-  for (const std::string& name : h.fault_names) out_.push_back(FaultOutcome{name});
+FaultTally::FaultTally(const History& h, std::vector<FaultOutcome>& out) : out_(out) {
+  out_.resize(h.fault_names.size());
+  for (std::size_t i = 0; i < out_.size(); ++i) {
+    // A fresh outcome but for the name's memory.
+    std::string name = std::move(out_[i].name);
+    name.assign(h.fault_names[i]);
+    out_[i] = FaultOutcome{std::move(name)};
+  }
 }
 
 void FaultTally::count(const Fact& f, const FaultFired& fired) {
@@ -16,9 +21,10 @@ void FaultTally::count(const Fact& f, const FaultFired& fired) {
 }
 
 std::vector<FaultOutcome> fault_outcomes(const History& h) {
-  FaultTally tally(h);
+  std::vector<FaultOutcome> out;
+  FaultTally tally(h, out);
   for_each_fact(h, tally);
-  return tally.take();
+  return out;
 }
 
 }  // namespace locksim

@@ -26,19 +26,20 @@ struct FaultOutcome {
 // One entry per name in h.fault_names, in that order.
 std::vector<FaultOutcome> fault_outcomes(const History& h);
 
-// fault_outcomes as a consumer of one pass over the facts (fact_pass.h).
+// fault_outcomes as a consumer of one pass over the facts (fact_pass.h),
+// counting into |out| (made one entry per fault first). A caller that judges
+// run after run keeps |out|: its memory, the names' too, serves every run.
 class FaultTally {
  public:
-  explicit FaultTally(const History& h);
+  FaultTally(const History& h, std::vector<FaultOutcome>& out);
   template <class Body>
   void on(const Fact& f, const Body& body) {
     if constexpr (std::is_same_v<Body, FaultFired>) count(f, body);
   }
-  std::vector<FaultOutcome> take() { return std::move(out_); }
 
  private:
   void count(const Fact& f, const FaultFired& fired);
-  std::vector<FaultOutcome> out_;
+  std::vector<FaultOutcome>& out_;
 };
 
 }  // namespace locksim

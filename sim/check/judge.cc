@@ -5,21 +5,25 @@
 
 namespace locksim {
 
-Judgement judge(const History& h, const SessionTable& table, WitnessDetail detail) {
+void judge(const History& h, const SessionTable& table, WitnessDetail detail, Judgement& out) {
+  constexpr auto index = [](Property p) { return static_cast<std::size_t>(p); };
   HolderTrack track(h.service);
-  ResourceExclusiveCheck resource_exclusive(h, detail);
-  ResourceCurrentCheck resource_current(h, table, track, detail);
+  ResourceExclusiveCheck resource_exclusive(h, detail, out.verdicts[index(Property::resource_exclusive)]);
+  ResourceCurrentCheck resource_current(h, table, track, detail, out.verdicts[index(Property::resource_current)]);
   LivenessTally liveness(h, table, track);
-  FaultTally faults(h);
-  ClientTally clients(h);
+  FaultTally faults(h, out.faults);
+  ClientTally clients(h, out.clients);
   // The track last: the others read the holder as of the facts before each one.
   for_each_fact(h, resource_exclusive, resource_current, liveness, faults, clients, track);
 
-  Judgement out;
-  out.verdicts = verdicts_with(h, table, detail, resource_exclusive.take(), resource_current.take());
+  complete_verdicts(h, table, detail, out.verdicts);
   out.liveness = liveness.take();
-  out.faults = faults.take();
-  out.clients = clients.take();
+  clients.finish();
+}
+
+Judgement judge(const History& h, const SessionTable& table, WitnessDetail detail) {
+  Judgement out;
+  judge(h, table, detail, out);
   return out;
 }
 

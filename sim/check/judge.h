@@ -25,5 +25,9 @@ struct Judgement {
 
 // REQUIRES: |table| is SessionTable(h).
 Judgement judge(const History& h, const SessionTable& table, WitnessDetail detail = WitnessDetail::text);
+// The same, into |out|, whose earlier contents it replaces: a caller that
+// judges run after run (RepeatedRuns) keeps |out|, and the outcomes' memory
+// serves every run instead of being made and freed in each.
+void judge(const History& h, const SessionTable& table, WitnessDetail detail, Judgement& out);
 
 }  // namespace locksim

@@ -21,11 +21,7 @@ void run_and_judge(World& world, const ScenarioSpec& spec, std::uint64_t seed, T
   result.events = world.events_dispatched();
   world.swap_history(result.history);
   sessions.build(result.history);
-  Judgement judged = judge(result.history, sessions, trace.enabled() ? WitnessDetail::text : options.witnesses);
-  result.verdicts = std::move(judged.verdicts);
-  result.liveness = judged.liveness;
-  result.faults = std::move(judged.faults);
-  result.clients = std::move(judged.clients);
+  judge(result.history, sessions, trace.enabled() ? WitnessDetail::text : options.witnesses, result);
   result.mismatches.clear();
   if (options.compare_expectation) {
     result.mismatches = compare_with_expectation(spec.expect, result.verdicts, result.liveness, result.faults);

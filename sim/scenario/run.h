@@ -10,6 +10,7 @@
 #include "sim/check/checkers.h"
 #include "sim/check/client_outcomes.h"
 #include "sim/check/faults.h"
+#include "sim/check/judge.h"
 #include "sim/history/history.h"
 #include "sim/check/liveness.h"
 #include "sim/check/sessions.h"
@@ -26,13 +27,12 @@ struct Mismatch {
   std::string actual;    // "violated", "10s"
 };
 
-struct RunResult {
+// The judgement (verdicts, liveness, faults per [fault.NAME] in file order,
+// clients in process order) is the run's history's, judged where it stays:
+// RepeatedRuns judges every seed into one RunResult.
+struct RunResult : Judgement {
   std::uint64_t seed = 0;
   History history;
-  Verdicts verdicts;
-  Liveness liveness;
-  std::vector<FaultOutcome> faults;    // per [fault.NAME], in file order
-  std::vector<ClientOutcome> clients;  // per client, in process order
   std::vector<Mismatch> mismatches;
   std::uint64_t events = 0;
   bool matches() const { return mismatches.empty(); }
