@@ -33,6 +33,7 @@ struct ClientOutcome {
   std::int64_t releases_unknown = 0;  // no reply: timed out, or still in flight at the end
   Duration longest_wait{0};           // from wanting the lock to the grant, giving up, or the run's end
   bool waiting_at_end = false;        // the longest wait had not ended when the run did
+  bool operator==(const ClientOutcome&) const = default;
 };
 
 // One entry per client process, in process order.

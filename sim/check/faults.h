@@ -21,6 +21,7 @@ struct FaultOutcome {
   std::int64_t effective = 0;  // ... of which it changed something
   TrueTime first_at = kTrueNever;            // first firing (kTrueNever: never)
   TrueTime first_effective_at = kTrueNever;  // first firing that took effect
+  bool operator==(const FaultOutcome&) const = default;
 };
 
 // One entry per name in h.fault_names, in that order.

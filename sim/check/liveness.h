@@ -45,6 +45,7 @@ struct Liveness {
   std::int64_t commits = 0;
   std::int64_t rollbacks = 0;
   Duration wasted_work{0};
+  bool operator==(const Liveness&) const = default;
 };
 // Committed sessions per second of the run.
 double committed_per_second(const Liveness& l);

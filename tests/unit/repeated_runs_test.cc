@@ -1,16 +1,21 @@
 // RepeatedRuns: a world reset for the next seed (World::reset) runs exactly
-// as a world built anew for it. Checked on every catalogue variant — every
-// model type, fault kind and trigger — through the whole history (each fact
-// and each grant's promised end, as the trace writes them), the event count
-// and the verdicts, over seeds in an order that revisits one.
+// as a world built anew for it, and is judged into the last run's result as
+// into a new one. Checked on every catalogue variant — every model type,
+// fault kind and trigger — through the whole history (each fact and each
+// grant's promised end, as the trace writes them), the event count, the
+// verdicts, liveness and each fault's and client's outcome, over seeds in an
+// order that revisits one.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "sim/core/run_error.h"
+#include "sim/scenario/build.h"
 #include "sim/scenario/file.h"
 #include "sim/scenario/run.h"
 #include "sim/world/trace_format.h"
+#include "sim/world/world.h"
 #include "tests/unit/catalogue_variants.h"
 
 namespace locksim {
@@ -32,6 +37,13 @@ std::string digest(const RunResult& r) {
   return out;
 }
 
+// What the digest leaves out: liveness, and each fault's and client's outcome.
+void expect_same_outcomes(const RunResult& got, const RunResult& fresh, const std::string& where) {
+  EXPECT_TRUE(got.liveness == fresh.liveness) << where;
+  EXPECT_TRUE(got.faults == fresh.faults) << where;
+  EXPECT_TRUE(got.clients == fresh.clients) << where;
+}
+
 TEST(RepeatedRuns, EveryCatalogueVariantRunsAsIfBuiltAnew) {
   const std::vector<CatalogueVariant> catalogue = catalogue_variants();
   EXPECT_GE(catalogue.size(), 80u);
@@ -39,8 +51,11 @@ TEST(RepeatedRuns, EveryCatalogueVariantRunsAsIfBuiltAnew) {
     RepeatedRuns runs(c.spec);
     for (const std::uint64_t seed : {7u, 1u, 2024u, 7u}) {
       NullTrace trace;
-      const std::string fresh = digest(run_scenario(c.spec, seed, trace));
-      ASSERT_EQ(digest(runs.run(seed)), fresh) << c.scenario << " · " << c.variant << " · seed " << seed;
+      const RunResult fresh = run_scenario(c.spec, seed, trace);
+      const RunResult& reset = runs.run(seed);
+      const std::string where = c.scenario + " · " + c.variant + " · seed " + std::to_string(seed);
+      ASSERT_EQ(digest(reset), digest(fresh)) << where;
+      expect_same_outcomes(reset, fresh, where);
     }
   }
 }
@@ -61,6 +76,30 @@ TEST(RepeatedRuns, ClientLibraryStateIsResetToo) {
     for (const std::uint64_t seed : {7u, 1u, 7u}) {
       NullTrace trace;
       ASSERT_EQ(digest(runs.run(seed)), digest(run_scenario(*spec, seed, trace))) << variant << " · seed " << seed;
+    }
+  }
+}
+
+// World::reset makes each model again where the last run's was, so a sweep's
+// run neither allocates nor frees the models themselves (the tests above
+// hold what runs there to a world built anew).
+TEST(RepeatedRuns, EachModelIsMadeAgainInItsOwnMemory) {
+  ScenarioError error;
+  auto file = ScenarioFile::load(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/redlock-clock-jump.toml", error);
+  ASSERT_TRUE(file) << error.to_string();
+  auto spec = file->resolve("base", {}, error);
+  ASSERT_TRUE(spec) << error.to_string();
+  const Planner planner(*spec);
+  NullTrace trace;
+  World world(1, planner.plan(1, true), trace);
+  std::vector<const Process*> made;
+  for (ProcessId p = 0; p < world.process_count(); ++p) made.push_back(&world.process(p));
+  for (const std::uint64_t seed : {2u, 3u}) {
+    world.run(TrueTime{spec->run_for});
+    world.reset(seed, planner.faults(seed));
+    for (ProcessId p = 0; p < world.process_count(); ++p) {
+      EXPECT_EQ(&world.process(p), made[p]) << world.process(p).name() << " · seed " << seed;
+      EXPECT_EQ(world.process(p).id(), p);
     }
   }
 }
