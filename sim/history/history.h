@@ -16,6 +16,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/core/time.h"
+#include "sim/history/partition_groups.h"
 #include "sim/wire/consensus.h"
 #include "sim/wire/redis.h"
 #include "sim/wire/resource.h"
@@ -228,7 +229,7 @@ struct History {
   std::vector<std::string> fault_names;  // the scenario's [fault.NAME] tables, in file order
   // Each partition's groups, by its id (FaultApplied.amount): who was cut off
   // from whom, for the trace and the timelines.
-  std::vector<std::vector<std::vector<ProcessId>>> partition_groups;
+  std::vector<PartitionGroups> partition_groups;
   ServiceLayout service;
   AppKind app = AppKind::none;
   std::vector<Fact> facts;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/history/history.h"
+#include "sim/history/partition_groups.h"
 #include "sim/core/time.h"
 #include "sim/world/network.h"
 
@@ -53,7 +54,7 @@ struct ClockSlew {
   Duration length;
 };
 struct Partition {
-  std::vector<std::vector<ProcessId>> groups;
+  PartitionGroups groups;
   PartitionMode mode = PartitionMode::drop;
   Duration heal_after{-1};  // negative = until the run ends
 };

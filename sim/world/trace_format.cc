@@ -510,7 +510,7 @@ struct FactLine {
     line.num("amount", f.amount);
     if (f.kind == FaultKind::partition) {
       line.str("mode", f.mode ? "hold" : "drop");
-      if (static_cast<std::uint64_t>(f.amount) < h.partition_groups.size()) line.raw("groups", groups_json(h.partition_groups[f.amount], h));
+      if (static_cast<std::uint64_t>(f.amount) < h.partition_groups.size()) line.raw("groups", groups_json(h.partition_groups[f.amount].get(), h));
     }
     return line.done();
   }

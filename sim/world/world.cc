@@ -630,7 +630,7 @@ bool World::apply(const FaultAction& action) {
           schedule_control(saturating_add(now, f.length), Control{FaultAction{fault::ClockDrift{f.target, before}}});
           return true;
         } else if constexpr (std::is_same_v<F, fault::Partition>) {
-          const std::uint32_t id = network_->partition(f.groups, f.mode);
+          const std::uint32_t id = network_->partition(f.groups.get(), f.mode);
           if (history_.partition_groups.size() <= id) history_.partition_groups.resize(id + 1);
           history_.partition_groups[id] = f.groups;
           record_fact(FaultApplied{FaultKind::partition, kNoProcess, id, f.mode == PartitionMode::hold ? 1u : 0u});

@@ -84,14 +84,18 @@ const FaultKindDecl<PartitionFault>& kind_decl(std::type_identity<PartitionFault
                 into(&PartitionFault::heal_after)}},
       .read_custom = read_groups,
       .resolve = [](const PartitionFault& f, const FaultResolver& run) -> FaultAction {
-        fault::Partition p;
-        p.groups.reserve(f.groups.size());  // resolved for every seed of a sweep: one allocation a group
+        // Resolved once for a sweep (it draws nothing from the seed), and
+        // shared by every seed's copy: PartitionGroups.
+        PartitionGroups::Groups groups;
+        groups.reserve(f.groups.size());
         for (const auto& group : f.groups) {
           std::vector<ProcessId> ids;
           ids.reserve(group.size());
           for (const auto& name : group) ids.push_back(run.id(name));
-          p.groups.push_back(std::move(ids));
+          groups.push_back(std::move(ids));
         }
+        fault::Partition p;
+        p.groups = std::move(groups);
         p.mode = f.mode;
         p.heal_after = f.heal_after.value_or(Duration{-1});
         return p;
