@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sim/sweep/file_identity.h"
+#include "tests/unit/own_test_dir.h"
 
 namespace locksim::sweep {
 namespace {
@@ -17,11 +18,9 @@ namespace fs = std::filesystem;
 class SweepFileIdentity : public ::testing::Test {
  protected:
   void SetUp() override {
-    // One directory per test, as sweep_runner_test does: ctest runs these
-    // tests side by side, and one shared directory was emptied by one test's
-    // SetUp while another used it (a CI failure of NewFilesCompareByCanonicalPath).
-    dir_ = fs::temp_directory_path() / ("locksim_sweep_file_identity_" +
-                                        std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    // Not one directory for the suite: emptied by one test's SetUp while
+    // another used it, it failed NewFilesCompareByCanonicalPath in CI.
+    dir_ = own_test_dir("sweep_file_identity");
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "d");
     std::ofstream(p("a.csv")) << "x";

@@ -15,6 +15,7 @@
 #include "sim/core/rng.h"
 #include "sim/sweep/grid.h"
 #include "sim/sweep/grid_source.h"
+#include "tests/unit/own_test_dir.h"
 
 namespace locksim::sweep {
 namespace {
@@ -31,8 +32,7 @@ struct ReadGrid {
 class SweepGrid : public ::testing::Test {
  protected:
   std::string write(const std::string& name, const std::string& text) {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("locksim_sweep_grid_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    const auto dir = own_test_dir("sweep_grid");
     std::filesystem::create_directories(dir);
     const std::string path = (dir / name).string();
     std::ofstream(path, std::ios::binary) << text;

@@ -16,6 +16,7 @@
 #include "sim/sweep/manifest.h"
 #include "sim/sweep/runner.h"
 #include "sim/sweep/vary_cells.h"
+#include "tests/unit/own_test_dir.h"
 
 namespace locksim::sweep {
 namespace {
@@ -34,8 +35,7 @@ void spill(const std::string& path, const std::string& text) { std::ofstream(pat
 class SweepRunner : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("locksim_sweep_runner_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    dir_ = own_test_dir("sweep_runner");
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     ScenarioError error;
