@@ -5,7 +5,6 @@
 // (each copy cost an allocation a group, four times a partition a run).
 #pragma once
 
-#include <cstddef>
 #include <initializer_list>
 #include <memory>
 #include <utility>
@@ -25,10 +24,6 @@ class PartitionGroups {
   PartitionGroups(std::initializer_list<std::vector<ProcessId>> groups) : PartitionGroups(Groups(groups)) {}
 
   const Groups& get() const { return groups_ ? *groups_ : kNone; }
-  std::size_t size() const { return get().size(); }
-  const std::vector<ProcessId>& operator[](std::size_t i) const { return get()[i]; }
-  Groups::const_iterator begin() const { return get().begin(); }
-  Groups::const_iterator end() const { return get().end(); }
 
  private:
   static inline const Groups kNone{};
