@@ -82,9 +82,9 @@ class Network {
 
   // Every link draws from streams of |run_seed| from now on.
   void reseed(std::uint64_t run_seed);
-  // The network as constructed, for another run with |run_seed|: no links
-  // (each is made again on first use, from the default or set_link), no
-  // partitions. Keeps its tables' memory: what a reset world saves.
+  // The network as constructed, for another run with |run_seed|: every link
+  // back to the default spec with nothing delivered and nothing drawn, no
+  // partitions. Keeps its links and tables: what a reset world saves.
   void reset(std::uint64_t run_seed);
 
   // Returns the partition's id (also its index; ids are never reused).

@@ -307,5 +307,52 @@ TEST(NetworkTest, LanesAnswerAsTheLinkTableDoes) {
   EXPECT_GT(fast_answers, 1'000) << "the test must take the lanes' path often";
 }
 
+TEST(NetworkTest, AResetNetworkAnswersAsANewOne) {
+  // A reset keeps the links a run made (Network::reset), each back to the
+  // default spec with nothing delivered and nothing drawn: every answer
+  // after it must be a new network's with the same seed. Links set to draw,
+  // to lose or to a fixed latency before the reset, used and unused pairs,
+  // and after it both paths (schedule and fixed_arrival), in worlds with
+  // lanes, with only the dense table and with the hash map.
+  const std::vector<LinkSpec> specs = {link_with("7ms"), link_with("uniform(1ms, 9ms)"), link_with("2ms", 300'000)};
+  for (const int n : {4, 40, 300}) {
+    for (const LinkSpec& fallback : {link_with("3ms"), link_with("uniform(2ms, 5ms)")}) {
+      Network reused(names(n), fallback, 5);
+      Rng rng(static_cast<std::uint64_t>(n));
+      auto random_pair = [&] {
+        return std::pair{static_cast<ProcessId>(rng.below(4)), static_cast<ProcessId>(rng.below(4))};
+      };
+      for (int step = 0; step < 200; ++step) {  // the first run: links made, set, used
+        const auto [from, to] = random_pair();
+        if (rng.below(5) == 0) reused.set_link(from, to, specs[rng.below(specs.size())]);
+        reused.schedule(from, to, T(Duration{static_cast<std::int64_t>(step) * 1'000'000}));
+      }
+      reused.reset(11);
+      Network fresh(names(n), fallback, 11);
+      TrueTime now = T(0s);
+      for (int step = 0; step < 400; ++step) {
+        const auto [from, to] = random_pair();
+        now += Duration{static_cast<std::int64_t>(rng.below(2'000'000))};
+        ASSERT_EQ(reused.link(from, to).latency.a, fresh.link(from, to).latency.a) << "n " << n << ", step " << step;
+        const std::uint64_t op = rng.below(10);
+        if (op == 0) {
+          const LinkSpec& spec = specs[rng.below(specs.size())];
+          reused.set_link(from, to, spec);
+          fresh.set_link(from, to, spec);
+        } else if (op < 5) {
+          ASSERT_EQ(reused.schedule(from, to, now), fresh.schedule(from, to, now)) << "n " << n << ", step " << step;
+        } else {
+          // A kept link may answer on the fast path where a new network has
+          // no link yet; the arrival is the same either way.
+          TrueTime kept{}, made{};
+          if (!reused.fixed_arrival(from, to, now, kept)) kept = reused.schedule(from, to, now);
+          if (!fresh.fixed_arrival(from, to, now, made)) made = fresh.schedule(from, to, now);
+          ASSERT_EQ(kept, made) << "n " << n << ", step " << step;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace locksim
