@@ -76,7 +76,11 @@ void Process::cancel_timer(TimerId id) {
                                [&](const Event& e) { return e.kind == World::kDeferredTimer && e.arg1 == timer_bits(id); }),
                 pending.end());
 }
-Rng& Process::rng() { return world_->slots_[id_].rng; }
+Rng& Process::rng() {
+  World::Slot& s = world_->slots_[id_];
+  if (!s.rng) s.rng = Rng::derive(s.rng_seed, s.rng_name);
+  return *s.rng;
+}
 
 FactBody* Process::begin_fact() {
   if (world_->slots_[id_].state == ProcessState::crashed) return nullptr;
@@ -175,7 +179,8 @@ void World::reset(std::uint64_t seed, std::vector<PlannedFault> faults) {
     s.incarnation = 0;
     s.paused_until = TrueTime{};
     s.pending.clear();
-    s.rng = Rng::derive(seed_, s.rng_name);
+    s.rng_seed = seed_;
+    s.rng.reset();
     s.process_crash = false;
     s.refused_until.clear();
     s.evalsha_in_flight.clear();
@@ -193,7 +198,7 @@ ProcessId World::add(std::unique_ptr<Process> process, ProcessKind kind, Clock c
   history_.processes.push_back({process->name(), kind});
   Slot slot;
   slot.rng_name = Rng::stream_name(process->name(), "model");
-  slot.rng = Rng::derive(seed_, slot.rng_name);
+  slot.rng_seed = seed_;
   slot.model = std::move(process);
   slot.clock = clock;
   slot.kind = kind;
@@ -559,7 +564,10 @@ void World::run_control(const Control& control) {
   } else if (const auto* b = std::get_if<Begin>(&control)) {
     begin(b->client);
   } else if (const auto* fresh = std::get_if<Reseed>(&control)) {
-    for (Slot& slot : slots_) slot.rng = Rng::derive(fresh->seed, slot.model->name(), "model");
+    for (Slot& slot : slots_) {  // each model's next draw comes from the fresh seed's stream
+      slot.rng_seed = fresh->seed;
+      slot.rng.reset();
+    }
     network_->reseed(fresh->seed);
   } else if (const auto* h = std::get_if<Heal>(&control)) {
     if (!network_->active(h->partition)) return;
