@@ -225,21 +225,25 @@ Planner::Planner(const ScenarioSpec& spec)
 Planner::~Planner() = default;
 
 std::vector<PlannedFault> Planner::faults(std::uint64_t seed) const {
+  std::vector<PlannedFault> out;
+  faults(seed, out);
+  return out;
+}
+
+void Planner::faults(std::uint64_t seed, std::vector<PlannedFault>& out) const {
   // Resolving a fault looks its processes up by name: one that drew nothing
   // from the seed is kept the first time, and copied for every later seed.
-  std::vector<PlannedFault> faults;
-  faults.reserve(spec_.faults.size());
+  out.resize(spec_.faults.size());
   for (std::size_t i = 0; i < spec_.faults.size(); ++i) {
     std::optional<PlannedFault>& kept = seed_free_faults_[i];
     if (kept) {
-      faults.push_back(*kept);
+      out[i] = *kept;
       continue;
     }
     bool seed_free = false;
-    faults.push_back(plan_fault(spec_.faults[i], *layout_, seed, seed_free));
-    if (seed_free) kept = faults.back();
+    out[i] = plan_fault(spec_.faults[i], *layout_, seed, seed_free);
+    if (seed_free) kept = out[i];
   }
-  return faults;
 }
 
 WorldPlan Planner::plan(std::uint64_t seed, bool resettable) const {

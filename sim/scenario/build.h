@@ -38,6 +38,9 @@ class Planner {
   WorldPlan plan(std::uint64_t seed, bool resettable) const;
   // What plan(seed).faults would be.
   std::vector<PlannedFault> faults(std::uint64_t seed) const;
+  // The same, written over |out|: a sweep's worker keeps one list for all
+  // its seeds, whose memory (the faults' names included) serves every run.
+  void faults(std::uint64_t seed, std::vector<PlannedFault>& out) const;
 
   struct Layout;  // every process's id (build.cc)
 

@@ -46,7 +46,8 @@ RepeatedRuns::~RepeatedRuns() = default;
 
 const RunResult& RepeatedRuns::run(std::uint64_t seed, const RunOptions& options) {
   if (world_) {
-    world_->reset(seed, planner_->faults(seed));
+    planner_->faults(seed, faults_);
+    world_->reset(seed, faults_);
   } else {
     world_ = std::make_unique<World>(seed, planner_->plan(seed, true), trace_);
   }

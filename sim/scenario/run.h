@@ -82,6 +82,7 @@ class RepeatedRuns {
   RunResult result_;
   SessionTable sessions_;  // rebuilt in place for every run's judging
   std::unique_ptr<Planner> planner_;
+  std::vector<PlannedFault> faults_;  // each seed's, written over the last's
   NullTrace trace_;
   std::unique_ptr<World> world_;  // after a run that stopped with an error: rebuilt, not reset
 };

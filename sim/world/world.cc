@@ -132,22 +132,22 @@ World::World(std::uint64_t seed, WorldPlan plan, TraceSink& trace) : World(seed,
   // records a few dozen facts, a long one grows from here.
   history_.facts.reserve(128);
   starts_ = std::move(plan.starts);
-  arm_plan(std::move(plan.faults));
+  arm_plan(plan.faults);
 }
 
-void World::arm_plan(std::vector<PlannedFault> faults) {
+void World::arm_plan(const std::vector<PlannedFault>& faults) {
   for (std::uint32_t index = 0; index < faults.size(); ++index) {
-    PlannedFault& f = faults[index];
+    const PlannedFault& f = faults[index];
     if (const auto* at = std::get_if<PlannedFault::AtTime>(&f.when)) {
-      schedule_fault(at->at, std::move(f.action), index);
+      schedule_fault(at->at, f.action, index);
     } else {
-      on_trigger(std::get<Trigger>(f.when), std::move(f.action), index);
+      on_trigger(std::get<Trigger>(f.when), f.action, index);
     }
   }
   for (const PlannedStart& s : starts_) start_on(s.trigger, s.client);
 }
 
-void World::reset(std::uint64_t seed, std::vector<PlannedFault> faults) {
+void World::reset(std::uint64_t seed, const std::vector<PlannedFault>& faults) {
   LOCKSIM_CHECK(!makers_.empty() && makers_.size() == slots_.size(), "only a world built from a plan with makers resets");
   LOCKSIM_CHECK(faults.size() == blank_history_.fault_names.size(), "a reset keeps the plan's faults, redrawn");
   seed_ = seed;
@@ -186,7 +186,7 @@ void World::reset(std::uint64_t seed, std::vector<PlannedFault> faults) {
     s.evalsha_in_flight.clear();
   }
   refusals_remembered_ = false;
-  arm_plan(std::move(faults));
+  arm_plan(faults);
 }
 World::~World() = default;
 

@@ -95,7 +95,7 @@ class World final : private Dispatcher {
   // they were before the first run. Whatever state the last run left, even
   // one that stopped with a RunError. REQUIRES: built from a plan whose
   // processes all have makers.
-  void reset(std::uint64_t seed, std::vector<PlannedFault> faults);
+  void reset(std::uint64_t seed, const std::vector<PlannedFault>& faults);
 
   // --- running ---
   void run(TrueTime until);
@@ -235,7 +235,7 @@ class World final : private Dispatcher {
   // library knows cannot connect yet.
   bool fails_unsent(const Message& m);
   // The plan's faults and client starts, armed or scheduled in plan order.
-  void arm_plan(std::vector<PlannedFault> faults);
+  void arm_plan(const std::vector<PlannedFault>& faults);
   void run_waiting(ProcessId p, const Event& ev);
   void transmit(std::uint32_t message_slot);
   void transmit(std::uint32_t message_slot, ProcessId from, ProcessId to);
