@@ -78,7 +78,7 @@ void Process::cancel_timer(TimerId id) {
 }
 Rng& Process::rng() {
   World::Slot& s = world_->slots_[id_];
-  if (!s.rng) s.rng = Rng::derive(s.rng_seed, s.rng_name);
+  if (!s.rng) s.rng = Rng::derive(world_->model_stream_seed_, s.rng_name);
   return *s.rng;
 }
 
@@ -101,7 +101,7 @@ bool Process::last_crash_kept_host() const { return world_->slots_[id_].process_
 // ---------------------------------------------------------------- World
 
 World::World(std::uint64_t seed, TraceSink& trace)
-    : seed_(seed), trace_(trace), tracing_(trace.enabled()), engine_(*this) {}
+    : seed_(seed), model_stream_seed_(seed), trace_(trace), tracing_(trace.enabled()), engine_(*this) {}
 
 World::World(std::uint64_t seed, WorldPlan plan, TraceSink& trace) : World(seed, trace) {
   set_budgets(plan.max_events, plan.max_facts);
@@ -151,6 +151,7 @@ void World::reset(std::uint64_t seed, const std::vector<PlannedFault>& faults) {
   LOCKSIM_CHECK(!makers_.empty() && makers_.size() == slots_.size(), "only a world built from a plan with makers resets");
   LOCKSIM_CHECK(faults.size() == blank_history_.fault_names.size(), "a reset keeps the plan's faults, redrawn");
   seed_ = seed;
+  model_stream_seed_ = seed;
   engine_.reset();
   ran_ = false;  // run() resets the network (links, partitions) for the new seed
   messages_.clear();
@@ -179,7 +180,6 @@ void World::reset(std::uint64_t seed, const std::vector<PlannedFault>& faults) {
     s.incarnation = 0;
     s.paused_until = TrueTime{};
     s.pending.clear();
-    s.rng_seed = seed_;
     s.rng.reset();
     s.process_crash = false;
     s.refused_until.clear();
@@ -198,7 +198,6 @@ ProcessId World::add(std::unique_ptr<Process> process, ProcessKind kind, Clock c
   history_.processes.push_back({process->name(), kind});
   Slot slot;
   slot.rng_name = Rng::stream_name(process->name(), "model");
-  slot.rng_seed = seed_;
   slot.model = std::move(process);
   slot.clock = clock;
   slot.kind = kind;
@@ -564,10 +563,8 @@ void World::run_control(const Control& control) {
   } else if (const auto* b = std::get_if<Begin>(&control)) {
     begin(b->client);
   } else if (const auto* fresh = std::get_if<Reseed>(&control)) {
-    for (Slot& slot : slots_) {  // each model's next draw comes from the fresh seed's stream
-      slot.rng_seed = fresh->seed;
-      slot.rng.reset();
-    }
+    model_stream_seed_ = fresh->seed;  // each model's next draw comes from the fresh seed's stream
+    for (Slot& slot : slots_) slot.rng.reset();
     network_->reseed(fresh->seed);
   } else if (const auto* h = std::get_if<Heal>(&control)) {
     if (!network_->active(h->partition)) return;

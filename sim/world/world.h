@@ -143,11 +143,10 @@ class World final : private Dispatcher {
     // nothing until the first push (std::deque allocates on construction, for
     // every process of every run, though few ever pause).
     boost::container::deque<Event> pending;
-    // The model's stream, derived from |rng_seed| and |rng_name| when the
-    // model first draws: most models never do (a Redis node, the resource),
-    // and deriving eight streams was 1 % of a clock-jump run.
+    // The model's stream, derived from model_stream_seed_ and |rng_name|
+    // when the model first draws: most models never do (a Redis node, the
+    // resource), and deriving eight streams was 1 % of a clock-jump run.
     std::optional<Rng> rng;
-    std::uint64_t rng_seed = 0;
     Rng::StreamName rng_name{};
     bool process_crash = false;  // its last crash left the host up (fault::Crash::process_only)
     // A client's library: after a refused connection, requests to that node
@@ -268,6 +267,9 @@ class World final : private Dispatcher {
   void finish();
 
   std::uint64_t seed_;
+  // What every model's stream derives from: the run's seed, or a fresh one
+  // from a Reseed on (fresh_randomness_from), when each stream is emptied.
+  std::uint64_t model_stream_seed_;
   TraceSink& trace_;
   const bool tracing_;  // trace_.enabled(), asked once: it is on every message's path
   Engine engine_;
