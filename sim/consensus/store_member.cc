@@ -8,7 +8,7 @@ namespace locksim::consensus {
 
 namespace {
 
-enum Tag : std::uint64_t { kElection = 1, kHeartbeat = 2, kLessor = 3 };
+enum Tag : std::uint64_t { kElection = 1, kHeartbeat = 2, kLessor = 3, kCheckQuorum = 4 };
 
 }  // namespace
 
@@ -16,7 +16,21 @@ StoreMember::StoreMember(std::string name, StoreConfig config)
     : Process(std::move(name)),
       config_(std::move(config)),
       state_(config_.initial_stock),
-      lessor_(config_.ttl_multiplier) {}
+      lessor_(config_.lessor) {
+  reset_peer_state();
+}
+
+// Sized here, not in on_start: a member crashed before its start event never
+// runs on_start, and must still stand for election when it restarts.
+void StoreMember::reset_peer_state() {
+  const std::size_t n = config_.members.size();
+  votes_.assign(n, false);
+  next_index_.assign(n, 1);
+  match_index_.assign(n, 0);
+  in_flight_.assign(n, false);
+  last_ack_.assign(n, std::nullopt);
+  recent_active_.assign(n, false);
+}
 
 std::size_t StoreMember::index_of(ProcessId member) const {
   const auto it = std::find(config_.members.begin(), config_.members.end(), member);
@@ -25,12 +39,7 @@ std::size_t StoreMember::index_of(ProcessId member) const {
 }
 
 void StoreMember::on_start() {
-  const std::size_t n = config_.members.size();
-  votes_.assign(n, false);
-  next_index_.assign(n, 1);
-  match_index_.assign(n, 0);
-  in_flight_.assign(n, false);
-  last_ack_.assign(n, std::nullopt);
+  start_lessor_loop();
   if (config_.app == AppKind::stock && config_.initial_leader == id())
     record(AppState{AppKind::stock, 0, 0, 0, 0, state_.stock(), true});
   if (config_.initial_leader == kNoProcess) return reset_election_timer();
@@ -70,8 +79,10 @@ void StoreMember::become_follower(std::uint32_t term, ProcessId leader) {
     // next leader's lessor. What it told of the owner stays true: it was the
     // committed state, which the next leader carries on.
     pending_.clear();
-    lessor_.clear();
+    lessor_.clear();  // etcd's Demote: every lease "forever", the queue emptied
+    answer_waiting_renewals(kNoStoreSession);
     cancel_timer(heartbeat_timer_);
+    cancel_timer(check_quorum_timer_);
     cancel_timer(lessor_timer_);
   }
   reset_election_timer();
@@ -104,22 +115,33 @@ void StoreMember::become_leader() {
   std::fill(match_index_.begin(), match_index_.end(), 0);
   std::fill(in_flight_.begin(), in_flight_.end(), false);
   std::fill(last_ack_.begin(), last_ack_.end(), std::nullopt);
-  // Every session gets its full TTL plus the extension from now: whatever
-  // the old leader's lessor had counted, nothing expires early.
+  std::fill(recent_active_.begin(), recent_active_.end(), false);
+  // etcd's Promote: every lease gets its TTL (a checkpointed remainder, if
+  // one was recorded) plus the extension from now: whatever the old leader's
+  // lessor had counted, nothing expires early.
   lessor_.clear();
-  for (const auto& [session, record] : state_.sessions())
-    lessor_.refresh(session, record.ttl_ms, monotonic_now(), config_.promotion_extension);
+  const LessorNow now = lessor_now();
+  for (const auto& [session, record] : state_.sessions()) {
+    const std::int64_t ttl_ms = record.remaining_ttl_ms > 0 ? record.remaining_ttl_ms : record.ttl_ms;
+    lessor_.refresh(session, ttl_ms, now, config_.promotion_extension);
+    lessor_.schedule_checkpoint(session, ttl_ms, now);
+  }
   propose(Command{});  // the noop that commits the previous terms' entries
   heartbeat_timer_ = set_timer(config_.heartbeat, kHeartbeat);
-  lessor_timer_ = set_timer(config_.lessor_tick, kLessor);
+  check_quorum_timer_ = set_timer(config_.election_timeout, kCheckQuorum);
+  resume_lessor_loop();
 }
 
-bool StoreMember::has_quorum_contact() const {
-  const LocalTime now = monotonic_now();
-  std::size_t fresh = 1;  // itself
-  for (std::size_t f = 0; f < last_ack_.size(); ++f)
-    if (config_.members[f] != id() && last_ack_[f] && now - *last_ack_[f] < config_.election_timeout) ++fresh;
-  return fresh >= majority();
+// Raft's CheckQuorum (etcd sets it): every election timeout a leader that
+// heard from no majority since the last look steps down, so a leader cut off
+// from the others stops serving within two election timeouts.
+void StoreMember::step_down_if_out_of_touch() {
+  std::size_t active = 1;  // itself
+  for (std::size_t f = 0; f < recent_active_.size(); ++f)
+    if (config_.members[f] != id() && recent_active_[f]) ++active;
+  std::fill(recent_active_.begin(), recent_active_.end(), false);
+  if (active < majority()) return become_follower(term_, kNoProcess);
+  check_quorum_timer_ = set_timer(config_.election_timeout, kCheckQuorum);
 }
 
 // --- Raft messages -------------------------------------------------------------
@@ -169,6 +191,8 @@ void StoreMember::on_append_reply(ProcessId from, const AppendReply& m) {
   const std::size_t f = index_of(from);
   in_flight_[f] = false;
   last_ack_[f] = monotonic_now();
+  recent_active_[f] = true;
+  if (!unconfirmed_renewals_.empty()) confirm_leadership();
   if (m.success) {
     match_index_[f] = std::max(match_index_[f], m.match_index);
     next_index_[f] = std::max(next_index_[f], match_index_[f] + 1);
@@ -238,15 +262,52 @@ void StoreMember::on_timer(std::uint64_t tag) {
       on_lessor_tick();
       lessor_timer_ = set_timer(config_.lessor_tick, kLessor);
       return;
+    case kCheckQuorum:
+      check_quorum_timer_ = {};
+      if (role_ == Role::leader) step_down_if_out_of_touch();
+      return;
     default: LOCKSIM_CHECK(false, "unknown store member timer");
   }
 }
 
+// The loop's first tick comes |lessor_tick_phase| after the member starts
+// (drawn when the story leaves it open), and it ticks on that grid for the
+// process's life; ZooKeeper's buckets lie on the same grid, since its
+// tracker wakes exactly at each bucket's boundary. Only a leader's ticks do
+// anything, so only a leader sets the timer (resume_lessor_loop), at the
+// grid's next point.
+void StoreMember::start_lessor_loop() {
+  const Duration tick = config_.lessor_tick;
+  const Duration phase = config_.lessor_tick_phase ? *config_.lessor_tick_phase : rng().between(Duration{0}, tick - Duration{1});
+  lessor_origin_ = monotonic_now() + phase;
+  LessorRules rules = config_.lessor;
+  if (config_.expiry_in_buckets) {
+    rules.bucket = tick;
+    rules.bucket_origin = lessor_origin_;
+  }
+  lessor_ = Lessor(rules);
+}
+
+void StoreMember::resume_lessor_loop() {
+  const Duration tick = config_.lessor_tick;
+  const Duration since = monotonic_now() - lessor_origin_;
+  Duration wait = since < Duration{0} ? -since : (tick - since % tick) % tick;
+  lessor_timer_ = set_timer(wait, kLessor);
+}
+
 void StoreMember::on_lessor_tick() {
-  for (const StoreSessionId session : lessor_.take_expired(monotonic_now())) {
+  const LessorNow now = lessor_now();
+  for (const StoreSessionId session : lessor_.take_expired(now)) {
     Command c;
     c.kind = Command::Kind::expire_session;
     c.session = session;
+    propose(c);
+  }
+  for (const auto& [session, remaining_ms] : lessor_.take_checkpoints(now)) {
+    Command c;
+    c.kind = Command::Kind::checkpoint;
+    c.session = session;
+    c.arg = static_cast<std::uint64_t>(remaining_ms);
     propose(c);
   }
 }
@@ -263,12 +324,14 @@ void StoreMember::on_restart() {
   commit_ = 0;
   applied_ = 0;
   state_ = StoreState(config_.initial_stock);
-  lessor_.clear();
   pending_.clear();
+  waiting_renewals_.clear();
+  unconfirmed_renewals_.clear();
   watches_.clear();
   lock_delay_until_.clear();
-  std::fill(in_flight_.begin(), in_flight_.end(), false);
-  election_timer_ = heartbeat_timer_ = lessor_timer_ = {};
+  reset_peer_state();
+  election_timer_ = heartbeat_timer_ = lessor_timer_ = check_quorum_timer_ = {};
+  start_lessor_loop();  // a new process: a new loop, on a new phase
   reset_election_timer();
 }
 
@@ -312,6 +375,7 @@ Reply StoreMember::reply_to(const Request& request, Status status) const {
 
 void StoreMember::on_request(ProcessId from, const Request& request) {
   if (role_ != Role::leader) return send(from, reply_to(request, Status::not_leader));
+  if (config_.every_request_touches && request.op != Op::keep_alive) touch(request.session);
   Command c;
   c.client = from;
   c.key = request.key;
@@ -358,21 +422,81 @@ void StoreMember::on_request(ProcessId from, const Request& request) {
 }
 
 void StoreMember::keep_alive(ProcessId from, const Request& request) {
-  // A leader that has lost touch with the majority may already be deposed:
-  // renewing here could outlive the new leader's expiry.
-  if (!has_quorum_contact()) {
-    Reply r = reply_to(request, Status::not_leader);
-    r.leader = kNoProcess;
-    return send(from, r);
+  if (!config_.renew_confirms_leadership) return renew(from, request);
+  // ensureLeadership: a ReadIndex round — a heartbeat now, and the renewal
+  // once a majority has answered one sent after the keepalive came.
+  unconfirmed_renewals_.push_back({from, request, monotonic_now()});
+  for (std::size_t f = 0; f < config_.members.size(); ++f)
+    if (config_.members[f] != id()) send_append(f);
+  confirm_leadership();  // a one-member store is confirmed at once
+}
+
+void StoreMember::confirm_leadership() {
+  for (auto it = unconfirmed_renewals_.begin(); it != unconfirmed_renewals_.end();) {
+    std::size_t acked = 1;  // itself
+    for (std::size_t f = 0; f < last_ack_.size(); ++f)
+      if (config_.members[f] != id() && last_ack_[f] && *last_ack_[f] > it->arrived) ++acked;
+    if (acked < majority()) {
+      ++it;
+      continue;
+    }
+    const WaitingRenewal w = *it;
+    it = unconfirmed_renewals_.erase(it);
+    renew(w.client, w.request);
   }
+}
+
+// etcd's lessor.Renew (server/lease/lessor.go).
+void StoreMember::renew(ProcessId from, const Request& request) {
   const auto& sessions = state_.sessions();
   const auto it = sessions.find(request.session);
-  if (it == sessions.end() || lessor_.expired(request.session, monotonic_now()))
-    return send(from, reply_to(request, Status::session_gone));
-  lessor_.refresh(request.session, it->second.ttl_ms, monotonic_now());
+  if (it == sessions.end() || !lessor_.knows(request.session)) return send(from, reply_to(request, Status::session_gone));
+  // Expired but not yet revoked: "renew request must wait for the deletion
+  // to complete" — answered when the revocation applies.
+  if (lessor_.expired(request.session, monotonic_now())) {
+    waiting_renewals_.push_back({from, request, monotonic_now()});
+    return;
+  }
+  const LessorNow now = lessor_now();
+  const std::int64_t ttl_ms = it->second.remaining_ttl_ms > 0 ? it->second.remaining_ttl_ms : it->second.ttl_ms;
+  if (it->second.remaining_ttl_ms > 0) {
+    // A renewal clears the checkpointed remainder (through the log).
+    Command c;
+    c.kind = Command::Kind::checkpoint;
+    c.session = request.session;
+    propose(c);
+  }
+  lessor_.refresh(request.session, ttl_ms, now);
   Reply r = reply_to(request, Status::ok);
   r.number = it->second.ttl_ms;
   send(from, r);
+}
+
+// ZooKeeper's touchSession: a live session's expiry moves on with any request.
+void StoreMember::touch(StoreSessionId session) {
+  const auto it = state_.sessions().find(session);
+  if (it == state_.sessions().end() || !lessor_.knows(session) || lessor_.expired(session, monotonic_now())) return;
+  lessor_.refresh(session, it->second.ttl_ms, lessor_now());
+}
+
+// |gone|: the session whose revocation applied (its waiting keepalives learn
+// it is gone); kNoStoreSession: the leader stepped down (all of them are told
+// not_leader, as etcd's demotec does).
+void StoreMember::answer_waiting_renewals(StoreSessionId gone) {
+  const auto answer_all = [&](std::vector<WaitingRenewal>& list) {
+    for (auto it = list.begin(); it != list.end();) {
+      if (gone != kNoStoreSession && it->request.session != gone) {
+        ++it;
+        continue;
+      }
+      Reply r = reply_to(it->request, gone != kNoStoreSession ? Status::session_gone : Status::not_leader);
+      if (gone == kNoStoreSession) r.leader = kNoProcess;
+      send(it->client, r);
+      it = list.erase(it);
+    }
+  };
+  answer_all(waiting_renewals_);
+  if (gone == kNoStoreSession) answer_all(unconfirmed_renewals_);
 }
 
 void StoreMember::watch(ProcessId from, const Request& request) {
@@ -400,9 +524,16 @@ void StoreMember::apply_entry(std::uint32_t index) {
   const auto it = pending_.find(index);
   const Pending* pending = it != pending_.end() && it->second.term == entry.term ? &it->second : nullptr;
   record_leader_facts(c, applied, session_owner, pending);
-  if (c.kind == Command::Kind::open_session && applied.status == Status::ok)
-    lessor_.refresh(applied.session, applied.number, monotonic_now());
-  if (c.kind == Command::Kind::expire_session || c.kind == Command::Kind::close_session) lessor_.forget(c.session);
+  if (c.kind == Command::Kind::open_session && applied.status == Status::ok) {
+    lessor_.refresh(applied.session, applied.number, lessor_now());
+    lessor_.schedule_checkpoint(applied.session, applied.number, lessor_now());
+  }
+  if (c.kind == Command::Kind::checkpoint && c.arg > 0)
+    lessor_.schedule_checkpoint(c.session, static_cast<std::int64_t>(c.arg), lessor_now());
+  if (c.kind == Command::Kind::expire_session || c.kind == Command::Kind::close_session) {
+    lessor_.forget(c.session);
+    answer_waiting_renewals(c.session);
+  }
   if (pending != nullptr) answer(*pending, applied);
   if (it != pending_.end()) pending_.erase(it);
 }

@@ -17,14 +17,20 @@
 // Not modelled: snapshots, log compaction, membership changes, pre-vote.
 //
 // Clients talk to the leader; any other member answers not_leader with its
-// guess. Writes and reads both go through the log (reads are answered when
-// their entry applies: linearizable). Keepalives are answered by the leader
-// alone, as etcd's LeaseKeepAlive is, and only while a majority has
-// acknowledged it within an election timeout — a deposed leader cut off from
-// the others must not renew leases the new leader may expire. Sessions are
-// expired by the leader's lessor (lessor.h) on its monotonic clock, through
-// the log. Watches are kept by the member that took them and fire when it
-// applies the deletion.
+// guess (etcd's followers forward instead; the client's extra hop stands for
+// the forward). Writes and reads both go through the log (reads are answered
+// when their entry applies: linearizable). CheckQuorum: a leader that heard
+// from no majority during an election timeout steps down. Keepalives are
+// answered by the leader alone, as etcd's lessor.Renew is (server/lease/
+// lessor.go): a lease past its expiry on the monotonic clock is not renewed
+// — the keepalive waits for the revocation and is then told the lease is gone
+// (or not_leader, should the leader step down first). etcd 3.4 renews on any
+// member that believes it leads, so a leader cut off from the others renews
+// until CheckQuorum deposes it; 3.5.13 on (renew_confirms_leadership) first
+// confirms its leadership with a heartbeat round. Sessions are expired by the
+// leader's lessor (lessor.h: the tick, the expiry queue and its clock),
+// through the log. Watches are kept by the member that took them and fire
+// when it applies the deletion.
 //
 // Facts: RoleChanged (leader / follower of L / candidate, epoch = term) on
 // every change; and from the leader only — it applies an entry the moment
@@ -91,6 +97,7 @@ class StoreMember final : public Process {
   void become_leader();
   void set_role(Role role, ProcessId leader);
   void reset_election_timer();
+  void reset_peer_state();
   void send_append(std::size_t follower);
   void propose(const Command& command, std::optional<Pending> pending = std::nullopt);
   void advance_commit();
@@ -99,7 +106,6 @@ class StoreMember final : public Process {
   std::uint32_t term_at(std::uint32_t index) const { return index == 0 ? 0 : log_[index - 1].term; }
   std::size_t majority() const { return config_.members.size() / 2 + 1; }
   std::size_t index_of(ProcessId member) const;
-  bool has_quorum_contact() const;
 
   // Clients and the state machine.
   void on_request(ProcessId from, const Request& request);
@@ -113,6 +119,14 @@ class StoreMember final : public Process {
   void record_owner(KeyGone reason);
   void fire_watches(const Applied& applied);
   void on_lessor_tick();
+  void start_lessor_loop();
+  void resume_lessor_loop();
+  LessorNow lessor_now() const { return {monotonic_now(), wall_now()}; }
+  void renew(ProcessId from, const Request& request);
+  void touch(StoreSessionId session);
+  void confirm_leadership();
+  void answer_waiting_renewals(StoreSessionId gone);
+  void step_down_if_out_of_touch();
   Reply reply_to(const Request& request, Status status) const;
 
   StoreConfig config_;
@@ -131,11 +145,22 @@ class StoreMember final : public Process {
   std::vector<std::uint32_t> next_index_, match_index_;
   std::vector<bool> in_flight_;
   std::vector<std::optional<LocalTime>> last_ack_;  // leader: when each member last acknowledged
+  std::vector<bool> recent_active_;                 // leader: heard from since the last CheckQuorum
   Lessor lessor_;
   std::map<std::uint32_t, Pending> pending_;  // by log index
+  // Keepalives for leases expired but not yet revoked: answered when the
+  // revocation applies (session_gone) or the leader steps down (not_leader).
+  struct WaitingRenewal {
+    ProcessId client = kNoProcess;
+    Request request;
+    LocalTime arrived{};  // monotonic: a confirmation must be newer
+  };
+  std::vector<WaitingRenewal> waiting_renewals_;
+  std::vector<WaitingRenewal> unconfirmed_renewals_;  // renew_confirms_leadership: waiting for a majority's ack
   std::vector<Watch> watches_;
   std::map<Key, LocalTime, KeyOrder> lock_delay_until_;  // this member's clock
-  TimerId election_timer_, heartbeat_timer_, lessor_timer_;
+  TimerId election_timer_, heartbeat_timer_, lessor_timer_, check_quorum_timer_;
+  LocalTime lessor_origin_{};  // monotonic: the lessor loop's first tick; it ticks every lessor_tick from there
 };
 
 }  // namespace locksim::consensus

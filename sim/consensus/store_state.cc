@@ -87,6 +87,10 @@ Applied StoreState::apply(const Command& c) {
       sessions_[out.session] = SessionRecord{c.client, out.number};
       return out;
     }
+    case Command::Kind::checkpoint:
+      if (auto it = sessions_.find(c.session); it != sessions_.end())
+        it->second.remaining_ttl_ms = static_cast<std::int64_t>(c.arg);
+      return {};
     case Command::Kind::close_session: return end_session(c, KeyGone::deleted);
     case Command::Kind::expire_session: return end_session(c, KeyGone::expired);
     case Command::Kind::create_if_absent: {

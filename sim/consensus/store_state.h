@@ -38,6 +38,9 @@ struct KeyRecord {
 struct SessionRecord {
   ProcessId client = kNoProcess;
   std::int64_t ttl_ms = 0;  // as granted (raised to the store's minimum)
+  // etcd's checkpointed remaining TTL (lease checkpointing): a new leader
+  // refreshes the session to this instead of ttl_ms; 0 = none recorded.
+  std::int64_t remaining_ttl_ms = 0;
 };
 
 struct KeyOrder {

@@ -31,6 +31,7 @@ const char* status_name(Status status) {
     case Status::delayed: return "delayed";
     case Status::session_gone: return "session-gone";
     case Status::not_leader: return "not-leader";
+    case Status::refused: return "refused";
   }
   return "?";
 }
@@ -41,6 +42,7 @@ const char* command_kind_name(Command::Kind kind) {
     case Command::Kind::open_session: return "open-session";
     case Command::Kind::close_session: return "close-session";
     case Command::Kind::expire_session: return "expire-session";
+    case Command::Kind::checkpoint: return "checkpoint";
     case Command::Kind::create_if_absent: return "create-if-absent";
     case Command::Kind::create_sequential: return "create-sequential";
     case Command::Kind::acquire: return "acquire";

@@ -108,6 +108,7 @@ enum class Status : std::uint8_t {
   delayed,       // acquire: a lock-delay blocks the lock
   session_gone,  // the session expired or was closed
   not_leader,    // this member cannot serve writes; |leader| is its best guess
+  refused,       // the member's process is gone and its host refused the connection (the world answers)
 };
 
 // "create-if-absent", "ok", "noop", ...: the names traces use.
@@ -165,6 +166,7 @@ struct Command {
     open_session,
     close_session,   // a client's close / revoke
     expire_session,  // the leader's lessor: the TTL ran out (lock-delay applies)
+    checkpoint,      // the leader's lessor: |session| has |arg| ms left (etcd's lease checkpoint; 0 clears it)
     create_if_absent,
     create_sequential,
     acquire,

@@ -472,7 +472,8 @@ void World::hand_over_stopped(const Event& ev, std::uint32_t slot, const Message
     s.pending.push_back(ev);
     return;
   }
-  if (s.process_crash && std::holds_alternative<redis::Request>(m.payload)) {
+  if (s.process_crash &&
+      (std::holds_alternative<redis::Request>(m.payload) || std::holds_alternative<consensus::Request>(m.payload))) {
     if (tracing_) trace_message("refused", m);
     refuse(m);
   } else if (tracing_) {
@@ -534,6 +535,14 @@ bool World::evalsha_fell_back(Slot& s, ProcessId client, const Message& m) {
 }
 
 void World::refuse(const Message& request) {
+  if (const auto* q = std::get_if<consensus::Request>(&request.payload)) {
+    consensus::Reply r;
+    r.request_id = q->request_id;
+    r.status = consensus::Status::refused;
+    r.key = q->key;
+    r.session = q->session;
+    return transmit(store(Message{request.to, request.from, r}));
+  }
   const auto& r = std::get<redis::Request>(request.payload);
   transmit(store(Message{request.to, request.from,
                          redis::Reply::error_reply(r.request_id, redis::Error::connection_refused)}));

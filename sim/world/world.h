@@ -227,8 +227,9 @@ class World final : private Dispatcher {
   // A reply to one of those: true when it was NOSCRIPT and the library has
   // sent the EVAL instead (the model never sees the NOSCRIPT).
   bool evalsha_fell_back(Slot& s, ProcessId client, const Message& m);
-  // A request reached a host whose Redis process died: the kernel answers
-  // "connection refused", which travels back like any packet.
+  // A request reached a host whose server process (a Redis node, a store
+  // member) died: the kernel answers "connection refused", which travels
+  // back like any packet.
   void refuse(const Message& request);
   // True (and the refusal scheduled) when |m| is a request its sender's
   // library knows cannot connect yet.
