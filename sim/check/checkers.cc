@@ -65,6 +65,7 @@ std::string belief_end_text(const History& h, const SessionInfo& s) {
   switch (s.belief_stop) {
     case BeliefStop::released: return "until it released at " + when;
     case BeliefStop::validity_check: return "until a validity check ended it at " + when;
+    case BeliefStop::session_lost: return "until a check found its session lost at " + when;
     case BeliefStop::abandoned: return "until it moved on to its next cycle without releasing at " + when;
     case BeliefStop::crashed:
     case BeliefStop::client_crash: return "until " + h.name_of(s.client) + " crashed at " + when;

@@ -16,6 +16,7 @@ BeliefStop stop_of(BeliefEnd reason) {
     case BeliefEnd::validity_check: return BeliefStop::validity_check;
     case BeliefEnd::crashed: return BeliefStop::crashed;
     case BeliefEnd::abandoned: return BeliefStop::abandoned;
+    case BeliefEnd::session_lost: return BeliefStop::session_lost;
   }
   return BeliefStop::crashed;
 }

@@ -40,6 +40,7 @@ namespace locksim {
 enum class BeliefStop : std::uint8_t {
   released,        // BeliefEnded{released}
   validity_check,  // BeliefEnded{validity_check}
+  session_lost,    // BeliefEnded{session_lost}
   crashed,         // BeliefEnded{crashed}
   abandoned,       // BeliefEnded{abandoned}: the next cycle began without a release
   client_crash,    // FaultApplied{crash} on the session's client

@@ -7,7 +7,7 @@ namespace locksim {
 
 namespace {
 
-constexpr std::array<std::pair<Phase, const char*>, 18> kPhaseNames{{
+constexpr std::array<std::pair<Phase, const char*>, 20> kPhaseNames{{
     {Phase::started, "started"},
     {Phase::acquire_sent, "acquire-sent"},
     {Phase::setnx_ok, "setnx-ok"},
@@ -25,6 +25,8 @@ constexpr std::array<std::pair<Phase, const char*>, 18> kPhaseNames{{
     {Phase::checked, "checked"},
     {Phase::lost_lock, "lost-lock"},
     {Phase::released, "released"},
+    {Phase::extended, "extended"},
+    {Phase::session_lost, "session-lost"},
     {Phase::done, "done"},
 }};
 
@@ -78,6 +80,7 @@ const char* belief_end_name(BeliefEnd b) {
     case BeliefEnd::validity_check: return "validity-check";
     case BeliefEnd::crashed: return "crashed";
     case BeliefEnd::abandoned: return "abandoned";
+    case BeliefEnd::session_lost: return "session-lost";
   }
   return "?";
 }

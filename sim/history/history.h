@@ -43,6 +43,8 @@ enum class Phase : std::uint8_t {
   checked,         // a validity check passed
   lost_lock,       // a validity check found the lease over
   released,        // release sent
+  extended,        // a keepalive reply extended the held lease (a store lock's session)
+  session_lost,    // the lock's client library gave the session up (etcd: Done() closed)
   done,            // the workload finished
 };
 const char* phase_name(Phase p);
@@ -51,7 +53,10 @@ std::vector<std::string> phase_names();  // every phase, in order: for error mes
 
 enum class RequestKind : std::uint8_t { acquire, release, extend, fencing_token };
 enum class Outcome : std::uint8_t { ok, fail, info };
-enum class BeliefEnd : std::uint8_t { released, validity_check, crashed, abandoned };
+// validity_check: a check found the lease over by the client's own clock;
+// session_lost: a check found the client library saying the session is lost
+// or in doubt (etcd's Session.Done() closed, Curator's SUSPENDED or LOST).
+enum class BeliefEnd : std::uint8_t { released, validity_check, crashed, abandoned, session_lost };
 enum class KeyGone : std::uint8_t { deleted, expired, overwritten, lost_in_crash, demoted };
 enum class AppKind : std::uint8_t { none, counter, register_value, collection, stock };
 enum class FaultKind : std::uint8_t { pause, resume, crash, restart, clock_jump, clock_drift, partition, heal, clock_slew };

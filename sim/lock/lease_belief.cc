@@ -26,9 +26,9 @@ void LeaseBelief::release() {
   stage_ = Stage::none;
 }
 
-void LeaseBelief::lose() {
+void LeaseBelief::lose(BeliefEnd reason) {
   LOCKSIM_CHECK(held(), "lose without a lease");
-  end_belief(BeliefEnd::validity_check);
+  end_belief(reason);
 }
 
 void LeaseBelief::abandon() {

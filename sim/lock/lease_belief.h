@@ -14,7 +14,7 @@
 //   grant    LockGranted (the lease end on the client's chosen clock)
 //   extend   LockExtended (the new end on the same clock)
 //   release  LockReleased, then BeliefEnded{released} if still believing
-//   lose     BeliefEnded{validity_check} if still believing
+//   lose     BeliefEnded{validity_check, or the reason given} if still believing
 //   abandon  BeliefEnded{abandoned} if still believing
 //   crash    nothing: the world records the crash (FaultApplied), and a
 //            crashed process records no facts anyway
@@ -49,9 +49,10 @@ class LeaseBelief {
   void extend(LocalTime end_local);
   // The client gives the lease up. REQUIRES: held().
   void release();
-  // A validity check found the lease over; the lease stays held (a release
-  // may still follow). REQUIRES: held().
-  void lose();
+  // A validity check found the lease over (by the client's own clock, or
+  // |reason| = session_lost: by what its library says); the lease stays held
+  // (a release may still follow). REQUIRES: held().
+  void lose(BeliefEnd reason = BeliefEnd::validity_check);
   // The client moves on without releasing. REQUIRES: held().
   void abandon();
   // The process crashed: forget the lease without a fact.

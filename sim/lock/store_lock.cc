@@ -34,6 +34,20 @@ bool safe_to_resend(consensus::Op op) {
 StoreLock::StoreLock(Process& self, LockListener& listener, StoreLockConfig config, std::uint64_t tag_base)
     : self_(self), listener_(listener), config_(std::move(config)), tag_base_(tag_base), belief_(self) {
   LOCKSIM_CHECK(!config_.members.empty(), "a store lock needs the store's members");
+  if (config_.clientv3) clientv3_.emplace(self_, config_.members, config_.clientv3_timing, tag_base_ + kClientV3Tags);
+}
+
+// A check: an etcd client reads Session.Done(); a Curator application its
+// connection state (the policy's SUSPENDED or LOST, by its own clock); the
+// others their own deadline.
+bool StoreLock::lease_valid() const {
+  if (clientv3_) return belief_.held() && clientv3_->open();
+  return belief_.lease_valid();
+}
+
+void StoreLock::lose() {
+  const bool library_said = clientv3_ || config_.recipe == StoreRecipe::curator_mutex;
+  belief_.lose(library_said ? BeliefEnd::session_lost : BeliefEnd::validity_check);
 }
 
 std::unique_ptr<LockClient> make_store_lock(Process& self, LockListener& listener, const StoreLockConfig& config,
@@ -89,8 +103,15 @@ void StoreLock::on_notice(const Payload& payload) {
 }
 
 void StoreLock::on_store_reply(const consensus::Reply& reply) {
+  if (clientv3_ && reply.request_id == kKeepaliveStreamRequest) return on_keepalive_stream(clientv3_->on_reply(reply));
   const auto it = outstanding_.find(reply.request_id);
   if (it == outstanding_.end()) return;  // answered already, or abandoned
+  if (reply.status == consensus::Status::refused) {
+    // Never delivered: any request may go to the next member at once (the
+    // balancer's next connection).
+    target_ = (target_ + 1) % config_.members.size();
+    return resend(reply.request_id, false);
+  }
   if (reply.status == consensus::Status::not_leader) {
     // Follow the member's guess; without one, try the next member shortly.
     const ProcessId before = target();
@@ -151,6 +172,7 @@ void StoreLock::on_timeout(std::uint32_t request_id) {
 void StoreLock::on_timer(std::uint64_t tag) {
   const std::uint64_t t = tag - tag_base_;
   if (t >= kRequestTimeoutTags) return on_timeout(static_cast<std::uint32_t>(t - kRequestTimeoutTags));
+  if (clientv3_ && t >= kClientV3Tags) return on_keepalive_stream(clientv3_->on_timer(tag));
   switch (t) {
     case kKeepaliveTag:
       keepalive_timer_ = {};
@@ -178,6 +200,7 @@ void StoreLock::open_session() {
 }
 
 void StoreLock::keep_alive() {
+  if (clientv3_) return clientv3_->send_now();
   if (session_ == consensus::kNoStoreSession) return;
   consensus::Request r = request(consensus::Op::keep_alive);
   send(r, Purpose::keep_alive);
@@ -185,6 +208,7 @@ void StoreLock::keep_alive() {
 }
 
 LocalTime StoreLock::belief_end() const {
+  if (clientv3_) return clientv3_->deadline();
   switch (config_.policy) {
     case SessionPolicy::deadline: return deadline_;
     case SessionPolicy::obey_suspended: return saturating_add(last_heard_, config_.suspended_after);
@@ -200,6 +224,14 @@ void StoreLock::on_session_reply(const consensus::Reply& reply, const Outstandin
   if (reply.status == consensus::Status::session_gone) return session_lost();
   if (reply.status != consensus::Status::ok) return;
   const LocalTime now = self_.clock_now(config_.clock);
+  if (sent.purpose == Purpose::open_session && clientv3_) {
+    // NewSession: Grant, then KeepAlive — the deadline is clientv3's.
+    session_ = reply.session;
+    session_done_ = false;
+    clientv3_->keep(session_, target());
+    if (step_ == Step::opening) start_recipe();
+    return;
+  }
   if (sent.purpose == Purpose::open_session) {
     session_ = reply.session;
     self_.cancel_timer(keepalive_timer_);
@@ -212,10 +244,31 @@ void StoreLock::on_session_reply(const consensus::Reply& reply, const Outstandin
   ttl_ms_ = reply.number;
   deadline_ = saturating_add(now, std::chrono::milliseconds(ttl_ms_));
   last_heard_ = now;
-  if (belief_.held() && config_.recipe != StoreRecipe::observation_lease) belief_.extend(belief_end());
+  if (belief_.held() && config_.recipe != StoreRecipe::observation_lease) {
+    belief_.extend(belief_end());
+    self_.reach(Phase::extended);
+  }
   if (step_ == Step::opening) return start_recipe();
   // The member that took our watch is no longer the one we talk to (it
   // crashed, or lost the lead): wait again from here, which sets a new one.
+  if (step_ == Step::watching && target() != watch_member_) restart_wait();
+}
+
+// clientv3's lessor changed the lease: a reply extended it (the belief's
+// promise moves; a watch set on a member the stream no longer talks to is set
+// again), or the session is over (Done() closed; checks fail from now, and
+// the next acquire opens a new session — the Mutex itself goes on waiting).
+void StoreLock::on_keepalive_stream(ClientV3Keepalive::Change change) {
+  if (change == ClientV3Keepalive::Change::none) return;
+  if (change == ClientV3Keepalive::Change::closed) {
+    session_done_ = true;
+    return self_.reach(Phase::session_lost);
+  }
+  retarget(clientv3_->member());
+  if (belief_.held()) {
+    belief_.extend(clientv3_->deadline());
+    self_.reach(Phase::extended);
+  }
   if (step_ == Step::watching && target() != watch_member_) restart_wait();
 }
 
@@ -266,6 +319,8 @@ void StoreLock::on_crash() {
   // Everything is volatile: the session and the keys are the store's to expire.
   belief_.crash();
   outstanding_.clear();
+  if (clientv3_) clientv3_->crash();
+  session_done_ = false;
   session_ = consensus::kNoStoreSession;
   opening_ = false;
   step_ = Step::idle;

@@ -19,10 +19,15 @@
 //
 // The fencing token is the key's create revision (Chubby's generation,
 // ZooKeeper's czxid, etcd's CreateRevision) or, for a record, its modify
-// revision when taken. The lease the client believes in ends, on its lease
+// revision when taken. The lease the client is promised ends, on its lease
 // clock, at its session deadline (the last keepalive reply's arrival + TTL),
 // at SUSPENDED or LOST for a Curator policy, or at its last renewal + the
-// renew deadline for an observation lease. Requests go to the member the
+// renew deadline for an observation lease. An etcd client's checks read
+// Session.Done() instead, which clientv3's deadline loop closes up to a
+// second after that deadline (clientv3_keepalive.h); a check that finds the
+// library saying the session is lost (etcd's Done(), Curator's state) ends
+// the belief as session-lost, one that finds the client's own deadline past
+// as validity-check. Requests go to the member the
 // client believes leads; not_leader moves them; a read that times out is
 // resent elsewhere, a write that times out is *unknown*.
 #pragma once
@@ -32,6 +37,7 @@
 #include <memory>
 #include <optional>
 
+#include "sim/lock/clientv3_keepalive.h"
 #include "sim/lock/lease.h"
 #include "sim/lock/lease_belief.h"
 #include "sim/lock/store_lock_config.h"
@@ -46,9 +52,9 @@ class StoreLock final : public LockClient {
   void acquire(bool first_of_cycle) override;
   void extend() override;
   void release() override;
-  void lose() override { belief_.lose(); }
+  void lose() override;
   void abandon() override;
-  bool lease_valid() const override { return belief_.lease_valid(); }
+  bool lease_valid() const override;
   bool held() const override { return belief_.held(); }
   const Lease& lease() const override { return belief_.lease(); }
   void on_reply(const redis::Reply& /*reply*/) override {}
@@ -71,7 +77,8 @@ class StoreLock final : public LockClient {
     bool parked = false;                 // no leader known: sent again when |timeout| fires
   };
   // Timer tags above tag_base: fixed ones, then one per request's timeout.
-  static constexpr std::uint64_t kKeepaliveTag = 1, kRetryTag = 2, kRenewTag = 3, kRequestTimeoutTags = 16;
+  static constexpr std::uint64_t kKeepaliveTag = 1, kRetryTag = 2, kRenewTag = 3, kClientV3Tags = 4,
+                                  kRequestTimeoutTags = 16;  // kClientV3Tags .. +2: clientv3's loops
 
   // Where an acquire attempt is.
   enum class Step : std::uint8_t { idle, opening, creating, finding_lower, watching, rechecking, acquiring, delayed,
@@ -90,6 +97,7 @@ class StoreLock final : public LockClient {
   void open_session();
   void on_session_reply(const consensus::Reply& reply, const Outstanding& sent);
   void keep_alive();
+  void on_keepalive_stream(ClientV3Keepalive::Change change);
   void session_lost();
   LocalTime belief_end() const;
 
@@ -115,6 +123,7 @@ class StoreLock final : public LockClient {
   StoreLockConfig config_;
   std::uint64_t tag_base_;
   LeaseBelief belief_;
+  std::optional<ClientV3Keepalive> clientv3_;  // etcd
 
   std::size_t target_ = 0;  // index in config_.members
   std::uint32_t next_request_id_ = 1;
@@ -122,6 +131,7 @@ class StoreLock final : public LockClient {
 
   // Session.
   consensus::StoreSessionId session_ = consensus::kNoStoreSession;
+  bool session_done_ = false;  // etcd: Done() closed; the Mutex still names the lease, a new acquire opens a new one
   bool opening_ = false;
   std::int64_t ttl_ms_ = 0;
   LocalTime deadline_{};    // last keepalive reply's arrival + TTL, on the lease clock

@@ -11,7 +11,7 @@ void StoreLock::acquire(bool /*first_of_cycle*/) {
   LOCKSIM_CHECK(step_ == Step::idle && !belief_.held(), "acquire while a lock attempt or lease is active");
   acquire_op_ = next_request_id_++;
   self_.record(RequestInvoked{self_.id(), acquire_op_, RequestKind::acquire});
-  if (uses_session() && session_ == consensus::kNoStoreSession) {
+  if (uses_session() && (session_ == consensus::kNoStoreSession || session_done_)) {
     step_ = Step::opening;
     open_session();
   } else {

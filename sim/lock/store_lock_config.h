@@ -11,6 +11,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/core/time.h"
+#include "sim/lock/clientv3_keepalive.h"
 #include "sim/wire/consensus.h"
 
 namespace locksim {
@@ -44,6 +45,11 @@ struct StoreLockConfig {
   // etcd: after the wait for lower keys, re-read the own key and fail with
   // ErrSessionExpired when it is gone (false: the recipe before Jepsen's report).
   bool recheck_after_wait = true;
+  // etcd: the session is clientv3's (clientv3_keepalive.h) — keepalives on
+  // its send loop, the session given up by its deadline loop — instead of a
+  // keepalive every |keepalive_every| with a request timeout.
+  bool clientv3 = false;
+  ClientV3Timing clientv3_timing;
   // ZooKeeper + Curator.
   SessionPolicy policy = SessionPolicy::deadline;
   Duration suspended_after = std::chrono::milliseconds(6667);  // 2T/3
