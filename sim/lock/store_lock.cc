@@ -126,6 +126,13 @@ void StoreLock::on_store_reply(const consensus::Reply& reply) {
   const Outstanding sent = it->second;
   self_.cancel_timer(sent.timeout);
   outstanding_.erase(it);
+  // ZooKeeper's client hears the ensemble in every packet, not only in ping
+  // replies (ClientCnxnSocket.lastHeard): SUSPENDED moves on with each.
+  if (config_.recipe == StoreRecipe::curator_mutex && sent.purpose != Purpose::open_session &&
+      sent.purpose != Purpose::keep_alive && session_ != consensus::kNoStoreSession) {
+    last_heard_ = self_.clock_now(config_.clock);
+    if (belief_.held()) belief_.extend(belief_end());
+  }
   switch (sent.purpose) {
     case Purpose::open_session:
     case Purpose::keep_alive: return on_session_reply(reply, sent);

@@ -10,6 +10,7 @@
 #include "sim/resource/resource.h"
 #include "sim/scenario/faults/fault_kinds.h"
 #include "sim/scenario/lock_factory.h"
+#include "sim/scenario/store_presets.h"
 #include "sim/workload/client_process.h"
 #include "sim/workload/service.h"
 
@@ -136,8 +137,16 @@ void plan_store(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
   config.election_timeout = s.election_timeout;
   config.initial_leader = s.initial_leader.empty() ? kNoProcess : l.id(s.initial_leader);
   config.lessor_tick = s.lessor_tick;
+  config.lessor_tick_phase = s.lessor_tick_phase;
   config.min_ttl = s.min_ttl;
-  config.ttl_multiplier = s.ttl_multiplier;
+  config.lessor.ttl_multiplier = s.ttl_multiplier;
+  config.lessor.queue_clock = s.lessor_queue_clock;
+  config.lessor.expired_retry = s.expired_retry;
+  config.lessor.checkpoint_interval = s.lease_checkpoint_interval;
+  config.renew_confirms_leadership = s.renew_confirms_leadership;
+  const bool zookeeper = uses_store(spec.lock.protocol) && scenario::store_preset(spec.lock.protocol).zookeeper_sessions;
+  config.expiry_in_buckets = zookeeper;
+  config.every_request_touches = zookeeper;
   config.promotion_extension = s.promotion_extension;
   config.lock_key = plan.service.lock_key;
   if (s.stock) {

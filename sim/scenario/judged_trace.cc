@@ -15,6 +15,7 @@ const char* stop_name(BeliefStop s) {
   switch (s) {
     case BeliefStop::released: return "released";
     case BeliefStop::validity_check: return "validity-check";
+    case BeliefStop::session_lost: return "session-lost";
     case BeliefStop::crashed: return "crashed";
     case BeliefStop::abandoned: return "abandoned";
     case BeliefStop::client_crash: return "client-crash";

@@ -43,6 +43,17 @@ LockFactory store_factory(const ScenarioSpec& spec, const LockTargets& targets) 
   lock.request_timeout = l.request_timeout;
   lock.clock = l.clock;
   lock.recheck_after_wait = s.recheck;
+  if (l.protocol == LockProtocol::etcd) {
+    lock.clientv3 = true;
+    ClientV3Timing& t = lock.clientv3_timing;
+    t.keepalive_tick = s.keepalive_tick;
+    t.keepalive_tick_phase = s.keepalive_tick_phase;
+    t.deadline_tick = s.deadline_tick;
+    t.deadline_tick_phase = s.deadline_tick_phase;
+    t.first_keepalive_timeout = s.first_keepalive_timeout;
+    // clientv3 waits the reply's TTL / 3; a written keepalive_every wins.
+    if (s.keepalive_every_written) t.keepalive_every = s.keepalive_every;
+  }
   // Curator's policies are ZooKeeper's; every other session lock believes
   // until its own deadline.
   lock.policy = l.protocol == LockProtocol::zookeeper ? s.policy : SessionPolicy::deadline;

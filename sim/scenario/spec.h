@@ -69,7 +69,15 @@ struct WatchdogSpec {
 // recipe's options and the client policy (sim/lock/store_lock_config.h).
 struct StoreLockSpec {
   Duration keepalive_every{};  // resolved: the protocol's rule (etcd TTL/3, ...) unless written
-  bool recheck = true;         // etcd: re-read the own key after waiting
+  bool keepalive_every_written = false;  // etcd: else each reply's TTL / 3, as clientv3 computes it
+  bool recheck = true;         // etcd: re-read the own key after waiting; resolved from the release
+  // etcd's clientv3 lessor loops (sim/lock/clientv3_keepalive.h): resolved
+  // from the release unless written; a phase left out is drawn per run.
+  Duration keepalive_tick{};
+  std::optional<Duration> keepalive_tick_phase;
+  Duration deadline_tick{};
+  std::optional<Duration> deadline_tick_phase;
+  Duration first_keepalive_timeout{};
   SessionPolicy policy{};      // ZooKeeper: obey-suspended, obey-lost or ignore
   Duration suspended_after{};  // resolved: 2T/3 unless written
   Duration lost_after{};       // resolved: T unless written
@@ -115,6 +123,12 @@ struct StoreSpec {
   Duration heartbeat{};
   Duration election_timeout{};
   Duration lessor_tick{};
+  std::optional<Duration> lessor_tick_phase;  // nullopt: drawn per run
+  // etcd's expiry queue (consensus/lessor.h), resolved from the release.
+  ClockKind lessor_queue_clock = ClockKind::monotonic;
+  Duration expired_retry{};
+  Duration lease_checkpoint_interval{};  // 0 = off
+  bool renew_confirms_leadership = false;
   Duration min_ttl{};
   Duration promotion_extension{};
   std::int64_t ttl_multiplier = 1;

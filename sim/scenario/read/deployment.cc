@@ -1,6 +1,7 @@
 // The deployment as a whole: what the protocol, the nodes, the replicas and
 // the sentinels allow of each other. Each section has been read on its own;
 // these are the rules that span sections.
+#include "sim/scenario/presets.h"
 #include "sim/scenario/read/sections.h"
 
 namespace locksim::scenario {
@@ -25,6 +26,7 @@ void check_not_redis(ReadContext& c) {
     if (key == "wait_replicas") return lock.wait_replicas > 0;
     if (key == "drift_factor") return lock.drift_factor_ppm != 0;
     if (key == "drift_fixed") return lock.drift_fixed != Duration{0};
+    if (key == "preset") return find_lock_preset(lock.preset) != nullptr;  // a store release is the store's
     return true;
   };
   for (std::string_view key : {"preset", "acquire", "release", "fencing", "fencing_key", "drift_factor",

@@ -2,6 +2,7 @@
 #include <climits>
 
 #include "sim/scenario/presets.h"
+#include "sim/scenario/store_presets.h"
 #include "sim/scenario/read/sections.h"
 
 namespace locksim::scenario {
@@ -27,11 +28,20 @@ constexpr std::pair<FencingStyle, std::string_view> kFencingStyles[] = {{Fencing
 constexpr std::pair<ClockKind, std::string_view> kClientClocks[] = {{ClockKind::monotonic, "monotonic"},
                                                                     {ClockKind::wall, "wall"}};
 
+// Client libraries' presets, then store releases, numbered in that order.
 ChoiceRule preset_rule() {
   ChoiceRule rule;
-  const auto presets = lock_presets();
-  for (std::size_t i = 0; i < presets.size(); ++i) rule.options.emplace_back(static_cast<std::int64_t>(i), presets[i].name);
+  std::int64_t i = 0;
+  for (const LockPreset& p : lock_presets()) rule.options.emplace_back(i++, p.name);
+  for (const StoreRelease& r : store_releases()) rule.options.emplace_back(i++, r.name);
   return rule;
+}
+
+std::string_view preset_name(std::int64_t index) {
+  const auto presets = lock_presets();
+  const auto n = static_cast<std::int64_t>(presets.size());
+  return index < n ? presets[static_cast<std::size_t>(index)].name
+                   : store_releases()[static_cast<std::size_t>(index - n)].name;
 }
 
 const KeyTable<LockSpec> kKeys{
@@ -46,11 +56,11 @@ const KeyTable<LockSpec> kKeys{
      into(&LockSpec::protocol)},
     {{.name = "preset",
       .rule = preset_rule(),
-      .doc = "a client library's defaults for the keys it covers ([presets](#presets)); keys written explicitly "
-             "win"},
-     [](LockSpec& lock, const KeyValue& value) {
-       lock.preset = lock_presets()[static_cast<std::size_t>(std::get<std::int64_t>(value))].name;
-     }},
+      .doc = "a client library's defaults for the keys it covers ([presets](#presets)), or, for etcd and "
+             "ZooKeeper, the release the store and its client follow ([releases](#releases)); keys written "
+             "explicitly win",
+      .default_note = "none; etcd: `\"etcd-3.4.23\"`, ZooKeeper: `\"zookeeper-3.8.0\"`"},
+     [](LockSpec& lock, const KeyValue& value) { lock.preset = preset_name(std::get<std::int64_t>(value)); }},
     {{.name = "key", .rule = StringRule{.fallback = "lock", .non_empty = true}, .doc = "the Redis key of the lock"},
      into(&LockSpec::key)},
     {{.name = "ttl",
@@ -167,6 +177,10 @@ void read_lock_section(ReadContext& c) {
   if (preset != nullptr && preset->first_attempt_expiry && lock.protocol != LockProtocol::redlock)
     c.r.fail(*l.find("preset"),
              in_quotes(preset->name) + " counts the lease from the first attempt, as a Redlock client does; it needs protocol = \"redlock\"");
+  if (const StoreRelease* release = find_store_release(lock.preset); release != nullptr && release->protocol != lock.protocol)
+    c.r.fail(*l.find("preset"), in_quotes(release->name) + " is a release of " +
+                                    in_quotes(lock_protocol_name(release->protocol)) + "; the protocol is " +
+                                    in_quotes(lock_protocol_name(lock.protocol)));
 }
 
 }  // namespace locksim::scenario

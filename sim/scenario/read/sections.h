@@ -24,7 +24,8 @@ void read_client_sections(ReadContext& c);   // [client.NAME]
 void check_deployment(ReadContext& c);       // replicas, sentinels and the protocol's node count, together
 void read_redlock_section(ReadContext& c);   // [redlock]
 void read_store_sections(ReadContext& c);    // [store], [store_lock]: after the lock, before the names are used
-void resolve_store_defaults(ReadContext& c);  // a store protocol's preset, for what the file leaves out
+void resolve_store_defaults(ReadContext& c);  // a store protocol's preset and release, for what the file leaves out
+void check_store_phases(ReadContext& c);      // after resolve_defaults: each loop's phase below its period
 void read_clock_sections(ReadContext& c);    // [clock.NAME]
 void read_network_section(ReadContext& c);   // [network]
 void read_link_sections(ReadContext& c);     // [link.NAME]

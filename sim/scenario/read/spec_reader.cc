@@ -29,6 +29,7 @@ ScenarioSpec read_spec(Reader& r, const DocNode& root, const std::string& file) 
   read_expect_section(c);
   read_search_section(c);
   resolve_defaults(c);
+  check_store_phases(c);
   // Contradictions between values need the values themselves to be right;
   // they are looked for once every key reads.
   if (!r.failed()) check_consistency(r, root, c.spec);

@@ -14,6 +14,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
+constexpr std::pair<ClockKind, std::string_view> kQueueClocks[] = {{ClockKind::wall, "wall"},
+                                                               {ClockKind::monotonic, "monotonic"}};
+
 constexpr std::string_view kMembers = "members", kInitialLeader = "initial_leader";
 
 const KeyTable<StoreSpec> kStoreKeys{
@@ -41,10 +44,46 @@ const KeyTable<StoreSpec> kStoreKeys{
      into(&StoreSpec::election_timeout)},
     {{.name = "lessor_tick",
       .rule = DurationRule{.sign = Sign::positive},
-      .doc = "how often the leader looks for sessions whose TTL ran out on its monotonic clock and revokes them "
-             "through the log (etcd: 500 ms; ZooKeeper: tickTime)",
+      .doc = "how often each member's lessor loop wakes; the leader's looks for sessions whose TTL ran out and "
+             "revokes them through the log (etcd: its runLoop, 500 ms; ZooKeeper: tickTime, the size of its expiry "
+             "buckets: a session expires at the first bucket boundary after its last touch + its timeout)",
       .default_note = "the protocol's"},
      into(&StoreSpec::lessor_tick)},
+    {{.name = "lessor_tick_phase",
+      .rule = DurationRule{.sign = Sign::non_negative},
+      .doc = "when each member's lessor loop first ticks after the member starts (or restarts); every tick after "
+             "comes `lessor_tick` later. Below `lessor_tick`. ZooKeeper's expiry buckets lie on the same grid",
+      .default_note = "drawn per run in [0, `lessor_tick`), per member"},
+     into(&StoreSpec::lessor_tick_phase)},
+    {{.name = "lessor_queue_clock",
+      .rule = choice_of(kQueueClocks),
+      .doc = "etcd only: the clock that orders the leader's expiry queue. `\"wall\"` (3.4: expiry.UnixNano()): "
+             "a lease comes due on the wall clock, is then revoked only if expired on the monotonic clock, else "
+             "looked at again `expired_retry` later — so a wall-clock step on the leader delays revocations "
+             "(forward: up to `expired_retry`; backward: by the step). `\"monotonic\"` (3.5): a step changes "
+             "nothing",
+      .default_note = "the release's"},
+     into(&StoreSpec::lessor_queue_clock)},
+    {{.name = "expired_retry",
+      .rule = DurationRule{.sign = Sign::positive},
+      .doc = "etcd only: how long an expiry-queue item that came due is pushed back (expiredLeaseRetryInterval): "
+             "the next look at a lease that was due but not expired, or whose revocation did not commit",
+      .default_note = "the release's (3 s)"},
+     into(&StoreSpec::expired_retry)},
+    {{.name = "lease_checkpoint_interval",
+      .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
+      .doc = "etcd only: lease checkpointing (`--experimental-enable-lease-checkpoint`, off by default in 3.4 and "
+             "3.5): every this long the leader records a lease's remaining TTL through the log, and a new leader "
+             "gives the lease that remainder (plus `promotion_extension`) instead of its full TTL. etcd's interval "
+             "is 5 minutes; `\"0s\"` = off"},
+     into(&StoreSpec::lease_checkpoint_interval)},
+    {{.name = "renew_confirms_leadership",
+      .rule = BoolRule{},
+      .doc = "etcd only: a leader answers a keepalive only after a majority acknowledged a heartbeat it sent after "
+             "the keepalive came (3.5.13 on: ensureLeadership). `false` (3.4): any member that believes it leads "
+             "renews — a leader cut off from the others renews leases until CheckQuorum deposes it",
+      .default_note = "the release's"},
+     into(&StoreSpec::renew_confirms_leadership)},
     {{.name = "min_ttl",
       .rule = DurationRule{.sign = Sign::positive},
       .doc = "a session TTL below this is raised to it (etcd: ⌈1.5 × election timeout⌉ = 2 s; ZooKeeper: 2 "
@@ -81,11 +120,43 @@ const KeyTable<StoreLockSpec> kLockKeys{
       .default_note = "the protocol's"},
      into(&StoreLockSpec::keepalive_every)},
     {{.name = "recheck",
-      .rule = BoolRule{.fallback = true},
+      .rule = BoolRule{},
       .doc = "etcd only: after waiting for the lower keys to go, re-read the own key and fail with "
-             "ErrSessionExpired when it is gone. `false` is the recipe before Jepsen's report: a waiter whose "
-             "session expired while it waited believes it holds the lock"},
+             "ErrSessionExpired when it is gone (3.5 on). `false` is the recipe before Jepsen's report, and every "
+             "3.4 release's: a waiter whose session expired while it waited believes it holds the lock",
+      .default_note = "the release's (3.4.23: `false`)"},
      into(&StoreLockSpec::recheck)},
+    {{.name = "keepalive_tick",
+      .rule = DurationRule{.sign = Sign::positive},
+      .doc = "etcd only: clientv3's sendKeepAliveLoop wakes this often (retryConnWait) and sends a keepalive "
+             "when `keepalive_every` has passed since the last reply — and at every tick while no reply comes",
+      .default_note = "the release's (500 ms)"},
+     into(&StoreLockSpec::keepalive_tick)},
+    {{.name = "keepalive_tick_phase",
+      .rule = DurationRule{.sign = Sign::non_negative},
+      .doc = "etcd only: when the send loop first wakes after the client opens its first session. Below "
+             "`keepalive_tick`",
+      .default_note = "drawn per run in [0, `keepalive_tick`)"},
+     into(&StoreLockSpec::keepalive_tick_phase)},
+    {{.name = "deadline_tick",
+      .rule = DurationRule{.sign = Sign::positive},
+      .doc = "etcd only: clientv3's deadlineLoop wakes this often and closes the session (`Done()`) once its "
+             "deadline — the last keepalive reply's arrival + the TTL — has passed: the client learns it lost "
+             "the lease up to this long after its own deadline",
+      .default_note = "the release's (1 s)"},
+     into(&StoreLockSpec::deadline_tick)},
+    {{.name = "deadline_tick_phase",
+      .rule = DurationRule{.sign = Sign::non_negative},
+      .doc = "etcd only: when the deadline loop first wakes after the client opens its first session. Below "
+             "`deadline_tick`",
+      .default_note = "drawn per run in [0, `deadline_tick`)"},
+     into(&StoreLockSpec::deadline_tick_phase)},
+    {{.name = "first_keepalive_timeout",
+      .rule = DurationRule{.sign = Sign::positive},
+      .doc = "etcd only: a new session's deadline before its first keepalive reply (clientv3: DialTimeout + "
+             "1 s, or 5 s without a DialTimeout)",
+      .default_note = "the release's (5 s)"},
+     into(&StoreLockSpec::first_keepalive_timeout)},
     {{.name = "policy",
       .rule = choice_of(kPolicies),
       .doc = "ZooKeeper only: when the Curator application stops acting as the holder — at SUSPENDED "
@@ -99,8 +170,10 @@ const KeyTable<StoreLockSpec> kLockKeys{
      into(&StoreLockSpec::suspended_after)},
     {{.name = "lost_after",
       .rule = DurationRule{.sign = Sign::positive},
-      .doc = "ZooKeeper only: Curator 3 simulates LOST this long after SUSPENDED",
-      .default_note = "`lock.ttl`"},
+      .doc = "ZooKeeper only: LOST comes this long after SUSPENDED — Curator's simulated expiry after one "
+             "session timeout with a 3.8 client; a 3.9.3 client expires the session itself 4T/3 after it last "
+             "heard from the ensemble, 2T/3 after SUSPENDED",
+      .default_note = "the release's: `lock.ttl` (3.8.0), 2/3 of it (3.9.3)"},
      into(&StoreLockSpec::lost_after)},
     {{.name = "lock_delay",
       .rule = DurationRule{.sign = Sign::non_negative},
@@ -119,11 +192,21 @@ const KeyTable<StoreLockSpec> kLockKeys{
 // is an error rather than silently ignored.
 bool applies(std::string_view key, LockProtocol p) {
   if (key == "keepalive_every") return true;
-  if (key == "recheck") return p == LockProtocol::etcd;
+  if (key == "recheck" || key == "keepalive_tick" || key == "keepalive_tick_phase" || key == "deadline_tick" ||
+      key == "deadline_tick_phase" || key == "first_keepalive_timeout")
+    return p == LockProtocol::etcd;
   if (key == "policy" || key == "suspended_after" || key == "lost_after") return p == LockProtocol::zookeeper;
   if (key == "lock_delay") return p == LockProtocol::chubby || p == LockProtocol::consul;
   if (key == "renew_deadline") return p == LockProtocol::kubernetes || p == LockProtocol::dynamodb;
   return false;
+}
+
+// The [store] keys only etcd's lessor has.
+bool store_key_applies(std::string_view key, LockProtocol p) {
+  if (key == "lessor_queue_clock" || key == "expired_retry" || key == "lease_checkpoint_interval" ||
+      key == "renew_confirms_leadership")
+    return p == LockProtocol::etcd;
+  return true;
 }
 
 std::string protocol_words(ReadContext& c) {
@@ -169,6 +252,35 @@ void read_store_sections(ReadContext& c) {
   for (const DocNode& key : sl.members)
     if (!applies(key.key, protocol))
       c.r.fail(key, "store_lock." + key.key + " does not apply to " + protocol_words(c));
+  for (const DocNode& key : st.members)
+    if (!store_key_applies(key.key, protocol))
+      c.r.fail(key, "store." + key.key + " is etcd's lessor and does not apply to " + protocol_words(c));
+}
+
+namespace {
+
+// A loop's first tick comes within one period of its start.
+void check_phase(ReadContext& c, std::string_view section, std::string_view key, const std::optional<Duration>& phase,
+                 Duration tick, std::string_view tick_key) {
+  if (!phase || *phase < tick) return;
+  const DocNode* node = c.section(section).find(key);
+  const std::string message = std::string(section) + "." + std::string(key) + " = " + format_duration(*phase) +
+                              " must be below " + std::string(section) + "." + std::string(tick_key) + " = " +
+                              format_duration(tick) + ": a loop first ticks within one period of its start";
+  if (node != nullptr) c.r.fail(*node, message);
+  else c.r.fail(c.section(section).pos, std::string(section) + "." + std::string(key), message);
+}
+
+}  // namespace
+
+void check_store_phases(ReadContext& c) {
+  if (!uses_store(c.spec.lock.protocol)) return;
+  const StoreSpec& st = c.spec.store;
+  const StoreLockSpec& sl = c.spec.lock.store_lock;
+  check_phase(c, "store", "lessor_tick_phase", st.lessor_tick_phase, st.lessor_tick, "lessor_tick");
+  if (c.spec.lock.protocol != LockProtocol::etcd) return;
+  check_phase(c, "store_lock", "keepalive_tick_phase", sl.keepalive_tick_phase, sl.keepalive_tick, "keepalive_tick");
+  check_phase(c, "store_lock", "deadline_tick_phase", sl.deadline_tick_phase, sl.deadline_tick, "deadline_tick");
 }
 
 void resolve_store_defaults(ReadContext& c) {
@@ -188,6 +300,7 @@ void resolve_store_defaults(ReadContext& c) {
   if (unwritten("store", "ttl_multiplier")) store.ttl_multiplier = p.ttl_multiplier;
   if (unwritten("store", "promotion_extension"))
     store.promotion_extension = p.promotion_extension.value_or(store.election_timeout);
+  sl.keepalive_every_written = !unwritten("store_lock", "keepalive_every");
   if (unwritten("store_lock", "keepalive_every"))
     sl.keepalive_every = p.keepalive_per_ttl_ppm > 0 ? std::max(Duration{1}, lock.ttl * p.keepalive_per_ttl_ppm / 1'000'000)
                                                      : p.keepalive_fixed;
@@ -196,6 +309,20 @@ void resolve_store_defaults(ReadContext& c) {
   if (unwritten("store_lock", "lost_after")) sl.lost_after = lock.ttl;
   if (unwritten("store_lock", "lock_delay")) sl.lock_delay = p.lock_delay;
   if (unwritten("store_lock", "renew_deadline")) sl.renew_deadline = p.renew_deadline.value_or(lock.ttl);
+  // The release: what the file names, else the protocol's own.
+  const StoreRelease* release = find_store_release(lock.preset);
+  if (release == nullptr) release = default_store_release(spec.lock.protocol);
+  if (release == nullptr) return;
+  if (lock.preset.empty()) lock.preset = release->name;
+  if (unwritten("store", "lessor_queue_clock")) store.lessor_queue_clock = release->lessor_queue_clock;
+  if (unwritten("store", "expired_retry")) store.expired_retry = release->expired_retry;
+  if (unwritten("store", "renew_confirms_leadership")) store.renew_confirms_leadership = release->renew_confirms_leadership;
+  if (unwritten("store_lock", "recheck")) sl.recheck = release->recheck;
+  if (unwritten("store_lock", "keepalive_tick")) sl.keepalive_tick = release->keepalive_tick;
+  if (unwritten("store_lock", "deadline_tick")) sl.deadline_tick = release->deadline_tick;
+  if (unwritten("store_lock", "first_keepalive_timeout")) sl.first_keepalive_timeout = release->first_keepalive_timeout;
+  if (release->lost_after_per_ttl_ppm > 0 && unwritten("store_lock", "lost_after"))
+    sl.lost_after = std::max(Duration{1}, lock.ttl * release->lost_after_per_ttl_ppm / 1'000'000);
 }
 
 }  // namespace locksim::scenario
