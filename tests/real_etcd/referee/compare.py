@@ -1,0 +1,168 @@
+"""Real against simulated: verdict counts and magnitude ranges per experiment, and whether they agree.
+
+For each experiment variant: the real repetitions, each judged from its
+records (judge.py) and measured (magnitudes.py), against locksim's runs of
+the same scenario variant over seeds 1..N (simulated.py). A property's
+verdict over a set of runs is "violated" if any run violates it, as a sweep
+reports it; the rates are shown beside. A real verdict with no violation but
+some undecidable run is "unknown" and is not compared.
+
+Disagreement: real violated where the simulation never is, or the reverse.
+The model is being reworked: disagreements are findings to report, and the
+exit status says there are some (1); it is 2 when an experiment could not be
+compared at all (no valid repetition, or locksim refused the variant), 0
+when everything compared agrees.
+"""
+import json
+import os
+import statistics
+
+from . import facts, judge, magnitudes, simulated
+
+PROPS = judge.PROPERTIES
+
+
+def judge_file(path: str, experiment) -> dict:
+    """One real repetition: verdicts, magnitudes, and whether it counts."""
+    records = facts.read_jsonl(path)
+    run = facts._run_record(records)
+    problems = []
+    fired = judge.faults_fired(records)
+    for kind in experiment.required_faults:
+        if kind not in fired:
+            problems.append(f"fault {kind} never fired")
+    for r in records:
+        if r.get("event") in ("error", "lease-error", "session-error") or (
+                r.get("event") == "noise"):
+            problems.append(f"{r.get('proc')} {r.get('event')}: {r.get('error') or r.get('text')}")
+    if any(r.get("event") == "cap" for r in records if r.get("proc") == "driver"):
+        problems.append("cut at the run cap (a client never finished)")
+    verdicts = judge.judge(records)
+    f = facts.from_real(records)
+    return {"file": os.path.basename(path), "rep": run.get("rep"), "valid": not any(
+        p.startswith("fault") or "error" in p or "noise" in p for p in problems), "problems": problems,
+            "verdicts": {name: v.as_dict() for name, v in verdicts.items()},
+            "magnitudes": magnitudes.measure(f, experiment.magnitudes, experiment.roles)}
+
+
+def overall(statuses: list[str]) -> str:
+    if "violated" in statuses:
+        return "violated"
+    if "unknown" in statuses:
+        return "unknown"
+    return "holds" if statuses else "none"
+
+
+def _range(values):
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    return (min(values), statistics.median(values), max(values), len(values))
+
+
+def _fmt_range(r) -> str:
+    if r is None:
+        return "n/a"
+    lo, med, hi, n = r
+    return f"{lo / 1e9:8.3f} {med / 1e9:8.3f} {hi / 1e9:8.3f}  ({n})"
+
+
+def compare_one(experiment, variant: str, real_reps: list[dict], sim: list[dict] | None, sim_error: str | None) -> dict:
+    valid = [r for r in real_reps if r["valid"]]
+    rows = []
+    disagreements = []
+    for pid, name in PROPS:
+        real_statuses = [r["verdicts"][name]["status"] for r in valid]
+        real_v = overall(real_statuses)
+        sim_statuses = [s["verdicts"].get(name) for s in sim] if sim else []
+        sim_v = overall(sim_statuses) if sim else "n/a"
+        agree = None
+        if sim and valid and real_v in ("holds", "violated"):
+            agree = real_v == sim_v
+            if not agree:
+                disagreements.append(f"{pid} {name}: real {real_v}, sim {sim_v}")
+        witness = next((r["verdicts"][name]["witness"] for r in valid if r["verdicts"][name]["status"] == "violated"),
+                       None)
+        rows.append({"id": pid, "property": name, "real": real_v,
+                     "real_violated": real_statuses.count("violated"), "real_unknown": real_statuses.count("unknown"),
+                     "real_runs": len(real_statuses), "sim": sim_v,
+                     "sim_violated": sim_statuses.count("violated"), "sim_runs": len(sim_statuses),
+                     "agree": agree, "real_witness": witness})
+    mags = []
+    for m in experiment.magnitudes:
+        mags.append({"name": m, "label": magnitudes.label(m, experiment.roles),
+                     "real": _range([r["magnitudes"][m] for r in valid]),
+                     "sim": _range([s["magnitudes"][m] for s in sim]) if sim else None})
+    return {"experiment": experiment.name, "scenario": experiment.scenario, "variant": variant,
+            "reps": len(real_reps), "valid_reps": len(valid),
+            "problems": sorted({p for r in real_reps for p in r["problems"]}),
+            "seeds": len(sim) if sim else 0, "sim_error": sim_error, "sim_command": sim[0]["command"] if sim else None,
+            "properties": rows, "magnitudes": mags, "disagreements": disagreements,
+            "comparable": bool(sim) and bool(valid)}
+
+
+def render(result: dict) -> str:
+    out = []
+    r = result
+    out.append(f"== {r['experiment']}: scenarios/{r['scenario']} --variant {r['variant']}  "
+               f"({r['valid_reps']}/{r['reps']} real repetitions count, {r['seeds']} simulated seeds)")
+    for p in r["problems"]:
+        out.append(f"   note: {p}")
+    if r["sim_error"]:
+        out.append(f"   simulation not compared: {r['sim_error']}")
+    out.append(f"   {'property':<22} {'real':<28} {'simulated':<28} ")
+    for p in r["properties"]:
+        real = f"{p['real']} (V {p['real_violated']}/{p['real_runs']}" + (
+            f", ? {p['real_unknown']}" if p["real_unknown"] else "") + ")"
+        if p["sim_runs"]:
+            rate = 100.0 * p["sim_violated"] / p["sim_runs"]
+            sim = f"{p['sim']} (V {p['sim_violated']}/{p['sim_runs']}, {rate:.0f}%)"
+        else:
+            sim = "n/a"
+        mark = {True: "agree", False: "DISAGREE", None: "-"}[p["agree"]]
+        out.append(f"   {p['id'] + ' ' + p['property']:<22} {real:<28} {sim:<28} {mark}")
+    out.append(f"   {'magnitude (s): min median max (runs)':<58} {'real':<30} simulated")
+    for m in r["magnitudes"]:
+        out.append(f"   {m['label']:<58} {_fmt_range(m['real']):<30} {_fmt_range(m['sim'])}")
+    for p in r["properties"]:
+        if p["real_witness"]:
+            out.append(f"   real {p['id']} witness (first violating rep): {p['real_witness']}")
+    return "\n".join(out)
+
+
+def compare_all(groups, locksim: str, scenarios_dir: str, seeds: int, jobs: int = 2):
+    """groups: [(experiment, variant, [record paths])] → (results, text, exit status)."""
+    results, texts = [], []
+    for experiment, variant, paths in groups:
+        real = [judge_file(p, experiment) for p in paths]
+        sim, err = None, None
+        try:
+            sim = simulated.run_seeds(locksim, os.path.join(scenarios_dir, experiment.scenario), variant, seeds,
+                                      experiment.magnitudes, experiment.roles, jobs)
+        except simulated.SimError as e:
+            err = str(e)
+        res = compare_one(experiment, variant, real, sim, err)
+        res["real_reps"] = real
+        results.append(res)
+        texts.append(render(res))
+    status, summary = summarise(results)
+    return results, "\n\n".join(texts + [summary]), status
+
+
+def summarise(results) -> tuple[int, str]:
+    """(exit status, the summary's text): 1 on any disagreement, else 2 if anything went uncompared, else 0."""
+    disagreements = [f"{r['experiment']} {r['variant']}: {d}" for r in results for d in r["disagreements"]]
+    uncompared = [f"{r['experiment']} {r['variant']}" for r in results if not r["comparable"]]
+    lines = ["== summary"]
+    lines += [f"   DISAGREE {d}" for d in disagreements] or ["   every compared verdict agrees"]
+    lines += [f"   NOT COMPARED {u}" for u in uncompared]
+    status = 1 if disagreements else (2 if uncompared else 0)
+    lines.append(f"   exit status {status}")
+    return status, "\n".join(lines)
+
+
+def write(results, text, out_dir: str) -> None:
+    with open(os.path.join(out_dir, "summary.txt"), "w") as f:
+        f.write(text + "\n")
+    with open(os.path.join(out_dir, "summary.json"), "w") as f:
+        json.dump(results, f, indent=1)

@@ -1,0 +1,409 @@
+"""The five experiments: which catalogue story each mirrors, and how its faults are made for real.
+
+The story (TTL, clients, steps, resource, fault sizes, link latencies) and
+the variants come from the scenario file (scenario.py), read when the
+experiment runs, so a revised file changes the real run too. Where the file
+ties a fault to a client's keepalive (`at = "c1 extended"`, `occurrence`)
+the real run does the same on the real replies; where it says a time, the
+real run uses that time from t0. How each fault is made:
+
+  partitioned-holder   the file's partition cutting one client off from every
+                       member: right after that client's n-th renewal since
+                       its grant (the file's occurrence; 2 when the file gives
+                       a time), its traffic to every member is blackholed at
+                       the proxy, never healed; it still reaches the
+                       resource. A [link] from the client with a latency
+                       (slow-network) becomes a fixed proxy delay on all of
+                       that client's member links, both ways.
+  gc-pause             the file's pause at a client's step (`at = "c1 read"`):
+                       the client stops itself with SIGSTOP right after that
+                       step; the driver continues it (SIGCONT) `length` later.
+  leader-failover      the file's crash of its initial leader (s1) at a time:
+                       the member that leads then gets SIGKILL.
+  wait-without-recheck the file's pause at a time: SIGSTOP from the driver,
+                       SIGCONT `length` later.
+  leader-clock-step    the file's crash of c1 at its renewal and clock jump of
+                       the leader `after` it: SIGKILL right after c1's n-th
+                       renewal since its grant, then the leader's wall clock
+                       stepped by `by` through the shim. Before the file had
+                       those variants, the brief's three (no step, +15 s,
+                       −5 s after 500 ms) are used on its base story.
+
+A variant the real cluster cannot be — another etcd release
+(`lock.preset`), a Mutex that re-reads its key (`recheck = true`) — is
+skipped with its reason. Each experiment also names its roles (holder,
+waiter), the magnitudes (magnitudes.py) that say how close the story came
+to breaking, and the faults that must have fired for a repetition to count.
+"""
+import os
+import re
+import signal
+
+from . import scenario
+from .scenario import duration_ns
+
+RELEASE = "etcd-3.4.23"
+
+
+class NotRealisable(ValueError):
+    """A variant asks for something the real cluster is not."""
+
+
+class Experiment:
+    name = ""
+    scenario = ""            # file name under scenarios/
+    roles: dict[str, str] = {}
+    magnitudes: list[str] = []
+    required_faults: list[str] = []
+
+    def path(self, scenarios_dir: str) -> str:
+        return os.path.join(scenarios_dir, self.scenario)
+
+    def story(self, scenarios_dir: str, variant: str):
+        story = scenario.load(self.path(scenarios_dir), variant)
+        if story.preset not in (None, RELEASE):
+            raise NotRealisable(f"lock.preset = {story.preset!r}: the real cluster is {RELEASE}")
+        if story.recheck:
+            raise NotRealisable("store_lock.recheck = true: etcd 3.4.23's Mutex (clientv3/concurrency/mutex.go) "
+                                "does not re-read its key after the wait")
+        self.prepare(story)
+        return story
+
+    def variants(self, scenarios_dir: str) -> tuple[list[str], dict[str, str]]:
+        """The file's variants this experiment runs, and those it skips with why."""
+        run, skipped = [], {}
+        for v in scenario.variants(self.path(scenarios_dir)):
+            try:
+                self.story(scenarios_dir, v)
+                run.append(v)
+            except NotRealisable as e:
+                skipped[v] = str(e)
+        return run, skipped
+
+    def prepare(self, story) -> None:
+        """Reads the fault parameters from the story (NotRealisable if it cannot be made for real)."""
+
+    def describe(self) -> dict:
+        """The real fault plan, recorded in the run's `run` record."""
+        return {}
+
+    def client_flags(self, story, client) -> list[str]:
+        return []
+
+    def begin(self, run) -> None:
+        pass
+
+    def on_record(self, rec: dict, run) -> None:
+        pass
+
+
+class _KeepaliveTrigger:
+    """Fires action(t_ns of the reply) once, on a client's n-th renewal after its grant.
+
+    A renewal is a keepalive reply other than the lease's first: clientv3
+    sends its first keepalive the moment the session starts (nextKeepAlive =
+    now, clientv3/lease.go), so that reply races the Lock call and lands on
+    either side of the grant; the later ones come every TTL/3 while the
+    client holds. Counting from the first one would put the fault a whole
+    TTL/3 earlier in some repetitions than in others.
+
+    Records come from one process in the order it wrote them, but the grant
+    record is written after the Lock call returns and a reply may be written
+    between; so replies are counted by their t_ns against the grant's."""
+
+    def __init__(self, client: str, n: int, action):
+        self.client, self.n, self.action = client, n, action
+        self.grant_ns = None
+        self.replies: list[int] = []
+        self.fired = False
+
+    def feed(self, rec: dict) -> None:
+        if self.fired or rec.get("proc") != self.client:
+            return
+        if rec["event"] == "grant":
+            self.grant_ns = rec["t_ns"]
+        elif rec["event"] == "keepalive":
+            self.replies.append(rec["t_ns"])
+        else:
+            return
+        if self.grant_ns is not None:
+            renewals = sorted(self.replies)[1:]
+            after = [t for t in renewals if t > self.grant_ns]
+            if len(after) >= self.n:
+                self.fired = True
+                self.action(after[self.n - 1])
+
+
+class _Pause:
+    """A `pause` fault of the file: SIGSTOP at a time or after a client's step, SIGCONT `length` later."""
+
+    PHASE_STEP = {"read": "read", "wrote": "write", "worked": "work", "checked": "check"}
+
+    def __init__(self, story, fault_name: str):
+        fault = story.faults[fault_name]
+        assert fault["kind"] == "pause", fault
+        self.name = fault_name
+        self.target = fault["target"]
+        self.length_ns = duration_ns(fault["length"])
+        self.at = fault["at"]
+        self.stop_after_step = None
+        words = self.at.split()
+        if len(words) == 2 and words[0] == self.target:
+            phase = words[1]
+            client = story.client(self.target)
+            if phase == "acquired":
+                self.stop_after_step = -1
+            elif phase in self.PHASE_STEP:
+                kinds = [s.split()[0] for s in client.steps]
+                self.stop_after_step = kinds.index(self.PHASE_STEP[phase])
+            else:
+                raise ValueError(f"pause at {self.at!r}: phase {phase!r} is not one the real client can stop at")
+            self.at_ns = None
+        else:
+            self.at_ns = duration_ns(self.at)
+
+    def describe(self) -> dict:
+        how = (f"{self.target} SIGSTOPs itself after step {self.stop_after_step}" if self.at_ns is None
+               else f"driver SIGSTOPs {self.target} at t0+{self.at_ns / 1e9:g}s")
+        return {"pause": {"target": self.target, "at": self.at, "length_ns": self.length_ns,
+                          "how": how + f", SIGCONT {self.length_ns / 1e9:g}s later"}}
+
+    def client_flags(self, client) -> list[str]:
+        if client.name == self.target and self.stop_after_step is not None:
+            return ["--stop-after-step", str(self.stop_after_step)]
+        return []
+
+    def begin(self, run) -> None:
+        if self.at_ns is not None:
+            run.at(self.at_ns, lambda: self._stopped(run, None))
+
+    def on_record(self, rec: dict, run) -> None:
+        if rec.get("proc") == self.target and rec["event"] == "self-stop":
+            self._stopped(run, rec["t_ns"])
+
+    def _stopped(self, run, t_ns) -> None:
+        if t_ns is None:
+            run.signal_client(self.target, signal.SIGSTOP, self.name)
+            t_ns = run.records[-1]["t_ns"]
+        run.emit("fault", kind="pause", name=self.name, target=self.target, length_ns=self.length_ns, fault_t_ns=t_ns)
+        run.at_abs(t_ns + self.length_ns, lambda: run.signal_client(self.target, signal.SIGCONT, self.name + " ends"))
+
+
+def _fault_of_kind(story, kind: str) -> str | None:
+    names = [n for n, f in story.faults.items() if f.get("kind") == kind]
+    if len(names) > 1:
+        raise NotRealisable(f"more than one {kind} fault: {names}")
+    return names[0] if names else None
+
+
+_RENEWAL = re.compile(r"^(?P<client>\S+) extended$")
+
+
+def _renewal_trigger(fault: dict, default_client: str, default_n: int) -> tuple[str, int, bool]:
+    """(client, n, from_file): the file's `at = "CLIENT extended"` with its occurrence, else the default."""
+    m = _RENEWAL.match(str(fault.get("at", "")))
+    if m:
+        return m["client"], int(fault.get("occurrence", 1)), True
+    return default_client, default_n, False
+
+
+class PartitionedHolder(Experiment):
+    name = "partitioned-holder"
+    scenario = "etcd-partitioned-holder.toml"
+    roles = {"holder": "c1", "waiter": "c2"}
+    magnitudes = ["waiter_grant_after_holder_last_renewal", "waiter_grant_after_promise_end",
+                  "holder_done_after_last_renewal", "holder_belief_end_after_last_renewal",
+                  "holder_last_write_after_waiter_grant", "holder_key_deleted_after_promise_end", "belief_overlap"]
+    required_faults = ["blackhole"]
+    DEFAULT_RENEWAL = 2
+
+    def prepare(self, story):
+        name = _fault_of_kind(story, "partition")
+        if name is None:
+            raise NotRealisable("no partition fault")
+        self.fault = story.faults[name]
+        clients = {c.name for c in story.clients}
+        cut = [g[0] for g in self.fault["groups"] if len(g) == 1 and g[0] in clients]
+        if len(cut) != 1 or self.fault.get("heal_after") or self.fault.get("mode", "drop") != "drop":
+            raise NotRealisable("the real partition cuts one client off for good, dropping")
+        self.target = cut[0]
+        _, self.renewal, self.from_file = _renewal_trigger(self.fault, self.target, self.DEFAULT_RENEWAL)
+        self.delay = {}
+        for link in story.links.values():
+            ends = {link.get("from"), link.get("to")}
+            if self.target in ends and "latency" in link:
+                try:
+                    latency = duration_ns(link["latency"])
+                except ValueError as e:
+                    raise NotRealisable(f"link latency {link['latency']!r}: only fixed latencies are made for real") from e
+                self.delay = {"up_ns": latency, "down_ns": latency if link.get("both_ways") else 0}
+
+    def describe(self):
+        return {"blackhole": {"target": self.target, "healed": False, "file_at": self.fault["at"],
+                              "when": f"right after {self.target}'s renewal #{self.renewal} after its grant"
+                                      + ("" if self.from_file else " (the file gives a time; #2 is used)")},
+                "link_delay": ({"client": self.target, **self.delay, "members": "all"} if self.delay else None)}
+
+    def begin(self, run):
+        if self.delay:
+            answer = run.proxy(f"delay {self.target} {self.delay['up_ns']}ns {self.delay['down_ns']}ns")
+            run.emit("link-delay", target=self.target, proxy=answer, **self.delay)
+
+        def cut(reply_ns):
+            answer = run.proxy(f"blackhole {self.target}")
+            run.emit("fault", kind="blackhole", target=self.target, trigger_t_ns=reply_ns, proxy=answer)
+        self.trigger = _KeepaliveTrigger(self.target, self.renewal, cut)
+
+    def on_record(self, rec, run):
+        self.trigger.feed(rec)
+
+
+class GcPause(Experiment):
+    name = "gc-pause"
+    scenario = "etcd-gc-pause.toml"
+    roles = {"holder": "c1", "waiter": "c2"}
+    magnitudes = ["waiter_grant_after_holder_last_renewal", "holder_key_deleted_after_promise_end",
+                  "holder_last_write_after_waiter_grant", "belief_overlap"]
+    required_faults = ["pause"]
+
+    def prepare(self, story):
+        name = _fault_of_kind(story, "pause")
+        if name is None:
+            raise NotRealisable("no pause fault")
+        try:
+            self.pause = _Pause(story, name)
+        except ValueError as e:
+            raise NotRealisable(str(e)) from e
+
+    def describe(self):
+        return self.pause.describe()
+
+    def client_flags(self, story, client):
+        return self.pause.client_flags(client)
+
+    def begin(self, run):
+        self.pause.begin(run)
+
+    def on_record(self, rec, run):
+        self.pause.on_record(rec, run)
+
+
+class WaitWithoutRecheck(GcPause):
+    name = "wait-without-recheck"
+    scenario = "etcd-wait-without-recheck.toml"
+    roles = {"holder": "c3", "waiter": "c2"}
+    magnitudes = ["waiter_grant_after_holder_grant", "waiter_grant_after_own_key_deleted", "belief_overlap"]
+    required_faults = ["pause"]
+
+
+class LeaderFailover(Experiment):
+    name = "leader-failover"
+    scenario = "etcd-leader-failover.toml"
+    roles = {"holder": "c1", "waiter": "c2"}
+    magnitudes = ["waiter_grant_after_holder_release", "holder_longest_renewal_gap", "belief_overlap"]
+    required_faults = ["crash"]
+
+    def prepare(self, story):
+        name = _fault_of_kind(story, "crash")
+        if name is None:
+            raise NotRealisable("no crash fault")
+        self.fault = story.faults[name]
+        try:
+            self.at_ns = duration_ns(self.fault["at"])
+        except ValueError as e:
+            raise NotRealisable(f"crash at {self.fault['at']!r}: the real run crashes the leader at a time") from e
+
+    def describe(self):
+        return {"crash": {"target": f"the leader (the file's {self.fault['target']}, its initial leader)",
+                          "at_ns": self.at_ns, "how": "SIGKILL"}}
+
+    def begin(self, run):
+        def crash():
+            leader = run.cluster.leader()
+            sent = leader is not None and run.cluster.kill(leader, signal.SIGKILL)
+            run.emit("fault", kind="crash", target=leader, signal="SIGKILL", sent=bool(sent))
+            run.at(self.at_ns + 3_000_000_000, lambda: run.emit("leader", leader=run.cluster.leader()))
+        run.at(self.at_ns, crash)
+
+
+class LeaderClockStep(Experiment):
+    name = "leader-clock-step"
+    scenario = "etcd-wall-clock-jump.toml"
+    roles = {"holder": "c1", "waiter": "c2"}
+    magnitudes = ["holder_key_deleted_after_promise_end", "waiter_grant_after_promise_end",
+                  "waiter_grant_after_holder_last_renewal"]
+    required_faults = ["crash"]
+    # The brief's variants, used while the file has none of its own (an
+    # older file whose jump is at a time and whose holder never crashes).
+    BRIEF = {"holder-crashes": 0, "forward-step-holder-crashes": 15_000_000_000,
+             "backward-step-holder-crashes": -5_000_000_000}
+    BRIEF_AFTER_NS = 500_000_000
+
+    def _file_has_crash_variants(self, scenarios_dir) -> bool:
+        base = scenario.load(self.path(scenarios_dir), "base")
+        return any(f.get("kind") == "crash" and f.get("target") in {c.name for c in base.clients}
+                   for f in base.faults.values())
+
+    def variants(self, scenarios_dir):
+        if self._file_has_crash_variants(scenarios_dir):
+            return super().variants(scenarios_dir)
+        return list(self.BRIEF), {"(the file's own)": "no holder crash in the file yet: the brief's variants run"}
+
+    def story(self, scenarios_dir, variant):
+        if variant in self.BRIEF and not self._file_has_crash_variants(scenarios_dir):
+            story = scenario.load(self.path(scenarios_dir), "base")
+            story.variant = variant
+            self.holder, self.renewal, self.after_ns = "c1", 1, self.BRIEF_AFTER_NS
+            self.step_ns, self.source = self.BRIEF[variant], "the brief's variant on the file's base story"
+            return story
+        return super().story(scenarios_dir, variant)
+
+    def prepare(self, story):
+        crash = _fault_of_kind(story, "crash")
+        jump = _fault_of_kind(story, "clock-jump")
+        if crash is None:
+            raise NotRealisable("no crash fault")
+        self.holder, self.renewal, from_file = _renewal_trigger(story.faults[crash], story.faults[crash]["target"], 1)
+        if not from_file:
+            raise NotRealisable("the crash is not at a renewal of the holder")
+        self.step_ns, self.after_ns = 0, 0
+        if jump is not None:
+            try:
+                self.step_ns = duration_ns(str(story.faults[jump]["by"]))
+            except ValueError as e:
+                raise NotRealisable(f"clock jump by {story.faults[jump]['by']!r}: only fixed steps") from e
+            self.after_ns = duration_ns(story.faults[jump].get("after", "0s"))
+        self.source = "the file's variant"
+
+    def describe(self):
+        return {"crash": {"target": self.holder, "how": "SIGKILL",
+                          "when": f"right after {self.holder}'s renewal #{self.renewal} after its grant"},
+                "clock_step": {"target": "the leader", "by_ns": self.step_ns,
+                               "when": f"{self.after_ns / 1e9:g}s after that renewal"},
+                "story_source": self.source}
+
+    def begin(self, run):
+        def kill(reply_ns):
+            run.signal_client(self.holder, signal.SIGKILL, "holder crashes")
+            run.emit("fault", kind="crash", target=self.holder, trigger_t_ns=reply_ns)
+            leader = run.cluster.leader()
+            run.emit("leader", leader=leader)
+
+            def step():
+                if self.step_ns == 0:
+                    run.emit("fault", kind="clock-step", target=leader, by_ns=0, note="no step in this variant")
+                    return
+                offset = run.cluster.step_wall_clock(leader, self.step_ns)
+                run.emit("fault", kind="clock-step", target=leader, by_ns=self.step_ns, offset_ns=offset)
+            run.at_abs(reply_ns + self.after_ns, step)
+        self.trigger = _KeepaliveTrigger(self.holder, self.renewal, kill)
+
+    def on_record(self, rec, run):
+        self.trigger.feed(rec)
+
+
+ALL = {e.name: e for e in (PartitionedHolder, GcPause, LeaderFailover, WaitWithoutRecheck, LeaderClockStep)}
+
+
+def make(name: str) -> Experiment:
+    return ALL[name]()

@@ -1,0 +1,154 @@
+"""What a run did to each lock session, from real records or from a locksim trace.
+
+Both sides are reduced to the same facts, so that one set of magnitude
+functions (magnitudes.py) measures a real repetition and a simulated seed
+alike. Per session (one per client in these stories):
+
+  grant_ns        the client learned it holds the lock (Lock returned nil;
+                  locksim's `grant`)
+  renewals        (instant, ttl_ns) of every reply that set the client's own
+                  deadline: the lease grant's reply and each keepalive reply
+                  (real); the instants locksim's `promise` records imply,
+                  promised_end − TTL (sim)
+  belief_end_ns   the end of its belief: the first of its Unlock call, a
+                  `check` that found Done closed, its process killed or
+                  exited, the run's end (real); locksim's `belief-end`
+  release_ns      it called Unlock (real) / locksim's `release`
+  key_deleted_ns  its lock key's deletion as the observer's watch delivered
+                  it (real) / the leader dropped the key or expired the
+                  session (sim: `key-dropped`, else `store-session` expired)
+  done_ns         session.Done() closed (real only)
+  writes          instants of its accepted writes at the resource
+
+A client's promised window ends at its last renewal (up to that instant) +
+that renewal's TTL: clientv3 sets its keepalive deadline to reply arrival +
+TTL (clientv3/lease.go, recvKeepAlive).
+"""
+import json
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Session:
+    client: str
+    session: str
+    ttl_ns: int
+    grant_ns: int | None = None
+    renewals: list = field(default_factory=list)   # (t_ns, ttl_ns), sorted
+    belief_end_ns: int | None = None
+    belief_end_reason: str | None = None
+    release_ns: int | None = None
+    key_deleted_ns: int | None = None
+    done_ns: int | None = None
+    writes: list = field(default_factory=list)
+    value: str | None = None     # sim: the lock value its grant carried
+
+    def last_renewal(self, until_ns: int | None = None) -> int | None:
+        """The last renewal at or before until_ns (any, if None)."""
+        times = [t for t, _ in self.renewals if until_ns is None or t <= until_ns]
+        return max(times) if times else None
+
+    def promise_end(self, at_ns: int) -> int | None:
+        """When the client's own deadline, as of at_ns, runs out."""
+        ends = [t + ttl for t, ttl in self.renewals if t <= at_ns]
+        return max(ends) if ends else None
+
+
+@dataclass
+class Facts:
+    t0_ns: int
+    sessions: dict      # client -> Session
+
+    def get(self, client: str) -> Session | None:
+        return self.sessions.get(client)
+
+
+def _run_record(records):
+    for r in records:
+        if r.get("proc") == "driver" and r.get("event") == "run":
+            return r
+    raise ValueError("no driver `run` record: not a real-run record file")
+
+
+def from_real(records: list[dict]) -> Facts:
+    run = _run_record(records)
+    prefix = run["prefix"]
+    end_ns = max((r["t_ns"] for r in records if r.get("proc") == "driver" and r.get("event") in ("end", "cap")),
+                 default=max(r["t_ns"] for r in records))
+    sessions = {}
+    for client in run["clients"]:
+        mine = [r for r in records if r.get("proc") == client]
+        lease = next((r for r in mine if r["event"] == "lease"), None)
+        if lease is None:
+            continue
+        s = Session(client=client, session=lease["lease"], ttl_ns=lease["ttl_s"] * 1_000_000_000)
+        s.renewals = [(lease["t_ns"], lease["ttl_s"] * 1_000_000_000)]
+        s.renewals += [(r["t_ns"], r["ttl_s"] * 1_000_000_000) for r in mine
+                       if r["event"] == "keepalive" and r.get("ttl_s", 0) > 0]
+        s.renewals.sort()
+        grant = next((r for r in mine if r["event"] == "grant"), None)
+        s.grant_ns = grant["t_ns"] if grant else None
+        s.done_ns = next((r["t_ns"] for r in mine if r["event"] == "done"), None)
+        s.release_ns = next((r["t_ns"] for r in mine if r["event"] == "unlock-invoke"), None)
+        key = f"{prefix}/{s.session}"
+        s.key_deleted_ns = next((r["t_ns"] for r in records if r.get("proc") == "observer"
+                                 and r.get("event") == "delete" and r.get("key") == key), None)
+        s.writes = sorted(r["t_ns"] for r in records if r.get("proc") == "resource" and r.get("event") == "op"
+                          and r.get("accepted") and r.get("op") == "write" and r.get("session") == s.session)
+        if s.grant_ns is not None:
+            ends = []
+            if s.release_ns is not None:
+                ends.append((s.release_ns, "released"))
+            ends += [(r["t_ns"], "done-closed") for r in mine if r["event"] == "belief-end"]
+            ends += [(r["t_ns"], "killed") for r in records if r.get("proc") == "driver"
+                     and r.get("event") == "signal" and r.get("target") == client and r.get("signal") == "SIGKILL"
+                     and r.get("sent")]
+            ends += [(r["t_ns"], "exited") for r in records if r.get("proc") == "driver"
+                     and r.get("event") == "proc-exit" and r.get("target") == client]
+            ends.append((end_ns, "run-end"))
+            ends = [e for e in ends if e[0] >= s.grant_ns]
+            s.belief_end_ns, s.belief_end_reason = min(ends)
+        sessions[client] = s
+    return Facts(t0_ns=run["t0_ns"], sessions=sessions)
+
+
+def from_sim(trace: list[dict]) -> Facts:
+    """From a `locksim run --trace` file's records (t in true-time ns)."""
+    ttl = {}
+    expired = {}
+    for r in trace:
+        if r["type"] == "store-session":
+            if r.get("event") == "opened":
+                ttl.setdefault(r["client"], r["ttl_ns"])
+            elif r.get("event") == "expired":
+                expired.setdefault(r["client"], r["t"])
+    sessions = {}
+    by_number = {}
+    for r in trace:
+        if r["type"] == "grant" and r["client"] not in sessions:
+            s = Session(client=r["client"], session=str(r["session"]), ttl_ns=ttl.get(r["client"], 0),
+                        grant_ns=r["t"], value=r.get("value"))
+
+            sessions[r["client"]] = s
+            by_number[r["session"]] = s
+    for r in trace:
+        s = by_number.get(r.get("session"))
+        kind = r["type"]
+        if kind == "promise" and s is not None:
+            s.renewals.append((r["promised_end"] - s.ttl_ns, s.ttl_ns))
+        elif kind == "belief-end" and s is not None and s.belief_end_ns is None:
+            s.belief_end_ns, s.belief_end_reason = r["t"], r.get("reason")
+        elif kind == "release" and s is not None and s.release_ns is None:
+            s.release_ns = r["t"]
+        elif kind == "op" and s is not None and r.get("accepted") and r.get("op") == "write":
+            s.writes.append(r["t"])
+    for s in sessions.values():
+        s.renewals.sort()
+        dropped = [r["t"] for r in trace if r["type"] == "key-dropped" and r.get("value") == s.value]
+        s.key_deleted_ns = min(dropped) if dropped else expired.get(s.client)
+    return Facts(t0_ns=0, sessions=sessions)
+
+
+def read_jsonl(path: str) -> list[dict]:
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]

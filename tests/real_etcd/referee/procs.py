@@ -1,0 +1,93 @@
+"""Starting and stopping the referee's own processes, and only those.
+
+Every process the referee starts (etcd members, harness processes) is started
+here, in a process group of its own, and registered. Stopping goes by those
+process groups: never by a name (no `pkill etcd`), so another etcd, or
+another test's, is never touched. An atexit hook and SIGTERM/SIGINT/SIGHUP
+handlers stop whatever is still registered when the referee ends, however it
+ends; a stopped (SIGSTOPped) process is continued before it is asked to
+terminate, and killed if it does not.
+"""
+import atexit
+import os
+import signal
+import subprocess
+import threading
+import time
+
+_lock = threading.Lock()
+_live: list[subprocess.Popen] = []
+
+
+def now_ns() -> int:
+    """CLOCK_MONOTONIC in nanoseconds: the timeline every record shares."""
+    return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+
+
+def start(argv, *, env=None, stdout=None, stderr=None, stdin=subprocess.DEVNULL, text=True):
+    """Starts argv in a new session (its own process group) and registers it."""
+    proc = subprocess.Popen(argv, env=env, stdin=stdin, stdout=stdout, stderr=stderr, text=text,
+                            start_new_session=True, bufsize=1 if text else -1)
+    with _lock:
+        _live.append(proc)
+    return proc
+
+
+def signal_group(proc: subprocess.Popen, sig: int) -> bool:
+    """Sends sig to proc's process group if proc is still running; True if sent."""
+    if proc.poll() is not None:
+        return False
+    try:
+        os.killpg(proc.pid, sig)
+        return True
+    except ProcessLookupError:
+        return False
+
+
+def stop(proc: subprocess.Popen, grace_s: float = 2.0) -> None:
+    """Ends proc: SIGCONT then SIGTERM, SIGKILL after grace_s; reaps it and forgets it."""
+    if proc.poll() is None:
+        signal_group(proc, signal.SIGCONT)
+        signal_group(proc, signal.SIGTERM)
+        try:
+            proc.wait(timeout=grace_s)
+        except subprocess.TimeoutExpired:
+            signal_group(proc, signal.SIGKILL)
+            proc.wait()
+    else:
+        # Its group may outlive it (a child it started): none of ours do, but be sure.
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    forget(proc)
+
+
+def forget(proc: subprocess.Popen) -> None:
+    with _lock:
+        if proc in _live:
+            _live.remove(proc)
+
+
+def stop_all() -> None:
+    """Stops every process still registered (the atexit and signal path)."""
+    with _lock:
+        procs = list(_live)
+    for proc in procs:
+        stop(proc, grace_s=1.0)
+
+
+def _on_signal(signum, frame):
+    stop_all()
+    # Re-raise the default action so the exit status says what ended us.
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+atexit.register(stop_all)
+
+
+def install_signal_handlers() -> None:
+    """SIGTERM, SIGINT and SIGHUP stop every registered process first (call from main)."""
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, _on_signal)
