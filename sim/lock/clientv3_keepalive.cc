@@ -17,7 +17,9 @@ void ClientV3Keepalive::keep(consensus::StoreSessionId session, ProcessId member
   session_ = session;
   const LocalTime now = self_.monotonic_now();
   deadline_ = saturating_add(now, timing_.first_keepalive_timeout);
-  next_keepalive_ = now;  // the first keepalive goes at the send loop's next wake-up
+  // Due at once: KeepAlive sets nextKeepAlive = time.Now(), which the send
+  // loop's own time.Now() is always after.
+  next_keepalive_ = now - Duration{1};
   move_to(member);
   if (!loops_running_) start_loops();
 }

@@ -296,5 +296,161 @@ TEST(ConsensusStore, ARestartedMemberReappliesItsLog) {
   EXPECT_EQ(member(w, s[2]).commit_index(), member(w, s[0]).commit_index());
 }
 
+// The crash `locksim search` hit at run ~30,000 of a consensus space: a
+// member crashed before its start event never sized its Raft state, and
+// segfaulted standing for election after its restart.
+TEST(ConsensusStore, AMemberCrashedBeforeItsStartRestartsAndStandsForElection) {
+  NullTrace trace;
+  World w(1, trace);
+  const std::vector<ProcessId> s = add_store(w, 3, fast_store());
+  w.schedule_fault(T(0s), fault::Crash{s[2], 1s});  // before any start event: restarts at 1 s
+  w.schedule_fault(T(2s), fault::Crash{s[0]});      // the leader goes: s3 may stand
+  w.run(T(10s));
+  const auto leaders_of = leaders_by_term(w.history());
+  ASSERT_FALSE(leaders_of.empty());
+  EXPECT_GT(leaders_of.rbegin()->first, 1u) << "a new leader after the first one crashed";
+}
+
+TEST(ConsensusStore, AKilledMembersHostRefusesItsRequests) {
+  NullTrace trace;
+  World w(1, trace);
+  const std::vector<ProcessId> s = add_store(w, 3, fast_store());
+  auto client = std::make_unique<StoreTestClient>();
+  StoreTestClient& c = *client;
+  c.plan.push_back({1s, s[1], store_request(Op::get)});
+  c.plan.push_back({1s, s[2], store_request(Op::get)});
+  w.add(std::move(client), ProcessKind::client);
+  w.schedule_fault(T(500ms), fault::Crash{s[1], Duration{-1}, /*process_only=*/true});
+  w.schedule_fault(T(500ms), fault::Crash{s[2]});  // a machine: silence
+  w.run(T(3s));
+  ASSERT_NE(c.reply_to(0), nullptr);
+  EXPECT_EQ(c.reply_to(0)->reply.status, Status::refused);
+  EXPECT_EQ(c.reply_to(0)->at, L(1s + 2ms)) << "one round trip";
+  EXPECT_EQ(c.reply_to(1), nullptr);
+}
+
+// etcd's lessor.Renew: "renew request must wait for the deletion to
+// complete" — a keepalive for an expired lease the lessor has not revoked
+// yet is answered when the revocation applies, never with a renewal.
+TEST(ConsensusStore, AKeepaliveForAnExpiredLeaseWaitsForItsRevocation) {
+  NullTrace trace;
+  World w(1, trace);
+  StoreConfig config = fast_store();
+  config.lessor_tick = 1s;
+  config.lessor_tick_phase = 900ms;  // the leader looks at 0.9 s, 1.9 s, ...
+  const std::vector<ProcessId> s = add_store(w, 3, config);
+  auto client = std::make_unique<StoreTestClient>();
+  StoreTestClient& c = *client;
+  consensus::Request open = store_request(Op::open_session);
+  open.number = 1000;
+  c.plan.push_back({10ms, s[0], open});                                       // expires at about 1.011 s
+  c.plan.push_back({1500ms, s[0], store_request(Op::keep_alive, {}, kFirstSession)});
+  w.add(std::move(client), ProcessKind::client);
+  w.run(T(5s));
+  EXPECT_GE(expiry_of(w.history(), kFirstSession), T(1900ms));
+  ASSERT_NE(c.reply_to(1), nullptr);
+  EXPECT_EQ(c.reply_to(1)->reply.status, Status::session_gone);
+  EXPECT_GE(c.reply_to(1)->at, L(1900ms)) << "held until the revocation applied";
+}
+
+// A leader cut off from the others: etcd 3.4 renews until CheckQuorum
+// deposes it (within two election timeouts); 3.5.13 on confirms its
+// leadership first and never renews.
+void isolated_leader(bool confirms, Status at_200ms, Status at_1s) {
+  NullTrace trace;
+  World w(1, trace);
+  StoreConfig config = fast_store();  // election timeout 300 ms
+  config.renew_confirms_leadership = confirms;
+  const std::vector<ProcessId> s = add_store(w, 3, config);
+  auto client = std::make_unique<StoreTestClient>();
+  StoreTestClient& c = *client;
+  consensus::Request open = store_request(Op::open_session);
+  open.number = 60'000;
+  c.plan.push_back({10ms, s[0], open});
+  c.plan.push_back({200ms + 100ms, s[0], store_request(Op::keep_alive, {}, kFirstSession)});
+  c.plan.push_back({1s + 100ms, s[0], store_request(Op::keep_alive, {}, kFirstSession)});
+  const ProcessId client_id = w.add(std::move(client), ProcessKind::client);
+  w.schedule_fault(T(100ms), fault::Partition{{{s[0], client_id}, {s[1], s[2]}}});
+  w.run(T(3s));
+  ASSERT_NE(c.reply_to(1), nullptr);
+  EXPECT_EQ(c.reply_to(1)->reply.status, at_200ms);
+  ASSERT_NE(c.reply_to(2), nullptr);
+  EXPECT_EQ(c.reply_to(2)->reply.status, at_1s);
+  EXPECT_FALSE(member(w, s[0]).is_leader()) << "CheckQuorum deposed it";
+}
+
+TEST(ConsensusStore, AnIsolatedEtcd34LeaderRenewsUntilCheckQuorumDeposesIt) {
+  isolated_leader(/*confirms=*/false, Status::ok, Status::not_leader);
+}
+
+TEST(ConsensusStore, AnIsolatedEtcd35LeaderNeverRenews) {
+  isolated_leader(/*confirms=*/true, Status::not_leader, Status::not_leader);
+}
+
+TEST(ConsensusStore, AForwardWallStepOnAWallQueuedLeaderDelaysTheRevocationNeverAdvancesIt) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    NullTrace trace;
+    World w(seed, trace);
+    StoreConfig config = fast_store();
+    config.lessor.queue_clock = ClockKind::wall;
+    config.lessor.expired_retry = 3s;
+    const std::vector<ProcessId> s = add_store(w, 3, config);
+    auto client = std::make_unique<StoreTestClient>();
+    StoreTestClient& c = *client;
+    consensus::Request open = store_request(Op::open_session);
+    open.number = 2000;
+    c.plan.push_back({10ms, s[0], open});
+    w.add(std::move(client), ProcessKind::client);
+    w.schedule_fault(T(1s), fault::ClockJump{s[0], 60s});
+    w.run(T(10s));
+    const TrueTime expired = expiry_of(w.history(), kFirstSession);
+    EXPECT_GE(expired, T(2011ms)) << "seed " << seed;
+    EXPECT_LE(expired, T(2011ms + 3s + 100ms + 10ms)) << "seed " << seed << ": the retry interval and a tick";
+  }
+}
+
+TEST(ConsensusStore, ABackwardWallStepOnAWallQueuedLeaderDelaysTheRevocationByTheStep) {
+  NullTrace trace;
+  World w(1, trace);
+  StoreConfig config = fast_store();
+  config.lessor.queue_clock = ClockKind::wall;
+  config.lessor.expired_retry = 3s;
+  const std::vector<ProcessId> s = add_store(w, 3, config);
+  auto client = std::make_unique<StoreTestClient>();
+  StoreTestClient& c = *client;
+  consensus::Request open = store_request(Op::open_session);
+  open.number = 2000;
+  c.plan.push_back({10ms, s[0], open});
+  w.add(std::move(client), ProcessKind::client);
+  w.schedule_fault(T(1s), fault::ClockJump{s[0], -4s});
+  w.run(T(10s));
+  const TrueTime expired = expiry_of(w.history(), kFirstSession);
+  EXPECT_GE(expired, T(2011ms + 4s));
+  EXPECT_LE(expired, T(2011ms + 4s + 100ms + 10ms));
+}
+
+TEST(ConsensusStore, ACheckpointedRemainderIsWhatANewLeaderGives) {
+  NullTrace trace;
+  World w(1, trace);
+  StoreConfig config = fast_store();
+  config.lessor.checkpoint_interval = 2s;
+  const std::vector<ProcessId> s = add_store(w, 3, config);
+  auto client = std::make_unique<StoreTestClient>();
+  StoreTestClient& c = *client;
+  consensus::Request open = store_request(Op::open_session);
+  open.number = 10'000;
+  c.plan.push_back({10ms, s[0], open});
+  w.add(std::move(client), ProcessKind::client);
+  // Checkpoints at about 2 s (8 s left) and 4 s (6 s left); the leader
+  // dies at 4.5 s and the next one gives the lease 6 s + the extension
+  // from its promotion, not the full 10 s.
+  w.schedule_fault(T(4500ms), fault::Crash{s[0]});
+  w.run(T(30s));
+  const TrueTime expired = expiry_of(w.history(), kFirstSession);
+  ASSERT_NE(expired, kTrueNever);
+  EXPECT_LT(expired, T(4500ms + 10s)) << "the remainder, not the full TTL";
+  EXPECT_GT(expired, T(4500ms + 6s));
+}
+
 }  // namespace
 }  // namespace locksim::consensus

@@ -33,6 +33,7 @@ class ScriptedStore final : public Process {
 
   Answer answer;
   Duration delay = 1ms;
+  std::optional<Duration> keepalive_delay;  // keepalives answered after this instead
   struct Received {
     LocalTime at;
     Request request;
@@ -52,7 +53,7 @@ class ScriptedStore final : public Process {
     if (!reply) return;
     reply->request_id = request.request_id;
     pending_.push_back({m.from, *reply});
-    set_timer(delay, pending_.size() - 1);
+    set_timer(request.op == Op::keep_alive && keepalive_delay ? *keepalive_delay : delay, pending_.size() - 1);
   }
   void on_timer(std::uint64_t tag) override {
     if (tag >= kEvents) return send(client_, events[tag - kEvents].second);
@@ -255,9 +256,10 @@ LocalTime curator_end(SessionPolicy policy) {
 }
 
 TEST(StoreLock, CuratorPoliciesEndTheBeliefAtSuspendedLostOrNever) {
-  // The open_session reply arrived at 3 ms.
-  EXPECT_EQ(curator_end(SessionPolicy::obey_suspended), L(3ms + 4s));
-  EXPECT_EQ(curator_end(SessionPolicy::obey_lost), L(3ms + 4s + 6s));
+  // The client last heard the ensemble when the lookup of the lower node
+  // came back at 9 ms: every packet counts, not only ping replies.
+  EXPECT_EQ(curator_end(SessionPolicy::obey_suspended), L(9ms + 4s));
+  EXPECT_EQ(curator_end(SessionPolicy::obey_lost), L(9ms + 4s + 6s));
   EXPECT_GT(curator_end(SessionPolicy::ignore), L(24h * 365));
 }
 
@@ -420,6 +422,131 @@ TEST(StoreLock, StockOpsGoToTheStoreGuardedByTheCreateRevision) {
   EXPECT_FALSE(rig.client->resource_replies[1].accepted);
   EXPECT_EQ(rig.client->resource_replies[1].reject, resource::Reject::stale_token);
   EXPECT_EQ(rig.stores[0]->count(Op::guarded_decrement), 1u);
+}
+
+// --- etcd's clientv3 session (sim/lock/clientv3_keepalive.h) --------------------
+
+StoreLockConfig clientv3(Duration keepalive_phase = 0ms, Duration deadline_phase = 250ms) {
+  StoreLockConfig c = etcd();
+  c.clientv3 = true;
+  c.clientv3_timing.keepalive_tick_phase = keepalive_phase;
+  c.clientv3_timing.deadline_tick_phase = deadline_phase;
+  return c;
+}
+
+// The store answers keepalives until |silent_from| (its clock), then not at all.
+ScriptedStore::Answer etcd_until(Duration silent_from, ScriptedStore& store) {
+  auto base = etcd_store([] { return with(Status::not_found); });
+  return [base, silent_from, &store](const Request& q) -> std::optional<Reply> {
+    if (q.op == Op::keep_alive && store.monotonic_now() >= L(silent_from)) return std::nullopt;
+    return base(q);
+  };
+}
+
+std::vector<LocalTime> phase_times(const History& h, Phase phase) {
+  std::vector<LocalTime> out;
+  for (const Fact& f : h.facts)
+    if (const auto* p = std::get_if<PhaseReached>(&f.body); p != nullptr && p->phase == phase)
+      out.push_back(LocalTime{f.at.time_since_epoch()});
+  return out;
+}
+
+TEST(ClientV3, KeepalivesGoOnTheSendLoopsTickAThirdOfTheTtlAfterEachReply) {
+  Rig rig(clientv3());
+  rig.stores[0]->answer = etcd_store([] { return with(Status::not_found); });
+  rig.world.run(T(8s));
+  // The open reply comes at 2 ms: the send loop wakes then and every 500 ms;
+  // each keepalive's reply (2 ms later) puts the next 10 s / 3 after it, to
+  // the first wake-up past that.
+  std::vector<LocalTime> sent;
+  for (const auto& r : rig.stores[0]->received)
+    if (r.request.op == Op::keep_alive) sent.push_back(r.at);
+  // The open reply comes at 3 ms and the loop wakes at once (phase 0), then
+  // every 500 ms; a keepalive reaches the store 1 ms after it leaves and its
+  // reply is back 2 ms later, and the next is due 10 s / 3 after that reply:
+  // 6 ms + 3.333 s -> the 3.503 s wake-up; 3.506 s + 3.333 s -> 7.003 s.
+  ASSERT_EQ(sent.size(), 3u);
+  EXPECT_EQ(sent[0], L(4ms));
+  EXPECT_EQ(sent[1], L(3504ms));
+  EXPECT_EQ(sent[2], L(7004ms));
+  // The first reply came before the grant: only the later two extend the held lease.
+  EXPECT_EQ(phase_times(rig.world.history(), Phase::extended).size(), 2u);
+}
+
+TEST(ClientV3, DoneClosesAtTheDeadlineLoopsFirstTickAfterTheDeadlineAndAChecksSaysSessionLost) {
+  Rig rig(clientv3(/*keepalive_phase=*/0ms, /*deadline_phase=*/250ms));
+  rig.stores[0]->answer = etcd_until(3s, *rig.stores[0]);
+  rig.world.run(T(20s));
+  // The only answered keepalive: its reply at 6 ms, before the grant at
+  // 12 ms: deadline 10.006 s. The deadline loop wakes at 3 ms + 250 ms + k s:
+  // 10.253 s is the first after.
+  const auto closed = phase_times(rig.world.history(), Phase::session_lost);
+  ASSERT_EQ(closed.size(), 1u);
+  EXPECT_EQ(closed[0], L(10253ms));
+  const auto granted = facts_of<LockGranted>(rig.world.history());
+  ASSERT_EQ(granted.size(), 1u);
+  EXPECT_EQ(granted[0].lease_end_local, L(10006ms)) << "the promise: the client's own deadline";
+  EXPECT_FALSE(rig.client->lock->lease_valid());
+  rig.client->lock->lose();
+  const auto ended = facts_of<BeliefEnded>(rig.world.history());
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_EQ(ended[0].reason, BeliefEnd::session_lost);
+}
+
+TEST(ClientV3, ACheckBeforeDoneClosesPassesThoughTheOwnDeadlineHasPassed) {
+  Rig rig(clientv3(0ms, 250ms));
+  rig.stores[0]->answer = etcd_until(3s, *rig.stores[0]);
+  rig.world.run(T(10100ms));
+  EXPECT_TRUE(rig.client->lock->lease_valid()) << "10.1 s: past the 10.006 s deadline, Done() still open";
+}
+
+TEST(ClientV3, ALeaseNotFoundReplyClosesDoneAtOnce) {
+  Rig rig(clientv3());
+  auto base = etcd_store([] { return with(Status::not_found); });
+  rig.stores[0]->answer = [base, &rig](const Request& q) -> std::optional<Reply> {
+    if (q.op == Op::keep_alive && rig.stores[0]->monotonic_now() > L(1s)) {
+      Reply gone = with(Status::session_gone);  // TTL 0 for lease 5
+      gone.session = q.session;
+      return gone;
+    }
+    return base(q);
+  };
+  rig.world.run(T(5s));
+  const auto closed = phase_times(rig.world.history(), Phase::session_lost);
+  ASSERT_EQ(closed.size(), 1u);
+  EXPECT_EQ(closed[0], L(3506ms)) << "the second keepalive's reply";
+}
+
+TEST(ClientV3, AKeepaliveReplyThatComesLateStillExtendsTheLease) {
+  Rig rig(clientv3(0ms, 250ms));
+  rig.stores[0]->answer = etcd_store([] { return with(Status::not_found); });
+  rig.stores[0]->keepalive_delay = 4s;  // far past the request timeout: the stream has none
+  rig.world.run(T(12s));
+  const auto extended = facts_of<LockExtended>(rig.world.history());
+  ASSERT_FALSE(extended.empty());
+  EXPECT_TRUE(rig.client->lock->lease_valid());
+}
+
+TEST(ClientV3, WithoutRepliesTheSendLoopSendsAtEveryTick) {
+  Rig rig(clientv3(0ms, 250ms));
+  rig.stores[0]->answer = etcd_until(1s, *rig.stores[0]);
+  rig.world.run(T(6s));
+  // Replies until 1 s: the next keepalive is due at 3.339 s and goes at the
+  // 3.503 s wake-up, then at every one after without a reply, to 5.503 s.
+  EXPECT_EQ(rig.stores[0]->count(Op::keep_alive), 1u + 5u);
+}
+
+TEST(ClientV3, ARefusedStreamReopensOnTheNextMemberAfterRetryConnWait) {
+  Rig rig(clientv3(0ms, 250ms), /*members=*/2);
+  rig.stores[0]->answer = etcd_store([] { return with(Status::not_found); });
+  rig.stores[1]->answer = etcd_store([] { return with(Status::not_found); });
+  rig.world.schedule_fault(T(1s), fault::Crash{0, Duration{-1}, /*process_only=*/true});
+  rig.world.run(T(6s));
+  // The keepalive sent at 3.503 s is refused (back at 3.505 s); 500 ms
+  // later the stream is on s2, whose first pass sends at once.
+  ASSERT_EQ(rig.stores[1]->count(Op::keep_alive), 1u);
+  EXPECT_EQ(rig.stores[1]->received.back().at, L(4006ms));
+  EXPECT_TRUE(rig.client->lock->lease_valid());
 }
 
 }  // namespace
