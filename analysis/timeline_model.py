@@ -45,7 +45,7 @@ class Belief:
     token: int  # -1: no fencing token
     start_ns: int  # the grant
     end_ns: int
-    end_reason: str  # released | validity-check | crashed | client-crash | abandoned | run-end
+    end_reason: str  # released | validity-check | session-lost | crashed | client-crash | abandoned | run-end
     promised_end_ns: Optional[int]  # the grant's promise: the client's clock reaches the validity; None: never
     window: tuple[WindowPiece, ...] = ()  # in time order; none: the lease was over when it was granted
     renewals: tuple[int, ...] = ()  # when each extension was recorded

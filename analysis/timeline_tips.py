@@ -21,6 +21,7 @@ from analysis.trace import App, Fault, JudgedHolder, Message, Op, PropertyVerdic
 BELIEF_STOP = {
     "released": "released",
     "validity-check": "its validity check found the lease over",
+    "session-lost": "a check found its client library saying the session is lost",
     "crashed": "the client recorded it lost (crashed)",
     "client-crash": "its client crashed",
     "abandoned": "abandoned: the next cycle began without a release",

@@ -293,7 +293,7 @@ class BeliefEnd:
     t: int
     session: int
     client: str
-    reason: str  # released | validity-check | crashed | abandoned
+    reason: str  # released | validity-check | session-lost | crashed | abandoned
 
 
 @dataclass(frozen=True)
@@ -476,7 +476,7 @@ class JudgedBelief:
     token: int  # -1: no fencing token
     start: int  # the grant
     end: int
-    stop: str  # released | validity-check | crashed | client-crash | abandoned | run-end
+    stop: str  # released | validity-check | session-lost | crashed | client-crash | abandoned | run-end
     promised_end: Optional[int]  # the grant's own promise; None: never
     released: Optional[int]  # the first release; None: never released
     extensions: int

@@ -77,8 +77,8 @@
 //                       verdicts: how many lines of each kind follow
 //      belief           per session, in grant order (check/sessions): session,
 //                       client, value, token, start (the grant), end, stop
-//                       (released | validity-check | crashed | client-crash |
-//                       abandoned | run-end), promised_end (the grant's
+//                       (released | validity-check | session-lost | crashed |
+//                       client-crash | abandoned | run-end), promised_end (the grant's
 //                       promise), released (the first release; null: none),
 //                       extensions (how many)
 //      promised-window  per piece of a session's window as P1 reads it
