@@ -4,13 +4,14 @@ The story (TTL, clients, steps, resource, fault sizes, link latencies) and
 the variants come from the scenario file (scenario.py), read when the
 experiment runs, so a revised file changes the real run too. Where the file
 ties a fault to a client's keepalive (`at = "c1 extended"`, `occurrence`)
-the real run does the same on the real replies; where it says a time, the
-real run uses that time from t0. How each fault is made:
+the real run does the same on the real replies (_KeepaliveTrigger says how
+they are counted); where it says a time, the real run uses that time from
+t0. How each fault is made:
 
   partitioned-holder   the file's partition cutting one client off from every
-                       member: right after that client's n-th renewal since
-                       its grant (the file's occurrence; 2 when the file gives
-                       a time), its traffic to every member is blackholed at
+                       member: right after that client's n-th keepalive
+                       reply (the file's occurrence; 2 when the file gives a
+                       time), its traffic to every member is blackholed at
                        the proxy, never healed; it still reaches the
                        resource. A [link] from the client with a latency
                        (slow-network) becomes a fixed proxy delay on all of
@@ -22,9 +23,9 @@ real run uses that time from t0. How each fault is made:
                        the member that leads then gets SIGKILL.
   wait-without-recheck the file's pause at a time: SIGSTOP from the driver,
                        SIGCONT `length` later.
-  leader-clock-step    the file's crash of c1 at its renewal and clock jump of
-                       the leader `after` it: SIGKILL right after c1's n-th
-                       renewal since its grant, then the leader's wall clock
+  leader-clock-step    the file's crash of c1 at its keepalive reply and clock
+                       jump of the leader `after` it: SIGKILL right after
+                       c1's n-th keepalive reply once it holds, then the leader's wall clock
                        stepped by `by` through the shim. Before the file had
                        those variants, the brief's three (no step, +15 s,
                        −5 s after 500 ms) are used on its base story.
@@ -98,22 +99,28 @@ class Experiment:
 
 
 class _KeepaliveTrigger:
-    """Fires action(t_ns of the reply) once, on a client's n-th renewal after its grant.
+    """Fires action(t_ns of the reply) once: right after the client's n-th keepalive reply, once it holds.
 
-    A renewal is a keepalive reply other than the lease's first: clientv3
-    sends its first keepalive the moment the session starts (nextKeepAlive =
-    now, clientv3/lease.go), so that reply races the Lock call and lands on
-    either side of the grant; the later ones come every TTL/3 while the
-    client holds. Counting from the first one would put the fault a whole
-    TTL/3 earlier in some repetitions than in others.
+    The n-th reply of the session, counted from the first. clientv3 sends
+    its first keepalive the moment the session starts (sendKeepAliveLoop
+    sends before it first waits; nextKeepAlive = now), so that reply comes a
+    few milliseconds after the lease's grant and races the Lock call: it
+    usually lands just before Lock returns. The later replies come every
+    TTL/3. locksim counts "c1 extended" from the first reply that extends a
+    held lease, and its first keepalive goes out at a drawn point of the send
+    loop's 500 ms period, almost always after the grant: its n-th extension
+    is the real n-th reply. Counting only the real replies that follow the
+    grant would put the fault a whole TTL/3 later than locksim does in most
+    repetitions and not in the others.
 
-    Records come from one process in the order it wrote them, but the grant
-    record is written after the Lock call returns and a reply may be written
-    between; so replies are counted by their t_ns against the grant's."""
+    If the n-th reply came before the grant, the action fires at the grant
+    (with that reply's instant). Records come from one process in the order
+    it wrote them, but the grant record is written after Lock returns and a
+    reply may be written between; replies are ordered by their t_ns."""
 
     def __init__(self, client: str, n: int, action):
         self.client, self.n, self.action = client, n, action
-        self.grant_ns = None
+        self.granted = False
         self.replies: list[int] = []
         self.fired = False
 
@@ -121,17 +128,14 @@ class _KeepaliveTrigger:
         if self.fired or rec.get("proc") != self.client:
             return
         if rec["event"] == "grant":
-            self.grant_ns = rec["t_ns"]
+            self.granted = True
         elif rec["event"] == "keepalive":
             self.replies.append(rec["t_ns"])
         else:
             return
-        if self.grant_ns is not None:
-            renewals = sorted(self.replies)[1:]
-            after = [t for t in renewals if t > self.grant_ns]
-            if len(after) >= self.n:
-                self.fired = True
-                self.action(after[self.n - 1])
+        if self.granted and len(self.replies) >= self.n:
+            self.fired = True
+            self.action(sorted(self.replies)[self.n - 1])
 
 
 class _Pause:
@@ -240,7 +244,7 @@ class PartitionedHolder(Experiment):
 
     def describe(self):
         return {"blackhole": {"target": self.target, "healed": False, "file_at": self.fault["at"],
-                              "when": f"right after {self.target}'s renewal #{self.renewal} after its grant"
+                              "when": f"right after {self.target}'s keepalive reply #{self.renewal} (once it holds)"
                                       + ("" if self.from_file else " (the file gives a time; #2 is used)")},
                 "link_delay": ({"client": self.target, **self.delay, "members": "all"} if self.delay else None)}
 
@@ -365,7 +369,7 @@ class LeaderClockStep(Experiment):
             raise NotRealisable("no crash fault")
         self.holder, self.renewal, from_file = _renewal_trigger(story.faults[crash], story.faults[crash]["target"], 1)
         if not from_file:
-            raise NotRealisable("the crash is not at a renewal of the holder")
+            raise NotRealisable("the crash is not at a keepalive reply of the holder")
         self.step_ns, self.after_ns = 0, 0
         if jump is not None:
             try:
@@ -377,9 +381,9 @@ class LeaderClockStep(Experiment):
 
     def describe(self):
         return {"crash": {"target": self.holder, "how": "SIGKILL",
-                          "when": f"right after {self.holder}'s renewal #{self.renewal} after its grant"},
+                          "when": f"right after {self.holder}'s keepalive reply #{self.renewal} (once it holds)"},
                 "clock_step": {"target": "the leader", "by_ns": self.step_ns,
-                               "when": f"{self.after_ns / 1e9:g}s after that renewal"},
+                               "when": f"{self.after_ns / 1e9:g}s after that reply"},
                 "story_source": self.source}
 
     def begin(self, run):

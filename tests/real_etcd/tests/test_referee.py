@@ -6,28 +6,31 @@ from referee import compare, experiments, facts, magnitudes, scenario
 MS = 1_000_000
 
 
-def test_the_renewal_trigger_skips_the_leases_first_reply_and_counts_after_the_grant():
+def test_the_keepalive_trigger_counts_the_sessions_replies_from_its_first_and_fires_once_it_holds():
     fired = []
     t = experiments._KeepaliveTrigger("c1", 2, fired.append)
-    t.feed({"proc": "c1", "event": "keepalive", "t_ns": 5 * MS})        # the lease's first reply, before the grant
+    t.feed({"proc": "c1", "event": "keepalive", "t_ns": 5 * MS})        # the first reply, before the grant
     t.feed({"proc": "c2", "event": "keepalive", "t_ns": 6 * MS})        # another client's
     t.feed({"proc": "c1", "event": "grant", "t_ns": 7 * MS})
-    t.feed({"proc": "c1", "event": "keepalive", "t_ns": 3500 * MS})
     assert fired == []
+    t.feed({"proc": "c1", "event": "keepalive", "t_ns": 3500 * MS})
+    assert fired == [3500 * MS]
     t.feed({"proc": "c1", "event": "keepalive", "t_ns": 7000 * MS})
-    assert fired == [7000 * MS]
-    t.feed({"proc": "c1", "event": "keepalive", "t_ns": 10500 * MS})
-    assert fired == [7000 * MS]                                           # once
+    assert fired == [3500 * MS]                                           # once
 
 
-def test_the_renewal_trigger_does_not_count_the_first_reply_when_it_lands_after_the_grant():
+def test_a_reply_before_the_grant_fires_the_trigger_at_the_grant_and_replies_are_ordered_by_time():
     fired = []
     t = experiments._KeepaliveTrigger("c1", 1, fired.append)
+    t.feed({"proc": "c1", "event": "keepalive", "t_ns": 5 * MS})
+    assert fired == []                                                    # not holding yet
+    t.feed({"proc": "c1", "event": "grant", "t_ns": 7 * MS})
+    assert fired == [5 * MS]
+    late = []
+    t = experiments._KeepaliveTrigger("c1", 1, late.append)
     t.feed({"proc": "c1", "event": "keepalive", "t_ns": 9 * MS})        # written before the grant record...
     t.feed({"proc": "c1", "event": "grant", "t_ns": 7 * MS})            # ...whose Lock returned first
-    assert fired == []
-    t.feed({"proc": "c1", "event": "keepalive", "t_ns": 3510 * MS})
-    assert fired == [3510 * MS]
+    assert late == [9 * MS]
 
 
 def test_a_scenario_variant_is_laid_over_the_base(tmp_path):

@@ -37,10 +37,10 @@ def test_smoke(tmp_path):
     records = facts.read_jsonl(path)
     f = facts.from_real(records)
     c1, c2 = f.get("c1"), f.get("c2")
-    # The blackhole came right after c1's 2nd renewal since its grant, and c1 heard nothing after it.
+    # The blackhole came right after c1's 2nd keepalive reply, and c1 heard nothing after it.
     [fault] = [r for r in records if r.get("event") == "fault"]
-    renewals = sorted(t for t, _ in c1.renewals[2:] if t > c1.grant_ns)   # [0]: the grant's, [1]: the first reply
-    assert fault["kind"] == "blackhole" and fault["trigger_t_ns"] == renewals[1]
+    replies = sorted(r["t_ns"] for r in records if r.get("proc") == "c1" and r.get("event") == "keepalive")
+    assert fault["kind"] == "blackhole" and fault["trigger_t_ns"] == replies[1] > c1.grant_ns
     assert 0 <= fault["t_ns"] - fault["trigger_t_ns"] < 100_000_000
     assert c1.last_renewal() == fault["trigger_t_ns"]
     # etcd revoked c1's lease no earlier than c1's own deadline allows (up to the reply's latency) and within
