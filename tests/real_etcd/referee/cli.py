@@ -134,8 +134,16 @@ def cmd_judge(args) -> int:
 
 
 def main(argv=None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
     procs.install_signal_handlers()
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except procs.Interrupted as e:
+        procs.stop_all()
+        print(f"run: stopped by {e}", file=sys.stderr)
+        return 128 + e.signum
+
+
+def _main(argv) -> int:
     if argv[:1] == ["judge"]:
         p = argparse.ArgumentParser(prog="run judge")
         p.add_argument("files", nargs="+")

@@ -5,7 +5,8 @@ here, in a process group of its own, and registered. Stopping goes by those
 process groups: never by a name (no `pkill etcd`), so another etcd, or
 another test's, is never touched. An atexit hook and SIGTERM/SIGINT/SIGHUP
 handlers stop whatever is still registered when the referee ends, however it
-ends; a stopped (SIGSTOPped) process is continued before it is asked to
+ends (a signal becomes an exception, so the runs' own clean-up runs
+first); a stopped (SIGSTOPped) process is continued before it is asked to
 terminate, and killed if it does not.
 """
 import atexit
@@ -77,17 +78,24 @@ def stop_all() -> None:
         stop(proc, grace_s=1.0)
 
 
+class Interrupted(Exception):
+    """A signal asked the referee to stop: raised where the main thread is, so every
+    `finally` on the way out runs (processes stopped, temporary directories removed)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
 def _on_signal(signum, frame):
-    stop_all()
-    # Re-raise the default action so the exit status says what ended us.
-    signal.signal(signum, signal.SIG_DFL)
-    os.kill(os.getpid(), signum)
+    signal.signal(signum, signal.SIG_IGN)   # one is enough
+    raise Interrupted(signum)
 
 
 atexit.register(stop_all)
 
 
 def install_signal_handlers() -> None:
-    """SIGTERM, SIGINT and SIGHUP stop every registered process first (call from main)."""
+    """SIGTERM, SIGINT and SIGHUP raise Interrupted in the main thread (call from main)."""
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, _on_signal)
