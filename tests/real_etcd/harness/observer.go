@@ -57,7 +57,9 @@ func runObserver(args []string) {
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT)
 
-	watch := cli.Watch(clientv3.WithRequireLeader(context.Background()), *prefix+"/", clientv3.WithPrefix(),
+	// No WithRequireLeader: through an election the watch waits and resumes
+	// from its last revision instead of being cancelled.
+	watch := cli.Watch(context.Background(), *prefix+"/", clientv3.WithPrefix(),
 		clientv3.WithRev(1), clientv3.WithPrevKV(), clientv3.WithCreatedNotify())
 	created := <-watch
 	if err := created.Err(); err != nil {

@@ -23,24 +23,28 @@ PROPS = judge.PROPERTIES
 
 
 def judge_file(path: str, experiment) -> dict:
-    """One real repetition: verdicts, magnitudes, and whether it counts."""
+    """One real repetition: verdicts, magnitudes, and whether it counts.
+
+    It does not count when a fault the experiment needs never fired, or a
+    process could not set itself up (an `error`, `lease-error` or
+    `session-error` record, or a line that was not JSON). A run cut at the
+    cap still counts (the beliefs of the clients killed there end there),
+    with a note."""
     records = facts.read_jsonl(path)
     run = facts._run_record(records)
-    problems = []
+    invalid, notes = [], []
     fired = judge.faults_fired(records)
     for kind in experiment.required_faults:
         if kind not in fired:
-            problems.append(f"fault {kind} never fired")
+            invalid.append(f"fault {kind} never fired")
     for r in records:
-        if r.get("event") in ("error", "lease-error", "session-error") or (
-                r.get("event") == "noise"):
-            problems.append(f"{r.get('proc')} {r.get('event')}: {r.get('error') or r.get('text')}")
-    if any(r.get("event") == "cap" for r in records if r.get("proc") == "driver"):
-        problems.append("cut at the run cap (a client never finished)")
+        if r.get("event") in ("error", "lease-error", "session-error", "noise"):
+            invalid.append(f"{r.get('proc')} {r.get('event')}: {r.get('error') or r.get('text')}")
+    if any(r.get("proc") == "driver" and r.get("event") == "cap" for r in records):
+        notes.append("cut at the run cap (a client never finished)")
     verdicts = judge.judge(records)
     f = facts.from_real(records)
-    return {"file": os.path.basename(path), "rep": run.get("rep"), "valid": not any(
-        p.startswith("fault") or "error" in p or "noise" in p for p in problems), "problems": problems,
+    return {"file": os.path.basename(path), "rep": run.get("rep"), "valid": not invalid, "problems": invalid + notes,
             "verdicts": {name: v.as_dict() for name, v in verdicts.items()},
             "magnitudes": magnitudes.measure(f, experiment.magnitudes, experiment.roles)}
 
