@@ -104,7 +104,7 @@ TEST(CatalogueNames, IssueNamedScenariosAndVariantsExist) {
       {"sentinel-split-brain", {"base", "min-replicas-to-write"}},
       {"oversell-incident", {"base", "owner-checked-release", "atomic-decrement"}},
       {"no-faults-replicated", {"base"}},
-      {"etcd-gc-pause", {"base", "revision-fenced"}},
+      {"etcd-gc-pause", {"base", "revision-fenced", "short-pause"}},
       {"etcd-leader-failover", {"base", "host-crash"}},
       {"etcd-wall-clock-jump", {"base", "backward-step", "no-step", "etcd-3-5"}},
       {"etcd-partitioned-holder", {"base", "revision-fenced", "slow-network"}},
