@@ -14,7 +14,8 @@
 //     etcd 3.4 keys it by expiry.UnixNano(): the **wall** clock. etcd 3.5.0
 //     on keeps the time.Time itself, so Before() compares monotonic readings.
 // findExpiredLeases pops every item due on the queue clock, pushes it back by
-// the retry interval (expiredLeaseRetryInterval, 3 s), and revokes it only if
+// the retry interval (expiredLeaseRetryInterval: the server sets it to its
+// request timeout, 5 s + 2 × the election timeout), and revokes it only if
 // the lease is expired on the monotonic clock. So a wall-clock step on a 3.4
 // leader can only delay a revocation: forward, a due-but-unexpired lease is
 // rechecked every retry interval (up to that much late); backward, the item
@@ -50,7 +51,7 @@ namespace locksim::consensus {
 struct LessorRules {
   std::int64_t ttl_multiplier = 1;                // the store keeps a session this many times its TTL (Consul: 2)
   ClockKind queue_clock = ClockKind::monotonic;   // etcd 3.4: wall
-  Duration expired_retry{0};                      // etcd: 3 s; 0 = a due item is final (ZooKeeper)
+  Duration expired_retry{0};                      // etcd: 7 s; 0 = a due item is final (ZooKeeper)
   Duration bucket{0};                             // ZooKeeper: tickTime; 0 = no rounding
   LocalTime bucket_origin{};                      // where the bucket grid starts on the monotonic clock
   Duration checkpoint_interval{0};                // 0 = no checkpoints

@@ -57,7 +57,11 @@ const std::array<StorePreset, 6> kPresets{{
 //     since 3.5.0); LeaseRenew first confirms leadership (ensureLeadership,
 //     since 3.5.13); Mutex.Lock re-reads its key and fails with
 //     ErrSessionExpired (since 3.5.0).
-// Both: the lessor's runLoop every 500 ms, expiredLeaseRetryInterval 3 s;
+// Both: the lessor's runLoop every 500 ms; an expiry-queue item that came
+// due is pushed back by expiredLeaseRetryInterval, which the server sets to
+// its ReqTimeout(): 5 s + 2 × the election timeout (etcdserver/server.go;
+// lease/lessor.go's own default, 3 s, never applies) — resolved from
+// [store] election_timeout, so no release row carries it;
 // clientv3's sendKeepAliveLoop every retryConnWait = 500 ms sending when
 // nextKeepAlive (reply + TTL/3) has passed, deadlineLoop every second closing
 // the keepalive when deadline (reply + TTL) has passed, the first deadline
@@ -69,21 +73,21 @@ const std::array<StorePreset, 6> kPresets{{
 // heard from the ensemble (ZOOKEEPER-4508), 2T/3 after SUSPENDED.
 constexpr std::array<StoreRelease, 4> kReleases{{
     {.name = "etcd-3.4.23", .protocol = LockProtocol::etcd, .source = "etcd v3.4.23 (Debian 12)",
-     .lessor_queue_clock = ClockKind::wall, .expired_retry = 3s, .renew_confirms_leadership = false,
+     .lessor_queue_clock = ClockKind::wall, .renew_confirms_leadership = false,
      .recheck = false, .keepalive_tick = 500ms, .deadline_tick = 1s, .first_keepalive_timeout = 5s,
      .lost_after_per_ttl_ppm = 0},
     {.name = "etcd-3.5.33", .protocol = LockProtocol::etcd, .source = "etcd v3.5.33",
-     .lessor_queue_clock = ClockKind::monotonic, .expired_retry = 3s, .renew_confirms_leadership = true,
+     .lessor_queue_clock = ClockKind::monotonic, .renew_confirms_leadership = true,
      .recheck = true, .keepalive_tick = 500ms, .deadline_tick = 1s, .first_keepalive_timeout = 5s,
      .lost_after_per_ttl_ppm = 0},
     {.name = "zookeeper-3.8.0", .protocol = LockProtocol::zookeeper,
      .source = "ZooKeeper release-3.8.0-1 (Debian 12), its client, Curator 5.9.0",
-     .lessor_queue_clock = ClockKind::monotonic, .expired_retry = 0s, .renew_confirms_leadership = false,
+     .lessor_queue_clock = ClockKind::monotonic, .renew_confirms_leadership = false,
      .recheck = true, .keepalive_tick = 0s, .deadline_tick = 0s, .first_keepalive_timeout = 0s,
      .lost_after_per_ttl_ppm = 1'000'000},
     {.name = "zookeeper-3.9.3", .protocol = LockProtocol::zookeeper,
      .source = "ZooKeeper release-3.9.3's client (Curator 5.9.0's default), Curator 5.9.0",
-     .lessor_queue_clock = ClockKind::monotonic, .expired_retry = 0s, .renew_confirms_leadership = false,
+     .lessor_queue_clock = ClockKind::monotonic, .renew_confirms_leadership = false,
      .recheck = true, .keepalive_tick = 0s, .deadline_tick = 0s, .first_keepalive_timeout = 0s,
      .lost_after_per_ttl_ppm = 666'667},
 }};

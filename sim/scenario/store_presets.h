@@ -51,7 +51,6 @@ struct StoreRelease {
   std::string_view source;  // what was read, for the documentation
   // [store]: etcd's lessor (consensus/lessor.h).
   ClockKind lessor_queue_clock;
-  Duration expired_retry;
   bool renew_confirms_leadership;
   // [store_lock]: etcd's clientv3 and concurrency.Mutex.
   bool recheck;

@@ -42,7 +42,7 @@ TEST(StoreRelease, EtcdFollows3423UnlessTheFileNamesAnother) {
   const ScenarioSpec spec = spec_of(store_file("etcd"));
   EXPECT_EQ(spec.lock.preset, "etcd-3.4.23");
   EXPECT_EQ(spec.store.lessor_queue_clock, ClockKind::wall);
-  EXPECT_EQ(spec.store.expired_retry, 3s);
+  EXPECT_EQ(spec.store.expired_retry, 7s) << "ReqTimeout: 5 s + 2 x the 1 s election timeout";
   EXPECT_FALSE(spec.store.renew_confirms_leadership);
   EXPECT_FALSE(spec.lock.store_lock.recheck) << "no 3.4 Mutex re-reads its own key";
   EXPECT_EQ(spec.lock.store_lock.keepalive_tick, 500ms);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "sim/core/limits.h"
 #include "sim/scenario/read/sections.h"
 #include "sim/scenario/store_presets.h"
 
@@ -68,7 +69,7 @@ const KeyTable<StoreSpec> kStoreKeys{
       .rule = DurationRule{.sign = Sign::positive},
       .doc = "etcd only: how long an expiry-queue item that came due is pushed back (expiredLeaseRetryInterval): "
              "the next look at a lease that was due but not expired, or whose revocation did not commit",
-      .default_note = "the release's (3 s)"},
+      .default_note = "etcd's ReqTimeout: 5 s + 2 × `election_timeout` (7 s)"},
      into(&StoreSpec::expired_retry)},
     {{.name = "lease_checkpoint_interval",
       .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
@@ -315,7 +316,9 @@ void resolve_store_defaults(ReadContext& c) {
   if (release == nullptr) return;
   if (lock.preset.empty()) lock.preset = release->name;
   if (unwritten("store", "lessor_queue_clock")) store.lessor_queue_clock = release->lessor_queue_clock;
-  if (unwritten("store", "expired_retry")) store.expired_retry = release->expired_retry;
+  // etcdserver/server.go: ExpiredLeasesRetryInterval = ReqTimeout().
+  if (unwritten("store", "expired_retry") && spec.lock.protocol == LockProtocol::etcd)
+    store.expired_retry = saturating_add(5s, saturating_mul(store.election_timeout, 2));
   if (unwritten("store", "renew_confirms_leadership")) store.renew_confirms_leadership = release->renew_confirms_leadership;
   if (unwritten("store_lock", "recheck")) sl.recheck = release->recheck;
   if (unwritten("store_lock", "keepalive_tick")) sl.keepalive_tick = release->keepalive_tick;
