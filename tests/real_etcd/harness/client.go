@@ -26,11 +26,17 @@
 // before a second channel was added.) The lease is granted as NewSession
 // grants it: cli.Grant(ctx, ttl).
 //
-// --stop-after-step N makes the client stop itself with SIGSTOP right after
-// step N (or right after the grant, N = -1 with --stop-after-grant) — the GC
-// pause of a story that pauses "at c1 read", placed exactly between two
-// steps; the driver sends the SIGCONT. A real SIGSTOP: every thread stops,
-// keepalives included.
+// --pause-after-step N makes the client wait right after step N (N = -1:
+// right after the grant) for the driver: it records `pause-point` and reads
+// one byte from stdin. The driver, reading that record, freezes the process
+// with SIGSTOP, checks that every thread stopped, writes the byte, and sends
+// SIGCONT the pause's length later, when the client reads the byte and goes
+// on. That is the GC pause of a story that pauses "at c1 read", placed
+// exactly between two steps, and a real SIGSTOP: every thread stops,
+// keepalives included. (The client does not SIGSTOP itself: a Go process's
+// kill(getpid(), SIGSTOP) leaves it running in about a third of the tries
+// on this machine — measured, with a C process as the control, which always
+// stops; a SIGSTOP from another process always does.)
 package main
 
 import (
@@ -43,7 +49,6 @@ import (
 	"net"
 	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	"go.etcd.io/etcd/clientv3"
@@ -60,7 +65,7 @@ type clientOptions struct {
 	unlock        bool
 	unlockTimeout time.Duration
 	startAtNs     int64
-	stopAfterStep int
+	pauseAfterStep int
 }
 
 func runClient(args []string) {
@@ -76,7 +81,7 @@ func runClient(args []string) {
 	fs.BoolVar(&o.unlock, "unlock", true, "Unlock after the steps")
 	fs.DurationVar(&o.unlockTimeout, "unlock-timeout", time.Second, "deadline of the Unlock request")
 	fs.Int64Var(&o.startAtNs, "start-at-ns", 0, "begin (take the lease) at this CLOCK_MONOTONIC instant")
-	fs.IntVar(&o.stopAfterStep, "stop-after-step", -2, "SIGSTOP itself after this step (0-based; -1: right after the grant; -2: never)")
+	fs.IntVar(&o.pauseAfterStep, "pause-after-step", -2, "wait for the driver after this step (0-based; -1: right after the grant; -2: never)")
 	fs.Parse(args)
 	rec := newRecorder(o.name)
 	if o.name == "" || endpoints == "" {
@@ -138,7 +143,7 @@ func (c *resourceConn) do(q resourceRequest) (resourceReply, error) {
 
 func clientMain(rec *Recorder, o clientOptions) int {
 	rec.Now("start", Fields{"endpoints": o.endpoints, "ttl_s": o.ttl, "steps": o.steps, "unlock": o.unlock,
-		"prefix": o.prefix, "start_at_ns": o.startAtNs, "stop_after_step": o.stopAfterStep, "pid": os.Getpid()})
+		"prefix": o.prefix, "start_at_ns": o.startAtNs, "pause_after_step": o.pauseAfterStep, "pid": os.Getpid()})
 
 	var res *resourceConn
 	if o.resource != "" {
@@ -148,7 +153,8 @@ func clientMain(rec *Recorder, o clientOptions) int {
 		}
 		res = &resourceConn{conn: conn, in: bufio.NewScanner(conn)}
 	}
-	cli, err := clientv3.New(clientv3.Config{Endpoints: o.endpoints, DialTimeout: 5 * time.Second})
+	const dialTimeout = 5 * time.Second
+	cli, err := clientv3.New(clientv3.Config{Endpoints: o.endpoints, DialTimeout: dialTimeout})
 	if err != nil {
 		fail(rec, "clientv3.New", err)
 	}
@@ -169,11 +175,15 @@ func clientMain(rec *Recorder, o clientOptions) int {
 	leaseHex := fmt.Sprintf("%x", int64(grant.ID))
 	rec.Now("lease", Fields{"lease": leaseHex, "lease_id": int64(grant.ID), "ttl_s": grant.TTL,
 		"revision": grant.ResponseHeader.Revision, "member_id": fmt.Sprintf("%x", grant.ResponseHeader.MemberId)})
+	// clientv3 gives a new keepalive entry the deadline now + DialTimeout + 1 s
+	// (NewLease: firstKeepAliveTimeout) until its first reply.
+	kaStart := monotonicNs()
 	kaCh, err := cli.KeepAlive(context.Background(), grant.ID)
 	if err != nil {
 		rec.Now("lease-error", Fields{"error": err.Error()})
 		return 1
 	}
+	rec.At(kaStart, "keepalive-start", Fields{"lease": leaseHex, "deadline_ns": kaStart + int64(dialTimeout+time.Second)})
 	go func() {
 		for ka := range kaCh {
 			t := monotonicNs()
@@ -218,8 +228,8 @@ func clientMain(rec *Recorder, o clientOptions) int {
 		rec.Now("token", Fields{"lease": leaseHex, "key_present": true, "create_revision": token,
 			"key_lease": fmt.Sprintf("%x", got.Kvs[0].Lease), "revision": got.Header.Revision})
 	}
-	if o.stopAfterStep == -1 {
-		stopSelf(rec)
+	if o.pauseAfterStep == -1 {
+		pausePoint(rec, -1)
 	}
 
 	lastRead := int64(0)
@@ -259,8 +269,8 @@ steps:
 			time.Sleep(st.work)
 			rec.Now("worked", Fields{"step": i, "ns": int64(st.work)})
 		}
-		if i == o.stopAfterStep {
-			stopSelf(rec)
+		if i == o.pauseAfterStep {
+			pausePoint(rec, i)
 		}
 	}
 	if o.unlock {
@@ -281,9 +291,13 @@ steps:
 	return 0
 }
 
-// stopSelf stops the whole process (SIGSTOP) until the driver continues it.
-func stopSelf(rec *Recorder) {
-	rec.Now("self-stop", Fields{"pid": os.Getpid()})
-	syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+// pausePoint waits for the driver's byte on stdin; the driver freezes the
+// process meanwhile (see the file comment).
+func pausePoint(rec *Recorder, step int) {
+	rec.Now("pause-point", Fields{"step": step, "pid": os.Getpid()})
+	var b [1]byte
+	if _, err := os.Stdin.Read(b[:]); err != nil {
+		rec.Now("error", Fields{"what": "pause point: reading stdin", "error": err.Error()})
+	}
 	rec.Now("resumed", nil)
 }

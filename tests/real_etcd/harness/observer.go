@@ -44,7 +44,7 @@ func runObserver(args []string) {
 	endpoints := fs.String("endpoints", "", "comma-separated etcd client URLs (the members themselves)")
 	prefix := fs.String("prefix", "/locksim/lock", "the lock prefix to watch")
 	ladderKey := fs.String("ladder-key", "/locksim/ladder", "the key the revision ladder writes")
-	tick := fs.Duration("tick", 20*time.Millisecond, "revision ladder period (0: no ladder)")
+	tick := fs.Duration("tick", 10*time.Millisecond, "revision ladder period (0: no ladder)")
 	fs.Parse(args)
 	rec := newRecorder("observer")
 	if *endpoints == "" {

@@ -17,8 +17,9 @@ t0. How each fault is made:
                        (slow-network) becomes a fixed proxy delay on all of
                        that client's member links, both ways.
   gc-pause             the file's pause at a client's step (`at = "c1 read"`):
-                       the client stops itself with SIGSTOP right after that
-                       step; the driver continues it (SIGCONT) `length` later.
+                       the client waits at a pause point right after that
+                       step, the driver freezes it there with SIGSTOP and
+                       continues it (SIGCONT) `length` later (_Pause).
   leader-failover      the file's crash of its initial leader (s1) at a time:
                        the member that leads then gets SIGKILL.
   wait-without-recheck the file's pause at a time: SIGSTOP from the driver,
@@ -139,27 +140,33 @@ class _KeepaliveTrigger:
 
 
 class _Pause:
-    """A `pause` fault of the file: SIGSTOP at a time or after a client's step, SIGCONT `length` later."""
+    """A `pause` fault of the file: a SIGSTOP at a time or at a client's pause point, SIGCONT `length` later.
+
+    At a step (`at = "c1 read"`) the client waits at its pause point right
+    after that step (client.go); the driver freezes it with SIGSTOP, sees
+    every thread stopped, lets it past the pause point (a byte it can only
+    read once continued) and continues it `length` after the SIGSTOP. The
+    fault records whether the stop took effect; a pause that did not take
+    does not count (judge.faults_fired)."""
 
     PHASE_STEP = {"read": "read", "wrote": "write", "worked": "work", "checked": "check"}
 
     def __init__(self, story, fault_name: str):
         fault = story.faults[fault_name]
-        assert fault["kind"] == "pause", fault
         self.name = fault_name
         self.target = fault["target"]
         self.length_ns = duration_ns(fault["length"])
         self.at = fault["at"]
-        self.stop_after_step = None
+        self.pause_after_step = None
         words = self.at.split()
         if len(words) == 2 and words[0] == self.target:
             phase = words[1]
             client = story.client(self.target)
             if phase == "acquired":
-                self.stop_after_step = -1
+                self.pause_after_step = -1
             elif phase in self.PHASE_STEP:
                 kinds = [s.split()[0] for s in client.steps]
-                self.stop_after_step = kinds.index(self.PHASE_STEP[phase])
+                self.pause_after_step = kinds.index(self.PHASE_STEP[phase])
             else:
                 raise ValueError(f"pause at {self.at!r}: phase {phase!r} is not one the real client can stop at")
             self.at_ns = None
@@ -167,30 +174,32 @@ class _Pause:
             self.at_ns = duration_ns(self.at)
 
     def describe(self) -> dict:
-        how = (f"{self.target} SIGSTOPs itself after step {self.stop_after_step}" if self.at_ns is None
-               else f"driver SIGSTOPs {self.target} at t0+{self.at_ns / 1e9:g}s")
+        how = (f"SIGSTOP at {self.target}'s pause point after step {self.pause_after_step}" if self.at_ns is None
+               else f"SIGSTOP of {self.target} at t0+{self.at_ns / 1e9:g}s")
         return {"pause": {"target": self.target, "at": self.at, "length_ns": self.length_ns,
                           "how": how + f", SIGCONT {self.length_ns / 1e9:g}s later"}}
 
     def client_flags(self, client) -> list[str]:
-        if client.name == self.target and self.stop_after_step is not None:
-            return ["--stop-after-step", str(self.stop_after_step)]
+        if client.name == self.target and self.pause_after_step is not None:
+            return ["--pause-after-step", str(self.pause_after_step)]
         return []
 
     def begin(self, run) -> None:
         if self.at_ns is not None:
-            run.at(self.at_ns, lambda: self._stopped(run, None))
+            run.at(self.at_ns, lambda: self._freeze(run, at_pause_point=False))
 
     def on_record(self, rec: dict, run) -> None:
-        if rec.get("proc") == self.target and rec["event"] == "self-stop":
-            self._stopped(run, rec["t_ns"])
+        if rec.get("proc") == self.target and rec["event"] == "pause-point":
+            self._freeze(run, at_pause_point=True)
 
-    def _stopped(self, run, t_ns) -> None:
-        if t_ns is None:
-            run.signal_client(self.target, signal.SIGSTOP, self.name)
-            t_ns = run.records[-1]["t_ns"]
-        run.emit("fault", kind="pause", name=self.name, target=self.target, length_ns=self.length_ns, fault_t_ns=t_ns)
-        run.at_abs(t_ns + self.length_ns, lambda: run.signal_client(self.target, signal.SIGCONT, self.name + " ends"))
+    def _freeze(self, run, at_pause_point: bool) -> None:
+        stop = run.signal_client(self.target, signal.SIGSTOP, self.name)
+        if at_pause_point:
+            run.resume_pause_point(self.target)
+        run.emit("fault", kind="pause", name=self.name, target=self.target, length_ns=self.length_ns,
+                 fault_t_ns=stop["t_ns"], took_effect=bool(stop.get("stopped")))
+        run.at_abs(stop["t_ns"] + self.length_ns,
+                   lambda: run.signal_client(self.target, signal.SIGCONT, self.name + " ends"))
 
 
 def _fault_of_kind(story, kind: str) -> str | None:
@@ -217,7 +226,8 @@ class PartitionedHolder(Experiment):
     roles = {"holder": "c1", "waiter": "c2"}
     magnitudes = ["waiter_grant_after_holder_last_renewal", "waiter_grant_after_promise_end",
                   "holder_done_after_last_renewal", "holder_belief_end_after_last_renewal",
-                  "holder_last_write_after_waiter_grant", "holder_key_deleted_after_promise_end", "belief_overlap"]
+                  "holder_belief_end_after_promise_end", "holder_last_write_after_waiter_grant",
+                  "holder_key_deleted_after_promise_end", "belief_overlap"]
     required_faults = ["blackhole"]
     DEFAULT_RENEWAL = 2
 
@@ -266,8 +276,8 @@ class GcPause(Experiment):
     name = "gc-pause"
     scenario = "etcd-gc-pause.toml"
     roles = {"holder": "c1", "waiter": "c2"}
-    magnitudes = ["waiter_grant_after_holder_last_renewal", "holder_key_deleted_after_promise_end",
-                  "holder_last_write_after_waiter_grant", "belief_overlap"]
+    magnitudes = ["waiter_grant_after_holder_last_renewal", "waiter_grant_after_promise_end",
+                  "holder_key_deleted_after_promise_end", "holder_last_write_after_waiter_grant", "belief_overlap"]
     required_faults = ["pause"]
 
     def prepare(self, story):

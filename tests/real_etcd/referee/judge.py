@@ -82,9 +82,10 @@ def grant_exclusive(f: facts_mod.Facts) -> Verdict:
                 continue
             end = x.promise_end(y.grant_ns)
             if end is not None and end > y.grant_ns:
+                last = x.last_renewal(y.grant_ns)
+                since = f"last keepalive reply {_s(last, f.t0_ns)}" if last is not None else "no keepalive reply yet"
                 v.violate(y.grant_ns, f"{y.client} granted at {_s(y.grant_ns, f.t0_ns)} while {x.client}'s promised "
-                                      f"window ran to {_s(end, f.t0_ns)} (last renewal "
-                                      f"{_s(x.last_renewal(y.grant_ns), f.t0_ns)} + TTL) and it had not released")
+                                      f"window ran to {_s(end, f.t0_ns)} ({since}) and it had not released")
                 break
     return v.settle()
 
@@ -260,5 +261,6 @@ def judge(records: list[dict]) -> dict:
 
 
 def faults_fired(records: list[dict]) -> list[str]:
+    """The kinds of the faults the driver made and saw take effect."""
     return [r["kind"] for r in records if r.get("proc") == "driver" and r.get("event") == "fault"
-            and r.get("sent", True) is not False]
+            and r.get("sent", True) is not False and r.get("took_effect", True) is not False]

@@ -45,6 +45,23 @@ def signal_group(proc: subprocess.Popen, sig: int) -> bool:
         return False
 
 
+def wait_stopped(pid: int, timeout_s: float) -> bool:
+    """True once every thread of pid is in the stopped state (a SIGSTOP took effect)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            states = []
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                    states.append(f.read().rsplit(")", 1)[1].split()[0])
+        except OSError:
+            return False
+        if states and all(s in ("T", "t") for s in states):
+            return True
+        time.sleep(0.001)
+    return False
+
+
 def stop(proc: subprocess.Popen, grace_s: float = 2.0) -> None:
     """Ends proc: SIGCONT then SIGTERM, SIGKILL after grace_s; reaps it and forgets it."""
     if proc.poll() is None:

@@ -87,10 +87,23 @@ class Run:
         self._seq += 1
         heapq.heappush(self.timers, (t_ns, self._seq, action))
 
-    def signal_client(self, name: str, sig: int, why: str) -> None:
+    def signal_client(self, name: str, sig: int, why: str) -> dict:
+        """Signals a client's process group and records it; a SIGSTOP is recorded with
+        whether every thread of the client was seen stopped (`stopped`) within a second."""
         t = now_ns()
-        sent = procs.signal_group(self.procs[name], sig)
-        self.emit("signal", t_ns=t, target=name, signal=signal.Signals(sig).name, sent=sent, why=why)
+        proc = self.procs[name]
+        sent = procs.signal_group(proc, sig)
+        fields = {}
+        if sig == signal.SIGSTOP:
+            fields["stopped"] = sent and procs.wait_stopped(proc.pid, timeout_s=1.0)
+            fields["checked_ns"] = now_ns()
+        return self.emit("signal", t_ns=t, target=name, signal=signal.Signals(sig).name, sent=sent, why=why, **fields)
+
+    def resume_pause_point(self, name: str) -> None:
+        """Lets a client waiting at its pause point go on (once it is continued)."""
+        stdin = self.procs[name].stdin
+        stdin.write("\n")
+        stdin.flush()
 
     def proxy(self, command: str) -> str:
         self.proxy_control.sendall((command + "\n").encode())
@@ -107,9 +120,9 @@ class Run:
 
     # ---- processes ----
 
-    def _spawn(self, name: str, argv: list[str], workdir: str, ready: str | None):
+    def _spawn(self, name: str, argv: list[str], workdir: str, ready: str | None, stdin=subprocess.DEVNULL):
         stderr = open(os.path.join(workdir, f"{name}.stderr"), "w")
-        proc = procs.start(argv, stdout=subprocess.PIPE, stderr=stderr)
+        proc = procs.start(argv, stdout=subprocess.PIPE, stderr=stderr, stdin=stdin)
         self.procs[name] = proc
         if ready:
             deadline = now_ns() + 15_000_000_000
@@ -196,7 +209,8 @@ class Run:
             if resource:
                 argv += ["--resource", resource]
             argv += self.experiment.client_flags(story, c)
-            self._spawn(c.name, argv, workdir, None)
+            # stdin: the byte that lets a client go on from its pause point.
+            self._spawn(c.name, argv, workdir, None, stdin=subprocess.PIPE)
         self.experiment.begin(self)
         self._loop(names)
         self.emit("end", clients_exited=sorted(self.client_exited))
