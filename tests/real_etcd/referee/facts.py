@@ -6,10 +6,13 @@ alike. Per session (one per client in these stories):
 
   grant_ns        the client learned it holds the lock (Lock returned nil;
                   locksim's `grant`)
-  renewals        (instant, ttl_ns) of every reply that set the client's own
-                  deadline: the lease grant's reply and each keepalive reply
-                  (real); the instants locksim's `promise` records imply,
-                  promised_end − TTL (sim)
+  deadlines       (instant, deadline) each time the client's own deadline
+                  was set: when its keepalive started (clientv3 gives a new
+                  entry now + DialTimeout + 1 s until the first reply) and at
+                  each keepalive reply (its arrival + the reply's TTL) (real);
+                  locksim's `promise` records, (at, promised_end) (sim)
+  replies         instants of its keepalive replies (real: `keepalive`;
+                  sim: the `promise` records that come from an extension)
   belief_end_ns   the end of its belief: the first of its Unlock call, a
                   `check` that found Done closed, its process killed or
                   exited, the run's end (real); locksim's `belief-end`
@@ -20,9 +23,9 @@ alike. Per session (one per client in these stories):
   done_ns         session.Done() closed (real only)
   writes          instants of its accepted writes at the resource
 
-A client's promised window ends at its last renewal (up to that instant) +
-that renewal's TTL: clientv3 sets its keepalive deadline to reply arrival +
-TTL (clientv3/lease.go, recvKeepAlive).
+A client's promised window, at an instant, ends at the latest deadline set
+by then (clientv3/lease.go: KeepAlive and recvKeepAlive set it; an
+extension never moves the end backwards, as docs/properties.md says).
 """
 import json
 from dataclasses import dataclass, field
@@ -34,7 +37,8 @@ class Session:
     session: str
     ttl_ns: int
     grant_ns: int | None = None
-    renewals: list = field(default_factory=list)   # (t_ns, ttl_ns), sorted
+    deadlines: list = field(default_factory=list)  # (t_ns, deadline_ns), sorted
+    replies: list = field(default_factory=list)    # keepalive reply instants, sorted
     belief_end_ns: int | None = None
     belief_end_reason: str | None = None
     release_ns: int | None = None
@@ -44,13 +48,13 @@ class Session:
     value: str | None = None     # sim: the lock value its grant carried
 
     def last_renewal(self, until_ns: int | None = None) -> int | None:
-        """The last renewal at or before until_ns (any, if None)."""
-        times = [t for t, _ in self.renewals if until_ns is None or t <= until_ns]
+        """The last keepalive reply at or before until_ns (any, if None)."""
+        times = [t for t in self.replies if until_ns is None or t <= until_ns]
         return max(times) if times else None
 
     def promise_end(self, at_ns: int) -> int | None:
-        """When the client's own deadline, as of at_ns, runs out."""
-        ends = [t + ttl for t, ttl in self.renewals if t <= at_ns]
+        """When the client's own deadline, as set by at_ns, runs out."""
+        ends = [end for t, end in self.deadlines if t <= at_ns]
         return max(ends) if ends else None
 
 
@@ -82,10 +86,10 @@ def from_real(records: list[dict]) -> Facts:
         if lease is None:
             continue
         s = Session(client=client, session=lease["lease"], ttl_ns=lease["ttl_s"] * 1_000_000_000)
-        s.renewals = [(lease["t_ns"], lease["ttl_s"] * 1_000_000_000)]
-        s.renewals += [(r["t_ns"], r["ttl_s"] * 1_000_000_000) for r in mine
-                       if r["event"] == "keepalive" and r.get("ttl_s", 0) > 0]
-        s.renewals.sort()
+        replies = [r for r in mine if r["event"] == "keepalive" and r.get("ttl_s", 0) > 0]
+        s.replies = sorted(r["t_ns"] for r in replies)
+        s.deadlines = sorted([(r["t_ns"], r["deadline_ns"]) for r in mine if r["event"] == "keepalive-start"]
+                             + [(r["t_ns"], r["t_ns"] + r["ttl_s"] * 1_000_000_000) for r in replies])
         grant = next((r for r in mine if r["event"] == "grant"), None)
         s.grant_ns = grant["t_ns"] if grant else None
         s.done_ns = next((r["t_ns"] for r in mine if r["event"] == "done"), None)
@@ -135,7 +139,9 @@ def from_sim(trace: list[dict]) -> Facts:
         s = by_number.get(r.get("session"))
         kind = r["type"]
         if kind == "promise" and s is not None:
-            s.renewals.append((r["promised_end"] - s.ttl_ns, s.ttl_ns))
+            s.deadlines.append((r["at"], r["promised_end"]))
+            if r.get("from") == "extend":
+                s.replies.append(r["at"])
         elif kind == "belief-end" and s is not None and s.belief_end_ns is None:
             s.belief_end_ns, s.belief_end_reason = r["t"], r.get("reason")
         elif kind == "release" and s is not None and s.release_ns is None:
@@ -143,7 +149,8 @@ def from_sim(trace: list[dict]) -> Facts:
         elif kind == "op" and s is not None and r.get("accepted") and r.get("op") == "write":
             s.writes.append(r["t"])
     for s in sessions.values():
-        s.renewals.sort()
+        s.deadlines.sort()
+        s.replies.sort()
         dropped = [r["t"] for r in trace if r["type"] == "key-dropped" and r.get("value") == s.value]
         s.key_deleted_ns = min(dropped) if dropped else expired.get(s.client)
     return Facts(t0_ns=0, sessions=sessions)

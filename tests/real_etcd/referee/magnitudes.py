@@ -34,16 +34,30 @@ def waiter_grant_after_promise_end(f, roles):
 
 def holder_done_after_last_renewal(f, roles):
     h, _ = _pair(f, roles)
-    if not h or h.done_ns is None:
+    if not h or h.done_ns is None or h.last_renewal(h.done_ns) is None:
         return None
     return h.done_ns - h.last_renewal(h.done_ns)
 
 
+def holder_done_after_promise_end(f, roles):
+    h, _ = _pair(f, roles)
+    if not h or h.done_ns is None or h.promise_end(h.done_ns) is None:
+        return None
+    return h.done_ns - h.promise_end(h.done_ns)
+
+
 def holder_belief_end_after_last_renewal(f, roles):
     h, _ = _pair(f, roles)
-    if not h or h.belief_end_ns is None:
+    if not h or h.belief_end_ns is None or h.last_renewal(h.belief_end_ns) is None:
         return None
     return h.belief_end_ns - h.last_renewal(h.belief_end_ns)
+
+
+def holder_belief_end_after_promise_end(f, roles):
+    h, _ = _pair(f, roles)
+    if not h or h.belief_end_ns is None or h.promise_end(h.belief_end_ns) is None:
+        return None
+    return h.belief_end_ns - h.promise_end(h.belief_end_ns)
 
 
 def holder_last_write_after_waiter_grant(f, roles):
@@ -94,7 +108,7 @@ def holder_longest_renewal_gap(f, roles):
     if not h or h.grant_ns is None:
         return None
     until = h.release_ns if h.release_ns is not None else h.belief_end_ns
-    times = [t for t, _ in h.renewals if t <= until]
+    times = [t for t in h.replies if t <= until]
     if len(times) < 2:
         return None
     return max(b - a for a, b in zip(times, times[1:]))
@@ -105,15 +119,19 @@ ALL = {
     "waiter_grant_after_holder_last_renewal": (waiter_grant_after_holder_last_renewal,
                                                "{waiter} grant − {holder} last keepalive reply"),
     "waiter_grant_after_promise_end": (waiter_grant_after_promise_end,
-                                       "{waiter} grant − ({holder} last keepalive reply + TTL)"),
+                                       "{waiter} grant − {holder} deadline (promise end)"),
     "holder_done_after_last_renewal": (holder_done_after_last_renewal,
                                        "{holder} Done() closed − its last keepalive reply"),
+    "holder_done_after_promise_end": (holder_done_after_promise_end,
+                                      "{holder} Done() closed − its deadline"),
     "holder_belief_end_after_last_renewal": (holder_belief_end_after_last_renewal,
                                              "{holder} belief end − its last keepalive reply"),
+    "holder_belief_end_after_promise_end": (holder_belief_end_after_promise_end,
+                                            "{holder} belief end − its deadline"),
     "holder_last_write_after_waiter_grant": (holder_last_write_after_waiter_grant,
                                              "{holder} last accepted write − {waiter} grant"),
     "holder_key_deleted_after_promise_end": (holder_key_deleted_after_promise_end,
-                                             "{holder} key deleted − ({holder} last keepalive reply + TTL)"),
+                                             "{holder} key deleted − {holder} deadline"),
     "waiter_grant_after_holder_release": (waiter_grant_after_holder_release,
                                           "{waiter} grant − {holder} Unlock call"),
     "waiter_grant_after_holder_grant": (waiter_grant_after_holder_grant, "{waiter} grant − {holder} grant"),

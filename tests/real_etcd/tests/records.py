@@ -24,8 +24,10 @@ class Story:
         return rec
 
     def lease(self, client, at_s, lease=None):
+        """The lease granted at at_s and its keepalive started (deadline: 6 s, DialTimeout + 1 s, until a reply)."""
         lease = lease or {"c1": "aa", "c2": "bb", "c3": "cc"}[client]
         self.add(client, "lease", at_s, lease=lease, ttl_s=self.ttl_s)
+        self.add(client, "keepalive-start", at_s, lease=lease, deadline_ns=T0 + int(round((at_s + 6) * S)))
         return lease
 
     def keepalive(self, client, at_s, ttl_s=None):

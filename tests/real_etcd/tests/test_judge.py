@@ -50,13 +50,15 @@ def test_p1_a_grant_inside_the_holders_promised_window_is_violated():
     assert "c2 granted at 12.000s while c1's promised window ran to 13.400s" in v.witness
 
 
-def test_p1_a_grant_at_the_window_end_or_at_the_release_is_allowed():
-    at_end = Story()
-    at_end.lease("c1", 0.0)
-    at_end.grant("c1", 0.01)
-    at_end.lease("c2", 1.0)
-    at_end.grant("c2", 10.0)      # c1's window: lease reply at 0 + 10 s
-    assert judge.judge(at_end.end(20))["grant-exclusive"].status == "holds"
+def test_p1_a_grant_at_the_window_end_or_at_the_release_is_allowed_and_a_nanosecond_before_is_not():
+    for grant_s, status in ((10.005, "holds"), (10.004999999, "violated")):
+        st = Story()
+        st.lease("c1", 0.0)
+        st.keepalive("c1", 0.005)     # c1's window: the reply + 10 s
+        st.grant("c1", 0.01)
+        st.lease("c2", 1.0)
+        st.grant("c2", grant_s)
+        assert judge.judge(st.end(20))["grant-exclusive"].status == status, grant_s
     released = Story()
     released.lease("c1", 0.0)
     released.grant("c1", 0.01)
@@ -191,7 +193,7 @@ def test_p5_a_lost_update_is_violated_and_no_app_holds():
     assert judge.judge(none.end(5))["invariant"].status == "holds"
 
 
-def test_facts_promise_end_is_the_last_reply_so_far_plus_ttl():
+def test_facts_promise_end_is_the_last_reply_so_far_plus_ttl_and_before_any_reply_the_first_timeout():
     st = Story()
     st.lease("c1", 0.0)
     st.grant("c1", 0.01)
@@ -199,6 +201,7 @@ def test_facts_promise_end_is_the_last_reply_so_far_plus_ttl():
     st.keepalive("c1", 6.8)
     st.keepalive("c1", 9.0, ttl_s=0)   # a lease-gone reply extends nothing
     s = from_real(st.end(20)).get("c1")
+    assert s.promise_end(T0 + 1 * S) == T0 + 6 * S
     assert s.promise_end(T0 + 5 * S) == T0 + 13_400_000_000
     assert s.promise_end(T0 + 19 * S) == T0 + 16_800_000_000
     assert s.last_renewal() == T0 + 6_800_000_000

@@ -80,10 +80,10 @@ def sim_trace():
         {"t": 17002 * MS, "type": "key-dropped", "node": "s1", "value": "v1", "reason": "expired"},
         {"t": 17011 * MS, "type": "grant", "session": 2, "client": "c2", "value": "v2"},
         {"t": 17015 * MS, "type": "belief-end", "session": 2, "client": "c2", "reason": "released"},
-        {"t": 30 * S, "type": "promise", "at": 408 * MS, "session": 1, "client": "c1", "promised_end": 10102 * MS},
-        {"t": 30 * S, "type": "promise", "at": 3535 * MS, "session": 1, "client": "c1", "promised_end": 13535 * MS},
-        {"t": 30 * S, "type": "promise", "at": 6868 * MS, "session": 1, "client": "c1", "promised_end": 16868 * MS},
-        {"t": 30 * S, "type": "promise", "at": 17011 * MS, "session": 2, "client": "c2", "promised_end": 26006 * MS},
+        {"t": 30 * S, "type": "promise", "at": 408 * MS, "session": 1, "client": "c1", "promised_end": 10102 * MS, "from": "grant"},
+        {"t": 30 * S, "type": "promise", "at": 3535 * MS, "session": 1, "client": "c1", "promised_end": 13535 * MS, "from": "extend"},
+        {"t": 30 * S, "type": "promise", "at": 6868 * MS, "session": 1, "client": "c1", "promised_end": 16868 * MS, "from": "extend"},
+        {"t": 30 * S, "type": "promise", "at": 17011 * MS, "session": 2, "client": "c2", "promised_end": 26006 * MS, "from": "grant"},
     ]
 
 
@@ -96,9 +96,21 @@ def test_a_locksim_trace_becomes_the_same_facts_and_magnitudes():
     assert m["waiter_grant_after_promise_end"] == (17011 - 16868) * MS
     assert m["holder_key_deleted_after_promise_end"] == (17002 - 16868) * MS
     assert m["holder_belief_end_after_last_renewal"] == (16932 - 6868) * MS
+    assert m["holder_belief_end_after_promise_end"] == (16932 - 16868) * MS
     assert m["holder_last_write_after_waiter_grant"] == (16900 - 17011) * MS
     assert m["belief_overlap"] == (16932 - 17011) * MS
     assert m["holder_done_after_last_renewal"] is None       # locksim records no Done()
+
+
+def test_a_simulated_holder_frozen_before_its_first_keepalive_has_no_reply_and_the_first_timeouts_deadline():
+    trace = [r for r in sim_trace() if not (r["type"] == "promise" and r.get("from") == "extend")]
+    trace = [dict(r, promised_end=5005 * MS) if r["type"] == "promise" and r["session"] == 1 else r for r in trace]
+    c1 = facts.from_sim(trace).get("c1")
+    assert c1.last_renewal() is None and c1.promise_end(17000 * MS) == 5005 * MS
+    m = magnitudes.measure(facts.from_sim(trace), ["waiter_grant_after_holder_last_renewal",
+                                                    "waiter_grant_after_promise_end"], {"holder": "c1", "waiter": "c2"})
+    assert m == {"waiter_grant_after_holder_last_renewal": None,
+                 "waiter_grant_after_promise_end": (17011 - 5005) * MS}
 
 
 def rep(p2, p4="holds", valid=True):
