@@ -172,6 +172,10 @@ class EtcdCluster:
     def kill(self, name: str, sig: int) -> bool:
         return procs.signal_group(self.members[name].proc, sig)
 
+    def wait_stopped(self, name: str, timeout_s: float = 1.0) -> bool:
+        """True once every thread of the member is stopped (a SIGSTOP took effect)."""
+        return procs.wait_stopped(self.members[name].proc.pid, timeout_s)
+
     def step_wall_clock(self, name: str, delta_ns: int) -> int:
         """Steps the member's wall clock by delta_ns (either sign); returns its new offset."""
         return self.members[name].clock.step(delta_ns)

@@ -21,7 +21,9 @@ t0. How each fault is made:
                        step, the driver freezes it there with SIGSTOP and
                        continues it (SIGCONT) `length` later (_Pause).
   leader-failover      the file's crash of its initial leader (s1) at a time:
-                       the member that leads then gets SIGKILL.
+                       the member that leads then gets SIGKILL (`what =
+                       "process"`) or SIGSTOP for the rest of the run (`what
+                       = "machine"`: silence, connections open, no reset).
   wait-without-recheck the file's pause at a time: SIGSTOP from the driver,
                        SIGCONT `length` later.
   leader-clock-step    the file's crash of c1 at its keepalive reply and clock
@@ -42,6 +44,7 @@ import re
 import signal
 
 from . import scenario
+from .procs import now_ns as procs_now
 from .scenario import duration_ns
 
 RELEASE = "etcd-3.4.23"
@@ -316,26 +319,40 @@ class LeaderFailover(Experiment):
     roles = {"holder": "c1", "waiter": "c2"}
     magnitudes = ["waiter_grant_after_holder_release", "holder_longest_renewal_gap", "belief_overlap"]
     required_faults = ["crash"]
+    # scenarios/FORMAT.md: a crash's `what` defaults to "machine".
+    HOW = {"process": signal.SIGKILL, "machine": signal.SIGSTOP}
 
     def prepare(self, story):
         name = _fault_of_kind(story, "crash")
         if name is None:
             raise NotRealisable("no crash fault")
         self.fault = story.faults[name]
+        if self.fault.get("restart_after"):
+            raise NotRealisable("a crashed member that restarts is not made for real")
         try:
             self.at_ns = duration_ns(self.fault["at"])
         except ValueError as e:
             raise NotRealisable(f"crash at {self.fault['at']!r}: the real run crashes the leader at a time") from e
+        self.what = self.fault.get("what", "machine")
+        self.sig = self.HOW[self.what]
 
     def describe(self):
+        how = ("SIGKILL: the process dies, its host refuses connections at once" if self.what == "process" else
+               "SIGSTOP for the rest of the run: the member goes silent, its connections stay open and "
+               "unanswered, as a dead machine's do (no reset)")
         return {"crash": {"target": f"the leader (the file's {self.fault['target']}, its initial leader)",
-                          "at_ns": self.at_ns, "how": "SIGKILL"}}
+                          "at_ns": self.at_ns, "what": self.what, "how": how}}
 
     def begin(self, run):
         def crash():
             leader = run.cluster.leader()
-            sent = leader is not None and run.cluster.kill(leader, signal.SIGKILL)
-            run.emit("fault", kind="crash", target=leader, signal="SIGKILL", sent=bool(sent))
+            t = procs_now()
+            sent = leader is not None and run.cluster.kill(leader, self.sig)
+            took = bool(sent)
+            if sent and self.sig == signal.SIGSTOP:
+                took = run.cluster.wait_stopped(leader)
+            run.emit("fault", kind="crash", target=leader, what=self.what, signal=signal.Signals(self.sig).name,
+                     sent=bool(sent), took_effect=took, fault_t_ns=t)
             run.at(self.at_ns + 3_000_000_000, lambda: run.emit("leader", leader=run.cluster.leader()))
         run.at(self.at_ns, crash)
 
