@@ -156,9 +156,10 @@ class EtcdCluster:
                 return name
         return None
 
-    def leader(self) -> str | None:
-        """The name of the member that says it leads (None during an election)."""
-        return self._leader_from({name: self.status(name) for name in self.members})
+    def leader(self, exclude=()) -> str | None:
+        """The name of the member that says it leads (None during an election); members in
+        exclude are not asked (a stopped member would only time out)."""
+        return self._leader_from({name: self.status(name) for name in self.members if name not in exclude})
 
     def wait_leader(self, timeout_s: float = 10.0) -> str | None:
         deadline = time.monotonic() + timeout_s

@@ -71,6 +71,16 @@ def _fmt_range(r) -> str:
     return f"{lo / 1e9:8.3f} {med / 1e9:8.3f} {hi / 1e9:8.3f}  ({n})"
 
 
+def _how_surprising(real_statuses, sim_statuses) -> str:
+    """How likely the real count is if the real system broke the property at locksim's rate."""
+    n, k = len(real_statuses), real_statuses.count("violated")
+    rate = sim_statuses.count("violated") / len(sim_statuses)
+    if k == 0:
+        return (f" (locksim violates it in {rate:.0%} of seeds; at that rate {n} real repetitions would all "
+                f"hold with probability {(1 - rate) ** n:.2f})")
+    return f" (real: {k} of {n} repetitions; locksim: none of {len(sim_statuses)} seeds)"
+
+
 def compare_one(experiment, variant: str, real_reps: list[dict], sim: list[dict] | None, sim_error: str | None) -> dict:
     valid = [r for r in real_reps if r["valid"]]
     rows = []
@@ -84,7 +94,8 @@ def compare_one(experiment, variant: str, real_reps: list[dict], sim: list[dict]
         if sim and valid and real_v in ("holds", "violated"):
             agree = real_v == sim_v
             if not agree:
-                disagreements.append(f"{pid} {name}: real {real_v}, sim {sim_v}")
+                disagreements.append(f"{pid} {name}: real {real_v}, sim {sim_v}"
+                                     + _how_surprising(real_statuses, sim_statuses))
         witness = next((r["verdicts"][name]["witness"] for r in valid if r["verdicts"][name]["status"] == "violated"),
                        None)
         rows.append({"id": pid, "property": name, "real": real_v,

@@ -317,8 +317,11 @@ class LeaderFailover(Experiment):
     name = "leader-failover"
     scenario = "etcd-leader-failover.toml"
     roles = {"holder": "c1", "waiter": "c2"}
-    magnitudes = ["waiter_grant_after_holder_release", "holder_longest_renewal_gap", "belief_overlap"]
+    magnitudes = ["election_after_leader_crash", "waiter_grant_after_holder_release", "holder_longest_renewal_gap",
+                  "belief_overlap"]
     required_faults = ["crash"]
+    POLL_NS = 100_000_000         # how often the driver asks who leads after the crash
+    POLL_FOR_NS = 20_000_000_000
     # scenarios/FORMAT.md: a crash's `what` defaults to "machine".
     HOW = {"process": signal.SIGKILL, "machine": signal.SIGSTOP}
 
@@ -353,7 +356,16 @@ class LeaderFailover(Experiment):
                 took = run.cluster.wait_stopped(leader)
             run.emit("fault", kind="crash", target=leader, what=self.what, signal=signal.Signals(self.sig).name,
                      sent=bool(sent), took_effect=took, fault_t_ns=t)
-            run.at(self.at_ns + 3_000_000_000, lambda: run.emit("leader", leader=run.cluster.leader()))
+
+            # Who leads now: asked of the other members every POLL_NS until one does.
+            def poll():
+                asked = procs_now()
+                now_leader = run.cluster.leader(exclude=(leader,))
+                if now_leader is not None:
+                    run.emit("leader", leader=now_leader, asked_ns=asked, after_crash_of=leader)
+                elif asked - t < self.POLL_FOR_NS:
+                    run.at_abs(asked + self.POLL_NS, poll)
+            run.at_abs(t + self.POLL_NS, poll)
         run.at(self.at_ns, crash)
 
 

@@ -62,6 +62,8 @@ class Session:
 class Facts:
     t0_ns: int
     sessions: dict      # client -> Session
+    leader_crash_ns: int | None = None   # a store member that led was crashed
+    elected_ns: int | None = None        # another member leads, the first time it is known
 
     def get(self, client: str) -> Session | None:
         return self.sessions.get(client)
@@ -113,7 +115,17 @@ def from_real(records: list[dict]) -> Facts:
             ends = [e for e in ends if e[0] >= s.grant_ns]
             s.belief_end_ns, s.belief_end_reason = min(ends)
         sessions[client] = s
-    return Facts(t0_ns=run["t0_ns"], sessions=sessions)
+    f = Facts(t0_ns=run["t0_ns"], sessions=sessions)
+    cluster = next((r for r in records if r.get("proc") == "driver" and r.get("event") == "cluster"), {})
+    members = set(cluster.get("members", {}))
+    crash = next((r for r in records if r.get("proc") == "driver" and r.get("event") == "fault"
+                  and r.get("kind") == "crash" and r.get("target") in members), None)
+    if crash is not None:
+        f.leader_crash_ns = crash.get("fault_t_ns", crash["t_ns"])
+        # The driver asks every 100 ms: the first answer bounds the election from above.
+        f.elected_ns = next((r["t_ns"] for r in records if r.get("proc") == "driver" and r.get("event") == "leader"
+                             and r.get("after_crash_of") == crash["target"] and r.get("leader")), None)
+    return f
 
 
 def from_sim(trace: list[dict]) -> Facts:
@@ -153,7 +165,16 @@ def from_sim(trace: list[dict]) -> Facts:
         s.replies.sort()
         dropped = [r["t"] for r in trace if r["type"] == "key-dropped" and r.get("value") == s.value]
         s.key_deleted_ns = min(dropped) if dropped else expired.get(s.client)
-    return Facts(t0_ns=0, sessions=sessions)
+    f = Facts(t0_ns=0, sessions=sessions)
+    for r in trace:
+        if r["type"] == "fault" and r.get("fault") == "crash" and f.leader_crash_ns is None:
+            led = [x for x in trace if x["type"] == "role" and x.get("role") == "leader" and x["t"] <= r["t"]
+                   and x.get("node") == r.get("target")]
+            if led:
+                f.leader_crash_ns = r["t"]
+                f.elected_ns = next((x["t"] for x in trace if x["type"] == "role" and x.get("role") == "leader"
+                                     and x["t"] > r["t"] and x.get("node") != r.get("target")), None)
+    return f
 
 
 def read_jsonl(path: str) -> list[dict]:

@@ -114,6 +114,12 @@ def holder_longest_renewal_gap(f, roles):
     return max(b - a for a, b in zip(times, times[1:]))
 
 
+def election_after_leader_crash(f, roles):
+    if f.leader_crash_ns is None or f.elected_ns is None:
+        return None
+    return f.elected_ns - f.leader_crash_ns
+
+
 # name -> (function, the table's label with {holder}/{waiter})
 ALL = {
     "waiter_grant_after_holder_last_renewal": (waiter_grant_after_holder_last_renewal,
@@ -139,6 +145,8 @@ ALL = {
                                            "{waiter} grant − its own key's deletion"),
     "belief_overlap": (belief_overlap, "{holder} and {waiter} believing together (overlap; < 0: gap)"),
     "holder_longest_renewal_gap": (holder_longest_renewal_gap, "{holder} longest gap between keepalive replies"),
+    "election_after_leader_crash": (election_after_leader_crash,
+                                    "new leader known − leader crash (real: polled)"),
 }
 
 
