@@ -21,7 +21,7 @@ import re
 import sys
 import time
 
-from . import compare, experiments, judge, procs
+from . import compare, experiments, judge, magnitudes, procs
 from .facts import from_real, read_jsonl
 from .runner import Run, Tools
 
@@ -126,7 +126,6 @@ def cmd_judge(args) -> int:
         print(f"== {path} ({run['experiment']} {run['variant']} rep {run['rep']})")
         for name, v in judge.judge(records).items():
             print(f"   {name:<20} {v.status:<9} count {v.count:<3} unknown {v.unknown:<3} {v.witness or ''}")
-        from . import magnitudes
         for name, value in magnitudes.measure(from_real(records), exp.magnitudes, exp.roles).items():
             shown = "n/a" if value is None else f"{value / 1e9:.3f}s"
             print(f"   {magnitudes.label(name, exp.roles):<60} {shown}")

@@ -115,9 +115,6 @@ class Run:
             reply += chunk
         return reply.decode().strip()
 
-    def records_of(self, proc: str, event: str) -> list[dict]:
-        return [r for r in self.records if r.get("proc") == proc and r.get("event") == event]
-
     # ---- processes ----
 
     def _spawn(self, name: str, argv: list[str], workdir: str, ready: str | None, stdin=subprocess.DEVNULL):
