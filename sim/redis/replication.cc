@@ -259,7 +259,11 @@ void Replication::stop_master(bool answer_waiters) {
   }
   waiters_.clear();
   replicas_.clear();
-  outbox_.clear();
+  // Boost 1.74's deque::clear() steps from its first node pointer, null while
+  // the deque has never allocated: undefined behaviour clang's UBSan reports
+  // ("applying non-zero offset to null pointer"). An empty outbox has
+  // nothing to clear.
+  if (!outbox_.empty()) outbox_.clear();
   host_.cancel_timer(outbox_alarm_);
   outbox_alarm_ = {};
   last_write_.clear();
