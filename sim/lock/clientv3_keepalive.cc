@@ -26,12 +26,8 @@ void ClientV3Keepalive::keep(consensus::StoreSessionId session, ProcessId member
 
 void ClientV3Keepalive::start_loops() {
   loops_running_ = true;
-  const auto phase = [&](const std::optional<Duration>& set, Duration tick) {
-    return set ? *set : self_.rng().between(Duration{0}, tick - Duration{1});
-  };
-  send_timer_ = self_.set_timer(phase(timing_.keepalive_tick_phase, timing_.keepalive_tick), first_tag_ + kSendTick);
-  deadline_timer_ =
-      self_.set_timer(phase(timing_.deadline_tick_phase, timing_.deadline_tick), first_tag_ + kDeadlineTick);
+  send_timer_ = self_.set_timer(timing_.keepalive_tick_phase, first_tag_ + kSendTick);
+  deadline_timer_ = self_.set_timer(timing_.deadline_tick_phase, first_tag_ + kDeadlineTick);
 }
 
 void ClientV3Keepalive::move_to(ProcessId member) {

@@ -24,9 +24,14 @@
 // follower forwarding the keepalive to the leader) sends it to the leader at
 // once.
 //
-// The loops' phases (when each first wakes) are drawn per run unless the
-// scenario sets them: against anything in a story they are arbitrary, and
-// they decide how late Done() closes.
+// Both loops start with the client's first KeepAlive (firstKeepAliveOnce),
+// and the send loop makes its first pass at once: a client made for its
+// session sends its first keepalive the moment the session starts, and its
+// deadline loop ticks a whole number of seconds after that — which, with
+// the send loop's 500 ms grid, closes Done() half a second or a second after
+// the deadline, as a real client does. The phases (when each loop first
+// wakes) model a client whose lessor started earlier, for another lease:
+// there they are arbitrary, and a scenario sets or varies them.
 #pragma once
 
 #include <cstdint>
@@ -41,9 +46,9 @@ namespace locksim {
 
 struct ClientV3Timing {
   Duration keepalive_tick = std::chrono::milliseconds(500);  // retryConnWait
-  std::optional<Duration> keepalive_tick_phase;              // nullopt: drawn in [0, tick)
+  Duration keepalive_tick_phase{};                           // the send loop's first pass, after the start
   Duration deadline_tick = std::chrono::seconds(1);
-  std::optional<Duration> deadline_tick_phase;
+  Duration deadline_tick_phase{};
   Duration first_keepalive_timeout = std::chrono::seconds(5);  // defaultTTL without a DialTimeout
   // nextKeepAlive after a reply; nullopt: the reply's TTL / 3, as clientv3 computes it.
   std::optional<Duration> keepalive_every;

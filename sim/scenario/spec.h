@@ -72,11 +72,12 @@ struct StoreLockSpec {
   bool keepalive_every_written = false;  // etcd: else each reply's TTL / 3, as clientv3 computes it
   bool recheck = true;         // etcd: re-read the own key after waiting; resolved from the release
   // etcd's clientv3 lessor loops (sim/lock/clientv3_keepalive.h): resolved
-  // from the release unless written; a phase left out is drawn per run.
+  // from the release unless written; the phases are 0 (the loops start with
+  // the client's first session) unless written.
   Duration keepalive_tick{};
-  std::optional<Duration> keepalive_tick_phase;
+  Duration keepalive_tick_phase{};
   Duration deadline_tick{};
-  std::optional<Duration> deadline_tick_phase;
+  Duration deadline_tick_phase{};
   Duration first_keepalive_timeout{};
   SessionPolicy policy{};      // ZooKeeper: obey-suspended, obey-lost or ignore
   Duration suspended_after{};  // resolved: 2T/3 unless written

@@ -493,6 +493,26 @@ TEST(ClientV3, DoneClosesAtTheDeadlineLoopsFirstTickAfterTheDeadlineAndAChecksSa
   EXPECT_EQ(ended[0].reason, BeliefEnd::session_lost);
 }
 
+TEST(ClientV3, ByDefaultBothLoopsStartWithTheSessionAndDoneClosesHalfASecondAfterTheDeadline) {
+  // The default timing: a client made for its session, as on the real
+  // cluster (docs/real-etcd.md, partitioned-holder: Done() 10.50 s after the
+  // last reply with a 10 s TTL, in every repetition).
+  StoreLockConfig c = etcd();
+  c.clientv3 = true;
+  Rig rig(c);
+  rig.stores[0]->answer = etcd_until(5s, *rig.stores[0]);
+  rig.world.run(T(20s));
+  // Both loops start with the open reply at 3 ms; keepalives at 4 ms (at
+  // once) and 3.504 s, whose reply at 3.506 s is the last: deadline
+  // 13.506 s. The deadline loop ticks at 3 ms + k s: 14.003 s.
+  const auto closed = phase_times(rig.world.history(), Phase::session_lost);
+  ASSERT_EQ(closed.size(), 1u);
+  EXPECT_EQ(closed[0], L(14003ms));
+  const auto extended = phase_times(rig.world.history(), Phase::extended);
+  ASSERT_EQ(extended.size(), 1u) << "the session-start reply came before the grant";
+  EXPECT_EQ(extended[0], L(3506ms));
+}
+
 TEST(ClientV3, ACheckBeforeDoneClosesPassesThoughTheOwnDeadlineHasPassed) {
   Rig rig(clientv3(0ms, 250ms));
   rig.stores[0]->answer = etcd_until(3s, *rig.stores[0]);

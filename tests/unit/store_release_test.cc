@@ -48,7 +48,8 @@ TEST(StoreRelease, EtcdFollows3423UnlessTheFileNamesAnother) {
   EXPECT_EQ(spec.lock.store_lock.keepalive_tick, 500ms);
   EXPECT_EQ(spec.lock.store_lock.deadline_tick, 1s);
   EXPECT_EQ(spec.lock.store_lock.first_keepalive_timeout, 5s);
-  EXPECT_FALSE(spec.lock.store_lock.deadline_tick_phase) << "drawn per run";
+  EXPECT_EQ(spec.lock.store_lock.keepalive_tick_phase, 0ms) << "the first keepalive goes out with the session";
+  EXPECT_EQ(spec.lock.store_lock.deadline_tick_phase, 0ms) << "the deadline loop starts with the session";
 
   const ScenarioSpec newer = spec_of(store_file("etcd", "preset = \"etcd-3.5.33\"\n"));
   EXPECT_EQ(newer.store.lessor_queue_clock, ClockKind::monotonic);
@@ -62,7 +63,7 @@ TEST(StoreRelease, AKeyWrittenWinsOverTheRelease) {
               "deadline_tick_phase = \"300ms\"\n"));
   EXPECT_EQ(spec.store.lessor_queue_clock, ClockKind::wall);
   EXPECT_FALSE(spec.lock.store_lock.recheck);
-  EXPECT_EQ(spec.lock.store_lock.deadline_tick_phase, std::optional<Duration>(300ms));
+  EXPECT_EQ(spec.lock.store_lock.deadline_tick_phase, 300ms);
 }
 
 TEST(StoreRelease, ZooKeeperReleasesDifferInWhenLostComes) {

@@ -135,9 +135,10 @@ const KeyTable<StoreLockSpec> kLockKeys{
      into(&StoreLockSpec::keepalive_tick)},
     {{.name = "keepalive_tick_phase",
       .rule = DurationRule{.sign = Sign::non_negative},
-      .doc = "etcd only: when the send loop first wakes after the client opens its first session. Below "
-             "`keepalive_tick`",
-      .default_note = "drawn per run in [0, `keepalive_tick`)"},
+      .doc = "etcd only: when the send loop first wakes after the client opens its first session. 0 is a "
+             "client made for the session (its first keepalive goes out at once); another value, a client whose "
+             "lessor started earlier for another lease. Below `keepalive_tick`",
+      .default_note = "0"},
      into(&StoreLockSpec::keepalive_tick_phase)},
     {{.name = "deadline_tick",
       .rule = DurationRule{.sign = Sign::positive},
@@ -148,9 +149,10 @@ const KeyTable<StoreLockSpec> kLockKeys{
      into(&StoreLockSpec::deadline_tick)},
     {{.name = "deadline_tick_phase",
       .rule = DurationRule{.sign = Sign::non_negative},
-      .doc = "etcd only: when the deadline loop first wakes after the client opens its first session. Below "
+      .doc = "etcd only: when the deadline loop first wakes after the client opens its first session (0: "
+             "it ticks whole periods after the session's start, as on a client made for it). Below "
              "`deadline_tick`",
-      .default_note = "drawn per run in [0, `deadline_tick`)"},
+      .default_note = "0"},
      into(&StoreLockSpec::deadline_tick_phase)},
     {{.name = "first_keepalive_timeout",
       .rule = DurationRule{.sign = Sign::positive},
@@ -280,8 +282,10 @@ void check_store_phases(ReadContext& c) {
   const StoreLockSpec& sl = c.spec.lock.store_lock;
   check_phase(c, "store", "lessor_tick_phase", st.lessor_tick_phase, st.lessor_tick, "lessor_tick");
   if (c.spec.lock.protocol != LockProtocol::etcd) return;
-  check_phase(c, "store_lock", "keepalive_tick_phase", sl.keepalive_tick_phase, sl.keepalive_tick, "keepalive_tick");
-  check_phase(c, "store_lock", "deadline_tick_phase", sl.deadline_tick_phase, sl.deadline_tick, "deadline_tick");
+  check_phase(c, "store_lock", "keepalive_tick_phase", std::optional(sl.keepalive_tick_phase), sl.keepalive_tick,
+              "keepalive_tick");
+  check_phase(c, "store_lock", "deadline_tick_phase", std::optional(sl.deadline_tick_phase), sl.deadline_tick,
+              "deadline_tick");
 }
 
 void resolve_store_defaults(ReadContext& c) {

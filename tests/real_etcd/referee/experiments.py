@@ -10,8 +10,8 @@ t0. How each fault is made:
 
   partitioned-holder   the file's partition cutting one client off from every
                        member: right after that client's n-th keepalive
-                       reply (the file's occurrence; 2 when the file gives a
-                       time), its traffic to every member is blackholed at
+                       extension (the file's occurrence; 1 when the file
+                       gives a time), its traffic to every member is blackholed at
                        the proxy, never healed; it still reaches the
                        resource. A [link] from the client with a latency
                        (slow-network) becomes a fixed proxy delay on all of
@@ -28,7 +28,7 @@ t0. How each fault is made:
                        SIGCONT `length` later.
   leader-clock-step    the file's crash of c1 at its keepalive reply and clock
                        jump of the leader `after` it: SIGKILL right after
-                       c1's n-th keepalive reply once it holds, then the leader's wall clock
+                       c1's n-th keepalive extension, then the leader's wall clock
                        stepped by `by` through the shim. Before the file had
                        those variants, the brief's three (no step, +15 s,
                        −5 s after 500 ms) are used on its base story.
@@ -103,24 +103,24 @@ class Experiment:
 
 
 class _KeepaliveTrigger:
-    """Fires action(t_ns of the reply) once: right after the client's n-th keepalive reply, once it holds.
+    """Fires action(t_ns of the reply) once: right after the client's n-th keepalive extension, once it holds.
 
-    The n-th reply of the session, counted from the first. clientv3 sends
-    its first keepalive the moment the session starts (sendKeepAliveLoop
-    sends before it first waits; nextKeepAlive = now), so that reply comes a
-    few milliseconds after the lease's grant and races the Lock call: it
-    usually lands just before Lock returns. The later replies come every
-    TTL/3. locksim counts "c1 extended" from the first reply that extends a
-    held lease, and its first keepalive goes out at a drawn point of the send
-    loop's 500 ms period, almost always after the grant: its n-th extension
-    is the real n-th reply. Counting only the real replies that follow the
-    grant would put the fault a whole TTL/3 later than locksim does in most
-    repetitions and not in the others.
+    As locksim counts "c1 extended": the n-th reply after the one to the
+    keepalive clientv3 sends as the session starts (sendKeepAliveLoop makes
+    its first pass at once; nextKeepAlive = now). In locksim that first
+    reply always lands before the grant — the renewal is the leader's alone,
+    the Mutex's put goes through Raft — so its first extension is the
+    session's second reply, TTL/3 later. For real the first reply races the
+    grant (it lands a few milliseconds after it in about three runs of ten),
+    so counting the replies after the grant would put the fault a whole TTL/3
+    early in those runs; skipping the session-start reply puts it where the
+    story does in every run.
 
-    If the n-th reply came before the grant, the action fires at the grant
-    (with that reply's instant). Records come from one process in the order
-    it wrote them, but the grant record is written after Lock returns and a
-    reply may be written between; replies are ordered by their t_ns."""
+    If the n-th extension came before the grant (n TTL/3 periods before a
+    slow Lock returned), the action fires at the grant, with that reply's
+    instant. Records come from one process in the order it wrote them, but
+    the grant record is written after Lock returns and a reply may be written
+    between; replies are ordered by their t_ns."""
 
     def __init__(self, client: str, n: int, action):
         self.client, self.n, self.action = client, n, action
@@ -137,9 +137,9 @@ class _KeepaliveTrigger:
             self.replies.append(rec["t_ns"])
         else:
             return
-        if self.granted and len(self.replies) >= self.n:
+        if self.granted and len(self.replies) > self.n:
             self.fired = True
-            self.action(sorted(self.replies)[self.n - 1])
+            self.action(sorted(self.replies)[self.n])
 
 
 class _Pause:
@@ -232,7 +232,7 @@ class PartitionedHolder(Experiment):
                   "holder_belief_end_after_promise_end", "holder_last_write_after_waiter_grant",
                   "holder_key_deleted_after_promise_end", "belief_overlap"]
     required_faults = ["blackhole"]
-    DEFAULT_RENEWAL = 2
+    DEFAULT_RENEWAL = 1
 
     def prepare(self, story):
         name = _fault_of_kind(story, "partition")
@@ -257,7 +257,7 @@ class PartitionedHolder(Experiment):
 
     def describe(self):
         return {"blackhole": {"target": self.target, "healed": False, "file_at": self.fault["at"],
-                              "when": f"right after {self.target}'s keepalive reply #{self.renewal} (once it holds)"
+                              "when": f"right after {self.target}'s keepalive extension #{self.renewal} (once it holds)"
                                       + ("" if self.from_file else " (the file gives a time; #2 is used)")},
                 "link_delay": ({"client": self.target, **self.delay, "members": "all"} if self.delay else None)}
 
@@ -420,7 +420,7 @@ class LeaderClockStep(Experiment):
 
     def describe(self):
         return {"crash": {"target": self.holder, "how": "SIGKILL",
-                          "when": f"right after {self.holder}'s keepalive reply #{self.renewal} (once it holds)"},
+                          "when": f"right after {self.holder}'s keepalive extension #{self.renewal} (once it holds)"},
                 "clock_step": {"target": "the leader", "by_ns": self.step_ns,
                                "when": f"{self.after_ns / 1e9:g}s after that reply"},
                 "story_source": self.source}
