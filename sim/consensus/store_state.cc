@@ -95,8 +95,13 @@ Applied StoreState::apply(const Command& c) {
     case Command::Kind::expire_session: return end_session(c, KeyGone::expired);
     case Command::Kind::create_if_absent: {
       if (!session_live(sessions_, c.session)) return Applied{.status = Status::session_gone};
-      if (const KeyRecord* r = find(c.key)) return reply_of(c.key, *r);
-      return create(c, c.key);
+      // etcd's Mutex reads the owner in the same transaction ("to complete
+      // the uncontended path with only one RPC"): |number| is the create
+      // revision of the prefix's first key, after the put.
+      const KeyRecord* r = find(c.key);
+      Applied out = r != nullptr ? reply_of(c.key, *r) : create(c, c.key);
+      out.number = first_created(c.key.prefix)->second.create_revision;
+      return out;
     }
     case Command::Kind::create_sequential: {
       if (!session_live(sessions_, c.session)) return Applied{.status = Status::session_gone};

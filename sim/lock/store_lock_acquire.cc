@@ -87,6 +87,11 @@ void StoreLock::on_attempt_reply(const consensus::Reply& reply, const Outstandin
     case Step::creating:
       my_key_ = reply.key;
       my_revision_ = reply.create_revision;
+      // etcd's uncontended path: the create's transaction also read the
+      // owner; if it is our key, Lock returns at once, with no wait and no
+      // re-check in any release.
+      if (config_.recipe == StoreRecipe::etcd_mutex && reply.number == my_revision_)
+        return grant(consensus::lock_value(my_key_, my_revision_), my_revision_, belief_end());
       return find_lower();
     case Step::finding_lower:
       if (reply.status == Status::ok) {

@@ -50,8 +50,9 @@ enum class Op : std::uint8_t {
   // its keys are deleted like a clean release (no lock-delay).
   close_session,
   // etcd's Mutex.Lock first step: Txn(If(CreateRevision(key) == 0),
-  // Then(Put(key, "", WithLease(session))), Else(Get(key))). Reply: ok, with
-  // create_revision of the key (new or existing).
+  // Then(Put(key, "", WithLease(session)), getOwner), Else(Get(key),
+  // getOwner)). Reply: ok, with create_revision of the key (new or existing)
+  // and number = the create revision of the prefix's first key (the owner).
   create_if_absent,
   // ZooKeeper create(prefix/lock-, EPHEMERAL_SEQUENTIAL) under |session|: the
   // store picks the suffix (the parent's next sequence number). Reply: ok,

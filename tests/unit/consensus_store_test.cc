@@ -129,6 +129,34 @@ TEST(ConsensusStore, AcknowledgedWriteSurvivesTheLeaderAndAFollowerCrashing) {
   }
 }
 
+TEST(ConsensusStore, ACreateIfAbsentReadsThePrefixsOwnerInTheSameTransaction) {
+  // etcd's Mutex gets the owner with its put: the first key's create
+  // revision comes back in |number|, for a new key and for one already there.
+  NullTrace trace;
+  World w(1, trace);
+  const std::vector<ProcessId> s = add_store(w, 3, fast_store());
+  auto client = std::make_unique<StoreTestClient>();
+  StoreTestClient& c = *client;
+  consensus::Request open = store_request(Op::open_session);
+  open.number = 60'000;
+  c.plan.push_back({10ms, s[0], open});
+  c.plan.push_back({20ms, s[0], open});
+  c.plan.push_back({200ms, s[0], store_request(Op::create_if_absent, Key{0, 1}, kFirstSession)});
+  c.plan.push_back({300ms, s[0], store_request(Op::create_if_absent, Key{0, 2}, kFirstSession + 1)});
+  c.plan.push_back({400ms, s[0], store_request(Op::create_if_absent, Key{0, 1}, kFirstSession)});
+  w.add(std::move(client), ProcessKind::client);
+  w.run(T(1s));
+  const StoreTestClient::Heard* first = c.reply_to(2);
+  const StoreTestClient::Heard* second = c.reply_to(3);
+  const StoreTestClient::Heard* again = c.reply_to(4);
+  ASSERT_TRUE(first && second && again);
+  EXPECT_EQ(first->reply.number, first->reply.create_revision) << "alone under the prefix: the owner";
+  EXPECT_GT(second->reply.create_revision, first->reply.create_revision);
+  EXPECT_EQ(second->reply.number, first->reply.create_revision) << "queued behind the first key";
+  EXPECT_EQ(again->reply.create_revision, first->reply.create_revision) << "the key already there";
+  EXPECT_EQ(again->reply.number, first->reply.create_revision);
+}
+
 // A session whose keepalives stop at |last_keepalive| (true time = the
 // leader's monotonic time here) must not expire before that + its TTL.
 TrueTime expiry_of(const History& h, StoreSessionId session) {

@@ -149,6 +149,24 @@ TEST(StoreLock, EtcdMutexHoldsWithNoLowerKeyAndCountsItsLeaseFromTheReply) {
   EXPECT_EQ(rig.stores[0]->count(Op::get), 1u) << "the recipe re-reads its own key";
 }
 
+TEST(StoreLock, EtcdMutexWhoseCreateFindsItselfTheOwnerHoldsInOneRequest) {
+  // Mutex.Lock's transaction reads the owner with the put ("to complete the
+  // uncontended path with only one RPC"): no waitDeletes, and no re-check in
+  // any release.
+  Rig rig(etcd(/*recheck=*/true));
+  auto base = etcd_store([] { return with(Status::not_found); });
+  rig.stores[0]->answer = [base](const Request& q) -> std::optional<Reply> {
+    std::optional<Reply> r = base(q);
+    if (q.op == Op::create_if_absent) r->number = r->create_revision;  // the owner is our key
+    return r;
+  };
+  rig.world.run(T(1s));
+  ASSERT_EQ(rig.client->acquired, 1);
+  EXPECT_EQ(rig.client->last.fencing_token, 7);
+  EXPECT_EQ(rig.stores[0]->count(Op::last_created_below), 0u);
+  EXPECT_EQ(rig.stores[0]->count(Op::get), 0u);
+}
+
 TEST(StoreLock, KeepalivesMoveTheDeadlineToEachReplysArrival) {
   Rig rig(etcd());
   rig.stores[0]->delay = 5ms;
