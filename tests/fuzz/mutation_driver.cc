@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "sim/core/rng.h"
+#include "tests/fuzz/dictionary.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 namespace locksim::fuzz {
@@ -71,37 +72,13 @@ std::vector<fs::path> files_under(const std::vector<std::string>& paths) {
   return out;
 }
 
-// libFuzzer's dictionary format: one "token" per line, with \" \\ and \xNN
-// escapes; '#' starts a comment line.
 std::vector<std::string> read_dictionary(const std::string& path) {
-  std::vector<std::string> tokens;
   std::ifstream in(path);
   if (!in) {
     std::cerr << "locksim_fuzz: cannot read dictionary " << path << "\n";
     std::exit(2);
   }
-  std::string line;
-  while (std::getline(in, line)) {
-    const std::size_t open = line.find('"');
-    const std::size_t close = line.rfind('"');
-    if (line.empty() || line[0] == '#' || open == std::string::npos || close <= open) continue;
-    std::string token;
-    for (std::size_t i = open + 1; i < close; ++i) {
-      if (line[i] == '\\' && i + 1 < close) {
-        const char next = line[++i];
-        if (next == 'x' && i + 2 < close) {
-          token.push_back(static_cast<char>(std::stoi(line.substr(i + 1, 2), nullptr, 16)));
-          i += 2;
-        } else {
-          token.push_back(next == 'n' ? '\n' : next);
-        }
-      } else {
-        token.push_back(line[i]);
-      }
-    }
-    tokens.push_back(token);
-  }
-  return tokens;
+  return locksim::fuzz::dictionary_tokens(in);
 }
 
 class Mutator {

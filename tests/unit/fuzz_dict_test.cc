@@ -16,39 +16,16 @@
 #include "sim/history/server_event.h"
 #include "sim/scenario/faults/fault_kinds.h"
 #include "sim/scenario/read/sections.h"
+#include "tests/fuzz/dictionary.h"
 
 namespace locksim::scenario {
 namespace {
 
 const std::string kDictPath = std::string(LOCKSIM_SOURCE_DIR) + "/tests/fuzz/scenario.dict";
 
-// The tokens of a libFuzzer dictionary, unescaped as the mutation driver
-// reads them (tests/fuzz/mutation_driver.cc, read_dictionary).
 std::vector<std::string> dictionary_tokens(const std::string& path) {
   std::ifstream in(path);
-  std::vector<std::string> tokens;
-  std::string line;
-  while (std::getline(in, line)) {
-    const std::size_t open = line.find('"');
-    const std::size_t close = line.rfind('"');
-    if (line.empty() || line[0] == '#' || open == std::string::npos || close <= open) continue;
-    std::string token;
-    for (std::size_t i = open + 1; i < close; ++i) {
-      if (line[i] == '\\' && i + 1 < close) {
-        const char next = line[++i];
-        if (next == 'x' && i + 2 < close) {
-          token.push_back(static_cast<char>(std::stoi(line.substr(i + 1, 2), nullptr, 16)));
-          i += 2;
-        } else {
-          token.push_back(next == 'n' ? '\n' : next);
-        }
-      } else {
-        token.push_back(line[i]);
-      }
-    }
-    tokens.push_back(token);
-  }
-  return tokens;
+  return fuzz::dictionary_tokens(in);
 }
 
 // The keys of [search.KIND] tables: the first cell of each row of the
