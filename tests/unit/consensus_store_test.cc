@@ -415,44 +415,36 @@ TEST(ConsensusStore, AnIsolatedEtcd35LeaderNeverRenews) {
   isolated_leader(/*confirms=*/true, Status::not_leader, Status::not_leader);
 }
 
+// When a 2 s session, opened at 10 ms on a 3.4-style leader (expiry queue on
+// the wall clock, a 3 s retry), expires after the leader's wall clock is
+// stepped by |step| at 1 s.
+TrueTime wall_queued_expiry(std::uint64_t seed, Duration step) {
+  NullTrace trace;
+  World w(seed, trace);
+  StoreConfig config = fast_store();
+  config.lessor.queue_clock = ClockKind::wall;
+  config.lessor.expired_retry = 3s;
+  const std::vector<ProcessId> s = add_store(w, 3, config);
+  auto client = std::make_unique<StoreTestClient>();
+  consensus::Request open = store_request(Op::open_session);
+  open.number = 2000;
+  client->plan.push_back({10ms, s[0], open});
+  w.add(std::move(client), ProcessKind::client);
+  w.schedule_fault(T(1s), fault::ClockJump{s[0], step});
+  w.run(T(10s));
+  return expiry_of(w.history(), kFirstSession);
+}
+
 TEST(ConsensusStore, AForwardWallStepOnAWallQueuedLeaderDelaysTheRevocationNeverAdvancesIt) {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    NullTrace trace;
-    World w(seed, trace);
-    StoreConfig config = fast_store();
-    config.lessor.queue_clock = ClockKind::wall;
-    config.lessor.expired_retry = 3s;
-    const std::vector<ProcessId> s = add_store(w, 3, config);
-    auto client = std::make_unique<StoreTestClient>();
-    StoreTestClient& c = *client;
-    consensus::Request open = store_request(Op::open_session);
-    open.number = 2000;
-    c.plan.push_back({10ms, s[0], open});
-    w.add(std::move(client), ProcessKind::client);
-    w.schedule_fault(T(1s), fault::ClockJump{s[0], 60s});
-    w.run(T(10s));
-    const TrueTime expired = expiry_of(w.history(), kFirstSession);
+    const TrueTime expired = wall_queued_expiry(seed, 60s);
     EXPECT_GE(expired, T(2011ms)) << "seed " << seed;
     EXPECT_LE(expired, T(2011ms + 3s + 100ms + 10ms)) << "seed " << seed << ": the retry interval and a tick";
   }
 }
 
 TEST(ConsensusStore, ABackwardWallStepOnAWallQueuedLeaderDelaysTheRevocationByTheStep) {
-  NullTrace trace;
-  World w(1, trace);
-  StoreConfig config = fast_store();
-  config.lessor.queue_clock = ClockKind::wall;
-  config.lessor.expired_retry = 3s;
-  const std::vector<ProcessId> s = add_store(w, 3, config);
-  auto client = std::make_unique<StoreTestClient>();
-  StoreTestClient& c = *client;
-  consensus::Request open = store_request(Op::open_session);
-  open.number = 2000;
-  c.plan.push_back({10ms, s[0], open});
-  w.add(std::move(client), ProcessKind::client);
-  w.schedule_fault(T(1s), fault::ClockJump{s[0], -4s});
-  w.run(T(10s));
-  const TrueTime expired = expiry_of(w.history(), kFirstSession);
+  const TrueTime expired = wall_queued_expiry(1, -4s);
   EXPECT_GE(expired, T(2011ms + 4s));
   EXPECT_LE(expired, T(2011ms + 4s + 100ms + 10ms));
 }
