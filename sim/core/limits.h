@@ -88,5 +88,14 @@ constexpr Duration saturating_mul(Duration d, std::int64_t n) {
   return Duration{(d.count() < 0) != (n < 0) ? std::numeric_limits<std::int64_t>::min()
                                              : std::numeric_limits<std::int64_t>::max()};
 }
+// d * ppm / 1,000,000, exact where it fits and saturating where it does not:
+// the plain product overflows from d > 9.2e12 ns (2.5 hours) at ppm =
+// 1,000,000, and TTLs run to a century.
+constexpr Duration scale_ppm(Duration d, std::int64_t ppm) {
+  const __int128 v = static_cast<__int128>(d.count()) * ppm / 1'000'000;
+  if (v > std::numeric_limits<std::int64_t>::max()) return Duration{std::numeric_limits<std::int64_t>::max()};
+  if (v < std::numeric_limits<std::int64_t>::min()) return Duration{std::numeric_limits<std::int64_t>::min()};
+  return Duration{static_cast<std::int64_t>(v)};
+}
 
 }  // namespace locksim

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 
+#include "sim/core/limits.h"
+
 namespace locksim::scenario {
 
 namespace {
@@ -157,8 +159,7 @@ const LockPreset* find_lock_preset(std::string_view name) {
 
 std::optional<Duration> preset_node_timeout(const LockPreset& preset, Duration ttl) {
   if (preset.node_timeout_per_ttl_ppm == 0) return std::nullopt;
-  return std::max(Duration{1}, Duration{ttl.count() / 1'000'000 * preset.node_timeout_per_ttl_ppm +
-                                        ttl.count() % 1'000'000 * preset.node_timeout_per_ttl_ppm / 1'000'000});
+  return std::max(Duration{1}, scale_ppm(ttl, preset.node_timeout_per_ttl_ppm));
 }
 
 }  // namespace locksim::scenario

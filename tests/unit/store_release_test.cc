@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "sim/core/limits.h"
 #include "sim/scenario/file.h"
 
 namespace locksim::scenario {
@@ -101,6 +102,24 @@ TEST(StoreRelease, ALoopsPhaseMustBeBelowItsPeriod) {
   EXPECT_NE(e.message.find("must be below store_lock.deadline_tick = 1s"), std::string::npos) << e.to_string();
   const ScenarioError f = error_of(store_file("etcd", "[store]\nlessor_tick = \"200ms\"\nlessor_tick_phase = \"250ms\"\n"));
   EXPECT_EQ(f.key, "store.lessor_tick_phase") << f.to_string();
+}
+
+TEST(StoreRelease, ACenturyLongTtlResolvesEveryShareOfItExactly) {
+  // The fuzzer found ttl * 333,333 ppm overflowing (UBSan) from a TTL of
+  // 2.5 hours; TTLs run to a century, so every share of one is exact.
+  const auto with_ttl = [](const std::string& protocol, const std::string& ttl, const std::string& extra) {
+    return "[scenario]\nname = \"t\"\n[lock]\nprotocol = \"" + protocol + "\"\nttl = \"" + ttl + "\"\n" + extra +
+           "[client.c1]\nsteps = [\"work 1s\"]\n";
+  };
+  const Duration century = 100 * kYear;
+  const ScenarioSpec etcd = spec_of(with_ttl("etcd", "3155760000s", ""));
+  EXPECT_EQ(etcd.lock.ttl, century);
+  EXPECT_EQ(etcd.lock.store_lock.keepalive_every, Duration{century.count() / 1'000'000 * 333'333});
+  const ScenarioSpec zk = spec_of(with_ttl("zookeeper", "3155760000s", "preset = \"zookeeper-3.9.3\"\n"));
+  EXPECT_EQ(zk.lock.store_lock.lost_after, Duration{century.count() / 1'000'000 * 666'667})
+      << "2T/3 after SUSPENDED: 4T/3 after the last packet";
+  EXPECT_EQ(spec_of(with_ttl("etcd", "876000s", "")).lock.store_lock.keepalive_every,
+            Duration{std::int64_t{876'000'000'000'000} / 1'000'000 * 333'333});
 }
 
 }  // namespace

@@ -307,7 +307,7 @@ void resolve_store_defaults(ReadContext& c) {
     store.promotion_extension = p.promotion_extension.value_or(store.election_timeout);
   sl.keepalive_every_written = !unwritten("store_lock", "keepalive_every");
   if (unwritten("store_lock", "keepalive_every"))
-    sl.keepalive_every = p.keepalive_per_ttl_ppm > 0 ? std::max(Duration{1}, lock.ttl * p.keepalive_per_ttl_ppm / 1'000'000)
+    sl.keepalive_every = p.keepalive_per_ttl_ppm > 0 ? std::max(Duration{1}, scale_ppm(lock.ttl, p.keepalive_per_ttl_ppm))
                                                      : p.keepalive_fixed;
   if (unwritten("store_lock", "policy")) sl.policy = p.policy;
   if (unwritten("store_lock", "suspended_after")) sl.suspended_after = std::max(Duration{1}, lock.ttl * 2 / 3);
@@ -329,7 +329,7 @@ void resolve_store_defaults(ReadContext& c) {
   if (unwritten("store_lock", "deadline_tick")) sl.deadline_tick = release->deadline_tick;
   if (unwritten("store_lock", "first_keepalive_timeout")) sl.first_keepalive_timeout = release->first_keepalive_timeout;
   if (release->lost_after_per_ttl_ppm > 0 && unwritten("store_lock", "lost_after"))
-    sl.lost_after = std::max(Duration{1}, lock.ttl * release->lost_after_per_ttl_ppm / 1'000'000);
+    sl.lost_after = std::max(Duration{1}, scale_ppm(lock.ttl, release->lost_after_per_ttl_ppm));
 }
 
 }  // namespace locksim::scenario
