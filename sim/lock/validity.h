@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "sim/core/limits.h"
 #include "sim/core/time.h"
 
 namespace locksim {
@@ -19,10 +20,7 @@ struct ValidityRule {
   std::int64_t drift_factor_ppm = 0;
   Duration drift_fixed{0};
 
-  Duration drift() const {
-    return Duration{static_cast<std::int64_t>(static_cast<__int128>(ttl.count()) * drift_factor_ppm / 1'000'000)} +
-           drift_fixed;
-  }
+  Duration drift() const { return scale_ppm(ttl, drift_factor_ppm) + drift_fixed; }
   // What remains after |elapsed|; <= 0 means the lock must not be used.
   Duration validity(Duration elapsed) const { return ttl - elapsed - drift(); }
 };
