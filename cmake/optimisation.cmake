@@ -58,7 +58,7 @@ if(LOCKSIM_PROFILE)
     file(GLOB locksim_profile_files "${locksim_profile_dir}/*.gcda")
     if(NOT locksim_profile_files)
       message(FATAL_ERROR "LOCKSIM_PROFILE: no training profile (*.gcda) in ${locksim_profile_dir}; "
-                          "scripts/setup writes one (build/profile), or leave LOCKSIM_PROFILE empty")
+                          "scripts/build-trained writes one (build-trained/profile), or leave LOCKSIM_PROFILE empty")
     endif()
     # A profile that does not fit this tree would be ignored without a word
     # (-Wno-missing-profile, below): check at least that the event loop's
