@@ -11,7 +11,7 @@ This module reads it (it is optional: a CSV without one still plots) and gives
   or a report section;
 - ``story_warnings``: cells where a property never broke although the story
   says it should, or although a fault that the story rests on did not fire in
-  every run — a 0 % that may only mean the story did not happen (the README's
+  every run — a 0 % that may only mean the story did not happen (docs/sweeps.md's
   ``--vary lock.ttl=5s,10s,30s`` on ``redlock-clock-drift``: the story's step
   times assume a 10 s TTL);
 - ``replay_command``: the ``locksim run`` that replays a cell's first

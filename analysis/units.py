@@ -1,7 +1,7 @@
 """Reading the value texts a sweep writes — "10s", "250ms", "5000ppm", "0.5%" — as numbers with units.
 
 A sweep's key columns hold the canonical text of each swept value, exactly as
-a scenario file or ``--set`` would spell it (README "Writing a scenario"):
+a scenario file or ``--set`` would spell it (docs/model-and-limits.md, "Writing a scenario"):
 durations with a unit (``ns``, ``us``, ``ms``, ``s``, ``m``, ``h``), clock
 rates in ``ppm`` or ``%``, plain numbers, or words (``monotonic``, ``true``).
 Plots need numbers on a common unit, so this module parses a whole column at

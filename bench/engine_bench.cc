@@ -9,7 +9,7 @@
 // million before the speed work (29-33 million before the store-forwarding
 // fixes, 46-47 before the event beside the heap, 49-50 before the models
 // built their messages in place, 55.7 before the queue kept 32-byte events,
-// about 53 before the network's lanes; see the README's Benchmarks).
+// about 53 before the network's lanes; see docs/benchmarks.md).
 // BM_PingPongCopied, with send() copying: 50.6.
 #include <benchmark/benchmark.h>
 
@@ -84,7 +84,7 @@ class SwappingBinaryHeap {
 // sorted by (at, seq) so ties still pop in insertion order. Fixed size here:
 // it is tuned to the hold model below (the year covers every gap), which is
 // the best case for it; kept to measure against the heap, not used by the
-// engine (see the README's Benchmarks section for why).
+// engine (docs/benchmarks.md, "The event queue", says why).
 class CalendarQueue {
  public:
   explicit CalendarQueue(std::size_t buckets, std::int64_t width) : buckets_(buckets), width_(width) {}

@@ -4,10 +4,11 @@
 // Why: a struct written field by field and copied whole moments later makes
 // the copy's 16-byte loads span stores still in the store buffer, which
 // cannot be forwarded from it: each load waits until they reach the cache
-// (README, "Copies the store buffer cannot forward"). GCC likes to keep a
-// message's fields in registers across the calls a model makes before it
-// sends, and to store them just before the copy. Where there is such work
-// to do, settling the message before it lets the stores drain meanwhile.
+// (docs/benchmarks.md, "Copies the store buffer cannot forward"). GCC likes
+// to keep a message's fields in registers across the calls a model makes
+// before it sends, and to store them just before the copy. Where there is
+// such work to do, settling the message before it lets the stores drain
+// meanwhile.
 // (A message built and sent at once is better built in its slot:
 // Process::send_built, which copies nothing.)
 //

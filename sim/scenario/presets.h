@@ -5,7 +5,7 @@
 // it is written (scenarios/FORMAT.md, "Presets").
 //
 // The values are the libraries' own defaults, read from their source (the
-// README's model section lists them). The table itself is in presets.cc.
+// docs/model-and-limits.md lists them). The table itself is in presets.cc.
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,9 @@
 // What each store-kept lock service does by default: its store's timings and
 // session rules, and its client's keepalive and policy. A key written in the
 // file (or a variant, or --set) wins; these fill in the rest
-// (resolve_defaults). The values and their sources are collected in the
-// README's "Consensus-backed locks" section; the table is in store_presets.cc.
+// (resolve_defaults). The values and their sources are collected in
+// scenarios/FORMAT.md's [store] protocol table; the table is in
+// store_presets.cc.
 #pragma once
 
 #include <cstdint>

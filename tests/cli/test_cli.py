@@ -32,7 +32,7 @@ PROPERTIES = ["grant-exclusive", "belief-exclusive", "resource-exclusive", "reso
 
 @pytest.mark.parametrize("name", CATALOGUE)
 def test_catalogue_scenario_matches_expectations(locksim, name):
-    """Each headline scenario runs from the README's command and matches its [expect] (exit 0)."""
+    """Each headline scenario runs as `locksim run FILE` and matches its [expect] (exit 0)."""
     result = locksim("run", f"scenarios/{name}.toml")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("seed "), "every run prints its seed first"

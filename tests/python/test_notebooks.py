@@ -63,7 +63,7 @@ def test_redlock_debate_notebook_runs_and_shows_timelines(locksim_bin, tmp_path)
     text = json.dumps(outputs(nb), ensure_ascii=False)
     assert "python: /usr/bin/python3" in text  # Debian's interpreter ran the kernel
     assert "wall-clock-step-back" in text and "V ✓" in text
-    # The hand-made drift sweep finds the README's threshold: 1.15 % holds, 1.175 % breaks P1.
+    # The hand-made drift sweep finds docs/sweeps.md's threshold: 1.15 % holds, 1.175 % breaks P1.
     drift = next(o for o in outputs(nb) if "C's drift (%)" in "".join(o.get("data", {}).get("text/plain", "")))
     lines = "".join(drift["data"]["text/plain"]).splitlines()
     assert any(l.split()[:2] == ["1.150", "holds"] for l in lines)
@@ -83,5 +83,5 @@ def test_sweeps_notebook_runs_a_sweep_and_plots_it(locksim_bin, tmp_path):
     assert "python: /usr/bin/python3" in text
     assert "$ locksim sweep scenarios/single-node-gc-pause.toml --variant fenced --seeds 40" in text
     assert "['grid.csv', 'grid.png', 'grid.svg']" in text  # the plotting CLI wrote both formats
-    # The drift sweep (steps of 1/16 %) first breaks P1 just past the README's 1.175 %.
+    # The drift sweep (steps of 1/16 %) first breaks P1 just past docs/sweeps.md's 1.175 %.
     assert "first drift that breaks P1: 1.1875% (20 of 20 runs)" in text

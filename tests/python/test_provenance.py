@@ -58,7 +58,7 @@ def test_replay_command_rebuilds_the_run():
 
 @pytest.fixture(scope="module")
 def ttl_sweep(tmp_path_factory) -> Path:
-    """The README's own example: redlock-clock-drift's TTL swept away from the 10 s its story assumes."""
+    """docs/sweeps.md's own example: redlock-clock-drift's TTL swept away from the 10 s its story assumes."""
     out = tmp_path_factory.mktemp("ttl") / "ttl.csv"
     done = subprocess.run([LOCKSIM, "sweep", "scenarios/redlock-clock-drift.toml", "--vary", "lock.ttl=5s,10s,30s",
                            "--seeds", "3", "--out", str(out)], capture_output=True, text=True, cwd=ROOT, timeout=120)

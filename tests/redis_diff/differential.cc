@@ -2,7 +2,7 @@
 // wall-clock steps, against the model's RedisNode and a real redis-server;
 // every reply, and GET and PTTL of every key after every step, must be the
 // same bytes. A mismatch is shrunk to the fewest steps that still show one
-// and printed as a reproducer. run.sh starts the server; see README,
+// and printed as a reproducer. run.sh starts the server; see docs/fidelity.md,
 // "Fidelity to real Redis".
 //
 // locksim_redis_diff --port P --clock-file F [--seed S] [--sequences N] [--commands M]

@@ -652,8 +652,8 @@ std::string redlock_text(const std::string& lock_lines, const std::string& rest 
          "[redis]\nnodes = [\"r1\", \"r2\", \"r3\", \"r4\", \"r5\"]\n" + rest;
 }
 
-// What each preset must resolve to: the libraries' defaults as the README's
-// presets table ("The model, and its limits") gives them, written out here
+// What each preset must resolve to: the libraries' defaults as the presets
+// table of docs/model-and-limits.md gives them, written out here
 // independently of sim/scenario/presets.cc.
 struct PresetCase {
   const char* name;
