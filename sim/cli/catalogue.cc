@@ -12,6 +12,12 @@ namespace locksim::cli {
 std::string catalogue_dir() {
   std::error_code ec;
   if (fs::is_directory("scenarios", ec)) return "scenarios";
+  // The binary's own path, not argv[0]: found through PATH, argv[0] is a bare name.
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = self.parent_path().parent_path() / "share" / "locksim" / "scenarios";
+    if (fs::is_directory(installed, ec)) return installed.string();
+  }
   return LOCKSIM_SCENARIO_DIR;
 }
 

@@ -1,7 +1,8 @@
 // Where the catalogue is, and finding a scenario in it by name, so that
 // `locksim run single-node-gc-pause` works from anywhere: ./scenarios when
-// the working directory has one, else the catalogue this binary was built
-// with.
+// the working directory has one, else the installed catalogue beside the
+// binary (BIN/../share/locksim/scenarios, where `cmake --install` and the
+// Debian package put it), else the catalogue of the tree it was built in.
 #pragma once
 
 #include <optional>
@@ -10,7 +11,7 @@
 
 namespace locksim::cli {
 
-// ./scenarios if it is a directory, else the built-in catalogue directory.
+// ./scenarios if it is a directory, else the installed catalogue, else the source tree's.
 std::string catalogue_dir();
 
 // The scenario files (*.toml) of |dir|, sorted.

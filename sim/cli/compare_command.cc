@@ -21,6 +21,7 @@
 #include "sim/core/trace.h"
 #include "sim/scenario/file.h"
 #include "sim/sweep/compare.h"
+#include "sim/cli/shell_quote.h"
 
 namespace po = boost::program_options;
 
@@ -175,8 +176,8 @@ void print_story(std::ostream& out, const std::string& program, const std::vecto
       if (c.first_seed[p]) by_seed[*c.first_seed[p]] += std::string(by_seed[*c.first_seed[p]].empty() ? "" : " ") +
                                                          property_id(kAllProperties[p]);
     for (const auto& [seed, ids] : by_seed)
-      out << "  replay " << c.variant << " (" << ids << "): " << program << " run " << c.file << " --variant "
-          << c.variant << " --seed " << seed << "\n";
+      out << "  replay " << c.variant << " (" << ids << "): " << shell_quote(program) << " run " << shell_quote(c.file)
+          << " --variant " << shell_quote(c.variant) << " --seed " << seed << "\n";
   }
   out << "\n";
 }

@@ -12,6 +12,7 @@
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
 #include "sim/cli/report.h"
+#include "sim/cli/shell_quote.h"
 #include "sim/core/run_error.h"
 #include "sim/scenario/file.h"
 
@@ -28,13 +29,6 @@ std::string trace_path_for(const std::string& path, const std::string& variant, 
   const auto slash = path.find_last_of('/');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return path + "." + variant;
   return path.substr(0, dot) + "." + variant + path.substr(dot);
-}
-
-std::string shell_quote(const std::string& s) {
-  if (s.find_first_of(" \t'\"$\\*?;&|<>()") == std::string::npos && !s.empty()) return s;
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 // What `locksim run` was asked for.

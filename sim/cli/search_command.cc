@@ -229,7 +229,7 @@ int search_command(const std::string& program, const std::vector<std::string>& a
   if (o.json) {
     std::cout << summary << "\n";
   } else {
-    print_search_report(std::cout, base, *path, o.variant, outcome, findings, o.out_dir, elapsed);
+    print_search_report(std::cout, program, base, *path, o.variant, outcome, findings, o.out_dir, elapsed);
   }
   return findings.empty() ? kExitOk : kExitMismatch;
 }

@@ -16,6 +16,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/options.h"
 #include "sim/search/search.h"
+#include "sim/cli/shell_quote.h"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -94,7 +95,6 @@ bool copy_finding(const Shard& from, const Json& finding, const fs::path& out, s
 }  // namespace
 
 int search_merge_command(const std::string& program, const std::vector<std::string>& args) {
-  (void)program;
   po::options_description options(
       "locksim search-merge SHARD_DIR... --out DIR [options]\n\nCombines the shards of one search (each run with "
       "`search --shard K/N --out SHARD_DIR`)\ninto DIR: runs and coverage summed, per property the finding of the "
@@ -187,8 +187,8 @@ int search_merge_command(const std::string& program, const std::vector<std::stri
   if (shards.size() < count) std::cout << "(shards missing: the runs above are all that were searched)\n";
   for (const Json& f : merged["findings"])
     std::cout << "finding: " << f.value("property", "") << " (shard " << number(f, "shard") << ", run "
-              << number(f, "run") << "): " << f.value("story", "") << "\n  replay: locksim run "
-              << f.value("file", "") << "\n";
+              << number(f, "run") << "): " << f.value("story", "") << "\n  replay: " << shell_quote(program) << " run "
+              << shell_quote(f.value("file", "")) << "\n";
   if (merged["findings"].empty()) std::cout << merged["statement"].get<std::string>() << "\n";
   std::cout << "written to " << summary_path.string() << "\n";
   return merged["findings"].empty() ? kExitOk : kExitMismatch;

@@ -7,6 +7,7 @@
 
 #include "sim/core/trace.h"
 #include "sim/search/finding_file.h"
+#include "sim/cli/shell_quote.h"
 
 namespace locksim::cli {
 
@@ -126,7 +127,7 @@ std::string summary_json(const search::SearchBase& base, const std::string& path
   return j.str();
 }
 
-void print_finding(std::ostream& out, std::size_t n, const FindingOutput& f) {
+void print_finding(std::ostream& out, const std::string& program, std::size_t n, const FindingOutput& f) {
   const search::Explanation& e = f.final.explanation;
   out << "finding " << n << ": " << property_id(f.finding.property) << " " << property_name(f.finding.property);
   if (!f.finding.candidate.strategy.empty())
@@ -142,11 +143,11 @@ void print_finding(std::ostream& out, std::size_t n, const FindingOutput& f) {
   for (const search::AfterFault& a : e.after)
     out << "  violation rate once " << (a.fault.empty() ? std::string("the run starts") : a.fault + " fired")
         << " (" << format_duration_rounded(a.at) << "): " << search::rate_text(a.rate) << "\n";
-  if (!f.path.empty()) out << "  replay: locksim run " << f.path << "\n";
+  if (!f.path.empty()) out << "  replay: " << shell_quote(program) << " run " << shell_quote(f.path) << "\n";
 }
 
-void print_search_report(std::ostream& out, const search::SearchBase& base, const std::string& path,
-                         const std::string& variant, const search::SearchOutcome& outcome,
+void print_search_report(std::ostream& out, const std::string& program, const search::SearchBase& base,
+                         const std::string& path, const std::string& variant, const search::SearchOutcome& outcome,
                          const std::vector<FindingOutput>& findings, const std::string& out_dir, double seconds) {
   const SearchSpec& space = base.spec.search;
   char rate[64];
@@ -154,7 +155,7 @@ void print_search_report(std::ostream& out, const search::SearchBase& base, cons
                 seconds > 0 ? static_cast<double>(outcome.runs) / seconds : 0.0);
   out << "search " << base.spec.name << " (" << path << "), variant " << variant << ": " << outcome.runs
       << " runs (" << rate << ")\n";
-  for (std::size_t i = 0; i < findings.size(); ++i) print_finding(out, i + 1, findings[i]);
+  for (std::size_t i = 0; i < findings.size(); ++i) print_finding(out, program, i + 1, findings[i]);
   if (findings.empty()) out << search::none_found_statement(outcome.runs) << "\n";
   if (out_dir.empty())
     for (const FindingOutput& f : findings) out << "\n" << f.final.text;

@@ -34,11 +34,12 @@ std::string summary_json(const search::SearchBase& base, const std::string& path
                          const search::SearchOptions& options, const search::SearchOutcome& outcome,
                          const std::vector<FindingOutput>& findings);
 
-void print_search_report(std::ostream& out, const search::SearchBase& base, const std::string& path,
-                         const std::string& variant, const search::SearchOutcome& outcome,
+// |program| is locksim as the user invoked it (argv[0]): the replay lines name it so.
+void print_search_report(std::ostream& out, const std::string& program, const search::SearchBase& base,
+                         const std::string& path, const std::string& variant, const search::SearchOutcome& outcome,
                          const std::vector<FindingOutput>& findings, const std::string& out_dir, double seconds);
 
 // A finding's text block (story, file, necessity, likelihood), shared with `locksim shrink`.
-void print_finding(std::ostream& out, std::size_t n, const FindingOutput& f);
+void print_finding(std::ostream& out, const std::string& program, std::size_t n, const FindingOutput& f);
 
 }  // namespace locksim::cli

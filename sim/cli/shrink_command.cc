@@ -118,7 +118,7 @@ int shrink_command(const std::string& program, const std::vector<std::string>& a
   out.finding.seed = seed.value_or(spec->seed);
   out.final = search::finalize(std::move(doc), property, fo);
   if (out_path.empty()) {
-    print_finding(std::cout, 1, out);
+    print_finding(std::cout, program, 1, out);
     std::cout << "\n" << out.final.text;
     return kExitOk;
   }
@@ -129,7 +129,7 @@ int shrink_command(const std::string& program, const std::vector<std::string>& a
     return kExitBadInput;
   }
   out.path = out_path;
-  print_finding(std::cout, 1, out);
+  print_finding(std::cout, program, 1, out);
   return kExitOk;
 }
 
