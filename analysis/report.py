@@ -43,7 +43,7 @@ and adds the search section (``search_report.py``): what was searched, each find
 and likelihood tables, and coverage.
 
 The simulator is ``--locksim``, else ``$LOCKSIM_BIN``, else ``build/locksim``
-under the repository. Exit status: 0 written; 2 bad input (a missing or
+under the repository, else ``locksim`` on PATH (an installed locksim). Exit status: 0 written; 2 bad input (a missing or
 broken scenario or sweep, a simulator that fails), one line on stderr.
 """
 
@@ -55,6 +55,7 @@ import html
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -119,12 +120,28 @@ def read_scenario(path: Path) -> Scenario:
 
 
 def locksim_path(explicit: Optional[str] = None) -> Path:
-    """--locksim, else $LOCKSIM_BIN, else build/locksim in the repository."""
-    candidate = Path(explicit or os.environ.get("LOCKSIM_BIN") or ROOT / "build" / "locksim")
+    """--locksim, else $LOCKSIM_BIN, else build/locksim in the repository, else locksim on PATH (installed)."""
+    chosen = explicit or os.environ.get("LOCKSIM_BIN")
+    if not chosen and not (ROOT / "build" / "locksim").is_file():
+        chosen = shutil.which("locksim")
+    candidate = Path(chosen or ROOT / "build" / "locksim")
     if not candidate.is_file() or not os.access(candidate, os.X_OK):
         raise ReportError(f"{candidate}: no locksim binary there (build it: cmake -S . -B build && cmake --build "
                           f"build --target locksim; or name one with --locksim / LOCKSIM_BIN)")
     return candidate
+
+
+def scenario_path(argument: str, explicit_locksim: Optional[str] = None) -> Path:
+    """A scenario file as ``locksim run`` takes it: a path, or a catalogue name (``locksim list`` finds it)."""
+    path = Path(argument)
+    if path.exists() or "/" in argument or argument.endswith(".toml"):
+        return path
+    listing = subprocess.run([str(locksim_path(explicit_locksim)), "list"], capture_output=True, text=True)
+    for line in listing.stdout.splitlines():
+        words = line.split()
+        if len(words) == 2 and not line.startswith(" ") and words[0] == argument:
+            return Path(words[1])
+    raise ReportError(f"{argument}: no such file, and no catalogue scenario of that name (locksim list shows them)")
 
 
 def run_scenario(locksim: Path, scenario: Path, workdir: Path, variants: Sequence[str] = (),
@@ -674,7 +691,7 @@ P5 invariant); this page only shows what they found. Self-contained: {"the inter
 def _parser() -> argparse.ArgumentParser:
     p = OneLineParser(prog="report", description="Run a scenario (all its variants) and write one self-contained HTML "
                                            "page: story, verdicts, timelines and optional sweep plots.")
-    p.add_argument("scenario", help="the scenario file (TOML)")
+    p.add_argument("scenario", help="the scenario file (TOML), or a catalogue scenario's name")
     p.add_argument("--out", required=True, metavar="FILE", help="the HTML file to write")
     p.add_argument("--variant", action="append", default=[], metavar="NAME", help="only these variants (repeat)")
     p.add_argument("--seed", type=int, help="replace the scenario's seed")
@@ -707,7 +724,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             sweep = SweepOptions(Path(args.sweep), args.x, args.y, args.property, args.where)
         elif args.x or args.y:
             raise ReportError("--x/--y need --sweep CSV")
-        build(Path(args.scenario), Path(args.out), args.locksim, args.variant, args.seed, args.overrides, sweep,
+        build(scenario_path(args.scenario, args.locksim), Path(args.out), args.locksim, args.variant, args.seed, args.overrides, sweep,
               Path(args.compare) if args.compare else None, Path(args.search) if args.search else None,
               args.interactive)
     except (ReportError, sweep_plots.SweepError, compare_plot.CompareError, OSError,
