@@ -1,24 +1,30 @@
 # How a Release build is optimised beyond -O3: across files at link time,
 # and from a training profile. Neither changes a result (no option here
 # touches floating-point semantics); the golden files hold every build to
-# the same output. README's "Benchmarks" (*Built from a training profile,
-# optimised across files*) has the figures.
+# the same output. docs/benchmarks.md (*Built from a training profile,
+# optimised across files*) has the figures. Both are opt-in since the plain
+# Release tree is what the demo and the tests build (scripts/setup): the
+# trained tree is scripts/build-trained's (build-trained/), which the
+# benchmarks measure.
 #
-#   LOCKSIM_LTO      ON by default: GCC optimises across the simulator's
-#                    files when it links a program. A run's hot path crosses
-#                    many small files (the world, a process, the engine, the
-#                    models), and without it every crossing is a call.
+#   LOCKSIM_LTO      OFF by default (a plain Release build compiles and
+#                    links fastest); ON, GCC optimises across the
+#                    simulator's files when it links a program. A run's hot
+#                    path crosses many small files (the world, a process,
+#                    the engine, the models), and without it every crossing
+#                    is a call.
 #   LOCKSIM_PROFILE  empty by default; "generate" builds a tree whose programs
 #                    write a training profile (gcda files) into
 #                    <build>/profile; a directory builds from the profile in
-#                    it. scripts/setup configures build/ the first way, builds
-#                    locksim, runs scripts/train-profile, then configures it
-#                    the second way and builds everything. Both passes must be
-#                    one tree: each module includes its headers through the
-#                    tree's own view (build/layers/), and GCC matches a
-#                    header's inline functions to their counts by path.
+#                    it. scripts/build-trained configures build-trained/ the
+#                    first way, builds locksim, runs scripts/train-profile,
+#                    then configures it the second way and builds everything.
+#                    Both passes must be one tree: each module includes its
+#                    headers through the tree's own view (layers/), and GCC
+#                    matches a header's inline functions to their counts by
+#                    path.
 
-option(LOCKSIM_LTO "Release builds: optimise across files at link time" ON)
+option(LOCKSIM_LTO "Release builds: optimise across files at link time (scripts/build-trained turns it on)" OFF)
 set(LOCKSIM_PROFILE "" CACHE STRING "'generate', a directory holding a training profile, or empty")
 
 set(LOCKSIM_WERROR -Werror)  # sim/CMakeLists.txt: warnings are errors, but see below
@@ -66,11 +72,11 @@ if(LOCKSIM_PROFILE)
     set(locksim_engine_counts "${locksim_profile_dir}/sim#CMakeFiles#locksim_core.dir#core#engine.cc.gcda")
     if(NOT EXISTS "${locksim_engine_counts}")
       message(FATAL_ERROR "LOCKSIM_PROFILE: ${locksim_profile_dir} has no counts for sim/core/engine.cc as this tree "
-                          "names its object (${locksim_engine_counts}); train it again (scripts/setup --retrain)")
+                          "names its object (${locksim_engine_counts}); train it again (scripts/build-trained --retrain)")
     endif()
     # An edit since the training leaves a function's counts out of date:
     # GCC drops them (silently, with -Wno-coverage-mismatch; the code stays
-    # correct, and scripts/setup --retrain brings the profile up to date)
+    # correct, and scripts/build-trained --retrain brings the profile up to date)
     # and then warns, with no option to turn that off, that a caller's
     # callee has none. So warnings are not errors in this tree; the first
     # pass (generate) builds the same modules at the same optimisation with
