@@ -2,7 +2,9 @@
 what is written, determinism across threads and shards, and the regression
 corpus of findings (scenarios/found/) replayed."""
 import json
+import os
 import pathlib
+import subprocess
 
 import pytest
 
@@ -153,3 +155,21 @@ def test_bad_search_command_lines_exit_2(locksim, args, fragment):
     r = locksim(*args)
     assert r.returncode == 2, r.stdout + r.stderr
     assert fragment in r.stderr
+
+
+# Replay lines name locksim as the user invoked it: the path typed, or the bare
+# name when a shell found it on PATH (an installed locksim).
+def test_replay_lines_name_the_command_as_invoked(locksim, tmp_path):
+    space = ROOT / "scenarios" / "search" / "gc-pause.toml"
+    typed = subprocess.run([locksim.binary, "search", space, "--seed", "1", "--budget", "2000", "--out", tmp_path / "a"],
+                           capture_output=True, text=True, timeout=120)
+    assert typed.returncode == 1, typed.stdout + typed.stderr
+    assert f"replay: {locksim.binary} run {tmp_path / 'a' / 'found-1.toml'}" in typed.stdout
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "locksim").symlink_to(locksim.binary)
+    env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}")
+    on_path = subprocess.run(["locksim", "search", space, "--seed", "1", "--budget", "2000", "--out", "b"],
+                             capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert on_path.returncode == 1, on_path.stdout + on_path.stderr
+    assert "replay: locksim run b/found-1.toml" in on_path.stdout
