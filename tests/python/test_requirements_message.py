@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 # The command-line entry points: every module of analysis/ with a __main__ block.
-COMMANDS = ["timeline", "timeline_html", "sweep_plots", "report", "compare_plot", "efficiency_plot"]
+COMMANDS = ["timeline", "timeline_html", "timelines_of_runs", "sweep_plots", "report", "compare_plot", "efficiency_plot"]
 # Commands that need neither library (none yet) would be listed here instead.
 NEEDS_NEITHER: set[str] = set()
 
