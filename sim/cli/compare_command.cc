@@ -17,11 +17,11 @@
 #include "sim/cli/errors.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
+#include "sim/cli/shell_quote.h"
 #include "sim/core/run_error.h"
 #include "sim/core/trace.h"
 #include "sim/scenario/file.h"
 #include "sim/sweep/compare.h"
-#include "sim/cli/shell_quote.h"
 
 namespace po = boost::program_options;
 

@@ -15,8 +15,8 @@
 
 #include "sim/cli/commands.h"
 #include "sim/cli/options.h"
-#include "sim/search/search.h"
 #include "sim/cli/shell_quote.h"
+#include "sim/search/search.h"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/cli/shell_quote.h"
 #include "sim/core/trace.h"
 #include "sim/search/finding_file.h"
-#include "sim/cli/shell_quote.h"
 
 namespace locksim::cli {
 
