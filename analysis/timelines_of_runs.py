@@ -50,9 +50,8 @@ def drawings(run_json: Path) -> list[tuple[Path, str, Path]]:
 
 def draw(trace: Path, variant: str, verdicts: Path) -> int:
     """Both timelines of one variant; the exit status of the worse of the two commands."""
-    name = verdicts.with_suffix("").name
     out = verdicts.with_suffix("")
-    title = f"{name} · {variant}"
+    title = f"{out.name} · {variant}"
     static = timeline.main([str(trace), "--verdicts", str(verdicts), "--variant", variant, "--title", title,
                             "--out", f"{out}.{variant}.png", "--out", f"{out}.{variant}.svg"])
     interactive = timeline_html.main([str(trace), "--title", title, "--out", f"{out}.{variant}.html"])
