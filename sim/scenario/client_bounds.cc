@@ -1,5 +1,7 @@
 #include "sim/scenario/client_bounds.h"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <cctype>
 #include <optional>

@@ -1,5 +1,7 @@
 #include "sim/scenario/doc.h"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <cctype>
 #include <sstream>

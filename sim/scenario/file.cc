@@ -3,6 +3,8 @@
 // (read/spec_reader.h) turns the merged document into a ScenarioSpec.
 #include "sim/scenario/file.h"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>

@@ -1,5 +1,7 @@
 #include "sim/scenario/keys.h"
 
+#include <toml++/toml.h>
+
 #include <cctype>
 #include <stdexcept>
 

@@ -1,5 +1,7 @@
 #include "sim/scenario/phase_reach.h"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <string>
 

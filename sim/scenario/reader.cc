@@ -1,5 +1,7 @@
 #include "sim/scenario/reader.h"
 
+#include <toml++/toml.h>
+
 #include <cctype>
 #include <cmath>
 #include <limits>

@@ -1,5 +1,7 @@
 #include "sim/scenario/faults/partition.h"
 
+#include <toml++/toml.h>
+
 #include "sim/history/history.h"
 #include "sim/scenario/faults/kind.h"
 #include "sim/scenario/read/context.h"

@@ -2,6 +2,8 @@
 // hold when the run starts.
 #include "sim/scenario/read/sections.h"
 
+#include <toml++/toml.h>
+
 namespace locksim::scenario {
 
 namespace {
