@@ -16,7 +16,7 @@ namespace locksim::cli {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kKeysUsage =
     "locksim keys [TABLE]... [--update FILE]\n\n"
     "The scenario keys, as Markdown tables: every section's ([lock], [client.NAME], ...)\n"
     "and each fault kind's (fault-kinds), or only the TABLEs named. With --update,\n"
@@ -58,7 +58,7 @@ int update(const std::string& path) {
 }  // namespace
 
 int keys_command(const std::string&, const std::vector<std::string>& args) {
-  po::options_description options(kUsage);
+  po::options_description options(kKeysUsage);
   std::string update_path;
   options.add_options()("help,h", "show this help")("update", po::value(&update_path),
                                                      "rewrite the marked tables in this Markdown file");

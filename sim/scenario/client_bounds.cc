@@ -43,13 +43,6 @@ const KeyRule* rule_for(const std::string& key) {
   return nullptr;
 }
 
-std::string trim(std::string_view text) {
-  std::size_t b = 0, e = text.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
-  return std::string(text.substr(b, e - b));
-}
-
 // "<= 31s" -> (le, "31s").
 std::pair<Op, std::string> split_op(const std::string& text) {
   static constexpr std::pair<const char*, Op> kOps[] = {{"<=", Op::le}, {">=", Op::ge}, {"<", Op::lt},

@@ -6,6 +6,7 @@
 
 #include "sim/core/check.h"
 #include "sim/core/time.h"
+#include "sim/scenario/doc.h"
 #include "sim/scenario/reader.h"
 #include "sim/world/latency.h"
 
@@ -14,6 +15,7 @@ namespace locksim::sweep {
 namespace {
 
 using i128 = __int128;
+using scenario::trim;
 
 // What a value is, and the integer unit it is counted in.
 enum class Kind : std::uint8_t {
@@ -33,13 +35,6 @@ struct Quantity {
 
 bool is_rate(Kind k) { return k == Kind::ppm || k == Kind::percent; }
 bool is_number(Kind k) { return k == Kind::integer || k == Kind::decimal; }
-
-std::string trim(std::string_view text) {
-  std::size_t b = 0, e = text.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
-  return std::string(text.substr(b, e - b));
-}
 
 bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;

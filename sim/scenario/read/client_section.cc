@@ -12,7 +12,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const KeyTable<ClientSpec> kKeys{
+const KeyTable<ClientSpec> kClientKeys{
     {{.name = "start",
       .rule = CustomRule{"trigger"},
       .doc = "when the client begins: a time (`\"2s\"`, true time), another client's phase (`\"c1 acquired\"`) "
@@ -67,7 +67,7 @@ void read_start(ReadContext& c, const DocNode& t, ClientSpec& client) {
                          (client.start_on->kind == TriggerSpec::Kind::phase ? "phase" : "event") +
                          ": it would never start; name another client's phase or a server's event");
   if (after == nullptr) return;
-  const std::optional<KeyValue> delay = read_key(c.r, t, declared(kKeys, "start_after"));
+  const std::optional<KeyValue> delay = read_key(c.r, t, declared(kClientKeys, "start_after"));
   if (!delay || !start_read) return;
   if (!client.start_on)
     return c.r.fail(*after, "start_after counts from a phase or an event in start; with a time, write the sum in "
@@ -113,7 +113,7 @@ void check_start_cycles(ReadContext& c, const DocNode& clients) {
 
 }  // namespace
 
-SectionDecl client_section() { return {.name = "client", .named = true, .keys = declarations(kKeys)}; }
+SectionDecl client_section() { return {.name = "client", .named = true, .keys = declarations(kClientKeys)}; }
 
 // In file order; each is a process. Services must be read already: "call
 // NAME" looks NAME up among them.
@@ -123,7 +123,7 @@ void read_client_sections(ReadContext& c) {
     if (!t.table) continue;  // reported by the schema pass
     ClientSpec client{.name = t.key, .pos = t.pos};
     if (!valid_process_name(t.key)) c.r.fail(t, bad_name_message(t.key));
-    read_keys(c.r, t, kKeys, client);
+    read_keys(c.r, t, kClientKeys, client);
     std::vector<std::pair<std::string, SourcePos>> steps;
     if (c.r.strings(t, "steps", steps)) {
       for (const auto& [text, pos] : steps)

@@ -28,7 +28,7 @@ BoundKey<Expectation> bound(std::string_view name, Rule rule, std::string_view d
   return {{.name = name, .rule = std::move(rule), .doc = doc}, into(field)};
 }
 
-const KeyTable<Expectation>& keys() {
+const KeyTable<Expectation>& expect_keys() {
   static const KeyTable<Expectation> table = [] {
     KeyTable<Expectation> t;
     for (Property p : kAllProperties)
@@ -101,14 +101,14 @@ void check_order(ReadContext& c, const DocNode& e, const std::optional<T>& least
 
 }  // namespace
 
-SectionDecl expect_section() { return {.name = "expect", .keys = declarations(keys()), .has_defaults = false}; }
+SectionDecl expect_section() { return {.name = "expect", .keys = declarations(expect_keys()), .has_defaults = false}; }
 
 void read_expect_section(ReadContext& c) {
   const DocNode& e = c.section("expect");
   Expectation& expect = c.spec.expect;
   read_fired(c, e, expect.fired);
   read_client_bounds(c.r, e, c.spec.clients, expect.clients);
-  read_keys(c.r, e, keys(), expect);
+  read_keys(c.r, e, expect_keys(), expect);
   check_order(c, e, expect.longest_stuck_at_least, expect.longest_stuck_at_most, "longest-stuck-at-most",
               "longest-stuck-at-least");
   check_order(c, e, expect.sessions_at_least, expect.sessions_at_most, "sessions-at-most", "sessions-at-least");

@@ -26,7 +26,7 @@ std::string kinds_text() {
   return out;
 }
 
-const KeyTable<FaultSpec>& keys() {
+const KeyTable<FaultSpec>& fault_keys() {
   static const std::string kind_doc = kinds_text();
   static const KeyTable<FaultSpec> table{
       {{.name = "kind", .rule = kind_rule(), .doc = kind_doc, .required = true, .type_note = "see below"}, {}},
@@ -50,7 +50,7 @@ const KeyTable<FaultSpec>& keys() {
 }
 
 bool is_common_key(std::string_view key) {
-  for (const BoundKey<FaultSpec>& k : keys())
+  for (const BoundKey<FaultSpec>& k : fault_keys())
     if (k.decl.name == key) return true;
   return false;
 }
@@ -59,7 +59,7 @@ std::optional<FaultSpec> read_fault(ReadContext& c, const DocNode& t) {
   FaultSpec fault;
   fault.name = t.key;
   fault.pos = t.pos;
-  const std::optional<KeyValue> kind = read_key(c.r, t, declared(keys(), "kind"));
+  const std::optional<KeyValue> kind = read_key(c.r, t, declared(fault_keys(), "kind"));
   if (!kind) return std::nullopt;
   const std::string kind_name = fault_kind_names()[static_cast<std::size_t>(std::get<std::int64_t>(*kind))];
   const std::vector<std::string> kind_keys = fault_kind_keys(kind_name);
@@ -68,7 +68,7 @@ std::optional<FaultSpec> read_fault(ReadContext& c, const DocNode& t) {
     c.r.fail(m, in_quotes(m.key) + " does not apply to a " + kind_name + " fault (a " + kind_name +
                     " fault takes: " + join_list(kind_keys) + ")");
   }
-  read_keys(c.r, t, keys(), fault);
+  read_keys(c.r, t, fault_keys(), fault);
   if (const DocNode* at = c.r.require(t, "at")) read_trigger(c, *at, fault.trigger);
   if (const DocNode* occurrence = t.find("occurrence"); occurrence != nullptr && fault.trigger.at_a_time() &&
                                                         t.find("at") != nullptr)
@@ -80,7 +80,7 @@ std::optional<FaultSpec> read_fault(ReadContext& c, const DocNode& t) {
 
 }  // namespace
 
-SectionDecl fault_section() { return {.name = "fault", .named = true, .keys = declarations(keys())}; }
+SectionDecl fault_section() { return {.name = "fault", .named = true, .keys = declarations(fault_keys())}; }
 
 void read_fault_sections(ReadContext& c) {
   for (const DocNode& t : c.section("fault").members) {

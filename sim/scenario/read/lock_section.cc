@@ -44,7 +44,7 @@ std::string_view preset_name(std::int64_t index) {
                    : store_releases()[static_cast<std::size_t>(index - n)].name;
 }
 
-const KeyTable<LockSpec> kKeys{
+const KeyTable<LockSpec> kLockKeys{
     {{.name = "protocol",
       .rule = choice_of(kProtocols, LockProtocol::single_node),
       .doc = "which protocol the clients run: one Redis node (exactly one entry in `redis.nodes`), Redlock over "
@@ -167,12 +167,12 @@ const char* lock_protocol_name(LockProtocol protocol) {
   return "?";
 }
 
-SectionDecl lock_section() { return {.name = "lock", .keys = declarations(kKeys)}; }
+SectionDecl lock_section() { return {.name = "lock", .keys = declarations(kLockKeys)}; }
 
 void read_lock_section(ReadContext& c) {
   const DocNode& l = c.section("lock");
   LockSpec& lock = c.spec.lock;
-  read_keys(c.r, l, kKeys, lock);
+  read_keys(c.r, l, kLockKeys, lock);
   const LockPreset* preset = find_lock_preset(lock.preset);
   if (preset != nullptr && preset->first_attempt_expiry && lock.protocol != LockProtocol::redlock)
     c.r.fail(*l.find("preset"),

@@ -23,7 +23,7 @@ constexpr std::pair<redis::ActiveExpiry, std::string_view> kActiveExpiry[] = {{r
                                                                             {redis::ActiveExpiry::cron, "cron"}};
 constexpr std::string_view kNodes = "nodes", kReplicas = "replicas", kMinReplicas = "min_replicas_to_write";
 
-const KeyTable<NodeConfig> kKeys{
+const KeyTable<NodeConfig> kRedisKeys{
     {{.name = kNodes,
       .rule = CustomRule{"array of process names"},
       .doc = "the Redis nodes, in order; at least one, no repeats. The single-node protocol takes exactly one; "
@@ -132,7 +132,7 @@ std::string replica_count_rule(std::int64_t replicas) {
   return "must be between 0 and " + std::to_string(replicas) + " (the number of redis.replicas)";
 }
 
-SectionDecl redis_section() { return {.name = "redis", .keys = declarations(kKeys)}; }
+SectionDecl redis_section() { return {.name = "redis", .keys = declarations(kRedisKeys)}; }
 
 void read_redis_section(ReadContext& c) {
   const DocNode& rs = c.section("redis");
@@ -146,7 +146,7 @@ void read_redis_section(ReadContext& c) {
                                        (uses_store(c.spec.lock.protocol) ? ": its lock lives in [store]" : ""));
     return;
   }
-  read_keys(c.r, rs, kKeys, redis.node);
+  read_keys(c.r, rs, kRedisKeys, redis.node);
   if (rs.find(kNodes) == nullptr) {
     redis.nodes = {"r1"};
     c.processes.add(c.r, "r1", "redis node", rs.pos, "redis.nodes");
@@ -155,7 +155,7 @@ void read_redis_section(ReadContext& c) {
   }
   read_processes(c, rs, kReplicas, "replica", "replica", redis.replicas);
   const auto replicas = static_cast<std::int64_t>(redis.replicas.size());
-  if (std::optional<KeyValue> value = read_key(c.r, rs, declared(kKeys, kMinReplicas))) {
+  if (std::optional<KeyValue> value = read_key(c.r, rs, declared(kRedisKeys, kMinReplicas))) {
     const std::int64_t min_replicas = std::get<std::int64_t>(*value);
     if (min_replicas < 0 || min_replicas > replicas)
       c.r.fail(*rs.find(kMinReplicas), replica_count_rule(replicas) + "; got " + std::to_string(min_replicas));

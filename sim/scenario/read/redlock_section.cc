@@ -16,7 +16,7 @@ constexpr std::pair<FailedAttemptCleanup, std::string_view> kCleanups[] = {
     {FailedAttemptCleanup::await, "await"},
     {FailedAttemptCleanup::at_give_up, "at-give-up"}};
 
-const KeyTable<RedlockSpec> kKeys{
+const KeyTable<RedlockSpec> kRedlockKeys{
     {{.name = "requests",
       .rule = choice_of(kRequestModes, false),
       .doc = "`SET NX PX` to one node after another, as the page describes, or to all at once, as most clients do",
@@ -70,7 +70,7 @@ const KeyTable<RedlockSpec> kKeys{
 
 // quorum = 0..N: 0 (or left out) is the majority, resolved later.
 void read_quorum(ReadContext& c, const DocNode& rl) {
-  const std::optional<KeyValue> written = read_key(c.r, rl, declared(kKeys, "quorum"));
+  const std::optional<KeyValue> written = read_key(c.r, rl, declared(kRedlockKeys, "quorum"));
   if (!written) return;
   const std::int64_t quorum = std::get<std::int64_t>(*written);
   const auto n = static_cast<std::int64_t>(c.spec.redis.nodes.size());
@@ -99,7 +99,7 @@ void read_fencing_node(ReadContext& c, const DocNode& rl) {
 
 }  // namespace
 
-SectionDecl redlock_section() { return {.name = "redlock", .keys = declarations(kKeys)}; }
+SectionDecl redlock_section() { return {.name = "redlock", .keys = declarations(kRedlockKeys)}; }
 
 void read_redlock_section(ReadContext& c) {
   const DocNode& rl = c.section("redlock");
@@ -109,7 +109,7 @@ void read_redlock_section(ReadContext& c) {
                  std::string(lock_protocol_name(c.spec.lock.protocol)) + "\"" +
                  std::string(c.written("lock", "protocol") ? "" : " (the default)"));
   }
-  read_keys(c.r, rl, kKeys, c.spec.lock.redlock);
+  read_keys(c.r, rl, kRedlockKeys, c.spec.lock.redlock);
   read_quorum(c, rl);
   read_fencing_node(c, rl);
 }

@@ -17,7 +17,7 @@ constexpr std::pair<AppKind, std::string_view> kAppKinds[] = {{AppKind::counter,
                                                               {AppKind::stock, "stock"},
                                                               {AppKind::none, "none"}};
 
-const KeyTable<ResourceSpec> kKeys{
+const KeyTable<ResourceSpec> kResourceKeys{
     {{.name = "name", .rule = StringRule{.fallback = "resource", .process_name = true}, .doc = "its process name"},
      into(&ResourceSpec::name)},
     {{.name = "policy",
@@ -40,11 +40,11 @@ const KeyTable<ResourceSpec> kKeys{
 
 }  // namespace
 
-SectionDecl resource_section() { return {.name = "resource", .keys = declarations(kKeys)}; }
+SectionDecl resource_section() { return {.name = "resource", .keys = declarations(kResourceKeys)}; }
 
 void read_resource_section(ReadContext& c) {
   const DocNode& rs = c.section("resource");
-  read_keys(c.r, rs, kKeys, c.spec.resource);
+  read_keys(c.r, rs, kResourceKeys, c.spec.resource);
   const DocNode* name = rs.find("name");
   c.processes.add(c.r, c.spec.resource.name, "resource", name ? name->pos : rs.pos,
                   name ? name->path : "resource.name");

@@ -8,7 +8,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const KeyTable<ScenarioSpec> kKeys{
+const KeyTable<ScenarioSpec> kScenarioKeys{
     {{.name = "name",
       .rule = StringRule{.non_empty = true},
       .doc = "the scenario's id, used in tables, CSV rows and file names; not empty",
@@ -46,8 +46,8 @@ const KeyTable<ScenarioSpec> kKeys{
 
 }  // namespace
 
-SectionDecl scenario_section() { return {.name = "scenario", .keys = declarations(kKeys)}; }
+SectionDecl scenario_section() { return {.name = "scenario", .keys = declarations(kScenarioKeys)}; }
 
-void read_scenario_section(ReadContext& c) { read_keys(c.r, c.section("scenario"), kKeys, c.spec); }
+void read_scenario_section(ReadContext& c) { read_keys(c.r, c.section("scenario"), kScenarioKeys, c.spec); }
 
 }  // namespace locksim::scenario

@@ -19,7 +19,7 @@ constexpr std::pair<StoryFaults, std::string_view> kStoryFaults[] = {
     {StoryFaults::remove, "remove"}, {StoryFaults::keep, "keep"}, {StoryFaults::search, "search"}};
 constexpr int kMaxSearchFaults = 16;
 
-const KeyTable<SearchSpec>& keys() {
+const KeyTable<SearchSpec>& search_keys() {
   static const KeyTable<SearchSpec> table{
       {{.name = "hunt",
         .rule = CustomRule{"array of property names"},
@@ -254,7 +254,7 @@ std::vector<Phase> default_phases() {
 }  // namespace
 
 SectionDecl search_section() {
-  std::vector<KeyDecl> decls = declarations(keys());
+  std::vector<KeyDecl> decls = declarations(search_keys());
   for (std::size_t k = 0; k < kSearchKindCount; ++k)
     decls.push_back({.name = search_kind_name(static_cast<SearchKind>(k)),
                      .rule = CustomRule{"table"},
@@ -280,7 +280,7 @@ void read_search_section(ReadContext& c) {
   SearchSpec& s = c.spec.search;
   s.present = true;
   s.pos = t->pos;
-  read_keys(c.r, *t, keys(), s);
+  read_keys(c.r, *t, search_keys(), s);
   if (!c.written("search", "until")) s.until = c.spec.run_for;
   if (const DocNode* until = t->find("until"); until != nullptr && s.until > c.spec.run_for)
     c.r.fail(*until, "the window ends after the run (run_for = " + format_duration(c.spec.run_for) + ")");

@@ -9,7 +9,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const KeyTable<SentinelSpec> kKeys{
+const KeyTable<SentinelSpec> kSentinelKeys{
     {{.name = "names",
       .rule = CustomRule{"array of process names"},
       .doc = "the sentinels; `[]` = no sentinels (then nobody fails the master over). Sentinels need at least one "
@@ -50,11 +50,11 @@ const KeyTable<SentinelSpec> kKeys{
 
 }  // namespace
 
-SectionDecl sentinel_section() { return {.name = "sentinel", .keys = declarations(kKeys)}; }
+SectionDecl sentinel_section() { return {.name = "sentinel", .keys = declarations(kSentinelKeys)}; }
 
 void read_sentinel_section(ReadContext& c) {
   const DocNode& s = c.section("sentinel");
-  read_keys(c.r, s, kKeys, c.spec.sentinel);
+  read_keys(c.r, s, kSentinelKeys, c.spec.sentinel);
   // The quorum's range depends on the names and on the replicas:
   // check_deployment() reads it.
   read_processes(c, s, "names", "sentinel", "sentinel", c.spec.sentinel.names);

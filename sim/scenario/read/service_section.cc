@@ -7,7 +7,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const KeyTable<ServiceSpec> kKeys{
+const KeyTable<ServiceSpec> kServiceKeys{
     {{.name = "latency",
       .rule = LatencyRule{.fallback = Latency::constant(1ms)},
       .doc = "how long the service takes to answer each call: `\"200ms\"`, `\"lognormal(80ms, 0.4)\"`"},
@@ -15,7 +15,7 @@ const KeyTable<ServiceSpec> kKeys{
 
 }  // namespace
 
-SectionDecl service_section() { return {.name = "service", .named = true, .keys = declarations(kKeys)}; }
+SectionDecl service_section() { return {.name = "service", .named = true, .keys = declarations(kServiceKeys)}; }
 
 // In file order; each is a process.
 void read_service_sections(ReadContext& c) {
@@ -25,7 +25,7 @@ void read_service_sections(ReadContext& c) {
     service.name = s.key;
     service.pos = s.pos;
     if (!valid_process_name(s.key)) c.r.fail(s, bad_name_message(s.key));
-    read_keys(c.r, s, kKeys, service);
+    read_keys(c.r, s, kServiceKeys, service);
     c.processes.add(c.r, s.key, "service", s.pos, join_key("service", s.key));
     c.spec.services.push_back(std::move(service));
   }

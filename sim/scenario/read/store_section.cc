@@ -113,7 +113,7 @@ constexpr std::pair<SessionPolicy, std::string_view> kPolicies[] = {{SessionPoli
                                                                     {SessionPolicy::obey_lost, "obey-lost"},
                                                                     {SessionPolicy::ignore, "ignore"}};
 
-const KeyTable<StoreLockSpec> kLockKeys{
+const KeyTable<StoreLockSpec> kStoreLockKeys{
     {{.name = "keepalive_every",
       .rule = DurationRule{.sign = Sign::positive},
       .doc = "how often the client keeps its session alive (etcd: TTL/3; ZooKeeper ping: T/3; Consul: TTL/2), or "
@@ -234,7 +234,7 @@ void read_members(ReadContext& c, const DocNode& st) {
 }  // namespace
 
 SectionDecl store_section() { return {.name = "store", .keys = declarations(kStoreKeys)}; }
-SectionDecl store_lock_section() { return {.name = "store_lock", .keys = declarations(kLockKeys)}; }
+SectionDecl store_lock_section() { return {.name = "store_lock", .keys = declarations(kStoreLockKeys)}; }
 
 void read_store_sections(ReadContext& c) {
   const DocNode& st = c.section("store");
@@ -250,7 +250,7 @@ void read_store_sections(ReadContext& c) {
   }
   read_keys(c.r, st, kStoreKeys, c.spec.store);
   read_members(c, st);
-  read_keys(c.r, sl, kLockKeys, c.spec.lock.store_lock);
+  read_keys(c.r, sl, kStoreLockKeys, c.spec.lock.store_lock);
   // The schema pass has refused undeclared keys already.
   for (const DocNode& key : sl.members)
     if (!applies(key.key, protocol))
