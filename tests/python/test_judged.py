@@ -40,14 +40,15 @@ def runs(locksim_bin, tmp_path_factory) -> list[tuple[str, dict, Path]]:
     return found
 
 
-def _each(runs):
-    for scenario, variant, path in runs:
-        yield f"{scenario} · {variant['name']}", variant, load(path)
+@pytest.fixture(scope="module")
+def loaded(runs) -> list:
+    """(name, variant, the loaded trace) for every run, each trace read once for all the tests here."""
+    return [(f"{scenario} · {variant['name']}", variant, load(path)) for scenario, variant, path in runs]
 
 
-def test_verdict_lines_are_the_json_verdicts(runs):
+def test_verdict_lines_are_the_json_verdicts(loaded):
     """Each property's verdict line is the --json verdict, witness and all, field for field."""
-    for name, variant, trace in _each(runs):
+    for name, variant, trace in loaded:
         lines = [json.loads(l) for l in Path(trace.source).read_text(encoding="utf-8").splitlines()
                  if '"type":"verdict"' in l]
         got = {l.pop("property"): {k: v for k, v in l.items() if k not in ("t", "type")} for l in lines}
@@ -55,10 +56,10 @@ def test_verdict_lines_are_the_json_verdicts(runs):
         assert list(got) == list(variant["verdicts"]), name
 
 
-def test_one_belief_line_per_session(runs):
+def test_one_belief_line_per_session(loaded):
     """As many belief lines as the run had sessions (liveness, and the clients' sessions); the grants already over
     when acquire returned are liveness's expired grants."""
-    for name, variant, trace in _each(runs):
+    for name, variant, trace in loaded:
         beliefs = trace.of(JudgedBelief)
         assert len(beliefs) == variant["liveness"]["sessions"] == sum(c["sessions"] for c in variant["clients"]), name
         expired = [b for b in beliefs if b.promised_end is not None and b.promised_end <= b.start]
@@ -66,9 +67,9 @@ def test_one_belief_line_per_session(runs):
         assert all(b.start <= b.end <= trace.end_ns for b in beliefs), name
 
 
-def test_holder_lines_cover_what_liveness_counts_as_held(runs):
+def test_holder_lines_cover_what_liveness_counts_as_held(loaded):
     """The holder stretches add up to the run's length minus the time liveness says nobody held the lock."""
-    for name, variant, trace in _each(runs):
+    for name, variant, trace in loaded:
         held = sum(h.end - h.start for h in trace.of(JudgedHolder))
         liveness = variant["liveness"]
         assert held == liveness["run_length_ns"] - liveness["unheld_ns"], name
@@ -76,10 +77,10 @@ def test_holder_lines_cover_what_liveness_counts_as_held(runs):
         assert starts == sorted(starts), name
 
 
-def test_role_intervals_tile_each_node(runs):
+def test_role_intervals_tile_each_node(loaded):
     """Each Redis node's and store member's role intervals run from 0 to the run's end without gaps; each change is
     a role fact."""
-    for name, _, trace in _each(runs):
+    for name, _, trace in loaded:
         roles = trace.of(JudgedRole)
         assert {r.node for r in roles} == set(trace.run.names_of("redis")) | set(trace.run.names_of("store")), name
         for node in {r.node for r in roles}:
@@ -93,11 +94,11 @@ def test_role_intervals_tile_each_node(runs):
         assert sorted(changes) == sorted(facts), name
 
 
-def test_witnesses_sit_inside_the_judged_intervals(runs):
+def test_witnesses_sit_inside_the_judged_intervals(loaded):
     """A P1 witness (a second grant) falls inside the other session's promised window; a P2 witness (a belief
     begins) inside the other session's belief: the judged intervals are the ones the checkers used."""
     checked = 0
-    for name, _, trace in _each(runs):
+    for name, _, trace in loaded:
         verdicts = {v.property: v for v in trace.of(JudgedVerdict)}
         p1, p2 = verdicts["grant-exclusive"].witness, verdicts["belief-exclusive"].witness
         if p1 is not None:
@@ -111,10 +112,10 @@ def test_witnesses_sit_inside_the_judged_intervals(runs):
     assert checked > 20
 
 
-def test_judged_lines_close_the_trace(runs):
+def test_judged_lines_close_the_trace(loaded):
     """The judged lines come last, all at the run's end, as many of each as their head line says; every line's
     time is at or after the previous one's."""
-    for name, _, trace in _each(runs):
+    for name, _, trace in loaded:
         head = trace.require_judged()
         raw = [json.loads(l) for l in Path(trace.source).read_text(encoding="utf-8").splitlines()]
         times = [l["t"] for l in raw]
@@ -129,9 +130,9 @@ def test_judged_lines_close_the_trace(runs):
         assert head.sessions == len([p for p in trace.of(Promise) if p.origin == "grant"]), name
 
 
-def test_the_timeline_model_reads_every_real_trace(runs):
+def test_the_timeline_model_reads_every_real_trace(loaded):
     """Every catalogue variant's trace gives the timeline its model: one belief per session, windows in order."""
-    for name, _, trace in _each(runs):
+    for name, _, trace in loaded:
         beliefs = model.belief_intervals(trace)
         assert [b.session for b in beliefs] == [b.session for b in trace.of(JudgedBelief)], name
         for b in beliefs:
@@ -190,11 +191,11 @@ def test_partition_lines_name_their_groups(runs):
     assert cut.groups == (("M", "c1"), ("R", "s1", "s2", "s3", "c2"))
 
 
-def test_the_interactive_timeline_reads_every_real_trace(runs):
+def test_the_interactive_timeline_reads_every_real_trace(loaded):
     """Every catalogue variant's trace gives the interactive timeline its lanes; every violated property is there
     with the items its witness names, and every item sits in a lane."""
     from analysis.timeline_html_data import timeline_data
-    for name, variant, trace in _each(runs):
+    for name, variant, trace in loaded:
         data = timeline_data(trace)
         lanes = set(data.lane_ids())
         assert all(i.group in lanes for i in data.items), name
