@@ -76,16 +76,17 @@ std::string key_unit_problem(const std::vector<std::string_view>& f, std::size_t
     if (layout.key_units[k] == ValueUnit::none) continue;
     const std::string want = k < cell.values.size() ? base_unit_value(cell.values[k], layout.key_units[k]) : "";
     if (f[at] != want)
-      return base_unit_column(layout.keys[k], layout.key_units[k]) + " is " + single_quoted(f[at]) + ", but the cell's " +
-             layout.keys[k] + " is " + single_quoted(k < cell.values.size() ? cell.values[k] : "");
+      return base_unit_column(layout.keys[k], layout.key_units[k]) + " is " + single_quoted(f[at]) +
+             ", but the cell's " + layout.keys[k] + " is " +
+             single_quoted(k < cell.values.size() ? cell.values[k] : "");
     ++at;
   }
   return "";
 }
 
 std::size_t key_unit_columns(const ColumnLayout& layout) {
-  return static_cast<std::size_t>(
-      std::count_if(layout.key_units.begin(), layout.key_units.end(), [](ValueUnit u) { return u != ValueUnit::none; }));
+  return static_cast<std::size_t>(std::count_if(layout.key_units.begin(), layout.key_units.end(),
+                                                [](ValueUnit u) { return u != ValueUnit::none; }));
 }
 
 bool empty_or_six(std::string_view v) { return v.empty() || six_decimals(v); }
@@ -96,7 +97,8 @@ std::string summary_extra_problem(const std::vector<std::string_view>& f, std::s
   for (std::size_t i = 0; i < kPropertyCount; ++i, ++at) {
     const std::string name = std::string(property_name(kAllProperties[i])) + ".first_seed";
     const bool violated = to_int(f[1 + 4 * i]) > 0;
-    const bool seed = !f[at].empty() && f[at].size() <= 20 && f[at].find_first_not_of("0123456789") == std::string_view::npos;
+    const bool seed =
+        !f[at].empty() && f[at].size() <= 20 && f[at].find_first_not_of("0123456789") == std::string_view::npos;
     if (!violated && !f[at].empty()) return name + " is " + single_quoted(f[at]) + ", though no run violated it";
     if (violated && !seed) return name + " is " + single_quoted(f[at]) + ", not a seed";
   }
@@ -107,7 +109,8 @@ std::string summary_extra_problem(const std::vector<std::string_view>& f, std::s
   }
   for (const std::string& client : layout.clients)
     for (int figure = 0; figure < 6; ++figure, ++at)
-      if (!empty_or_six(f[at])) return client + "'s figures hold " + single_quoted(f[at]) + ", not a number with six decimals";
+      if (!empty_or_six(f[at]))
+        return client + "'s figures hold " + single_quoted(f[at]) + ", not a number with six decimals";
   return key_unit_problem(f, at, cell, layout);
 }
 
@@ -116,7 +119,8 @@ std::string summary_extra_problem(const std::vector<std::string_view>& f, std::s
 std::string summary_row_problem(std::string_view line, const CellLabel& cell, std::int64_t runs,
                                 const ColumnLayout& layout) {
   const std::string label = cell_columns(cell);
-  if (line.substr(0, label.size()) != label) return "it is not this cell's row (it should start with " + single_quoted(label) + ")";
+  if (line.substr(0, label.size()) != label)
+    return "it is not this cell's row (it should start with " + single_quoted(label) + ")";
   const std::vector<std::string_view> f = split_commas(line.substr(label.size()));
   const std::size_t label_fields = 2 + cell.values.size();
   const std::size_t want =
@@ -146,7 +150,8 @@ std::string per_run_row_problem(std::string_view line, const CellLabel& cell, co
                                 std::uint64_t replica, std::uint64_t seed) {
   const std::string label = cell_columns(cell) + std::to_string(replica) + ",";
   if (line.substr(0, label.size()) != label)
-    return "it is not run " + std::to_string(replica) + " of this cell (it should start with " + single_quoted(label) + ")";
+    return "it is not run " + std::to_string(replica) + " of this cell (it should start with " + single_quoted(label) +
+           ")";
   const std::vector<std::string_view> f = split_commas(line.substr(label.size()));
   const std::size_t label_fields = 3 + cell.values.size();
   const std::size_t want = 1 + kPerRunColumns + layout.faults.size() + layout.clients.size() + key_unit_columns(layout);
@@ -166,10 +171,12 @@ std::string per_run_row_problem(std::string_view line, const CellLabel& cell, co
   const std::string_view sessions = f[1 + 2 * kPropertyCount];
   const std::string_view stuck = f[2 + 2 * kPropertyCount];
   if (!all_digits(sessions)) return "sessions is " + single_quoted(sessions) + ", not a count";
-  if (!six_decimals(stuck)) return "longest_stuck_ms is " + single_quoted(stuck) + ", not milliseconds with six decimals";
+  if (!six_decimals(stuck))
+    return "longest_stuck_ms is " + single_quoted(stuck) + ", not milliseconds with six decimals";
   std::size_t at = 3 + 2 * kPropertyCount;
   for (const std::string& fault : layout.faults) {
-    if (f[at] != "" && f[at] != "0" && f[at] != "1") return "fault." + fault + " is " + single_quoted(f[at]) + ", not 0 or 1";
+    if (f[at] != "" && f[at] != "0" && f[at] != "1")
+      return "fault." + fault + " is " + single_quoted(f[at]) + ", not 0 or 1";
     ++at;
   }
   for (const std::string& client : layout.clients) {
