@@ -11,6 +11,7 @@ namespace locksim::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitMismatch = 1;
 inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitCrash = 3;  // search: a run crashed the model (crash-N.toml)
 
 int run_command(const std::string& program, const std::vector<std::string>& args);
 int validate_command(const std::string& program, const std::vector<std::string>& args);

@@ -2,9 +2,12 @@
 // [search] space (scenario/search_spec.h) with a strategy (search/strategy.h)
 // until a hunted property breaks or the budget is spent; shrinks and explains
 // each finding and writes it as a standalone scenario, with its trace and
-// explanation, to --out. With nothing found it says how little that rules
-// out: the rule of three, and the coverage (how often each fault kind fired,
-// the closest margin per property).
+// explanation, to --out. With nothing found it says "not found" and how
+// little that rules out: what was covered (targets, triggers, magnitudes,
+// faults per run) and the rule of three as a bound on the sampler's own
+// runs; and it writes the closest run per property as a near miss. Runs go
+// in a forked worker, so a run that crashes the model is written as
+// crash-N.toml and the search goes on (exit 3).
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
@@ -25,6 +28,7 @@
 #include "sim/scenario/file.h"
 #include "sim/search/finalize.h"
 #include "sim/search/finding_file.h"
+#include "sim/search/near_miss.h"
 #include "sim/search/search.h"
 
 namespace po = boost::program_options;
@@ -46,6 +50,16 @@ struct SearchCliOptions {
   bool shrink = true;
   bool progress = false;
 };
+
+// The candidate's run as a file that reproduces the crash.
+std::string crash_text(const toml::table& merged, const search::SearchBase& base, const search::Crash& c,
+                       const std::string& how_found) {
+  const std::string header = how_found + "\nWhat happened: the run " + c.what +
+                             ".\nIt reproduces from this file alone (`locksim run FILE`: the seed is pinned); run "
+                             "it under a debugger or a sanitizer build to see where.";
+  return search::document_text(search::candidate_document(merged, base, c.candidate, c.seed),
+                               search::commented(header) + "\n");
+}
 
 bool read_options(const std::vector<std::string>& args, SearchCliOptions& o, int& exit_code) {
   po::options_description options(
@@ -71,6 +85,7 @@ bool read_options(const std::vector<std::string>& args, SearchCliOptions& o, int
       ("explain-seeds", po::value(&explain_text), "fresh seeds per row of a finding's explanation (default 100)")
       ("out", po::value(&o.out_dir), "write findings, traces, explanations and search.json to this directory")
       ("progress", "print a progress line to standard error every second")
+      ("in-process", "run candidates in this process, not a forked worker: for a debugger; a crash then ends the search")
       ("json", "print one JSON object instead of text");
   std::vector<std::string> files;
   po::variables_map vm;
@@ -126,6 +141,7 @@ bool read_options(const std::vector<std::string>& args, SearchCliOptions& o, int
   o.shrink = vm.count("no-shrink") == 0;
   o.json = vm.count("json") > 0;
   o.progress = vm.count("progress") > 0;
+  o.search.isolate = vm.count("in-process") == 0;
   exit_code = kExitOk;
   return true;
 }
@@ -202,22 +218,47 @@ int search_command(const std::string& program, const std::vector<std::string>& a
   if (show_progress) std::cerr << progress_line(base, outcome, elapsed) << "\n";
 
   const toml::table merged = toml::parse(*merged_text);
-  std::vector<FindingOutput> findings;
+  const std::string how_found_prefix = "Found by `" + search_command_line(program, *path, o.variant, o.search) + "`\nat run ";
+  const auto how_found = [&](std::uint64_t run, std::uint64_t shard, const std::string& strategy) {
+    return how_found_prefix + std::to_string(run + 1) +
+           (o.search.shard.count > 1 ? " of shard " + std::to_string(shard) + "/" + std::to_string(o.search.shard.count) : "") +
+           " (" + strategy + " strategy), from " + spec->name + " (" + *path + "), variant " + o.variant + ".";
+  };
+  SearchResults results;
+  results.failures = outcome.coverage.failures;
+  // Crashes first: they are written before anything that runs the model again.
+  for (std::size_t i = 0; i < outcome.crashes.size(); ++i) {
+    const search::Crash& c = outcome.crashes[i];
+    CrashOutput out{c, crash_text(merged, base, c, how_found(c.run, c.shard, c.candidate.strategy)), ""};
+    if (!o.out_dir.empty() &&
+        !write_file(o.out_dir, "crash-" + std::to_string(i + 1) + ".toml", out.text, out.path, std::cerr))
+      return kExitBadInput;
+    results.crashes.push_back(std::move(out));
+  }
   for (std::size_t i = 0; i < outcome.findings.size(); ++i) {
     const search::Finding& f = outcome.findings[i];
     search::FinalizeOptions fo;
     fo.shrink = o.shrink;
     fo.explain_seeds = o.explain_seeds;
     fo.name = spec->name + "-found-" + std::to_string(i + 1);
-    fo.how_found = "Found by `" + search_command_line(program, *path, o.variant, o.search) + "`\nat run " +
-                   std::to_string(f.run + 1) + (o.search.shard.count > 1 ? " of shard " + std::to_string(o.search.shard.index) + "/" + std::to_string(o.search.shard.count) : "") +
-                   " (" + f.candidate.strategy + " strategy), from " + spec->name + " (" + *path + "), variant " +
-                   o.variant + ".";
+    fo.how_found = how_found(f.run, f.shard, f.candidate.strategy);
     FindingOutput out{f, search::finalize(search::finding_document(merged, base, f), f.property, fo), ""};
     if (!o.out_dir.empty() && !write_finding(o.out_dir, i + 1, out, std::cerr)) return kExitBadInput;
-    findings.push_back(std::move(out));
+    results.findings.push_back(std::move(out));
   }
-  const std::string summary = summary_json(base, *path, o.variant, o.search, outcome, findings);
+  for (const auto& near : outcome.near_misses) {
+    if (!near) continue;
+    const bool found = std::any_of(outcome.findings.begin(), outcome.findings.end(), [&](const search::Finding& f) {
+      return std::find(f.broken.begin(), f.broken.end(), near->property) != f.broken.end();
+    });
+    if (found) continue;
+    NearMissOutput out{*near, search::near_miss_file(merged, base, *near, how_found(near->run, near->shard, near->candidate.strategy)), ""};
+    if (!o.out_dir.empty() &&
+        !write_file(o.out_dir, search::near_miss_file_name(near->property), out.file.text, out.path, std::cerr))
+      return kExitBadInput;
+    results.near_misses.push_back(std::move(out));
+  }
+  const std::string summary = summary_json(base, *path, o.variant, o.search, outcome, results);
   if (!o.out_dir.empty()) {
     std::ofstream json(std::filesystem::path(o.out_dir) / "search.json");
     json << summary << "\n";
@@ -229,9 +270,10 @@ int search_command(const std::string& program, const std::vector<std::string>& a
   if (o.json) {
     std::cout << summary << "\n";
   } else {
-    print_search_report(std::cout, program, base, *path, o.variant, outcome, findings, o.out_dir, elapsed);
+    print_search_report(std::cout, program, base, *path, o.variant, o.search, outcome, results, o.out_dir, elapsed);
   }
-  return findings.empty() ? kExitOk : kExitMismatch;
+  if (results.failures > 0) return kExitCrash;
+  return results.findings.empty() ? kExitOk : kExitMismatch;
 }
 
 }  // namespace locksim::cli

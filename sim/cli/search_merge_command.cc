@@ -54,43 +54,58 @@ std::uint64_t number(const Json& j, const char* key) {
   return j.contains(key) && j[key].is_number_unsigned() ? j[key].get<std::uint64_t>() : 0;
 }
 
-void add_counts(Json& into, const Json& from, std::initializer_list<const char*> keys) {
-  for (const char* k : keys) into[k] = number(into, k) + number(from, k);
+// Coverage summed, whatever its shape: counts add up element by element,
+// and a closest margin is the least of the shards'.
+void add_coverage(Json& into, const Json& from) {
+  if (into.is_object() && from.is_object()) {
+    for (auto& [key, value] : into.items()) {
+      if (!from.contains(key)) continue;
+      const Json& theirs = from[key];
+      if (key == "closest_margin_ns") {
+        if (theirs.is_number() && (!value.is_number() || theirs.get<std::int64_t>() < value.get<std::int64_t>()))
+          value = theirs;
+      } else {
+        add_coverage(value, theirs);
+      }
+    }
+  } else if (into.is_array() && from.is_array()) {
+    while (into.size() < from.size()) into.push_back(from[into.size()].is_number() ? Json(0) : from[into.size()]);
+    for (std::size_t i = 0; i < into.size() && i < from.size(); ++i) add_coverage(into[i], from[i]);
+  } else if (into.is_number_unsigned() && from.is_number_unsigned()) {
+    into = into.get<std::uint64_t>() + from.get<std::uint64_t>();
+  }
 }
 
-// Coverage summed; the closest margin is the least of the shards'.
-void add_coverage(Json& into, const Json& from) {
-  for (std::size_t k = 0; k < into["kinds"].size() && k < from["kinds"].size(); ++k)
-    add_counts(into["kinds"][k], from["kinds"][k], {"placed", "fired", "effective"});
-  for (std::size_t p = 0; p < into["properties"].size() && p < from["properties"].size(); ++p) {
-    Json& mine = into["properties"][p];
-    const Json& theirs = from["properties"][p];
-    add_counts(mine, theirs, {"violations"});
-    const Json& m = theirs["closest_margin_ns"];
-    if (m.is_number() && (!mine["closest_margin_ns"].is_number() || m.get<std::int64_t>() < mine["closest_margin_ns"].get<std::int64_t>()))
-      mine["closest_margin_ns"] = m;
+// |from|'s file |name| as |target| in |out|.
+bool copy_into(const fs::path& from, const fs::path& out, const std::string& target, std::string& copied) {
+  std::error_code ec;
+  fs::copy_file(from, out / target, fs::copy_options::overwrite_existing, ec);
+  if (ec) {
+    std::cerr << "locksim search-merge: cannot copy " << from.string() << ": " << ec.message() << "\n";
+    return false;
   }
-  for (auto& [name, runs] : into["runs_by_strategy"].items())
-    if (from["runs_by_strategy"].contains(name)) runs = runs.get<std::uint64_t>() + from["runs_by_strategy"][name].get<std::uint64_t>();
-  add_counts(into, from, {"run_errors"});
+  copied = (out / target).string();
+  return true;
 }
 
 // found-N.toml, .md and .trace.jsonl of |from|'s finding, as found-M.* in |out|.
 bool copy_finding(const Shard& from, const Json& finding, const fs::path& out, std::size_t m, std::string& copied) {
-  const fs::path source = fs::path(finding.value("file", ""));
-  const fs::path stem = from.dir / source.filename().replace_extension("");
+  const fs::path stem = from.dir / fs::path(finding.value("file", "")).filename().replace_extension("");
   const std::string target = "found-" + std::to_string(m);
-  for (const char* ext : {".toml", ".md", ".trace.jsonl"}) {
-    std::error_code ec;
-    fs::copy_file(stem.string() + ext, out / (target + ext), fs::copy_options::overwrite_existing, ec);
-    if (ec) {
-      std::cerr << "locksim search-merge: cannot copy " << stem.string() + ext << ": " << ec.message() << "\n";
-      return false;
-    }
-  }
-  copied = (out / (target + ".toml")).string();
+  for (const char* ext : {".md", ".trace.jsonl", ".toml"})
+    if (!copy_into(stem.string() + ext, out, target + ext, copied)) return false;
   return true;
 }
+
+std::pair<std::uint64_t, std::uint64_t> shard_and_run(const Json& j) { return {number(j, "shard"), number(j, "run")}; }
+
+// |j|[key] when it is a list, else an empty one: the entries stay where they are.
+const Json& list_of(const Json& j, const char* key) {
+  static const Json empty = Json::array();
+  return j.contains(key) && j[key].is_array() ? j[key] : empty;
+}
+
+std::int64_t margin_of(const Json& j) { return j.value("margin_ns", std::int64_t{0}); }
 
 }  // namespace
 
@@ -172,8 +187,47 @@ int search_merge_command(const std::string& program, const std::vector<std::stri
     kept["file"] = copied;
     merged["findings"].push_back(kept);
   }
+  // Near misses: per property without a finding, the closest (then lowest shard and run).
+  std::vector<std::pair<const Shard*, const Json*>> near;
+  for (const Shard& s : shards)
+    for (const Json& n : list_of(s.summary, "near_misses")) near.emplace_back(&s, &n);
+  std::stable_sort(near.begin(), near.end(), [](const auto& a, const auto& b) {
+    return std::make_pair(margin_of(*a.second), shard_and_run(*a.second)) <
+           std::make_pair(margin_of(*b.second), shard_and_run(*b.second));
+  });
+  merged["near_misses"] = Json::array();
+  for (const auto& [shard, n] : near) {
+    const std::string property = n->value("property", "");
+    if (properties.count(property) > 0) continue;
+    properties.insert(property);
+    Json kept = *n;
+    std::string copied;
+    const fs::path file = fs::path(n->value("file", ""));
+    if (!copy_into(shard->dir / file.filename(), out_dir, file.filename().string(), copied)) return kExitBadInput;
+    kept["file"] = copied;
+    merged["near_misses"].push_back(kept);
+  }
+  // Crashes: the first kCrashesKept by shard and run, renumbered.
+  std::vector<std::pair<const Shard*, const Json*>> crashes;
+  for (const Shard& s : shards)
+    for (const Json& c : list_of(s.summary, "crashes")) crashes.emplace_back(&s, &c);
+  std::stable_sort(crashes.begin(), crashes.end(),
+                   [](const auto& a, const auto& b) { return shard_and_run(*a.second) < shard_and_run(*b.second); });
+  merged["crashes"] = Json::array();
+  for (const auto& [shard, c] : crashes) {
+    if (merged["crashes"].size() == search::kCrashesKept) break;
+    Json kept = *c;
+    std::string copied;
+    const fs::path file = fs::path(c->value("file", ""));
+    if (!copy_into(shard->dir / file.filename(), out_dir, "crash-" + std::to_string(merged["crashes"].size() + 1) + ".toml", copied))
+      return kExitBadInput;
+    kept["file"] = copied;
+    merged["crashes"].push_back(kept);
+  }
   const std::uint64_t runs = merged["runs"].get<std::uint64_t>();
-  merged["statement"] = merged["findings"].empty() ? search::none_found_statement(runs) : "";
+  const bool crashed = number(merged["coverage"], "failures") > 0;
+  merged["result"] = crashed ? "crashed" : merged["findings"].empty() ? "not found" : "found";
+  merged["statement"] = merged["findings"].empty() ? search::none_found_statement(runs, first.value("strategy", "")) : "";
 
   const fs::path summary_path = fs::path(out_dir) / "search.json";
   std::ofstream out(summary_path);
@@ -190,7 +244,15 @@ int search_merge_command(const std::string& program, const std::vector<std::stri
               << number(f, "run") << "): " << f.value("story", "") << "\n  replay: " << shell_quote(program) << " run "
               << shell_quote(f.value("file", "")) << "\n";
   if (merged["findings"].empty()) std::cout << merged["statement"].get<std::string>() << "\n";
+  for (const Json& n : merged["near_misses"])
+    std::cout << "near miss: " << n.value("property", "") << " held with " << format_duration_rounded(Duration{margin_of(n)}) << " to spare (shard "
+              << number(n, "shard") << ", run " << number(n, "run") << ")\n  replay: " << shell_quote(program)
+              << " run " << shell_quote(n.value("file", "")) << "\n";
+  for (const Json& c : merged["crashes"])
+    std::cout << "crash: shard " << number(c, "shard") << ", run " << number(c, "run") << " " << c.value("what", "")
+              << "\n  reproduce: " << shell_quote(program) << " run " << shell_quote(c.value("file", "")) << "\n";
   std::cout << "written to " << summary_path.string() << "\n";
+  if (crashed) return kExitCrash;
   return merged["findings"].empty() ? kExitOk : kExitMismatch;
 }
 

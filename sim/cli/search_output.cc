@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/cli/search_coverage.h"
 #include "sim/cli/shell_quote.h"
 #include "sim/core/trace.h"
 #include "sim/search/finding_file.h"
@@ -50,6 +51,27 @@ std::string finding_json(const FindingOutput& f) {
   return j.str();
 }
 
+std::string near_miss_json(const NearMissOutput& n) {
+  std::ostringstream j;
+  j << "{\"property\":\"" << property_name(n.near.property) << "\",\"margin_ns\":" << n.near.margin.count()
+    << ",\"shard\":" << n.near.shard << ",\"run\":" << n.near.run + 1 << ",\"seed\":" << n.near.seed
+    << ",\"strategy\":" << json_quote(n.near.candidate.strategy) << ",\"file\":" << json_quote(n.path)
+    << ",\"faults\":[";
+  for (std::size_t i = 0; i < n.file.uses.size(); ++i) {
+    const search::MarginUse& u = n.file.uses[i];
+    j << (i ? "," : "") << "{\"fault\":" << json_quote(u.fault) << ",\"description\":" << json_quote(u.description)
+      << ",\"margin_without_ns\":" << (u.without ? std::to_string(u.without->count()) : "null") << "}";
+  }
+  j << "]}";
+  return j.str();
+}
+
+std::string crash_json(const CrashOutput& c) {
+  return "{\"shard\":" + std::to_string(c.crash.shard) + ",\"run\":" + std::to_string(c.crash.run + 1) +
+         ",\"seed\":" + std::to_string(c.crash.seed) + ",\"what\":" + json_quote(c.crash.what) +
+         ",\"file\":" + json_quote(c.path) + "}";
+}
+
 }  // namespace
 
 std::string progress_line(const search::SearchBase& base, const search::SearchOutcome& outcome, double seconds) {
@@ -76,6 +98,15 @@ std::string search_command_line(const std::string& program, const std::string& p
   return line;
 }
 
+bool write_file(const std::string& dir, const std::string& name, const std::string& text, std::string& path,
+                std::ostream& err) {
+  path = (std::filesystem::path(dir) / name).string();
+  std::ofstream f(path);
+  f << text;
+  if (!f) err << "locksim: cannot write " << path << "\n";
+  return static_cast<bool>(f);
+}
+
 bool write_finding(const std::string& dir, std::size_t n, FindingOutput& out, std::ostream& err) {
   const std::filesystem::path base = std::filesystem::path(dir) / ("found-" + std::to_string(n));
   const auto write = [&](const std::string& ext, const auto& fill) {
@@ -96,9 +127,14 @@ bool write_finding(const std::string& dir, std::size_t n, FindingOutput& out, st
          });
 }
 
+std::string result_word(const SearchResults& results) {
+  if (results.failures > 0) return "crashed";
+  return results.findings.empty() ? "not found" : "found";
+}
+
 std::string summary_json(const search::SearchBase& base, const std::string& path, const std::string& variant,
                          const search::SearchOptions& options, const search::SearchOutcome& outcome,
-                         const std::vector<FindingOutput>& findings) {
+                         const SearchResults& results) {
   const SearchSpec& space = base.spec.search;
   std::ostringstream j;
   j << "{\"scenario\":" << json_quote(base.spec.name) << ",\"file\":" << json_quote(path) << ",\"variant\":"
@@ -106,24 +142,18 @@ std::string summary_json(const search::SearchBase& base, const std::string& path
     << options.seed << ",\"budget\":" << options.budget << ",\"shard\":[" << options.shard.index << ","
     << options.shard.count << "],\"runs\":" << outcome.runs << ",\"hunt\":[";
   for (std::size_t i = 0; i < space.hunt.size(); ++i) j << (i ? "," : "") << "\"" << property_name(space.hunt[i]) << "\"";
-  j << "],\"findings\":[";
-  for (std::size_t i = 0; i < findings.size(); ++i) j << (i ? "," : "") << finding_json(findings[i]);
-  j << "],\"coverage\":{\"kinds\":[";
-  for (std::size_t k = 0; k < space.kinds.size(); ++k) {
-    const auto& c = outcome.coverage.kinds[k];
-    j << (k ? "," : "") << "{\"kind\":\"" << search_kind_name(space.kinds[k].kind) << "\",\"placed\":" << c.placed
-      << ",\"fired\":" << c.fired << ",\"effective\":" << c.effective << "}";
-  }
-  j << "],\"properties\":[";
-  for (std::size_t i = 0; i < space.hunt.size(); ++i)
-    j << (i ? "," : "") << "{\"name\":\"" << property_name(space.hunt[i]) << "\",\"violations\":"
-      << outcome.coverage.violations[i] << ",\"closest_margin_ns\":" << margin_json(outcome.coverage.closest[i]) << "}";
-  j << "],\"runs_by_strategy\":{";
-  for (std::size_t s = 0; s < outcome.coverage.runs_by_strategy.size(); ++s)
-    j << (s ? "," : "") << "\"" << search::strategy_name(static_cast<search::Strategy>(s))
-      << "\":" << outcome.coverage.runs_by_strategy[s];
-  j << "},\"run_errors\":" << outcome.coverage.run_errors << "},\"statement\":"
-    << json_quote(findings.empty() ? search::none_found_statement(outcome.runs) : "") << "}";
+  j << "],\"result\":\"" << result_word(results) << "\",\"findings\":[";
+  for (std::size_t i = 0; i < results.findings.size(); ++i) j << (i ? "," : "") << finding_json(results.findings[i]);
+  j << "],\"near_misses\":[";
+  for (std::size_t i = 0; i < results.near_misses.size(); ++i)
+    j << (i ? "," : "") << near_miss_json(results.near_misses[i]);
+  j << "],\"crashes\":[";
+  for (std::size_t i = 0; i < results.crashes.size(); ++i) j << (i ? "," : "") << crash_json(results.crashes[i]);
+  j << "],\"coverage\":" << coverage_json(base, outcome.coverage) << ",\"statement\":"
+    << json_quote(results.findings.empty()
+                      ? search::none_found_statement(outcome.runs, search::strategy_name(options.strategy))
+                      : "")
+    << "}";
   return j.str();
 }
 
@@ -147,32 +177,44 @@ void print_finding(std::ostream& out, const std::string& program, std::size_t n,
 }
 
 void print_search_report(std::ostream& out, const std::string& program, const search::SearchBase& base,
-                         const std::string& path, const std::string& variant, const search::SearchOutcome& outcome,
-                         const std::vector<FindingOutput>& findings, const std::string& out_dir, double seconds) {
-  const SearchSpec& space = base.spec.search;
+                         const std::string& path, const std::string& variant, const search::SearchOptions& options,
+                         const search::SearchOutcome& outcome, const SearchResults& results,
+                         const std::string& out_dir, double seconds) {
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.1f s, %.0f runs/s", seconds,
                 seconds > 0 ? static_cast<double>(outcome.runs) / seconds : 0.0);
   out << "search " << base.spec.name << " (" << path << "), variant " << variant << ": " << outcome.runs
       << " runs (" << rate << ")\n";
+  const auto& findings = results.findings;
   for (std::size_t i = 0; i < findings.size(); ++i) print_finding(out, program, i + 1, findings[i]);
-  if (findings.empty()) out << search::none_found_statement(outcome.runs) << "\n";
+  if (findings.empty())
+    out << search::none_found_statement(outcome.runs, search::strategy_name(options.strategy)) << "\n";
+  for (const NearMissOutput& n : results.near_misses) {
+    out << "near miss: " << search::near_miss_headline(n.near) << " (" << n.near.candidate.strategy << ")\n";
+    for (const search::MarginUse& u : n.file.uses)
+      out << "  " << u.description << ": "
+          << (u.without ? format_duration_rounded(*u.without) + " to spare without it" : "never at stake without it")
+          << "\n";
+    if (!n.path.empty()) out << "  replay: " << shell_quote(program) << " run " << shell_quote(n.path) << "\n";
+  }
+  for (const CrashOutput& c : results.crashes) {
+    out << "crash: run " << c.crash.run + 1 << (c.crash.shard > 1 ? " of shard " + std::to_string(c.crash.shard) : "")
+        << " " << c.crash.what << "\n";
+    if (!c.path.empty()) out << "  reproduce: " << shell_quote(program) << " run " << shell_quote(c.path) << "\n";
+  }
+  if (results.failures > results.crashes.size())
+    out << "(" << results.failures - results.crashes.size() << " more runs did not finish; the first "
+        << results.crashes.size() << " are kept)\n";
   if (out_dir.empty())
     for (const FindingOutput& f : findings) out << "\n" << f.final.text;
-  out << "coverage:\n";
-  for (std::size_t k = 0; k < space.kinds.size(); ++k) {
-    const auto& c = outcome.coverage.kinds[k];
-    out << "  " << search_kind_name(space.kinds[k].kind) << ": placed " << c.placed << ", fired " << c.fired
-        << ", with an effect " << c.effective << "\n";
+  print_coverage(out, base, outcome.coverage);
+  if (!out_dir.empty()) {
+    out << "written to " << out_dir << "/ (search.json";
+    if (!findings.empty()) out << ", found-N.toml, found-N.md, found-N.trace.jsonl";
+    if (!results.near_misses.empty()) out << ", near-miss-PROPERTY.toml";
+    if (!results.crashes.empty()) out << ", crash-N.toml";
+    out << ")\n";
   }
-  for (std::size_t i = 0; i < space.hunt.size(); ++i)
-    out << "  " << property_id(space.hunt[i]) << " " << property_name(space.hunt[i]) << ": "
-        << outcome.coverage.violations[i] << " violating runs, closest margin "
-        << margin_short(outcome.coverage.closest[i]) << "\n";
-  if (outcome.coverage.run_errors > 0)
-    out << "  " << outcome.coverage.run_errors << " runs stopped with a run error (not counted as findings)\n";
-  if (!out_dir.empty()) out << "written to " << out_dir << "/ (search.json";
-  if (!out_dir.empty()) out << (findings.empty() ? ")\n" : ", found-N.toml, found-N.md, found-N.trace.jsonl)\n");
 }
 
 }  // namespace locksim::cli

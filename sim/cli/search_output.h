@@ -1,6 +1,8 @@
 // What `locksim search` and `locksim shrink` print and write: the progress
-// line, the report, search.json, and each finding's files (found-N.toml,
-// found-N.md, found-N.trace.jsonl).
+// line, the report, search.json, each finding's files (found-N.toml,
+// found-N.md, found-N.trace.jsonl), and when nothing is found for a property
+// its near miss (near-miss-PROPERTY.toml); each run that crashed the model
+// as crash-N.toml.
 #pragma once
 
 #include <ostream>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "sim/search/finalize.h"
+#include "sim/search/near_miss.h"
 #include "sim/search/search.h"
 
 namespace locksim::cli {
@@ -16,6 +19,26 @@ struct FindingOutput {
   search::Finding finding;
   search::Finalized final;
   std::string path;  // found-N.toml, once written
+};
+
+struct NearMissOutput {
+  search::NearMiss near;
+  search::NearMissFile file;
+  std::string path;  // near-miss-PROPERTY.toml, once written
+};
+
+struct CrashOutput {
+  search::Crash crash;
+  std::string text;  // crash-N.toml's
+  std::string path;  // once written
+};
+
+// Everything a search leaves a reader.
+struct SearchResults {
+  std::vector<FindingOutput> findings;
+  std::vector<NearMissOutput> near_misses;  // hunted properties with no finding, that some run put at stake
+  std::vector<CrashOutput> crashes;
+  std::uint64_t failures = 0;  // runs that did not finish, kept or not
 };
 
 // "runs 12800  1650 runs/s  best margin: P1 -2.1s P2 340ms  findings 1".
@@ -29,15 +52,24 @@ std::string search_command_line(const std::string& program, const std::string& p
 // (with a message on |err|) when a file cannot be written.
 bool write_finding(const std::string& dir, std::size_t n, FindingOutput& out, std::ostream& err);
 
+// Writes |text| to |dir|/|name| and sets |path|; false (with a message on
+// |err|) when it cannot.
+bool write_file(const std::string& dir, const std::string& name, const std::string& text, std::string& path,
+                std::ostream& err);
+
+// What one search's outcome leaves a reader as "result": "found", "not found", "crashed".
+std::string result_word(const SearchResults& results);
+
 // Everything deterministic about the search, as one JSON object (search.json).
 std::string summary_json(const search::SearchBase& base, const std::string& path, const std::string& variant,
                          const search::SearchOptions& options, const search::SearchOutcome& outcome,
-                         const std::vector<FindingOutput>& findings);
+                         const SearchResults& results);
 
 // |program| is locksim as the user invoked it (argv[0]): the replay lines name it so.
 void print_search_report(std::ostream& out, const std::string& program, const search::SearchBase& base,
-                         const std::string& path, const std::string& variant, const search::SearchOutcome& outcome,
-                         const std::vector<FindingOutput>& findings, const std::string& out_dir, double seconds);
+                         const std::string& path, const std::string& variant, const search::SearchOptions& options,
+                         const search::SearchOutcome& outcome, const SearchResults& results,
+                         const std::string& out_dir, double seconds);
 
 // A finding's text block (story, file, necessity, likelihood), shared with `locksim shrink`.
 void print_finding(std::ostream& out, const std::string& program, std::size_t n, const FindingOutput& f);

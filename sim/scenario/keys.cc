@@ -75,8 +75,12 @@ std::optional<KeyValue> read_present(Reader& r, const DocNode& table, const DocN
             return ppm;
           },
           [&](const ChoiceRule& rule) -> std::optional<KeyValue> {
+            if (!node.table && node.value->is_string())
+              for (std::size_t i = rule.listed; i < rule.options.size(); ++i)
+                if (rule.options[i].second == *node.value->value<std::string>()) return rule.options[i].first;
             std::vector<std::string> names;
-            for (const auto& option : rule.options) names.emplace_back(option.second);
+            for (std::size_t i = 0; i < rule.options.size() && i < rule.listed; ++i)
+              names.emplace_back(rule.options[i].second);
             std::size_t index = 0;
             if (!r.one_of(table, name, names, index)) return std::nullopt;
             return rule.options[index].first;
@@ -152,7 +156,8 @@ std::string fraction_text(std::int64_t ppm) {
 
 std::string choices_text(const ChoiceRule& rule) {
   std::string out;
-  for (const auto& option : rule.options) {
+  for (std::size_t i = 0; i < rule.options.size() && i < rule.listed; ++i) {
+    const auto& option = rule.options[i];
     if (!out.empty()) out += " \\| ";
     out += "`\"" + std::string(option.second) + "\"`";
   }

@@ -76,6 +76,9 @@ struct FractionRule {
 struct ChoiceRule {
   std::vector<std::pair<std::int64_t, std::string_view>> options;  // in the order FORMAT.md lists them
   std::optional<std::int64_t> fallback;                             // a value from options
+  // Options from this index on are read but never listed, in the reference
+  // or in an error message: test-only values (fault kind "planted-crash").
+  std::size_t listed = SIZE_MAX;
 };
 // The name of a process the scenario declares (a fault's target).
 struct ProcessRule {};

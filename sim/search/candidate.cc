@@ -141,4 +141,51 @@ std::string describe_gene(const SearchBase& base, const Gene& g) {
   return what + " at " + format_duration(g.at);
 }
 
+std::vector<MagnitudeDim> magnitude_dims(const SearchKindSpec& k) {
+  constexpr auto amount = [](const Gene& g) { return g.amount.count(); };
+  constexpr auto drift = [](const Gene& g) { return g.drift_ppm; };
+  constexpr auto second = [](const Gene& g) { return g.second_after.count(); };
+  const auto range = [](const char* key, const SearchRange<Duration>& r, std::int64_t (*of)(const Gene&)) {
+    return MagnitudeDim{key, r.low.count(), r.high.count(), true, of};
+  };
+  const MagnitudeDim rate{"drift", k.drift_ppm.low, k.drift_ppm.high, false, drift};
+  std::vector<MagnitudeDim> dims;
+  switch (k.kind) {
+    case SearchKind::pause: dims.push_back(range("length", k.length, amount)); break;
+    case SearchKind::crash:
+      if (k.restart_after) dims.push_back(range("restart_after", *k.restart_after, second));
+      break;
+    case SearchKind::clock_jump: dims.push_back(range("by", k.length, amount)); break;
+    case SearchKind::clock_drift: dims.push_back(rate); break;
+    case SearchKind::clock_slew:
+      dims.push_back(rate);
+      dims.push_back(range("length", k.length, amount));
+      break;
+    case SearchKind::partition:
+      if (k.heal_after) dims.push_back(range("heal_after", *k.heal_after, second));
+      break;
+  }
+  return dims;
+}
+
+std::size_t magnitude_bin(const MagnitudeDim& dim, std::int64_t value) {
+  if (dim.high <= dim.low || value <= dim.low) return 0;
+  const auto span = static_cast<unsigned __int128>(dim.high - dim.low) + 1;
+  const auto offset = static_cast<unsigned __int128>(std::min(value, dim.high) - dim.low);
+  return static_cast<std::size_t>(offset * kMagnitudeBins / span);
+}
+
+std::string magnitude_bin_text(const MagnitudeDim& dim, std::size_t b) {
+  const auto edge = [&](std::size_t i) {
+    const auto span = static_cast<__int128>(dim.high - dim.low) + 1;
+    return static_cast<std::int64_t>(dim.low + span * static_cast<__int128>(i) / kMagnitudeBins);
+  };
+  const std::int64_t low = edge(b), high = b + 1 == kMagnitudeBins ? dim.high : edge(b + 1) - 1;
+  const auto text = [&](std::int64_t v) {
+    const std::string sign = dim.low < 0 && v >= 0 ? "+" : "";
+    return dim.duration ? sign + format_duration_rounded(Duration{v}) : (v >= 0 ? "+" : "") + std::to_string(v) + "ppm";
+  };
+  return text(low) + ".." + text(high);
+}
+
 }  // namespace locksim::search

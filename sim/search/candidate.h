@@ -73,4 +73,21 @@ ScenarioSpec apply_candidate(const SearchBase& base, const Candidate& candidate)
 // "pause of c1 for 12s at 3.2s", "clock-jump of C by -4s 120ms after c1 acquired".
 std::string describe_gene(const SearchBase& base, const Gene& gene);
 
+// One magnitude a [search.KIND] draws from a range (pause `length`, jump
+// `by`, `drift`, `restart_after`, `heal_after`): what coverage splits into
+// kMagnitudeBins equal bins to say which values a search never tried.
+inline constexpr std::size_t kMagnitudeBins = 10;
+struct MagnitudeDim {
+  const char* key;
+  std::int64_t low = 0;
+  std::int64_t high = 0;
+  bool duration = true;  // else parts per million
+  std::int64_t (*of)(const Gene&) = nullptr;
+};
+std::vector<MagnitudeDim> magnitude_dims(const SearchKindSpec& kind);
+// The bin of |value| in |dim|: 0 .. kMagnitudeBins - 1.
+std::size_t magnitude_bin(const MagnitudeDim& dim, std::int64_t value);
+// The range bin |b| covers, as the user writes it: "2.7s..3s", "+5000ppm..+10000ppm".
+std::string magnitude_bin_text(const MagnitudeDim& dim, std::size_t b);
+
 }  // namespace locksim::search

@@ -14,12 +14,6 @@ std::uint64_t fault_count(const toml::table& doc) {
 }
 
 // "# " before each line of |text|.
-std::string commented(const std::string& text) {
-  std::istringstream in(text);
-  std::string out, line;
-  while (std::getline(in, line)) out += "# " + line + "\n";
-  return out;
-}
 
 }  // namespace
 

@@ -67,11 +67,11 @@ toml::table& subtable(toml::table& doc, std::string_view key) {
 
 }  // namespace
 
-toml::table finding_document(const toml::table& merged, const SearchBase& base, const Finding& finding) {
+toml::table candidate_document(const toml::table& merged, const SearchBase& base, const Candidate& c,
+                               std::uint64_t seed) {
   toml::table doc = merged;
   doc.erase("search");
   doc.erase("expect");
-  const Candidate& c = finding.candidate;
   toml::table* story_faults = doc["fault"].as_table();
   switch (base.spec.search.story_faults) {
     case StoryFaults::keep: break;
@@ -98,10 +98,28 @@ toml::table finding_document(const toml::table& merged, const SearchBase& base, 
   }
   if (c.latency) subtable(doc, "network").insert_or_assign("latency", base.spec.search.latencies[*c.latency].describe());
   toml::table& scenario = subtable(doc, "scenario");
-  scenario.insert_or_assign("seed", static_cast<std::int64_t>(finding.seed));
+  scenario.insert_or_assign("seed", static_cast<std::int64_t>(seed));
+  return doc;
+}
+
+toml::table finding_document(const toml::table& merged, const SearchBase& base, const Finding& finding) {
+  toml::table doc = candidate_document(merged, base, finding.candidate, finding.seed);
   toml::table& expect = subtable(doc, "expect");
   for (Property p : finding.broken) expect.insert_or_assign(property_name(p), "violated");
   return doc;
+}
+
+toml::table near_miss_document(const toml::table& merged, const SearchBase& base, const NearMiss& near) {
+  toml::table doc = candidate_document(merged, base, near.candidate, near.seed);
+  subtable(doc, "expect").insert_or_assign(property_name(near.property), "holds");
+  return doc;
+}
+
+std::string commented(const std::string& text) {
+  std::istringstream in(text);
+  std::string out, line;
+  while (std::getline(in, line)) out += "# " + line + "\n";
+  return out;
 }
 
 std::string document_text(const toml::table& doc, const std::string& header) {

@@ -18,8 +18,18 @@
 
 namespace locksim::search {
 
-// |merged| is the variant's document (ScenarioFile::merged_toml).
+// |merged| is the variant's document (ScenarioFile::merged_toml). The run
+// |candidate| made with |seed|, as a scenario with no [expect]: a crash's
+// reproducer (crash-N.toml).
+toml::table candidate_document(const toml::table& merged, const SearchBase& base, const Candidate& candidate,
+                               std::uint64_t seed);
+// The same, with [expect] saying which properties it breaks.
 toml::table finding_document(const toml::table& merged, const SearchBase& base, const Finding& finding);
+// The same, with [expect] saying the near miss's property holds.
+toml::table near_miss_document(const toml::table& merged, const SearchBase& base, const NearMiss& near);
+
+// |text| as comment lines: "# " before each line.
+std::string commented(const std::string& text);
 
 // The document as TOML text, after |header| (comment lines, each "# ...").
 std::string document_text(const toml::table& doc, const std::string& header = "");

@@ -4,25 +4,13 @@
 #include <cstdio>
 #include <tuple>
 
-#include "sim/core/run_error.h"
 #include "sim/search/batch_pool.h"
-#include "sim/core/trace.h"
-#include "sim/scenario/run.h"
+#include "sim/search/forked_batches.h"
+#include "sim/search/run_summary.h"
 
 namespace locksim::search {
 
 namespace {
-
-// What one run left for the fold: nothing of its history is kept.
-struct RunSummary {
-  Candidate candidate;
-  std::uint64_t seed = 0;
-  bool error = false;
-  Verdicts verdicts{};
-  Margins margins{};
-  std::optional<int> shortfall;
-  std::vector<FaultOutcome> faults;
-};
 
 std::uint64_t shard_budget(std::uint64_t budget, Shard shard) {
   const auto block = [&](std::uint64_t k) {
@@ -36,54 +24,63 @@ std::uint64_t shard_stream(std::uint64_t seed, Shard shard) {
   return Rng::derive(seed, "search shard", std::to_string(shard.index)).next_u64();
 }
 
-RunSummary run_one(const SearchBase& base, const Candidate& candidate, std::uint64_t seed) {
-  RunSummary out;
-  out.candidate = candidate;
-  out.seed = seed;
-  NullTrace trace;
-  try {
-    const RunResult r = run_scenario(apply_candidate(base, candidate), seed, trace);
-    out.verdicts = r.verdicts;
-    out.margins = safety_margins(r.history, r.verdicts);
-    out.shortfall = quorum_shortfall(r.history);
-    out.faults = r.faults;
-  } catch (const RunError&) {
-    out.error = true;
+// The faults of |candidate| that fired in the run, by gene.
+std::vector<const FaultOutcome*> gene_outcomes(const Candidate& candidate, const RunSummary& run) {
+  std::vector<const FaultOutcome*> out(candidate.genes.size(), nullptr);
+  for (std::size_t g = 0; g < candidate.genes.size(); ++g) {
+    const std::string name = "search-" + std::to_string(g + 1);
+    for (const FaultOutcome& f : run.faults)
+      if (f.name == name) out[g] = &f;
   }
   return out;
 }
 
-void fold(const SearchBase& base, const RunSummary& run, std::uint64_t index, Shard shard, SearchOutcome& out,
-          ClimbState& climb) {
+void cover(const SearchBase& base, const Candidate& candidate, const RunSummary& run, Coverage& cov) {
+  const std::vector<const FaultOutcome*> outcomes = gene_outcomes(candidate, run);
+  std::size_t fired = 0;
+  for (std::size_t g = 0; g < candidate.genes.size(); ++g) {
+    const Gene& gene = candidate.genes[g];
+    const SearchKindSpec& space = base.spec.search.kinds[gene.space];
+    Tally t{1, outcomes[g] && outcomes[g]->fired > 0, outcomes[g] && outcomes[g]->effective > 0};
+    fired += t.fired;
+    Coverage::Kind& kind = cov.kinds[gene.space];
+    kind.add(t);
+    if (gene.target < kind.targets.size()) kind.targets[gene.target].add(t);
+    (gene.at_phase ? cov.sites[gene.site] : cov.at_time).add(t);
+    if (!t.fired) continue;
+    const std::vector<MagnitudeDim> dims = magnitude_dims(space);
+    for (std::size_t d = 0; d < dims.size(); ++d) ++kind.magnitudes[d].fired[magnitude_bin(dims[d], dims[d].of(gene))];
+  }
+  if (cov.runs_by_faults_fired.size() <= fired) cov.runs_by_faults_fired.resize(fired + 1, 0);
+  ++cov.runs_by_faults_fired[fired];
+}
+
+void fold(const SearchBase& base, const Candidate& candidate, const RunSummary& run, std::uint64_t index,
+          Shard shard, std::uint64_t seed, SearchOutcome& out, ClimbState& climb) {
   const SearchSpec& space = base.spec.search;
   Coverage& cov = out.coverage;
   ++out.runs;
   for (std::size_t s = 0; s < 4; ++s)
-    if (run.candidate.strategy == strategy_name(static_cast<Strategy>(s))) ++cov.runs_by_strategy[s];
-  if (run.error) {
-    ++cov.run_errors;
+    if (candidate.strategy == strategy_name(static_cast<Strategy>(s))) ++cov.runs_by_strategy[s];
+  if (run.failure) {
+    ++cov.failures;
+    if (out.crashes.size() < kCrashesKept) out.crashes.push_back({shard.index, index, seed, *run.failure, candidate});
     return;
   }
-  for (std::size_t g = 0; g < run.candidate.genes.size(); ++g) {
-    Coverage::Kind& k = cov.kinds[run.candidate.genes[g].space];
-    ++k.placed;
-    const std::string name = "search-" + std::to_string(g + 1);
-    for (const FaultOutcome& f : run.faults)
-      if (f.name == name) {
-        k.fired += f.fired > 0;
-        k.effective += f.effective > 0;
-      }
-  }
+  cover(base, candidate, run, cov);
   std::vector<Property> broken;
   for (std::size_t i = 0; i < space.hunt.size(); ++i) {
     const auto p = static_cast<std::size_t>(space.hunt[i]);
-    if (run.verdicts[p].violated) {
+    const std::optional<Duration>& m = run.margins[p];
+    if (run.violated[p]) {
       ++cov.violations[i];
       broken.push_back(space.hunt[i]);
+    } else if (m && (!out.near_misses[i] || *m < out.near_misses[i]->margin)) {
+      out.near_misses[i] = NearMiss{shard.index, index, seed, space.hunt[i], *m, candidate, run.margins};
     }
-    if (const auto& m = run.margins[p]; m && (!cov.closest[i] || *m < *cov.closest[i])) cov.closest[i] = m;
+    if (m && (!cov.closest[i] || *m < *cov.closest[i])) cov.closest[i] = m;
   }
-  learn(base, run.candidate, run.margins, run.shortfall, climb);
+  learn(base, candidate, run.margins, run.shortfall, climb);
   // A finding for each property not found before; one run may be one finding for several.
   std::optional<Property> fresh;
   for (Property p : broken) {
@@ -96,13 +93,12 @@ void fold(const SearchBase& base, const RunSummary& run, std::uint64_t index, Sh
   Finding f;
   f.shard = shard.index;
   f.run = index;
-  f.seed = run.seed;
+  f.seed = seed;
   f.property = *fresh;
   f.broken = broken;
-  f.candidate = run.candidate;
+  f.candidate = candidate;
   f.margins = run.margins;
-  const Verdict& v = run.verdicts[static_cast<std::size_t>(*fresh)];
-  f.witness = v.witness ? v.witness->text : "";
+  f.witness = run.witness[static_cast<std::size_t>(*fresh)];
   out.findings.push_back(std::move(f));
 }
 
@@ -118,13 +114,82 @@ bool satisfied(const SearchBase& base, const SearchOptions& options, const Searc
   return true;
 }
 
-Coverage empty_coverage(const SearchBase& base) {
-  Coverage c;
-  c.kinds.resize(base.spec.search.kinds.size());
-  c.violations.assign(base.spec.search.hunt.size(), 0);
-  c.closest.resize(base.spec.search.hunt.size());
+SearchOutcome empty_outcome(const SearchBase& base) {
+  const SearchSpec& space = base.spec.search;
+  SearchOutcome out;
+  Coverage& c = out.coverage;
+  for (const SearchKindSpec& k : space.kinds) {
+    Coverage::Kind kind;
+    if (k.kind != SearchKind::partition) kind.targets.resize(k.targets.size());
+    kind.magnitudes.assign(magnitude_dims(k).size(), MagnitudeCoverage{std::vector<std::uint64_t>(kMagnitudeBins, 0)});
+    c.kinds.push_back(std::move(kind));
+  }
+  c.sites.resize(base.sites.size());
+  c.runs_by_faults_fired.assign(static_cast<std::size_t>(space.max_faults) + 1, 0);
+  c.violations.assign(space.hunt.size(), 0);
+  c.closest.resize(space.hunt.size());
   c.runs_by_strategy.assign(4, 0);
-  return c;
+  out.near_misses.resize(space.hunt.size());
+  return out;
+}
+
+// One batch's runs, however they are run: the summaries in slot order.
+using BatchRunner = std::function<std::vector<RunSummary>(std::uint64_t first, const std::vector<Candidate>&)>;
+
+std::vector<RunSummary> run_on_threads(BatchPool& pool, const SearchBase& base, const SearchOptions& options,
+                                       std::uint64_t first, const std::vector<Candidate>& candidates) {
+  std::vector<RunSummary> done(candidates.size());
+  pool.run(candidates.size(), [&](std::size_t slot) {
+    done[slot] = summarise_run(base, candidates[slot], run_seed(options.seed, options.shard, first + slot));
+  });
+  return done;
+}
+
+// The search from run |from| on: propose a batch from the climb as the last
+// batch left it, run it, fold it in index order.
+void search_loop(const SearchBase& base, const SearchOptions& options, std::uint64_t from, const BatchRunner& run,
+                 SearchOutcome& out, ClimbState& climb) {
+  const std::uint64_t budget = shard_budget(options.budget, options.shard);
+  const std::uint64_t stream = shard_stream(options.seed, options.shard);
+  for (std::uint64_t first = from; first < budget; first += kBatch) {
+    std::vector<Candidate> candidates(std::min(kBatch, budget - first));
+    for (std::uint64_t i = 0; i < candidates.size(); ++i) {
+      Rng rng = Rng::derive(stream, "search propose", std::to_string(first + i));
+      candidates[i] = propose(base, options.strategy, first + i, rng, climb);
+    }
+    const std::vector<RunSummary> done = run(first, candidates);
+    for (std::uint64_t i = 0; i < candidates.size(); ++i)
+      fold(base, candidates[i], done[i], first + i, options.shard, run_seed(options.seed, options.shard, first + i),
+           out, climb);
+    if (options.progress) options.progress(out);
+    if (satisfied(base, options, out)) break;
+    if (options.stop && options.stop()) break;
+  }
+}
+
+void add(Coverage& into, const Coverage& from) {
+  for (std::size_t k = 0; k < into.kinds.size() && k < from.kinds.size(); ++k) {
+    Coverage::Kind& mine = into.kinds[k];
+    const Coverage::Kind& theirs = from.kinds[k];
+    mine.add(theirs);
+    for (std::size_t t = 0; t < mine.targets.size() && t < theirs.targets.size(); ++t) mine.targets[t].add(theirs.targets[t]);
+    for (std::size_t d = 0; d < mine.magnitudes.size() && d < theirs.magnitudes.size(); ++d)
+      for (std::size_t b = 0; b < mine.magnitudes[d].fired.size() && b < theirs.magnitudes[d].fired.size(); ++b)
+        mine.magnitudes[d].fired[b] += theirs.magnitudes[d].fired[b];
+  }
+  into.at_time.add(from.at_time);
+  for (std::size_t s = 0; s < into.sites.size() && s < from.sites.size(); ++s) into.sites[s].add(from.sites[s]);
+  if (into.runs_by_faults_fired.size() < from.runs_by_faults_fired.size())
+    into.runs_by_faults_fired.resize(from.runs_by_faults_fired.size(), 0);
+  for (std::size_t n = 0; n < from.runs_by_faults_fired.size(); ++n) into.runs_by_faults_fired[n] += from.runs_by_faults_fired[n];
+  for (std::size_t p = 0; p < into.violations.size() && p < from.violations.size(); ++p) {
+    into.violations[p] += from.violations[p];
+    const auto& m = from.closest[p];
+    if (m && (!into.closest[p] || *m < *into.closest[p])) into.closest[p] = m;
+  }
+  for (std::size_t i = 0; i < into.runs_by_strategy.size() && i < from.runs_by_strategy.size(); ++i)
+    into.runs_by_strategy[i] += from.runs_by_strategy[i];
+  into.failures += from.failures;
 }
 
 }  // namespace
@@ -135,29 +200,34 @@ std::uint64_t run_seed(std::uint64_t search_seed, Shard shard, std::uint64_t ind
 }
 
 SearchOutcome run_search(const SearchBase& base, const SearchOptions& options) {
-  SearchOutcome out;
-  out.coverage = empty_coverage(base);
+  SearchOutcome out = empty_outcome(base);
   ClimbState climb;
   climb.best.resize(base.spec.search.hunt.size());
-  const std::uint64_t budget = shard_budget(options.budget, options.shard);
-  const std::uint64_t stream = shard_stream(options.seed, options.shard);
-  BatchPool pool(options.threads);
-  std::vector<RunSummary> done(kBatch);
-  for (std::uint64_t first = 0; first < budget; first += kBatch) {
-    const std::uint64_t n = std::min(kBatch, budget - first);
-    // Proposing reads the climb as the last batch left it, so it runs on the
-    // threads with the runs; each slot writes only its own summary.
-    pool.run(n, [&](std::size_t slot) {
-      const std::uint64_t i = first + slot;
-      Rng rng = Rng::derive(stream, "search propose", std::to_string(i));
-      done[slot] = run_one(base, propose(base, options.strategy, i, rng, climb),
-                           run_seed(options.seed, options.shard, i));
-    });
-    for (std::uint64_t i = 0; i < n; ++i) fold(base, done[i], first + i, options.shard, out, climb);
-    if (options.progress) options.progress(out);
-    if (satisfied(base, options, out)) break;
-    if (options.stop && options.stop()) break;
+  if (!options.isolate) {
+    BatchPool pool(options.threads);
+    search_loop(base, options, 0, [&](std::uint64_t first, const std::vector<Candidate>& candidates) {
+      return run_on_threads(pool, base, options, first, candidates);
+    }, out, climb);
+    return out;
   }
+  // The worker is forked from inside the parent's loop, so it starts with
+  // |out| and |climb| as the parent has them and carries on with its copy.
+  ForkedBatches forked([&](std::uint64_t from, const auto& send) {
+    SearchOptions quiet = options;
+    quiet.progress = nullptr;
+    quiet.stop = nullptr;
+    BatchPool pool(options.threads);
+    search_loop(base, quiet, from, [&](std::uint64_t first, const std::vector<Candidate>& candidates) {
+      std::vector<RunSummary> done = run_on_threads(pool, base, options, first, candidates);
+      send(done);
+      return done;
+    }, out, climb);
+  });
+  search_loop(base, options, 0, [&](std::uint64_t first, const std::vector<Candidate>& candidates) {
+    return forked.batch(first, candidates.size(), [&](std::size_t slot) {
+      return summarise_run(base, candidates[slot], run_seed(options.seed, options.shard, first + slot));
+    });
+  }, out, climb);
   return out;
 }
 
@@ -165,25 +235,25 @@ SearchOutcome merge(const std::vector<SearchOutcome>& shards) {
   SearchOutcome out;
   for (const SearchOutcome& s : shards) {
     out.runs += s.runs;
-    Coverage& c = out.coverage;
-    if (c.kinds.empty()) {
-      c = s.coverage;
+    if (out.coverage.kinds.empty() && out.coverage.violations.empty()) {
+      out.coverage = s.coverage;
+      out.near_misses.resize(s.near_misses.size());
     } else {
-      for (std::size_t k = 0; k < c.kinds.size() && k < s.coverage.kinds.size(); ++k) {
-        c.kinds[k].placed += s.coverage.kinds[k].placed;
-        c.kinds[k].fired += s.coverage.kinds[k].fired;
-        c.kinds[k].effective += s.coverage.kinds[k].effective;
-      }
-      for (std::size_t p = 0; p < c.violations.size() && p < s.coverage.violations.size(); ++p) {
-        c.violations[p] += s.coverage.violations[p];
-        const auto& m = s.coverage.closest[p];
-        if (m && (!c.closest[p] || *m < *c.closest[p])) c.closest[p] = m;
-      }
-      for (std::size_t i = 0; i < c.runs_by_strategy.size() && i < s.coverage.runs_by_strategy.size(); ++i)
-        c.runs_by_strategy[i] += s.coverage.runs_by_strategy[i];
-      c.run_errors += s.coverage.run_errors;
+      add(out.coverage, s.coverage);
     }
+    // Per property the closest near miss; a tie goes to the lowest (shard, run).
+    for (std::size_t p = 0; p < out.near_misses.size() && p < s.near_misses.size(); ++p) {
+      const auto& theirs = s.near_misses[p];
+      auto& mine = out.near_misses[p];
+      if (theirs && (!mine || std::tie(theirs->margin, theirs->shard, theirs->run) <
+                                  std::tie(mine->margin, mine->shard, mine->run)))
+        mine = theirs;
+    }
+    out.crashes.insert(out.crashes.end(), s.crashes.begin(), s.crashes.end());
   }
+  std::stable_sort(out.crashes.begin(), out.crashes.end(),
+                   [](const Crash& a, const Crash& b) { return std::tie(a.shard, a.run) < std::tie(b.shard, b.run); });
+  if (out.crashes.size() > kCrashesKept) out.crashes.resize(kCrashesKept);
   // Per property, the finding of the lowest shard (then run): the shards'
   // order on the command line, or which finished first, changes nothing.
   std::vector<const Finding*> all;
@@ -200,14 +270,16 @@ SearchOutcome merge(const std::vector<SearchOutcome>& shards) {
   return out;
 }
 
-std::string none_found_statement(std::uint64_t runs) {
-  if (runs == 0) return "no runs";
+std::string none_found_statement(std::uint64_t runs, const std::string& strategy) {
+  if (runs == 0) return "not found: no runs were made";
   // The rule of three: with 0 events in n trials, the 95 % upper bound on
-  // the rate is about 3/n.
+  // the rate is about 3/n — of runs drawn as this sampler draws them, which
+  // says nothing of the faults it never drew.
   char bound[64];
   std::snprintf(bound, sizeof bound, "%.3g%%", 300.0 / static_cast<double>(runs));
-  return "0 violations in " + std::to_string(runs) + " runs: rate < 3/" + std::to_string(runs) + " (" + bound +
-         ") at 95 % confidence";
+  return "not found in " + std::to_string(runs) + " runs (" + strategy +
+         "). Not a proof of safety: only what the coverage lists was tried. Of runs drawn as this sampler draws "
+         "them, fewer than 3/" + std::to_string(runs) + " (" + bound + ") break a hunted property, at 95 % confidence.";
 }
 
 }  // namespace locksim::search

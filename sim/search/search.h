@@ -12,6 +12,13 @@
 //
 // Shards: shard K of N is an independent search with its own stream (the
 // seed and K) and its share of the budget; merge() combines shards in order.
+//
+// A search that finds nothing has established only what it covered: the
+// Coverage says which targets, triggers, magnitudes and numbers of faults
+// its runs exercised (and so which they never did), and the closest run per
+// property is kept as a near miss. With SearchOptions::isolate the runs go
+// in a forked worker (forked_batches.h): a candidate that crashes the model
+// becomes a Crash, and the search goes on.
 #pragma once
 
 #include <functional>
@@ -39,6 +46,7 @@ struct SearchOptions {
   unsigned threads = 1;
   Shard shard;
   bool every_property = false;  // go on until each hunted property has a finding (else: the first)
+  bool isolate = false;         // runs in a forked worker, surviving a crash (forked_batches.h)
   // Called between batches: true stops the search there (the CLI's --time).
   std::function<bool()> stop;
   // Called after each batch with what the search has so far.
@@ -56,25 +64,70 @@ struct Finding {
   std::string witness;  // the checker's first witness for |property|
 };
 
+struct Tally {
+  std::uint64_t placed = 0;     // faults placed in proposed runs
+  std::uint64_t fired = 0;      // ... whose trigger came
+  std::uint64_t effective = 0;  // ... and changed something
+  void add(const Tally& t) {
+    placed += t.placed;
+    fired += t.fired;
+    effective += t.effective;
+  }
+};
+
+// Faults that fired, per tenth of one magnitude's range (magnitude_dims()).
+struct MagnitudeCoverage {
+  std::vector<std::uint64_t> fired;  // kMagnitudeBins entries
+};
+
 // What the runs covered, summed over runs (and shards).
 struct Coverage {
-  struct Kind {
-    std::uint64_t placed = 0;     // faults of this [search.KIND] in proposed runs
-    std::uint64_t fired = 0;      // ... whose trigger came
-    std::uint64_t effective = 0;  // ... and changed something
+  struct Kind : Tally {
+    std::vector<Tally> targets;                 // per target (a partition: empty, it splits them all)
+    std::vector<MagnitudeCoverage> magnitudes;  // per magnitude_dims() of the kind
   };
   std::vector<Kind> kinds;  // per SearchSpec::kinds
+  Tally at_time;            // faults triggered at a true time
+  std::vector<Tally> sites;  // ... at each phase site (SearchBase::sites)
+  // Runs by how many searched faults fired in them: [0] none, [1] one, ...
+  // (the compound faults a search tried).
+  std::vector<std::uint64_t> runs_by_faults_fired;
   // Per hunted property: runs that broke it, and the smallest margin seen.
   std::vector<std::uint64_t> violations;
   std::vector<std::optional<Duration>> closest;
   std::vector<std::uint64_t> runs_by_strategy;  // uniform, swarm, phase, margin (what proposed each run)
-  std::uint64_t run_errors = 0;  // runs that stopped with a RunError (counted, not findings)
+  std::uint64_t failures = 0;  // runs that did not finish (crashes and run errors; SearchOutcome::crashes)
 };
+
+// The run that came closest to breaking a hunted property without breaking it.
+struct NearMiss {
+  std::uint64_t shard = 1;
+  std::uint64_t run = 0;
+  std::uint64_t seed = 0;
+  Property property = Property::grant_exclusive;
+  Duration margin{};  // its margin for |property|, >= 0
+  Candidate candidate;
+  Margins margins;
+};
+
+// A run that did not finish: the model crashed (isolate) or stopped with a RunError.
+struct Crash {
+  std::uint64_t shard = 1;
+  std::uint64_t run = 0;
+  std::uint64_t seed = 0;
+  std::string what;  // "killed by signal 11 (Segmentation fault)", "run error: ..."
+  Candidate candidate;
+};
+
+// The crashes a search keeps with their candidates (the rest are counted).
+inline constexpr std::size_t kCrashesKept = 10;
 
 struct SearchOutcome {
   std::uint64_t runs = 0;
   std::vector<Finding> findings;  // in shard, then run order; at most one per property
   Coverage coverage;
+  std::vector<std::optional<NearMiss>> near_misses;  // per hunted property: the closest run that held
+  std::vector<Crash> crashes;                        // the first kCrashesKept, by shard then run
 };
 
 // REQUIRES: base.spec.search.present.
@@ -83,8 +136,9 @@ SearchOutcome run_search(const SearchBase& base, const SearchOptions& options);
 // The shards' outcomes as one: runs and coverage summed, findings in shard order.
 SearchOutcome merge(const std::vector<SearchOutcome>& shards);
 
-// "0 violations in 10000 runs: rate < 0.03% at 95 % confidence" (the rule of three).
-std::string none_found_statement(std::uint64_t runs);
+// What a search that found nothing may claim, and no more: "not found", and
+// the rule of three's bound stated as a property of the sampler's own runs.
+std::string none_found_statement(std::uint64_t runs, const std::string& strategy);
 
 // The run seed and proposal stream of run |index| of |shard|.
 std::uint64_t run_seed(std::uint64_t search_seed, Shard shard, std::uint64_t index);

@@ -58,9 +58,16 @@ struct Partition {
   PartitionMode mode = PartitionMode::drop;
   Duration heal_after{-1};  // negative = until the run ends
 };
+// Test-only: the simulator itself aborts here, as a bug in a model would.
+// The tests plant one to check that a search survives a crashing run and
+// writes it down (search/forked_batches.h); no scenario a user writes
+// needs it, so the reference does not list it.
+struct PlantedCrash {
+  ProcessId target;
+};
 }  // namespace fault
 
 using FaultAction = std::variant<fault::Pause, fault::Crash, fault::Restart, fault::ClockJump, fault::ClockDrift,
-                                 fault::ClockSlew, fault::Partition>;
+                                 fault::ClockSlew, fault::Partition, fault::PlantedCrash>;
 
 }  // namespace locksim

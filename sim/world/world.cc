@@ -1,6 +1,7 @@
 #include "sim/world/world.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "sim/core/check.h"
 #include "sim/core/run_error.h"
@@ -650,6 +651,8 @@ bool World::apply(const FaultAction& action) {
           record_fact(FaultApplied{FaultKind::partition, kNoProcess, id, f.mode == PartitionMode::hold ? 1u : 0u});
           if (f.heal_after >= Duration{0}) schedule_control(saturating_add(now, f.heal_after), Heal{id});
           return true;
+        } else if constexpr (std::is_same_v<F, fault::PlantedCrash>) {
+          std::abort();
         }
       },
       action);

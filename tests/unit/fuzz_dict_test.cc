@@ -54,8 +54,11 @@ Wanted declared() {
     w.words.insert(std::string(s.name));
     for (const KeyDecl& k : s.keys) {
       w.words.insert(std::string(k.name));
+      // Listed choices only: a hidden, test-only one (the planted crash) would
+      // have the fuzzer report the abort it exists to cause.
       if (const auto* choice = std::get_if<ChoiceRule>(&k.rule))
-        for (const auto& [value, name] : choice->options) w.words.insert(std::string(name));
+        for (std::size_t i = 0; i < choice->options.size() && i < choice->listed; ++i)
+          w.words.insert(std::string(choice->options[i].second));
     }
   }
   for (const std::string& k : all_fault_kind_keys()) w.words.insert(k);

@@ -58,9 +58,14 @@ std::string markdown_rows(std::string_view name, std::string_view doc, const std
 
 }  // namespace
 
-std::vector<std::string> fault_kind_names() {
+std::vector<std::string> fault_kind_names(bool with_hidden) {
   std::vector<std::string> names;
-  each_kind([&](const auto& kind) { names.emplace_back(kind.name); });
+  each_kind([&](const auto& kind) {
+    if (!kind.hidden) names.emplace_back(kind.name);
+  });
+  each_kind([&](const auto& kind) {
+    if (kind.hidden && with_hidden) names.emplace_back(kind.name);
+  });
   return names;
 }
 
@@ -118,7 +123,9 @@ std::optional<ClockEffect> fault_clock_effect(const FaultKindSpec& kind) {
 
 std::string fault_kinds_markdown() {
   std::string out = "| kind | key | type | default | meaning |\n|---|---|---|---|---|\n";
-  each_kind([&](const auto& kind) { out += markdown_rows(kind.name, kind.doc, declarations(kind.keys)); });
+  each_kind([&](const auto& kind) {
+    if (!kind.hidden) out += markdown_rows(kind.name, kind.doc, declarations(kind.keys));
+  });
   return out;
 }
 

@@ -13,8 +13,9 @@
 
 namespace locksim::scenario {
 
-// Every kind's name, in table order ("pause", "crash", ...).
-std::vector<std::string> fault_kind_names();
+// Every kind's name, in table order ("pause", "crash", ...); the hidden
+// test-only kinds last, when asked for.
+std::vector<std::string> fault_kind_names(bool with_hidden = false);
 std::string_view fault_kind_name(const FaultKindSpec& kind);
 // The keys of the kind called |name| (besides kind, at, after, occurrence).
 std::vector<std::string> fault_kind_keys(std::string_view name);

@@ -67,6 +67,7 @@ template <typename Kind>
 struct FaultKindDecl {
   std::string_view name;  // kind = "pause"
   std::string_view doc;   // what it does, for the kinds table
+  bool hidden = false;    // test-only: read, never listed (not in the reference or in error messages)
   KeyTable<Kind> keys;    // its own keys, in the order FORMAT.md lists them
   // Reads the keys declared Custom; null when the rules read everything.
   void (*read_custom)(ReadContext& c, const DocNode& table, Kind& out) = nullptr;

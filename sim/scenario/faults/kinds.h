@@ -11,12 +11,13 @@
 #include "sim/scenario/faults/crash.h"
 #include "sim/scenario/faults/partition.h"
 #include "sim/scenario/faults/pause.h"
+#include "sim/scenario/faults/planted_crash.h"
 #include "sim/scenario/faults/restart.h"
 
 namespace locksim {
 
-// In the order FORMAT.md lists the kinds.
+// In the order FORMAT.md lists the kinds; the hidden test-only kind last.
 using FaultKindSpec = std::variant<PauseFault, CrashFault, RestartFault, ClockJumpFault, ClockDriftFault,
-                                   ClockSlewFault, PartitionFault>;
+                                   ClockSlewFault, PartitionFault, PlantedCrashFault>;
 
 }  // namespace locksim

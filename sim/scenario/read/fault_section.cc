@@ -14,9 +14,10 @@ namespace {
 using namespace std::chrono_literals;
 
 ChoiceRule kind_rule() {
-  static const std::vector<std::string> names = fault_kind_names();  // the options point into it
+  static const std::vector<std::string> names = fault_kind_names(true);  // the options point into it
   ChoiceRule rule;
   for (std::size_t i = 0; i < names.size(); ++i) rule.options.emplace_back(static_cast<std::int64_t>(i), names[i]);
+  rule.listed = fault_kind_names().size();
   return rule;
 }
 
@@ -61,7 +62,7 @@ std::optional<FaultSpec> read_fault(ReadContext& c, const DocNode& t) {
   fault.pos = t.pos;
   const std::optional<KeyValue> kind = read_key(c.r, t, declared(fault_keys(), "kind"));
   if (!kind) return std::nullopt;
-  const std::string kind_name = fault_kind_names()[static_cast<std::size_t>(std::get<std::int64_t>(*kind))];
+  const std::string kind_name = fault_kind_names(true)[static_cast<std::size_t>(std::get<std::int64_t>(*kind))];
   const std::vector<std::string> kind_keys = fault_kind_keys(kind_name);
   for (const DocNode& m : t.members) {
     if (is_common_key(m.key) || std::find(kind_keys.begin(), kind_keys.end(), m.key) != kind_keys.end()) continue;

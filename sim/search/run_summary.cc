@@ -1,0 +1,116 @@
+#include "sim/search/run_summary.h"
+
+#include <cstring>
+
+#include "sim/core/run_error.h"
+#include "sim/core/trace.h"
+#include "sim/scenario/run.h"
+
+namespace locksim::search {
+
+namespace {
+
+void put(std::string& out, std::uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
+
+void put(std::string& out, const std::string& s) {
+  put(out, static_cast<std::uint64_t>(s.size()));
+  out += s;
+}
+
+bool get(std::string_view in, std::size_t& at, std::uint64_t& v) {
+  if (in.size() - at < sizeof v) return false;
+  std::memcpy(&v, in.data() + at, sizeof v);
+  at += sizeof v;
+  return true;
+}
+
+bool get(std::string_view in, std::size_t& at, std::string& s) {
+  std::uint64_t n = 0;
+  if (!get(in, at, n) || in.size() - at < n) return false;
+  s.assign(in.data() + at, n);
+  at += n;
+  return true;
+}
+
+// An optional signed value as a presence word and the value.
+template <typename T>
+void put_optional(std::string& out, const std::optional<T>& v, std::int64_t (*raw)(const T&)) {
+  put(out, v.has_value());
+  put(out, static_cast<std::uint64_t>(v ? raw(*v) : 0));
+}
+
+template <typename T>
+bool get_optional(std::string_view in, std::size_t& at, std::optional<T>& v, T (*make)(std::int64_t)) {
+  std::uint64_t present = 0, raw = 0;
+  if (!get(in, at, present) || !get(in, at, raw)) return false;
+  v = present ? std::optional<T>(make(static_cast<std::int64_t>(raw))) : std::nullopt;
+  return true;
+}
+
+std::int64_t duration_raw(const Duration& d) { return d.count(); }
+Duration duration_of(std::int64_t raw) { return Duration{raw}; }
+std::int64_t int_raw(const int& i) { return i; }
+int int_of(std::int64_t raw) { return static_cast<int>(raw); }
+
+}  // namespace
+
+RunSummary summarise_run(const SearchBase& base, const Candidate& candidate, std::uint64_t seed) {
+  RunSummary out;
+  NullTrace trace;
+  try {
+    const RunResult r = run_scenario(apply_candidate(base, candidate), seed, trace);
+    for (std::size_t p = 0; p < kPropertyCount; ++p) {
+      out.violated[p] = r.verdicts[p].violated;
+      if (r.verdicts[p].violated && r.verdicts[p].witness) out.witness[p] = r.verdicts[p].witness->text;
+    }
+    out.margins = safety_margins(r.history, r.verdicts);
+    out.shortfall = quorum_shortfall(r.history);
+    for (const FaultOutcome& f : r.faults) out.faults.push_back({f.name, f.fired, f.effective});
+  } catch (const RunError& e) {
+    out.failure = std::string("run error: ") + e.what();
+  }
+  return out;
+}
+
+void encode(const RunSummary& s, std::string& out) {
+  put(out, s.failure.has_value());
+  if (s.failure) return put(out, *s.failure);
+  for (std::size_t p = 0; p < kPropertyCount; ++p) {
+    put(out, s.violated[p]);
+    put(out, s.witness[p]);
+    put_optional(out, s.margins[p], duration_raw);
+  }
+  put_optional(out, s.shortfall, int_raw);
+  put(out, static_cast<std::uint64_t>(s.faults.size()));
+  for (const FaultOutcome& f : s.faults) {
+    put(out, f.name);
+    put(out, static_cast<std::uint64_t>(f.fired));
+    put(out, static_cast<std::uint64_t>(f.effective));
+  }
+}
+
+bool decode(std::string_view in, std::size_t& at, RunSummary& s) {
+  s = RunSummary{};
+  std::uint64_t failed = 0;
+  if (!get(in, at, failed)) return false;
+  if (failed) return get(in, at, s.failure.emplace());
+  for (std::size_t p = 0; p < kPropertyCount; ++p) {
+    std::uint64_t violated = 0;
+    if (!get(in, at, violated) || !get(in, at, s.witness[p]) || !get_optional(in, at, s.margins[p], duration_of))
+      return false;
+    s.violated[p] = violated != 0;
+  }
+  std::uint64_t faults = 0;
+  if (!get_optional(in, at, s.shortfall, int_of) || !get(in, at, faults)) return false;
+  for (std::uint64_t i = 0; i < faults; ++i) {
+    FaultOutcome f;
+    std::uint64_t fired = 0, effective = 0;
+    if (!get(in, at, f.name) || !get(in, at, fired) || !get(in, at, effective)) return false;
+    f.fired = static_cast<std::int64_t>(fired);
+    f.effective = static_cast<std::int64_t>(effective);
+    s.faults.push_back(std::move(f));
+  }
+  return true;
+}
+
+}  // namespace locksim::search
