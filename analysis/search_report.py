@@ -5,12 +5,14 @@ says what was searched (space, strategy, seed, budget, runs), the findings and t
 ``found-N.toml`` and ``found-N.trace.jsonl`` give its timeline. The section shows, in order:
 
 1. what was searched: the scenario and variant, the properties hunted, strategy, seed, budget and the runs spent;
-2. the outcome: each finding (or the honest "0 violations in N runs" statement);
+2. the outcome: each finding, or "not found" with the statement that it is no proof; each near miss (the
+   closest run that held, its margin and what used the margin up); each run that crashed the model;
 3. per finding: the one-sentence story, its timeline with the witness marked, the necessity table (the
    violation rate with each fault removed, halved, doubled), how likely the violation was once each fault had
    happened, the safety margins, and the shrinker's edits (folded);
-4. coverage: per fault kind how often it was placed, fired and had an effect; per property the violating runs
-   and the closest margin reached.
+4. coverage: per fault kind how often it was placed, fired and had an effect, and which targets and which
+   tenths of each magnitude's range never fired; the triggers; runs by how many faults fired; per property the
+   violating runs and the closest margin reached.
 
 The timeline is drawn by the caller (``report.py`` passes ``render``), so this module needs neither the simulator
 nor matplotlib: ``section`` takes the directory and a function from a finding's files to PNG bytes.
@@ -137,18 +139,77 @@ def _finding(directory: Path, n: int, finding: dict, render: Optional[Callable[[
     return "".join(parts)
 
 
+def _tenth_edges(m: dict, b: int) -> tuple[int, int]:
+    span = m["high"] - m["low"] + 1
+    low = m["low"] + span * b // len(m["fired_per_tenth"])
+    high = m["high"] if b + 1 == len(m["fired_per_tenth"]) else m["low"] + span * (b + 1) // len(m["fired_per_tenth"]) - 1
+    return low, high
+
+
+def _magnitude_text(m: dict, value: int) -> str:
+    return duration_text(value) if m["unit"] == "ns" else f"{value:+d}ppm"
+
+
+def never_fired(m: dict) -> list[str]:
+    """The tenths of a magnitude's range in which no fault fired, runs of them joined: ["27s..30s"]."""
+    out, tenths, b = [], m["fired_per_tenth"], 0
+    while b < len(tenths):
+        if tenths[b]:
+            b += 1
+            continue
+        e = b
+        while e + 1 < len(tenths) and not tenths[e + 1]:
+            e += 1
+        out.append(f"{_magnitude_text(m, _tenth_edges(m, b)[0])}..{_magnitude_text(m, _tenth_edges(m, e)[1])}")
+        b = e + 1
+    return out
+
+
+def _untried(kind: dict) -> str:
+    gaps = [f"on {E(t['target'])}" for t in kind.get("targets", []) if not t["fired"]]
+    for m in kind.get("magnitudes", []):
+        gaps += [f"{E(m['key'])} {E(r)}" for r in never_fired(m)]
+    return "; ".join(gaps) or "–"
+
+
 def _coverage(doc: dict) -> str:
     cov = doc["coverage"]
     kinds = "".join(f"<tr><td>{E(k['kind'])}</td><td>{k['placed']}</td><td>{k['fired']}</td>"
-                    f"<td>{k['effective']}</td></tr>" for k in cov.get("kinds", []))
+                    f"<td>{k['effective']}</td><td>{_untried(k)}</td></tr>" for k in cov.get("kinds", []))
     props = "".join(f"<tr><td>{PROPERTY_IDS.get(p['name'], '?')} {E(p['name'])}</td><td>{p['violations']}</td>"
                     f"<td>{duration_text(p.get('closest_margin_ns'))}</td></tr>" for p in cov.get("properties", []))
     strategies = ", ".join(f"{E(k)} {v}" for k, v in cov.get("runs_by_strategy", {}).items() if v)
-    return ("<h3>Coverage</h3><table class=\"verdicts\"><tr><th>fault kind</th><th>placed</th><th>fired</th>"
-            f"<th>with an effect</th></tr>{kinds}</table>"
+    triggers = cov.get("triggers", {})
+    sites = [f"{E(s['client'])} {E(s['phase'])} {s['fired']}" for s in triggers.get("phases", [])]
+    fired = ", ".join(f"{n}: {runs}" for n, runs in enumerate(cov.get("runs_by_faults_fired", [])))
+    return ("<h3>Coverage: what was tried, and nothing else was</h3><table class=\"verdicts\"><tr><th>fault kind</th>"
+            "<th>placed</th><th>fired</th><th>with an effect</th><th>never fired</th></tr>"
+            f"{kinds}</table>"
             "<table class=\"verdicts\"><tr><th>property</th><th>violating runs</th><th>closest margin</th></tr>"
-            f"{props}</table><p class=\"meta\">runs by strategy: {strategies or '–'}; runs that stopped with an "
-            f"error: {cov.get('run_errors', 0)}</p>")
+            f"{props}</table><p class=\"meta\">triggers fired: at a time {triggers.get('at_time', {}).get('fired', 0)}"
+            f"{', ' + ', '.join(sites) if sites else ''}; runs by how many searched faults fired: {fired or '–'}; "
+            f"runs by strategy: {strategies or '–'}; runs that did not finish: {cov.get('failures', 0)}</p>")
+
+
+def _near_misses(doc: dict) -> str:
+    parts = []
+    for n in doc.get("near_misses", []):
+        uses = "".join(f"<li>{E(u['description'])}: {duration_text(u.get('margin_without_ns'))} to spare without it"
+                       "</li>" for u in n.get("faults", []))
+        parts.append(f"<p><b>Near miss</b>: {PROPERTY_IDS.get(n['property'], '?')} {E(n['property'])} held with "
+                     f"{duration_text(n['margin_ns'])} to spare at run {n['run']} ({E(n.get('strategy', ''))}); "
+                     f"<code>{E(Path(n.get('file', '')).name)}</code> replays it.</p><ul>{uses}</ul>")
+    return "".join(parts)
+
+
+def _crashes(doc: dict) -> str:
+    crashes = doc.get("crashes", [])
+    if not crashes:
+        return ""
+    items = "".join(f"<li>run {c['run']}: {E(c['what'])} (<code>{E(Path(c.get('file', '')).name)}</code>)</li>"
+                    for c in crashes)
+    return (f"<p><b>{doc['coverage'].get('failures', len(crashes))} runs did not finish</b>: the model crashed. "
+            f"Each file below reproduces its crash alone; a search with crashes is not a result.</p><ul>{items}</ul>")
 
 
 def section(directory: Path, render: Optional[Callable[[Path, Path, str], bytes]],
@@ -158,7 +219,7 @@ def section(directory: Path, render: Optional[Callable[[Path, Path, str], bytes]
     findings = doc.get("findings", [])
     outcome = (f"<p><b>{len(findings)} finding{'s' if len(findings) != 1 else ''}</b> in {doc.get('runs', 0)} runs."
                "</p>" if findings else f"<p><b>{E(doc.get('statement', ''))}</b></p>")
-    body = [_what_was_searched(doc), outcome]
+    body = [_what_was_searched(doc), outcome, _crashes(doc), _near_misses(doc)]
     for n, f in enumerate(findings, 1):
         body.append(_finding(Path(directory), n, f, render, figure))
     body.append(_coverage(doc))

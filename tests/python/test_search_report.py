@@ -52,9 +52,17 @@ def test_a_finding_gets_its_story_timeline_and_tables(locksim_bin, tmp_path):
 def test_nothing_found_says_so_honestly_with_coverage(locksim_bin, tmp_path):
     safe = search(locksim_bin, tmp_path / "safe", "--variant", "fenced", "--budget", "2000")
     part = section_of(report(locksim_bin, safe, tmp_path / "r.html", "--variant", "fenced"))
-    assert "0 violations in 2000 runs: rate &lt; 3/2000 (0.15%) at 95 % confidence" in part
+    assert "not found in 2000 runs (portfolio). Not a proof of safety" in part
+    assert "fewer than 3/2000 (0.15%) break a hunted property, at 95 % confidence" in part
     assert "Finding" not in part
-    assert re.search(r"<tr><td>pause</td><td>\d+</td><td>\d+</td><td>\d+</td></tr>", part)
+    assert re.search(r"<tr><td>pause</td><td>\d+</td><td>\d+</td><td>\d+</td><td>[^<]*</td></tr>", part)
+    assert "Coverage: what was tried, and nothing else was" in part
+    assert "<b>Near miss</b>: P5 invariant held with" in part and "near-miss-invariant.toml" in part
+
+
+def test_untried_magnitudes_are_named():
+    m = {"key": "length", "low": 0, "high": 9_999_999_999, "unit": "ns", "fired_per_tenth": [1, 0, 0, 1, 1, 1, 1, 1, 1, 0]}
+    assert search_report.never_fired(m) == ["1s..3s", "9s..10s"]
 
 
 def test_a_directory_without_search_json_is_refused(locksim_bin, tmp_path):
