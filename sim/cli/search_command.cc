@@ -49,6 +49,9 @@ struct SearchCliOptions {
   bool json = false;
   bool shrink = true;
   bool progress = false;
+  bool budget_given = false;
+  std::uint64_t grid = 10;
+  std::uint64_t max_cases = 1'000'000;
 };
 
 // The candidate's run as a file that reproduces the crash.
@@ -68,15 +71,18 @@ bool read_options(const std::vector<std::string>& args, SearchCliOptions& o, int
       "found-N.toml, its trace and its explanation). Same file, options and\n--seed give the same findings, "
       "whatever --threads. Exit 1 when something was found,\n0 when not, 2 on bad input.\n\noptions");
   std::string budget_text = "10000", time_text, strategy_text = "portfolio", seed_text = "1", threads_text,
-              shard_text, explain_text = "100";
+              shard_text, explain_text = "100", grid_text = "10", max_cases_text = "1000000";
   options.add_options()
       ("help,h", "show this help")
       ("variant", po::value(&o.variant), "the variant to search (default: base)")
       ("property", po::value(&o.properties), "hunt this property (repeatable; default: [search].hunt)")
       ("set", po::value(&o.sets), "override a key before searching, as run's --set (repeatable)")
-      ("budget", po::value(&budget_text), "runs at most, 1 to 100000000 (default 10000)")
+      ("budget", po::value(&budget_text), "runs at most, 1 to 100000000 (default 10000; exhaustive: every case)")
       ("time", po::value(&time_text), "stop after this much wall time too, such as 30s or 5min")
-      ("strategy", po::value(&strategy_text), "uniform, swarm, phase, margin or portfolio (default)")
+      ("strategy", po::value(&strategy_text),
+       "uniform, swarm, phase, margin, portfolio (default) or exhaustive (every case of a stated discretisation)")
+      ("grid", po::value(&grid_text), "exhaustive: true times in the window, 1 to 1000 (default 10)")
+      ("max-cases", po::value(&max_cases_text), "exhaustive: refuse a discretisation with more cases (default 1000000)")
       ("seed", po::value(&seed_text), "the search's seed (default 1)")
       ("threads", po::value(&threads_text), "worker threads, 1 to 256 (default: the machine's hardware threads)")
       ("shard", po::value(&shard_text), "run shard K of N (K/N): an independent part of the budget; merge with search-merge")
@@ -106,6 +112,9 @@ bool read_options(const std::vector<std::string>& args, SearchCliOptions& o, int
     return v.has_value();
   };
   if (!number(budget_text, 1, 100'000'000, "--budget", o.search.budget)) return false;
+  o.budget_given = vm.count("budget") > 0;
+  if (!number(grid_text, 1, 1000, "--grid", o.grid)) return false;
+  if (!number(max_cases_text, 1, 1'000'000'000'000, "--max-cases", o.max_cases)) return false;
   if (!number(seed_text, 0, INT64_MAX, "--seed", o.search.seed)) return false;
   if (!number(explain_text, 1, 100'000, "--explain-seeds", o.explain_seeds)) return false;
   std::uint64_t threads = std::max(1u, std::thread::hardware_concurrency());
@@ -113,7 +122,7 @@ bool read_options(const std::vector<std::string>& args, SearchCliOptions& o, int
   o.search.threads = static_cast<unsigned>(threads);
   if (!search::parse_strategy(strategy_text, o.search.strategy)) {
     std::cerr << "locksim search: unknown --strategy '" << strategy_text
-              << "'; strategies: uniform, swarm, phase, margin, portfolio\n";
+              << "'; strategies: uniform, swarm, phase, margin, portfolio, exhaustive\n";
     return false;
   }
   if (!time_text.empty()) {
@@ -202,6 +211,34 @@ int search_command(const std::string& program, const std::vector<std::string>& a
   }
 
   search::SearchBase base{*spec, search::phase_sites(*spec)};
+  const toml::table merged = toml::parse(*merged_text);
+  std::optional<search::Discretisation> cases;
+  if (o.search.strategy == search::Strategy::exhaustive) {
+    if (spec->search.story_faults == StoryFaults::search) {
+      std::cerr << "locksim search: --strategy exhaustive needs [search] story_faults = \"remove\" or \"keep\": "
+                   "it enumerates the faults it places, not the story's\n";
+      return kExitBadInput;
+    }
+    cases = search::discretise(base, merged, {.grid = o.grid});
+    if (cases->cases > o.max_cases) {
+      std::cerr << "locksim search: the exhaustive discretisation has " << search::case_count_text(cases->cases)
+                << " cases, more than --max-cases " << o.max_cases
+                << ": raise --max-cases, or narrow the space (fewer targets or kinds, a smaller max_faults with "
+                   "--set search.max_faults=N, a coarser --grid)\n";
+      for (const std::string& line : cases->description) std::cerr << "  " << line << "\n";
+      return kExitBadInput;
+    }
+    const auto all = static_cast<std::uint64_t>(cases->cases);
+    o.search.budget = o.budget_given ? std::min(o.search.budget, all) : all;
+    o.search.exhaustive = &*cases;
+    if (!o.json) {
+      std::cout << "exhaustive search of " << spec->name << ", variant " << o.variant << ": "
+                << search::case_count_text(cases->cases) << " cases\n";
+      for (const std::string& line : cases->description) std::cout << "  " << line << "\n";
+      std::cout.flush();
+    }
+  }
+  const std::uint64_t planned = search::runs_in_shard(o.search.budget, o.search.shard);
   const auto start = std::chrono::steady_clock::now();  // tidy: wall clock ok
   double last_progress = 0;
   if (o.time_limit_s) o.search.stop = [&] { return seconds_since(start) >= *o.time_limit_s; };
@@ -211,13 +248,12 @@ int search_command(const std::string& program, const std::vector<std::string>& a
       const double t = seconds_since(start);
       if (t - last_progress < 1.0) return;
       last_progress = t;
-      std::cerr << progress_line(base, so, t) << "\n";
+      std::cerr << progress_line(base, so, t, planned) << "\n";
     };
   const search::SearchOutcome outcome = search::run_search(base, o.search);
   const double elapsed = seconds_since(start);
-  if (show_progress) std::cerr << progress_line(base, outcome, elapsed) << "\n";
+  if (show_progress) std::cerr << progress_line(base, outcome, elapsed, planned) << "\n";
 
-  const toml::table merged = toml::parse(*merged_text);
   const std::string how_found_prefix = "Found by `" + search_command_line(program, *path, o.variant, o.search) + "`\nat run ";
   const auto how_found = [&](std::uint64_t run, std::uint64_t shard, const std::string& strategy) {
     return how_found_prefix + std::to_string(run + 1) +

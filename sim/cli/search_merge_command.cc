@@ -105,6 +105,19 @@ const Json& list_of(const Json& j, const char* key) {
   return j.contains(key) && j[key].is_array() ? j[key] : empty;
 }
 
+// The merged search's statement when nothing was found: an exhaustive
+// search's certificate holds only when every shard's cases were run.
+std::string nothing_found(const Json& merged, std::uint64_t runs) {
+  const std::string strategy = merged.value("strategy", "");
+  if (strategy != "exhaustive" || !merged.contains("discretisation")) return search::none_found_statement(runs, strategy);
+  std::vector<Property> hunt;
+  for (const Json& name : list_of(merged, "hunt")) {
+    Property p{};
+    if (name.is_string() && parse_property(name.get<std::string>(), p)) hunt.push_back(p);
+  }
+  return search::exhaustive_statement(number(merged["discretisation"], "cases"), runs, hunt);
+}
+
 std::int64_t margin_of(const Json& j) { return j.value("margin_ns", std::int64_t{0}); }
 
 }  // namespace
@@ -227,7 +240,7 @@ int search_merge_command(const std::string& program, const std::vector<std::stri
   const std::uint64_t runs = merged["runs"].get<std::uint64_t>();
   const bool crashed = number(merged["coverage"], "failures") > 0;
   merged["result"] = crashed ? "crashed" : merged["findings"].empty() ? "not found" : "found";
-  merged["statement"] = merged["findings"].empty() ? search::none_found_statement(runs, first.value("strategy", "")) : "";
+  merged["statement"] = merged["findings"].empty() ? nothing_found(merged, runs) : "";
 
   const fs::path summary_path = fs::path(out_dir) / "search.json";
   std::ofstream out(summary_path);

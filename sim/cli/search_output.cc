@@ -74,10 +74,17 @@ std::string crash_json(const CrashOutput& c) {
 
 }  // namespace
 
-std::string progress_line(const search::SearchBase& base, const search::SearchOutcome& outcome, double seconds) {
+std::string progress_line(const search::SearchBase& base, const search::SearchOutcome& outcome, double seconds,
+                          std::uint64_t runs_planned) {
+  const double per_second = seconds > 0 ? static_cast<double>(outcome.runs) / seconds : 0.0;
   char rate[64];
-  std::snprintf(rate, sizeof rate, "%.0f runs/s", seconds > 0 ? static_cast<double>(outcome.runs) / seconds : 0.0);
-  std::string line = "runs " + std::to_string(outcome.runs) + "  " + rate + "  best margin:";
+  std::snprintf(rate, sizeof rate, "%.0f runs/s", per_second);
+  std::string line = "runs " + std::to_string(outcome.runs) + " of " + std::to_string(runs_planned) + "  " + rate;
+  if (per_second > 0 && runs_planned > outcome.runs) {
+    const auto left = static_cast<std::int64_t>(static_cast<double>(runs_planned - outcome.runs) / per_second * 1e9);
+    line += "  ETA " + format_duration_rounded(Duration{left});
+  }
+  line += "  best margin:";
   const auto& hunt = base.spec.search.hunt;
   for (std::size_t i = 0; i < hunt.size(); ++i)
     line += std::string(" ") + property_id(hunt[i]) + " " + margin_short(outcome.coverage.closest[i]);
@@ -127,6 +134,14 @@ bool write_finding(const std::string& dir, std::size_t n, FindingOutput& out, st
          });
 }
 
+std::string nothing_found_statement(const search::SearchBase& base, const search::SearchOptions& options,
+                                    std::uint64_t runs) {
+  if (options.exhaustive != nullptr)
+    return search::exhaustive_statement(static_cast<std::uint64_t>(options.exhaustive->cases), runs,
+                                        base.spec.search.hunt);
+  return search::none_found_statement(runs, search::strategy_name(options.strategy));
+}
+
 std::string result_word(const SearchResults& results) {
   if (results.failures > 0) return "crashed";
   return results.findings.empty() ? "not found" : "found";
@@ -149,10 +164,15 @@ std::string summary_json(const search::SearchBase& base, const std::string& path
     j << (i ? "," : "") << near_miss_json(results.near_misses[i]);
   j << "],\"crashes\":[";
   for (std::size_t i = 0; i < results.crashes.size(); ++i) j << (i ? "," : "") << crash_json(results.crashes[i]);
-  j << "],\"coverage\":" << coverage_json(base, outcome.coverage) << ",\"statement\":"
-    << json_quote(results.findings.empty()
-                      ? search::none_found_statement(outcome.runs, search::strategy_name(options.strategy))
-                      : "")
+  j << "],\"coverage\":" << coverage_json(base, outcome.coverage);
+  if (options.exhaustive != nullptr) {
+    j << ",\"discretisation\":{\"cases\":" << static_cast<std::uint64_t>(options.exhaustive->cases)
+      << ",\"placements\":" << options.exhaustive->placements.size() << ",\"lines\":[";
+    for (std::size_t i = 0; i < options.exhaustive->description.size(); ++i)
+      j << (i ? "," : "") << json_quote(options.exhaustive->description[i]);
+    j << "]}";
+  }
+  j << ",\"statement\":" << json_quote(results.findings.empty() ? nothing_found_statement(base, options, outcome.runs) : "")
     << "}";
   return j.str();
 }
@@ -187,8 +207,7 @@ void print_search_report(std::ostream& out, const std::string& program, const se
       << " runs (" << rate << ")\n";
   const auto& findings = results.findings;
   for (std::size_t i = 0; i < findings.size(); ++i) print_finding(out, program, i + 1, findings[i]);
-  if (findings.empty())
-    out << search::none_found_statement(outcome.runs, search::strategy_name(options.strategy)) << "\n";
+  if (findings.empty()) out << nothing_found_statement(base, options, outcome.runs) << "\n";
   for (const NearMissOutput& n : results.near_misses) {
     out << "near miss: " << search::near_miss_headline(n.near) << " (" << n.near.candidate.strategy << ")\n";
     for (const search::MarginUse& u : n.file.uses)

@@ -41,8 +41,15 @@ struct SearchResults {
   std::uint64_t failures = 0;  // runs that did not finish, kept or not
 };
 
-// "runs 12800  1650 runs/s  best margin: P1 -2.1s P2 340ms  findings 1".
-std::string progress_line(const search::SearchBase& base, const search::SearchOutcome& outcome, double seconds);
+// "runs 12800 of 20000  1650 runs/s  ETA 4s  best margin: P1 -2.1s P2 340ms  findings 1"
+// (|runs_planned|: the shard's budget; the ETA assumes the rate so far).
+std::string progress_line(const search::SearchBase& base, const search::SearchOutcome& outcome, double seconds,
+                          std::uint64_t runs_planned);
+
+// What a search that found nothing may say: the sampler's bound, or for an
+// exhaustive search the certificate over its discretisation (or that it is incomplete).
+std::string nothing_found_statement(const search::SearchBase& base, const search::SearchOptions& options,
+                                    std::uint64_t runs);
 
 // The command that reproduces a search (what the finding's header cites).
 std::string search_command_line(const std::string& program, const std::string& path, const std::string& variant,

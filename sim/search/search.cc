@@ -12,11 +12,13 @@ namespace locksim::search {
 
 namespace {
 
+// Shard K's runs are [first, end) of the budget's K-th block.
+std::uint64_t shard_block(std::uint64_t budget, Shard shard, std::uint64_t k) {
+  return static_cast<std::uint64_t>(static_cast<unsigned __int128>(budget) * k / shard.count);
+}
+
 std::uint64_t shard_budget(std::uint64_t budget, Shard shard) {
-  const auto block = [&](std::uint64_t k) {
-    return static_cast<std::uint64_t>(static_cast<unsigned __int128>(budget) * k / shard.count);
-  };
-  return block(shard.index) - block(shard.index - 1);
+  return shard_block(budget, shard, shard.index) - shard_block(budget, shard, shard.index - 1);
 }
 
 std::uint64_t shard_stream(std::uint64_t seed, Shard shard) {
@@ -60,7 +62,7 @@ void fold(const SearchBase& base, const Candidate& candidate, const RunSummary& 
   const SearchSpec& space = base.spec.search;
   Coverage& cov = out.coverage;
   ++out.runs;
-  for (std::size_t s = 0; s < 4; ++s)
+  for (std::size_t s = 0; s < kStrategyCount; ++s)
     if (candidate.strategy == strategy_name(static_cast<Strategy>(s))) ++cov.runs_by_strategy[s];
   if (run.failure) {
     ++cov.failures;
@@ -128,7 +130,7 @@ SearchOutcome empty_outcome(const SearchBase& base) {
   c.runs_by_faults_fired.assign(static_cast<std::size_t>(space.max_faults) + 1, 0);
   c.violations.assign(space.hunt.size(), 0);
   c.closest.resize(space.hunt.size());
-  c.runs_by_strategy.assign(4, 0);
+  c.runs_by_strategy.assign(kStrategyCount, 0);
   out.near_misses.resize(space.hunt.size());
   return out;
 }
@@ -151,9 +153,15 @@ void search_loop(const SearchBase& base, const SearchOptions& options, std::uint
                  SearchOutcome& out, ClimbState& climb) {
   const std::uint64_t budget = shard_budget(options.budget, options.shard);
   const std::uint64_t stream = shard_stream(options.seed, options.shard);
+  const std::uint64_t case_base = shard_block(options.budget, options.shard, options.shard.index - 1);
   for (std::uint64_t first = from; first < budget; first += kBatch) {
     std::vector<Candidate> candidates(std::min(kBatch, budget - first));
     for (std::uint64_t i = 0; i < candidates.size(); ++i) {
+      if (options.exhaustive != nullptr) {
+        // Case numbers run on from the shard's block, so shards split the cases.
+        candidates[i] = exhaustive_case(*options.exhaustive, case_base + first + i);
+        continue;
+      }
       Rng rng = Rng::derive(stream, "search propose", std::to_string(first + i));
       candidates[i] = propose(base, options.strategy, first + i, rng, climb);
     }
@@ -193,6 +201,8 @@ void add(Coverage& into, const Coverage& from) {
 }
 
 }  // namespace
+
+std::uint64_t runs_in_shard(std::uint64_t budget, Shard shard) { return shard_budget(budget, shard); }
 
 std::uint64_t run_seed(std::uint64_t search_seed, Shard shard, std::uint64_t index) {
   // 63 bits: a finding pins its seed in [scenario].seed, a TOML integer.
@@ -268,6 +278,19 @@ SearchOutcome merge(const std::vector<SearchOutcome>& shards) {
     if (!known) out.findings.push_back(*f);
   }
   return out;
+}
+
+std::string exhaustive_statement(std::uint64_t cases, std::uint64_t runs, const std::vector<Property>& hunt) {
+  std::string properties;
+  for (std::size_t i = 0; i < hunt.size(); ++i)
+    properties += std::string(i == 0 ? "" : i + 1 == hunt.size() ? " or " : ", ") + property_id(hunt[i]) + " " +
+                  property_name(hunt[i]);
+  if (runs < cases)
+    return "incomplete: " + case_count_text(runs) + " of " + case_count_text(cases) +
+           " cases of the discretisation were run, none violates " + properties +
+           "; the rest were not run, so this is no certificate.";
+  return "exhaustive over this discretisation: " + case_count_text(cases) + " cases, none violates " + properties +
+         ". It covers the placements, triggers and magnitude classes listed, not the values between them.";
 }
 
 std::string none_found_statement(std::uint64_t runs, const std::string& strategy) {

@@ -28,6 +28,7 @@
 
 #include "sim/check/margins.h"
 #include "sim/search/candidate.h"
+#include "sim/search/exhaustive.h"
 #include "sim/search/strategy.h"
 
 namespace locksim::search {
@@ -47,6 +48,8 @@ struct SearchOptions {
   Shard shard;
   bool every_property = false;  // go on until each hunted property has a finding (else: the first)
   bool isolate = false;         // runs in a forked worker, surviving a crash (forked_batches.h)
+  // Strategy::exhaustive: the cases (budget = their count; shards split them).
+  const Discretisation* exhaustive = nullptr;
   // Called between batches: true stops the search there (the CLI's --time).
   std::function<bool()> stop;
   // Called after each batch with what the search has so far.
@@ -95,7 +98,7 @@ struct Coverage {
   // Per hunted property: runs that broke it, and the smallest margin seen.
   std::vector<std::uint64_t> violations;
   std::vector<std::optional<Duration>> closest;
-  std::vector<std::uint64_t> runs_by_strategy;  // uniform, swarm, phase, margin (what proposed each run)
+  std::vector<std::uint64_t> runs_by_strategy;  // per Strategy: what proposed each run (portfolio: none)
   std::uint64_t failures = 0;  // runs that did not finish (crashes and run errors; SearchOutcome::crashes)
 };
 
@@ -139,6 +142,12 @@ SearchOutcome merge(const std::vector<SearchOutcome>& shards);
 // What a search that found nothing may claim, and no more: "not found", and
 // the rule of three's bound stated as a property of the sampler's own runs.
 std::string none_found_statement(std::uint64_t runs, const std::string& strategy);
+
+// "exhaustive over this discretisation: 1,234 cases, none violates P5 invariant. ..."
+std::string exhaustive_statement(std::uint64_t cases, std::uint64_t runs, const std::vector<Property>& hunt);
+
+// How many of |budget|'s runs shard |shard| makes.
+std::uint64_t runs_in_shard(std::uint64_t budget, Shard shard);
 
 // The run seed and proposal stream of run |index| of |shard|.
 std::uint64_t run_seed(std::uint64_t search_seed, Shard shard, std::uint64_t index);

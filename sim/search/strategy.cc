@@ -14,7 +14,8 @@ constexpr std::pair<Strategy, const char*> kNames[] = {{Strategy::uniform, "unif
                                                       {Strategy::swarm, "swarm"},
                                                       {Strategy::phase, "phase"},
                                                       {Strategy::margin, "margin"},
-                                                      {Strategy::portfolio, "portfolio"}};
+                                                      {Strategy::portfolio, "portfolio"},
+                                                      {Strategy::exhaustive, "exhaustive"}};
 constexpr std::int64_t kSiteEnabledPpm = 250'000;  // a phase site is live in a run with probability ¼
 constexpr std::int64_t kSiteFiresPpm = 500'000;    // ... and fires with probability ½ each visit
 constexpr std::uint64_t kRestartOneIn = 8;         // the climb starts afresh one run in eight
@@ -259,6 +260,7 @@ Candidate propose(const SearchBase& base, Strategy strategy, std::uint64_t index
     case Strategy::phase: return draw_phase(base, rng);
     case Strategy::margin:
     case Strategy::portfolio: return climb_step(base, index, rng, climb);
+    case Strategy::exhaustive: break;  // numbered cases, search.cc
   }
   return draw(base, everything(base.spec.search), rng, "uniform");
 }

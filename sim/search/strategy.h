@@ -19,6 +19,8 @@
 //            property (the properties take turns), and restart from a fresh
 //            draw one time in eight.
 //  portfolio the four in turn, run by run, sharing what the climb learns.
+//  exhaustive every case of a stated discretisation, once (exhaustive.h):
+//            proposed by search.cc from its case number, not here.
 //
 // Every proposal is a function of the search seed, the run's index and the
 // climb's state after the previous batch (search.h), never of the thread
@@ -35,7 +37,8 @@
 
 namespace locksim::search {
 
-enum class Strategy : std::uint8_t { uniform, swarm, phase, margin, portfolio };
+enum class Strategy : std::uint8_t { uniform, swarm, phase, margin, portfolio, exhaustive };
+inline constexpr std::size_t kStrategyCount = 6;
 const char* strategy_name(Strategy s);
 bool parse_strategy(const std::string& text, Strategy& out);
 const std::vector<std::string>& strategy_names();
