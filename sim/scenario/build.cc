@@ -255,6 +255,12 @@ void Planner::faults(std::uint64_t seed, std::vector<PlannedFault>& out) const {
   }
 }
 
+void Planner::faults(std::uint64_t seed, const std::vector<FaultSpec>& specs, std::vector<PlannedFault>& out) const {
+  out.resize(specs.size());
+  bool seed_free = false;
+  for (std::size_t i = 0; i < specs.size(); ++i) out[i] = plan_fault(specs[i], *layout_, seed, seed_free);
+}
+
 WorldPlan Planner::plan(std::uint64_t seed, bool resettable) const {
   const ScenarioSpec& spec = spec_;
   const Layout& l = *layout_;

@@ -41,6 +41,8 @@ class Planner {
   // The same, written over |out|: a sweep's worker keeps one list for all
   // its seeds, whose memory (the faults' names included) serves every run.
   void faults(std::uint64_t seed, std::vector<PlannedFault>& out) const;
+  // Other faults against the same layout (a search's candidate), written over |out|.
+  void faults(std::uint64_t seed, const std::vector<FaultSpec>& specs, std::vector<PlannedFault>& out) const;
 
   struct Layout;  // every process's id (build.cc)
 

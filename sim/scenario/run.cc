@@ -45,11 +45,23 @@ RepeatedRuns::RepeatedRuns(const ScenarioSpec& spec) : spec_(spec), planner_(std
 RepeatedRuns::~RepeatedRuns() = default;
 
 const RunResult& RepeatedRuns::run(std::uint64_t seed, const RunOptions& options) {
+  planner_->faults(seed, faults_);
+  return run_planned(seed, options);
+}
+
+const RunResult& RepeatedRuns::run_with_faults(std::uint64_t seed, const std::vector<FaultSpec>& faults,
+                                   const RunOptions& options) {
+  planner_->faults(seed, faults, faults_);
+  return run_planned(seed, options);
+}
+
+const RunResult& RepeatedRuns::run_planned(std::uint64_t seed, const RunOptions& options) {
   if (world_) {
-    planner_->faults(seed, faults_);
     world_->reset(seed, faults_);
   } else {
-    world_ = std::make_unique<World>(seed, planner_->plan(seed, true), trace_);
+    WorldPlan plan = planner_->plan(seed, true);
+    plan.faults = faults_;
+    world_ = std::make_unique<World>(seed, std::move(plan), trace_);
   }
   // A run that throws leaves no world to reset: the next one is built anew.
   std::unique_ptr<World> world = std::move(world_);

@@ -76,8 +76,14 @@ class RepeatedRuns {
   RepeatedRuns& operator=(const RepeatedRuns&) = delete;
 
   const RunResult& run(std::uint64_t seed, const RunOptions& options = {});
+  // The same with |faults| in place of the spec's (a search's candidate; the
+  // layout, network and everything else stay the spec's): run_scenario of
+  // the spec with these faults, byte for byte.
+  const RunResult& run_with_faults(std::uint64_t seed, const std::vector<FaultSpec>& faults, const RunOptions& options = {});
 
  private:
+  const RunResult& run_planned(std::uint64_t seed, const RunOptions& options);
+
   const ScenarioSpec& spec_;
   RunResult result_;
   SessionTable sessions_;  // rebuilt in place for every run's judging

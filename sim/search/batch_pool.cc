@@ -3,7 +3,7 @@
 namespace locksim::search {
 
 BatchPool::BatchPool(unsigned threads) {
-  for (unsigned t = 1; t < threads; ++t) workers_.emplace_back([this] { work(); });
+  for (unsigned t = 1; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
 }
 
 BatchPool::~BatchPool() {
@@ -15,13 +15,13 @@ BatchPool::~BatchPool() {
   for (std::thread& t : workers_) t.join();
 }
 
-void BatchPool::take_slots() {
-  for (std::size_t i = next_++; i < slots_; i = next_++) (*job_)(i);
+void BatchPool::take_slots(unsigned thread) {
+  for (std::size_t i = next_++; i < slots_; i = next_++) (*job_)(i, thread);
 }
 
-void BatchPool::run(std::size_t n, const std::function<void(std::size_t)>& job) {
+void BatchPool::run(std::size_t n, const std::function<void(std::size_t, unsigned)>& job) {
   if (workers_.empty() || n <= 1) {
-    for (std::size_t i = 0; i < n; ++i) job(i);
+    for (std::size_t i = 0; i < n; ++i) job(i, 0);
     return;
   }
   {
@@ -33,7 +33,7 @@ void BatchPool::run(std::size_t n, const std::function<void(std::size_t)>& job) 
     ++generation_;
   }
   start_.notify_all();
-  take_slots();
+  take_slots(0);
   // Every worker reports back, even one that woke after the slots ran out:
   // none can still be reading this batch's job when the next one is set.
   std::unique_lock<std::mutex> lock(mutex_);
@@ -41,7 +41,7 @@ void BatchPool::run(std::size_t n, const std::function<void(std::size_t)>& job) 
   job_ = nullptr;
 }
 
-void BatchPool::work() {
+void BatchPool::work(unsigned thread) {
   std::uint64_t seen = 0;
   for (;;) {
     {
@@ -50,7 +50,7 @@ void BatchPool::work() {
       if (stopping_) return;
       seen = generation_;
     }
-    take_slots();
+    take_slots(thread);
     std::lock_guard<std::mutex> lock(mutex_);
     if (--busy_ == 0) finished_.notify_one();
   }

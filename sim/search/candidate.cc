@@ -65,21 +65,19 @@ std::vector<PhaseSite> phase_sites(const ScenarioSpec& spec) {
   return sites;
 }
 
-ScenarioSpec apply_candidate(const SearchBase& base, const Candidate& candidate) {
-  ScenarioSpec spec = base.spec;
-  spec.expect = Expectation{};
-  const std::vector<FaultSpec> story = std::move(spec.faults);
-  spec.faults.clear();
+std::vector<FaultSpec> candidate_faults(const SearchBase& base, const Candidate& candidate) {
+  const ScenarioSpec& spec = base.spec;
+  std::vector<FaultSpec> faults;
   switch (spec.search.story_faults) {
-    case StoryFaults::keep: spec.faults = story; break;
+    case StoryFaults::keep: faults = spec.faults; break;
     case StoryFaults::remove: break;
     case StoryFaults::search:
-      for (std::size_t i = 0; i < story.size() && i < candidate.story.size(); ++i) {
+      for (std::size_t i = 0; i < spec.faults.size() && i < candidate.story.size(); ++i) {
         if (!candidate.story[i]) continue;
-        FaultSpec f = story[i];
+        FaultSpec f = spec.faults[i];
         f.trigger = TriggerSpec{};
         f.trigger.at_time = *candidate.story[i];
-        spec.faults.push_back(std::move(f));
+        faults.push_back(std::move(f));
       }
       break;
   }
@@ -89,19 +87,30 @@ ScenarioSpec apply_candidate(const SearchBase& base, const Candidate& candidate)
     f.name = "search-" + std::to_string(i + 1);
     f.trigger = trigger_of(base, g);
     f.kind = kind_of(spec.search.kinds[g.space], g);
-    spec.faults.push_back(std::move(f));
+    faults.push_back(std::move(f));
   }
-  if (candidate.latency) {
-    const Latency chosen = spec.search.latencies[*candidate.latency];
-    // Links that inherited [network]'s latency follow it; links written
-    // with their own keep it.
-    const Latency before = spec.network.default_link.latency;
-    for (LinkOverride& l : spec.network.links)
-      if (l.spec.latency.kind == before.kind && l.spec.latency.a == before.a && l.spec.latency.b == before.b &&
-          l.spec.latency.shape == before.shape)
-        l.spec.latency = chosen;
-    spec.network.default_link.latency = chosen;
-  }
+  return faults;
+}
+
+ScenarioSpec with_latency(const ScenarioSpec& base, std::optional<std::size_t> index) {
+  ScenarioSpec spec = base;
+  if (!index) return spec;
+  const Latency chosen = spec.search.latencies[*index];
+  // Links that inherited [network]'s latency follow it; links written
+  // with their own keep it.
+  const Latency before = spec.network.default_link.latency;
+  for (LinkOverride& l : spec.network.links)
+    if (l.spec.latency.kind == before.kind && l.spec.latency.a == before.a && l.spec.latency.b == before.b &&
+        l.spec.latency.shape == before.shape)
+      l.spec.latency = chosen;
+  spec.network.default_link.latency = chosen;
+  return spec;
+}
+
+ScenarioSpec apply_candidate(const SearchBase& base, const Candidate& candidate) {
+  ScenarioSpec spec = with_latency(base.spec, candidate.latency);
+  spec.expect = Expectation{};
+  spec.faults = candidate_faults(base, candidate);
   return spec;
 }
 

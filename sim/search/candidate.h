@@ -69,6 +69,10 @@ std::vector<PhaseSite> phase_sites(const ScenarioSpec& spec);
 // "search-1", ...), and the chosen latency. [expect] is dropped: a search
 // judges only the properties it hunts.
 ScenarioSpec apply_candidate(const SearchBase& base, const Candidate& candidate);
+// The parts of apply_candidate a reused world needs: the run's faults, and
+// the spec with [search] latency |index| applied (nullopt: as written).
+std::vector<FaultSpec> candidate_faults(const SearchBase& base, const Candidate& candidate);
+ScenarioSpec with_latency(const ScenarioSpec& spec, std::optional<std::size_t> index);
 
 // "pause of c1 for 12s at 3.2s", "clock-jump of C by -4s 120ms after c1 acquired".
 std::string describe_gene(const SearchBase& base, const Gene& gene);

@@ -5,6 +5,7 @@
 #include "sim/core/run_error.h"
 #include "sim/core/trace.h"
 #include "sim/scenario/run.h"
+#include "sim/scenario/spec.h"
 
 namespace locksim::search {
 
@@ -52,24 +53,59 @@ Duration duration_of(std::int64_t raw) { return Duration{raw}; }
 std::int64_t int_raw(const int& i) { return i; }
 int int_of(std::int64_t raw) { return static_cast<int>(raw); }
 
+RunSummary summary_of(const RunResult& r) {
+  RunSummary out;
+  for (std::size_t p = 0; p < kPropertyCount; ++p) {
+    out.violated[p] = r.verdicts[p].violated;
+    if (r.verdicts[p].violated && r.verdicts[p].witness) out.witness[p] = r.verdicts[p].witness->text;
+  }
+  out.margins = safety_margins(r.history, r.verdicts);
+  out.shortfall = quorum_shortfall(r.history);
+  for (const FaultOutcome& f : r.faults) out.faults.push_back({f.name, f.fired, f.effective});
+  return out;
+}
+
+RunSummary failed(const RunError& e) {
+  RunSummary out;
+  out.failure = std::string("run error: ") + e.what();
+  return out;
+}
+
 }  // namespace
 
 RunSummary summarise_run(const SearchBase& base, const Candidate& candidate, std::uint64_t seed) {
-  RunSummary out;
   NullTrace trace;
   try {
-    const RunResult r = run_scenario(apply_candidate(base, candidate), seed, trace);
-    for (std::size_t p = 0; p < kPropertyCount; ++p) {
-      out.violated[p] = r.verdicts[p].violated;
-      if (r.verdicts[p].violated && r.verdicts[p].witness) out.witness[p] = r.verdicts[p].witness->text;
-    }
-    out.margins = safety_margins(r.history, r.verdicts);
-    out.shortfall = quorum_shortfall(r.history);
-    for (const FaultOutcome& f : r.faults) out.faults.push_back({f.name, f.fired, f.effective});
+    return summary_of(run_scenario(apply_candidate(base, candidate), seed, trace));
   } catch (const RunError& e) {
-    out.failure = std::string("run error: ") + e.what();
+    return failed(e);
   }
-  return out;
+}
+
+struct CandidateRunner::Reused {
+  explicit Reused(ScenarioSpec s) : spec(std::move(s)), runs(spec) {}
+  ScenarioSpec spec;  // the story with the latency applied and no [expect]; |runs| holds a reference to it
+  RepeatedRuns runs;
+};
+
+CandidateRunner::CandidateRunner(const SearchBase& base) : base_(base) {}
+CandidateRunner::~CandidateRunner() = default;
+
+RunSummary CandidateRunner::run(const Candidate& candidate, std::uint64_t seed) {
+  const std::size_t slot = candidate.latency ? 1 + *candidate.latency : 0;
+  if (by_latency_.size() <= slot) by_latency_.resize(slot + 1);
+  if (!by_latency_[slot]) {
+    ScenarioSpec spec = with_latency(base_.spec, candidate.latency);
+    spec.expect = Expectation{};
+    by_latency_[slot] = std::make_unique<Reused>(std::move(spec));
+  }
+  RunOptions options;
+  options.compare_expectation = false;  // a search judges only the properties it hunts
+  try {
+    return summary_of(by_latency_[slot]->runs.run_with_faults(seed, candidate_faults(base_, candidate), options));
+  } catch (const RunError& e) {
+    return failed(e);
+  }
 }
 
 void encode(const RunSummary& s, std::string& out) {

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +35,25 @@ struct RunSummary {
 // Runs |candidate| with |seed| in this process. A RunError is a failure; a
 // crash is not caught here (forked_batches.h is what survives one).
 RunSummary summarise_run(const SearchBase& base, const Candidate& candidate, std::uint64_t seed);
+
+// Runs candidates on one thread at a sweep's speed: one world per [search]
+// latency, planned once and reset in place for each candidate with its
+// faults re-armed (RepeatedRuns), instead of built from the spec each run.
+// Its summaries are summarise_run's, byte for byte.
+class CandidateRunner {
+ public:
+  explicit CandidateRunner(const SearchBase& base);
+  ~CandidateRunner();
+  CandidateRunner(const CandidateRunner&) = delete;
+  CandidateRunner& operator=(const CandidateRunner&) = delete;
+
+  RunSummary run(const Candidate& candidate, std::uint64_t seed);
+
+ private:
+  struct Reused;
+  const SearchBase& base_;
+  std::vector<std::unique_ptr<Reused>> by_latency_;  // [0]: as written; [1 + i]: [search] latency i
+};
 
 void encode(const RunSummary& s, std::string& out);
 // Reads one summary from |in| at |at| and moves |at| past it; false when

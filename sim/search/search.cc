@@ -138,11 +138,20 @@ SearchOutcome empty_outcome(const SearchBase& base) {
 // One batch's runs, however they are run: the summaries in slot order.
 using BatchRunner = std::function<std::vector<RunSummary>(std::uint64_t first, const std::vector<Candidate>&)>;
 
-std::vector<RunSummary> run_on_threads(BatchPool& pool, const SearchBase& base, const SearchOptions& options,
+// Each thread's runner: its reused worlds live as long as the search.
+using Runners = std::vector<std::unique_ptr<CandidateRunner>>;
+
+Runners runners_for(const SearchBase& base, const BatchPool& pool) {
+  Runners out;
+  for (unsigned t = 0; t < pool.threads(); ++t) out.push_back(std::make_unique<CandidateRunner>(base));
+  return out;
+}
+
+std::vector<RunSummary> run_on_threads(BatchPool& pool, Runners& runners, const SearchOptions& options,
                                        std::uint64_t first, const std::vector<Candidate>& candidates) {
   std::vector<RunSummary> done(candidates.size());
-  pool.run(candidates.size(), [&](std::size_t slot) {
-    done[slot] = summarise_run(base, candidates[slot], run_seed(options.seed, options.shard, first + slot));
+  pool.run(candidates.size(), [&](std::size_t slot, unsigned thread) {
+    done[slot] = runners[thread]->run(candidates[slot], run_seed(options.seed, options.shard, first + slot));
   });
   return done;
 }
@@ -215,8 +224,9 @@ SearchOutcome run_search(const SearchBase& base, const SearchOptions& options) {
   climb.best.resize(base.spec.search.hunt.size());
   if (!options.isolate) {
     BatchPool pool(options.threads);
+    Runners runners = runners_for(base, pool);
     search_loop(base, options, 0, [&](std::uint64_t first, const std::vector<Candidate>& candidates) {
-      return run_on_threads(pool, base, options, first, candidates);
+      return run_on_threads(pool, runners, options, first, candidates);
     }, out, climb);
     return out;
   }
@@ -227,8 +237,9 @@ SearchOutcome run_search(const SearchBase& base, const SearchOptions& options) {
     quiet.progress = nullptr;
     quiet.stop = nullptr;
     BatchPool pool(options.threads);
+    Runners runners = runners_for(base, pool);
     search_loop(base, quiet, from, [&](std::uint64_t first, const std::vector<Candidate>& candidates) {
-      std::vector<RunSummary> done = run_on_threads(pool, base, options, first, candidates);
+      std::vector<RunSummary> done = run_on_threads(pool, runners, options, first, candidates);
       send(done);
       return done;
     }, out, climb);

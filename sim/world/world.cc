@@ -150,7 +150,15 @@ void World::arm_plan(const std::vector<PlannedFault>& faults) {
 
 void World::reset(std::uint64_t seed, const std::vector<PlannedFault>& faults) {
   LOCKSIM_CHECK(!makers_.empty() && makers_.size() == slots_.size(), "only a world built from a plan with makers resets");
-  LOCKSIM_CHECK(faults.size() == blank_history_.fault_names.size(), "a reset keeps the plan's faults, redrawn");
+  // A sweep's reset keeps the plan's faults, redrawn; a search's brings the
+  // next candidate's, and the history names them.
+  const bool same_names = faults.size() == blank_history_.fault_names.size() &&
+                          std::equal(faults.begin(), faults.end(), blank_history_.fault_names.begin(),
+                                     [](const PlannedFault& f, const std::string& name) { return f.name == name; });
+  if (!same_names) {
+    blank_history_.fault_names.clear();
+    for (const PlannedFault& f : faults) blank_history_.fault_names.push_back(f.name);
+  }
   seed_ = seed;
   model_stream_seed_ = seed;
   engine_.reset();

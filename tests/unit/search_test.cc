@@ -12,6 +12,7 @@
 #include "sim/scenario/file.h"
 #include "sim/check/margins.h"
 #include "sim/search/finding_file.h"
+#include "sim/search/run_summary.h"
 #include "sim/search/shrink.h"
 
 namespace locksim::search {
@@ -373,6 +374,27 @@ TEST(SearchExhaustive, ShardsSplitTheCases) {
   EXPECT_EQ(merged.runs, cases);
   EXPECT_EQ(merged.coverage.kinds.at(0).placed, all.coverage.kinds.at(0).placed);
   EXPECT_EQ(merged.coverage.runs_by_faults_fired, all.coverage.runs_by_faults_fired);
+}
+
+// A search's runs reuse one world per thread (reset in place, the
+// candidate's faults re-armed): every summary is the one a world built from
+// the candidate's spec gives, byte for byte, on every search space.
+TEST(SearchSpeed, AReusedWorldGivesTheFreshRunsSummaries) {
+  for (const char* file : {"scenarios/search/gc-pause.toml", "scenarios/search/redlock-clock-jump.toml",
+                           "scenarios/search/redlock-crash-restart.toml", "scenarios/search/redlock-delayed-replies.toml",
+                           "scenarios/search/sentinel-failover.toml", "tests/data/search-canary.toml"}) {
+    const Loaded space = load(file);
+    CandidateRunner reused(space.base);
+    ClimbState climb;
+    for (std::uint64_t i = 0; i < 120; ++i) {
+      Rng rng = Rng::derive(7, "reuse", std::to_string(i));
+      const Candidate c = propose(space.base, static_cast<Strategy>(i % 3), i, rng, climb);
+      std::string fresh, again;
+      encode(summarise_run(space.base, c, 1000 + i), fresh);
+      encode(reused.run(c, 1000 + i), again);
+      ASSERT_EQ(again, fresh) << file << " candidate " << i;
+    }
+  }
 }
 
 }  // namespace
