@@ -27,6 +27,7 @@
 #include "sim/core/trace.h"
 #include "sim/scenario/file.h"
 #include "sim/search/finalize.h"
+#include "sim/search/forked_batches.h"
 #include "sim/search/finding_file.h"
 #include "sim/search/near_miss.h"
 #include "sim/search/search.h"
@@ -278,9 +279,37 @@ int search_command(const std::string& program, const std::vector<std::string>& a
     fo.explain_seeds = o.explain_seeds;
     fo.name = spec->name + "-found-" + std::to_string(i + 1);
     fo.how_found = how_found(f.run, f.shard, f.candidate.strategy);
-    FindingOutput out{f, search::finalize(search::finding_document(merged, base, f), f.property, fo), ""};
-    if (!o.out_dir.empty() && !write_finding(o.out_dir, i + 1, out, std::cerr)) return kExitBadInput;
-    results.findings.push_back(std::move(out));
+    const toml::table doc = search::finding_document(merged, base, f);
+    // Shrinking and explaining run edits of the finding hundreds of times:
+    // in a process of their own, a crash there costs this finding's polish.
+    const auto finish = [&](search::Finalized final) {
+      FindingOutput out{f, std::move(final), ""};
+      const bool written = o.out_dir.empty() || write_finding(o.out_dir, i + 1, out, std::cerr);
+      RenderedFinding r = render_finding(program, i + 1, out);
+      r.written = written;
+      return r;
+    };
+    RenderedFinding rendered;
+    std::string packed, failure;
+    if (!o.search.isolate) {
+      rendered = finish(search::finalize(doc, f.property, fo));
+    } else if (!search::run_in_child([&] { return pack(finish(search::finalize(doc, f.property, fo))); }, packed,
+                                     failure) ||
+               !unpack(packed, rendered)) {
+      // Kept as found, unshrunk and unexplained, and counted as a crash.
+      search::Finalized unfinished;
+      unfinished.doc = doc;
+      unfinished.text = search::document_text(
+          doc, search::commented(fo.how_found + "\nShrinking or explaining it crashed the model (" + failure +
+                                 "): kept as found. It replays from this file alone.") + "\n");
+      unfinished.explanation.property = f.property;
+      unfinished.explanation.witness = f.witness;
+      unfinished.explanation.story = "shrinking or explaining this finding crashed the model: " + failure;
+      rendered = finish(std::move(unfinished));
+      ++results.failures;
+    }
+    if (!rendered.written) return kExitBadInput;
+    results.findings.push_back(std::move(rendered));
   }
   for (const auto& near : outcome.near_misses) {
     if (!near) continue;

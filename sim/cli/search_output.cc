@@ -8,6 +8,7 @@
 #include "sim/cli/search_coverage.h"
 #include "sim/cli/shell_quote.h"
 #include "sim/core/trace.h"
+#include "sim/search/byte_codec.h"
 #include "sim/search/finding_file.h"
 
 namespace locksim::cli {
@@ -134,6 +135,30 @@ bool write_finding(const std::string& dir, std::size_t n, FindingOutput& out, st
          });
 }
 
+RenderedFinding render_finding(const std::string& program, std::size_t n, const FindingOutput& f) {
+  std::ostringstream block;
+  print_finding(block, program, n, f);
+  return {finding_json(f), block.str(), f.final.text, true};
+}
+
+std::string pack(const RenderedFinding& r) {
+  std::string out;
+  search::bytes::put(out, r.json);
+  search::bytes::put(out, r.block);
+  search::bytes::put(out, r.text);
+  search::bytes::put(out, r.written ? 1 : 0);
+  return out;
+}
+
+bool unpack(const std::string& in, RenderedFinding& r) {
+  std::size_t at = 0;
+  std::uint64_t written = 0;
+  const bool ok = search::bytes::get(in, at, r.json) && search::bytes::get(in, at, r.block) &&
+                  search::bytes::get(in, at, r.text) && search::bytes::get(in, at, written);
+  r.written = written != 0;
+  return ok && at == in.size();
+}
+
 std::string nothing_found_statement(const search::SearchBase& base, const search::SearchOptions& options,
                                     std::uint64_t runs) {
   if (options.exhaustive != nullptr)
@@ -158,7 +183,7 @@ std::string summary_json(const search::SearchBase& base, const std::string& path
     << options.shard.count << "],\"runs\":" << outcome.runs << ",\"hunt\":[";
   for (std::size_t i = 0; i < space.hunt.size(); ++i) j << (i ? "," : "") << "\"" << property_name(space.hunt[i]) << "\"";
   j << "],\"result\":\"" << result_word(results) << "\",\"findings\":[";
-  for (std::size_t i = 0; i < results.findings.size(); ++i) j << (i ? "," : "") << finding_json(results.findings[i]);
+  for (std::size_t i = 0; i < results.findings.size(); ++i) j << (i ? "," : "") << results.findings[i].json;
   j << "],\"near_misses\":[";
   for (std::size_t i = 0; i < results.near_misses.size(); ++i)
     j << (i ? "," : "") << near_miss_json(results.near_misses[i]);
@@ -206,7 +231,7 @@ void print_search_report(std::ostream& out, const std::string& program, const se
   out << "search " << base.spec.name << " (" << path << "), variant " << variant << ": " << outcome.runs
       << " runs (" << rate << ")\n";
   const auto& findings = results.findings;
-  for (std::size_t i = 0; i < findings.size(); ++i) print_finding(out, program, i + 1, findings[i]);
+  for (const RenderedFinding& f : findings) out << f.block;
   if (findings.empty()) out << nothing_found_statement(base, options, outcome.runs) << "\n";
   for (const NearMissOutput& n : results.near_misses) {
     out << "near miss: " << search::near_miss_headline(n.near) << " (" << n.near.candidate.strategy << ")\n";
@@ -225,7 +250,7 @@ void print_search_report(std::ostream& out, const std::string& program, const se
     out << "(" << results.failures - results.crashes.size() << " more runs did not finish; the first "
         << results.crashes.size() << " are kept)\n";
   if (out_dir.empty())
-    for (const FindingOutput& f : findings) out << "\n" << f.final.text;
+    for (const RenderedFinding& f : findings) out << "\n" << f.text;
   print_coverage(out, base, outcome.coverage);
   if (!out_dir.empty()) {
     out << "written to " << out_dir << "/ (search.json";

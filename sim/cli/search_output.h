@@ -21,6 +21,18 @@ struct FindingOutput {
   std::string path;  // found-N.toml, once written
 };
 
+// A finding as the report and search.json show it, rendered where it was
+// shrunk and explained (a forked process, so a crash there loses only it).
+struct RenderedFinding {
+  std::string json;   // search.json's entry
+  std::string block;  // the report's lines
+  std::string text;   // found-N.toml's text, printed when there is no --out
+  bool written = true;  // its files were written (false: a message went to standard error)
+};
+RenderedFinding render_finding(const std::string& program, std::size_t n, const FindingOutput& f);
+std::string pack(const RenderedFinding& r);
+bool unpack(const std::string& bytes, RenderedFinding& r);
+
 struct NearMissOutput {
   search::NearMiss near;
   search::NearMissFile file;
@@ -35,7 +47,7 @@ struct CrashOutput {
 
 // Everything a search leaves a reader.
 struct SearchResults {
-  std::vector<FindingOutput> findings;
+  std::vector<RenderedFinding> findings;
   std::vector<NearMissOutput> near_misses;  // hunted properties with no finding, that some run put at stake
   std::vector<CrashOutput> crashes;
   std::uint64_t failures = 0;  // runs that did not finish, kept or not

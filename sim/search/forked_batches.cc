@@ -9,6 +9,8 @@
 #include <cstring>
 #include <iostream>
 
+#include "sim/search/byte_codec.h"
+
 namespace locksim::search {
 
 namespace {
@@ -125,6 +127,26 @@ void ForkedBatches::stop() {
   reap(worker_);
   worker_ = -1;
   from_worker_ = -1;
+}
+
+bool run_in_child(const std::function<std::string()>& body, std::string& output, std::string& failure) {
+  int read_end = -1;
+  const pid_t pid = spawn(read_end, [&](int to_parent) {
+    std::string framed;
+    bytes::put(framed, body());
+    if (!write_all(to_parent, framed)) leave(0);
+  });
+  if (pid < 0) throw std::runtime_error(std::string("cannot start a process: ") + std::strerror(errno));
+  std::uint64_t size = 0;
+  bool ok = read_all(read_end, reinterpret_cast<char*>(&size), sizeof size);
+  if (ok) {
+    output.assign(size, '\0');
+    ok = read_all(read_end, output.data(), output.size());
+  }
+  ::close(read_end);
+  const int status = reap(pid);
+  if (!ok) failure = describe_exit(status);
+  return ok;
 }
 
 std::vector<RunSummary> ForkedBatches::batch(std::uint64_t first, std::size_t n,

@@ -1,37 +1,17 @@
 #include "sim/search/run_summary.h"
 
-#include <cstring>
-
 #include "sim/core/run_error.h"
 #include "sim/core/trace.h"
 #include "sim/scenario/run.h"
 #include "sim/scenario/spec.h"
+#include "sim/search/byte_codec.h"
 
 namespace locksim::search {
 
 namespace {
 
-void put(std::string& out, std::uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
-
-void put(std::string& out, const std::string& s) {
-  put(out, static_cast<std::uint64_t>(s.size()));
-  out += s;
-}
-
-bool get(std::string_view in, std::size_t& at, std::uint64_t& v) {
-  if (in.size() - at < sizeof v) return false;
-  std::memcpy(&v, in.data() + at, sizeof v);
-  at += sizeof v;
-  return true;
-}
-
-bool get(std::string_view in, std::size_t& at, std::string& s) {
-  std::uint64_t n = 0;
-  if (!get(in, at, n) || in.size() - at < n) return false;
-  s.assign(in.data() + at, n);
-  at += n;
-  return true;
-}
+using bytes::get;
+using bytes::put;
 
 // An optional signed value as a presence word and the value.
 template <typename T>

@@ -248,3 +248,18 @@ def test_exhaustive_certifies_a_stated_discretisation(locksim, tmp_path):
     refused = locksim("search", space, "--strategy", "exhaustive", "--max-cases", "1000")
     assert refused.returncode == 2
     assert "has 166,752 cases, more than --max-cases 1000: raise --max-cases, or narrow the space" in refused.stderr
+
+
+# Shrinking and explaining a finding run edits of it hundreds of times, in a
+# process of their own: when one crashes the model, the finding is kept as
+# found (it replays), the report says what happened, and the exit is 3.
+def test_a_crash_while_shrinking_keeps_the_finding(locksim, tmp_path):
+    r = locksim("search", ROOT / "tests" / "data" / "search-crash-while-shrinking.toml", "--threads", "2",
+                "--explain-seeds", "5", "--out", tmp_path)
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "shrinking or explaining this finding crashed the model: killed by signal 6 (Aborted)" in r.stdout
+    found = tmp_path / "found-1.toml"
+    assert "Shrinking or explaining it crashed the model (killed by signal 6 (Aborted)): kept as found" in found.read_text()
+    replay = locksim("run", found)
+    assert replay.returncode == 0 and "violated" in replay.stdout, replay.stdout + replay.stderr
+    assert summary(tmp_path)["result"] == "crashed"
