@@ -192,7 +192,7 @@ def test_replay_lines_name_the_command_as_invoked(locksim, tmp_path):
 # crash-N.toml, which reproduces the crash alone; the rest are searched as
 # usual; the exit status is 3. Shards merge their crashes.
 def test_a_crashing_run_is_written_down_and_the_search_goes_on(locksim, tmp_path):
-    space = ROOT / "tests" / "data" / "search-planted-crash.toml"
+    space = ROOT / "tests" / "planted" / "search-planted-crash.toml"
     r = locksim("search", space, "--budget", "128", "--threads", "2", "--out", tmp_path / "a")
     assert r.returncode == 3, r.stdout + r.stderr
     s = summary(tmp_path / "a")
@@ -254,7 +254,7 @@ def test_exhaustive_certifies_a_stated_discretisation(locksim, tmp_path):
 # process of their own: when one crashes the model, the finding is kept as
 # found (it replays), the report says what happened, and the exit is 3.
 def test_a_crash_while_shrinking_keeps_the_finding(locksim, tmp_path):
-    r = locksim("search", ROOT / "tests" / "data" / "search-crash-while-shrinking.toml", "--threads", "2",
+    r = locksim("search", ROOT / "tests" / "planted" / "search-crash-while-shrinking.toml", "--threads", "2",
                 "--explain-seeds", "5", "--out", tmp_path)
     assert r.returncode == 3, r.stdout + r.stderr
     assert "shrinking or explaining this finding crashed the model: killed by signal 6 (Aborted)" in r.stdout

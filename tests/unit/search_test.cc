@@ -250,7 +250,7 @@ TEST(SearchClaims, TheNearMissReplaysWithItsMargin) {
 // killed it, every other run is folded as usual, and the outcome is the same
 // whatever the threads.
 TEST(SearchClaims, ACrashingRunDoesNotEndTheSearch) {
-  const Loaded space = load("tests/data/search-planted-crash.toml");
+  const Loaded space = load("tests/planted/search-planted-crash.toml");
   SearchOptions o = options(Strategy::portfolio, 1, 96);
   o.isolate = true;
   const SearchOutcome one = run_search(space.base, o);
@@ -273,7 +273,7 @@ TEST(SearchClaims, ACrashingRunDoesNotEndTheSearch) {
 // Merging shards keeps per property the closest near miss and the crashes in
 // (shard, run) order, whichever order the shards come in.
 TEST(SearchClaims, ShardsMergeNearMissesAndCrashes) {
-  const Loaded space = load("tests/data/search-planted-crash.toml");
+  const Loaded space = load("tests/planted/search-planted-crash.toml");
   std::vector<SearchOutcome> shards;
   for (std::uint64_t k = 1; k <= 2; ++k) {
     SearchOptions o = options(Strategy::uniform, 2, 128);
