@@ -81,6 +81,19 @@ std::optional<Duration> current_margin(const History& h, const SessionTable& tab
   return margin;
 }
 
+std::optional<Duration> lease_left_at_ops(const History& h, const SessionTable& table) {
+  std::optional<Duration> left;
+  for (const Fact& f : h.facts) {
+    const auto* op = std::get_if<ResourceOp>(&f.body);
+    if (op == nullptr || !op->accepted) continue;
+    const SessionInfo* s = table.find(op->session);
+    if (s == nullptr) continue;
+    const TrueTime end = SessionTable::promise_at(*s, f.at).end;
+    if (end != kTrueNever) lower(left, end - f.at);
+  }
+  return left;
+}
+
 // The checker has the last word on the sign: a margin that says "held" for a
 // broken property (or the reverse) would send a search the wrong way.
 std::optional<Duration> agree(std::optional<Duration> margin, const Verdict& verdict) {
@@ -117,8 +130,9 @@ std::optional<int> quorum_shortfall(const History& h) {
   return shortfall;
 }
 
-Margins safety_margins(const History& h, const Verdicts& verdicts) {
+Margins safety_margins(const History& h, const Verdicts& verdicts, std::optional<Duration>* lease_left) {
   const SessionTable table(h);
+  if (lease_left != nullptr) *lease_left = lease_left_at_ops(h, table);
   Margins m;
   const auto at = [](Property p) { return static_cast<std::size_t>(p); };
   m[at(Property::grant_exclusive)] = grant_margin(table);

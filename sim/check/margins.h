@@ -38,8 +38,14 @@ namespace locksim {
 
 using Margins = std::array<std::optional<Duration>, kPropertyCount>;
 
-// REQUIRES: |verdicts| are check_all(h).
-Margins safety_margins(const History& h, const Verdicts& verdicts);
+// REQUIRES: |verdicts| are check_all(h). With |lease_left|, also sets it to
+// the least lease left at an accepted op: min over accepted ops of the op's
+// session's promised end − the op's instant, its release ignored (nullopt:
+// no accepted op of a session with a promised end). Not a property's margin
+// — P4's counts the release — but the one a holder's pauses, steps and
+// delays all use up, so a search can add faults up on it (search/strategy.h,
+// Closeness).
+Margins safety_margins(const History& h, const Verdicts& verdicts, std::optional<Duration>* lease_left = nullptr);
 
 // A second guide for quorum services (Redlock), where the time margins are
 // flat: the second client is refused until the first releases, so every run

@@ -39,7 +39,7 @@ RunSummary summary_of(const RunResult& r) {
     out.violated[p] = r.verdicts[p].violated;
     if (r.verdicts[p].violated && r.verdicts[p].witness) out.witness[p] = r.verdicts[p].witness->text;
   }
-  out.margins = safety_margins(r.history, r.verdicts);
+  out.margins = safety_margins(r.history, r.verdicts, &out.lease_left);
   out.shortfall = quorum_shortfall(r.history);
   for (const FaultOutcome& f : r.faults) out.faults.push_back({f.name, f.fired, f.effective});
   return out;
@@ -96,6 +96,7 @@ void encode(const RunSummary& s, std::string& out) {
     put(out, s.witness[p]);
     put_optional(out, s.margins[p], duration_raw);
   }
+  put_optional(out, s.lease_left, duration_raw);
   put_optional(out, s.shortfall, int_raw);
   put(out, static_cast<std::uint64_t>(s.faults.size()));
   for (const FaultOutcome& f : s.faults) {
@@ -117,7 +118,9 @@ bool decode(std::string_view in, std::size_t& at, RunSummary& s) {
     s.violated[p] = violated != 0;
   }
   std::uint64_t faults = 0;
-  if (!get_optional(in, at, s.shortfall, int_of) || !get(in, at, faults)) return false;
+  if (!get_optional(in, at, s.lease_left, duration_of) || !get_optional(in, at, s.shortfall, int_of) ||
+      !get(in, at, faults))
+    return false;
   for (std::uint64_t i = 0; i < faults; ++i) {
     FaultOutcome f;
     std::uint64_t fired = 0, effective = 0;

@@ -28,6 +28,7 @@ struct RunSummary {
   std::array<bool, kPropertyCount> violated{};
   std::array<std::string, kPropertyCount> witness;  // the first witness's text, where violated
   Margins margins{};
+  std::optional<Duration> lease_left;  // the least lease left at an accepted op (check/margins.h)
   std::optional<int> shortfall;
   std::vector<FaultOutcome> faults;  // name, fired and effective only
 };

@@ -77,12 +77,13 @@ void fold(const SearchBase& base, const Candidate& candidate, const RunSummary& 
     if (run.violated[p]) {
       ++cov.violations[i];
       broken.push_back(space.hunt[i]);
-    } else if (m && (!out.near_misses[i] || *m < out.near_misses[i]->margin)) {
-      out.near_misses[i] = NearMiss{shard.index, index, seed, space.hunt[i], *m, candidate, run.margins};
+    } else if (const auto c = closeness(space.hunt[i], run.margins, run.lease_left, run.shortfall);
+               c && (!out.near_misses[i] || *c < out.near_misses[i]->closeness)) {
+      out.near_misses[i] = NearMiss{shard.index, index, seed, space.hunt[i], *m, candidate, run.margins, *c};
     }
     if (m && (!cov.closest[i] || *m < *cov.closest[i])) cov.closest[i] = m;
   }
-  learn(base, candidate, run.margins, run.shortfall, climb);
+  learn(base, candidate, run.margins, run.lease_left, run.shortfall, climb);
   // A finding for each property not found before; one run may be one finding for several.
   std::optional<Property> fresh;
   for (Property p : broken) {
@@ -266,8 +267,8 @@ SearchOutcome merge(const std::vector<SearchOutcome>& shards) {
     for (std::size_t p = 0; p < out.near_misses.size() && p < s.near_misses.size(); ++p) {
       const auto& theirs = s.near_misses[p];
       auto& mine = out.near_misses[p];
-      if (theirs && (!mine || std::tie(theirs->margin, theirs->shard, theirs->run) <
-                                  std::tie(mine->margin, mine->shard, mine->run)))
+      if (theirs && (!mine || std::tie(theirs->closeness, theirs->shard, theirs->run) <
+                                  std::tie(mine->closeness, mine->shard, mine->run)))
         mine = theirs;
     }
     out.crashes.insert(out.crashes.end(), s.crashes.begin(), s.crashes.end());

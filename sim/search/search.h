@@ -102,7 +102,9 @@ struct Coverage {
   std::uint64_t failures = 0;  // runs that did not finish (crashes and run errors; SearchOutcome::crashes)
 };
 
-// The run that came closest to breaking a hunted property without breaking it.
+// The run that came closest to breaking a hunted property without breaking
+// it, by the measure the climb uses (Closeness: quorum shortfall, then for
+// P3 and P5 the lease left at the ops, then the property's margin).
 struct NearMiss {
   std::uint64_t shard = 1;
   std::uint64_t run = 0;
@@ -111,6 +113,7 @@ struct NearMiss {
   Duration margin{};  // its margin for |property|, >= 0
   Candidate candidate;
   Margins margins;
+  Closeness closeness;
 };
 
 // A run that did not finish: the model crashed (isolate) or stopped with a RunError.

@@ -192,12 +192,52 @@ void mutate_gene(const SearchBase& base, Gene& g, Rng& rng) {
   }
 }
 
-Candidate mutate(const SearchBase& base, Candidate c, Rng& rng) {
+// A copy of |g| that fires as |g| ends: at the same phase visit after its
+// length, or at its time plus its length (+1 ms, so the two never tie). A
+// pause where a pause ended is a longer pause that two smaller draws can
+// make; a step after a step, a bigger step.
+Gene stacked_after(const SearchBase& base, const Gene& g, Rng& rng) {
+  const SearchSpec& s = base.spec.search;
+  Gene next = g;
+  const Duration after = std::max(g.amount, Duration{0}) + std::chrono::milliseconds(1);
+  if (g.at_phase) {
+    next.delay = std::min(g.delay + after, s.until - s.from);
+  } else {
+    next.at = std::min(g.at + after, s.until - Duration{1});
+  }
+  if (rng.chance_ppm(500'000)) draw_magnitudes(s.kinds[g.space], next, rng);
+  return next;
+}
+
+// Whether faults add up on |p|'s climb: the lease left at an op (the lead
+// of P3, P4 and P5, Closeness) is what consecutive pauses and steps use up.
+bool compounds(Property p) {
+  return p == Property::resource_exclusive || p == Property::resource_current || p == Property::invariant;
+}
+
+// |compound|: the climb is on a property whose faults add up (compounds()).
+Candidate mutate(const SearchBase& base, Candidate c, Rng& rng, bool compound) {
   const SearchSpec& s = base.spec.search;
   c.strategy = "margin";
   const std::uint64_t what = rng.below(8);
-  if (what == 0 && c.genes.size() < static_cast<std::size_t>(s.max_faults) && !s.kinds.empty()) {
+  const bool room = c.genes.size() < static_cast<std::size_t>(s.max_faults) && !s.kinds.empty();
+  if (what == 0 && room) {
     c.genes.push_back(draw_gene(base, everything(s), rng));
+  } else if (what == 3 && compound && room && !c.genes.empty()) {
+    // Compound faults: where one fault used the lease up, a second adds to it.
+    c.genes.push_back(stacked_after(base, c.genes[rng.below(c.genes.size())], rng));
+  } else if (what == 3 && !compound && room && !c.genes.empty()) {
+    // Compound faults across processes: the same fault on another target
+    // (a second master's clock steps, a second master crashes) — what a
+    // quorum needs to lose, one node at a time.
+    Gene copy = c.genes[rng.below(c.genes.size())];
+    const std::size_t targets = s.kinds[copy.space].targets.size();
+    if (s.kinds[copy.space].kind != SearchKind::partition && targets > 1) {
+      copy.target = (copy.target + 1 + rng.below(targets - 1)) % targets;
+      c.genes.push_back(copy);
+    } else {
+      mutate_gene(base, c.genes[rng.below(c.genes.size())], rng);
+    }
   } else if (what == 1 && c.genes.size() > 1) {
     c.genes.erase(c.genes.begin() + static_cast<std::ptrdiff_t>(rng.below(c.genes.size())));
   } else if (what == 2 && (!c.story.empty() || !s.latencies.empty())) {
@@ -222,8 +262,8 @@ Candidate climb_step(const SearchBase& base, std::uint64_t index, Rng& rng, cons
     Candidate c = draw(base, everything(base.spec.search), rng, "margin");
     return c;
   }
-  const ClimbState::Best& best = *climb.best[known[index % known.size()]];
-  return mutate(base, best.candidate, rng);
+  const std::size_t property = known[index % known.size()];
+  return mutate(base, climb.best[property]->candidate, rng, compounds(base.spec.search.hunt[property]));
 }
 
 }  // namespace
@@ -265,16 +305,26 @@ Candidate propose(const SearchBase& base, Strategy strategy, std::uint64_t index
   return draw(base, everything(base.spec.search), rng, "uniform");
 }
 
-void learn(const SearchBase& base, const Candidate& candidate, const Margins& margins, std::optional<int> shortfall,
-           ClimbState& climb) {
+std::optional<Closeness> closeness(Property property, const Margins& margins, std::optional<Duration> lease_left,
+                                   std::optional<int> shortfall) {
+  const std::optional<Duration>& m = margins[static_cast<std::size_t>(property)];
+  if (!m) return std::nullopt;
+  Duration lead{0};
+  if (property == Property::resource_exclusive || property == Property::resource_current ||
+      property == Property::invariant)
+    lead = lease_left ? std::max(*lease_left, Duration{0}) : Duration::max();
+  return Closeness{shortfall.value_or(std::numeric_limits<int>::max()), lead, *m};
+}
+
+void learn(const SearchBase& base, const Candidate& candidate, const Margins& margins,
+           std::optional<Duration> lease_left, std::optional<int> shortfall, ClimbState& climb) {
   const std::vector<Property>& hunt = base.spec.search.hunt;
   climb.best.resize(hunt.size());
   for (std::size_t i = 0; i < hunt.size(); ++i) {
-    const std::optional<Duration>& m = margins[static_cast<std::size_t>(hunt[i])];
-    if (!m) continue;
-    const Closeness c{shortfall.value_or(std::numeric_limits<int>::max()), *m};
+    const std::optional<Closeness> c = closeness(hunt[i], margins, lease_left, shortfall);
+    if (!c) continue;
     // Ties move the climb: a plateau is walked, not waited on.
-    if (!climb.best[i] || c <= climb.best[i]->closeness) climb.best[i] = ClimbState::Best{candidate, c};
+    if (!climb.best[i] || *c <= climb.best[i]->closeness) climb.best[i] = ClimbState::Best{candidate, *c};
   }
 }
 

@@ -14,10 +14,13 @@
 //            fires with probability ½), at once or after a short delay. Lock
 //            bugs live at protocol boundaries; uniform times rarely hit them.
 //  margin    a hill climb on the safety margins (check/margins.h), and on a
-//            quorum service first on the quorum shortfall: mutate the
-//            closest candidate so far for one hunted
-//            property (the properties take turns), and restart from a fresh
-//            draw one time in eight.
+//            quorum service first on the quorum shortfall (Closeness):
+//            mutate the closest candidate so far for one hunted property
+//            (the properties take turns) — one value, or a compound step:
+//            climbing P3-P5, a fault stacked right after one it has (a
+//            second pause where the first ended); climbing P1 or P2, a fault
+//            copied onto another target (a second master's clock steps) —
+//            and restart from a fresh draw one time in eight.
 //  portfolio the four in turn, run by run, sharing what the climb learns.
 //  exhaustive every case of a stated discretisation, once (exhaustive.h):
 //            proposed by search.cc from its case number, not here.
@@ -43,15 +46,31 @@ const char* strategy_name(Strategy s);
 bool parse_strategy(const std::string& text, Strategy& out);
 const std::vector<std::string>& strategy_names();
 
-// How close one run came to breaking a property, for the climb: first the
-// quorum shortfall (fewer nodes missing is closer; none known counts as
-// farthest), then the signed margin. On a single node the shortfall is never
-// known, so the margin alone decides.
+// How close one run came to breaking a property, for the climb (and for
+// choosing the near miss): first the quorum shortfall (fewer nodes missing
+// is closer; none known counts as farthest); then, for P3, P4 and P5, the
+// lead: the least lease left at an accepted op while it is positive; then
+// the property's own signed margin.
+//
+// The lead composes faults. Ops race (P3), come from a non-holder (P4) or
+// lose an update (P5) once some op lands outside its session's lease — and
+// every pause, step or delay inside the critical section uses that lease up,
+// so several faults add up on it. The properties' own margins are flat
+// there: P3's (the gap between two sessions' ops) and P4's (which counts the
+// holder's release, right after its last op) stay a few ms under contention
+// however the faults fall, a plateau on which a climb has nothing to follow.
+// Three pauses that together outlast the lease are found by closing the
+// lease left first.
 struct Closeness {
   int shortfall = 0;
+  Duration lead{};
   Duration margin{};
   friend auto operator<=>(const Closeness&, const Closeness&) = default;
 };
+
+// nullopt when |property|'s margin is unknown (the run never came near it).
+std::optional<Closeness> closeness(Property property, const Margins& margins, std::optional<Duration> lease_left,
+                                   std::optional<int> shortfall);
 
 // What the margin climb has learned: per hunted property (in the order of
 // SearchSpec::hunt), the closest candidate so far.
@@ -66,9 +85,9 @@ struct ClimbState {
 // The candidate for run |index|.
 Candidate propose(const SearchBase& base, Strategy strategy, std::uint64_t index, Rng& rng, const ClimbState& climb);
 
-// Folds one run's margins and quorum shortfall (check/margins.h) into the
-// climb (the hunted properties' only).
-void learn(const SearchBase& base, const Candidate& candidate, const Margins& margins, std::optional<int> shortfall,
-           ClimbState& climb);
+// Folds one run's margins, lease left and quorum shortfall (check/margins.h)
+// into the climb (the hunted properties' only).
+void learn(const SearchBase& base, const Candidate& candidate, const Margins& margins,
+           std::optional<Duration> lease_left, std::optional<int> shortfall, ClimbState& climb);
 
 }  // namespace locksim::search

@@ -35,7 +35,9 @@ def test_found_corpus_is_not_empty():
 # Each story's search space finds a violation of the story's property, and a
 # shrunk finding has no more faults than the published counterexample.
 PUBLISHED_FAULTS = {"gc-pause": 1, "redlock-clock-jump": 3, "redlock-crash-restart": 3,
-                    "redlock-delayed-replies": 1, "sentinel-failover": 1}
+                    "redlock-delayed-replies": 1, "sentinel-failover": 1,
+                    # the planted compound counterexamples: three pauses; a pause and a step (or two pauses)
+                    "redlock-compound-pauses": 3, "pause-plus-clock-step": 2}
 
 
 @pytest.mark.parametrize("path", SEARCH_SPACES, ids=[p.stem for p in SEARCH_SPACES])
@@ -57,7 +59,9 @@ def test_each_search_space_finds_its_story(locksim, path, tmp_path):
 # coverage, and the closest run written as a near miss that replays alone.
 @pytest.mark.parametrize("path,variant", [("gc-pause", "fenced"), ("redlock-clock-jump", "monotonic-expiry"),
                                           ("redlock-crash-restart", "aof-always"),
-                                          ("redlock-crash-restart", "delayed-restart")])
+                                          ("redlock-crash-restart", "delayed-restart"),
+                                          ("redlock-compound-pauses", "fenced"),
+                                          ("pause-plus-clock-step", "fenced")])
 def test_safe_configurations_find_nothing(locksim, path, variant, tmp_path):
     r = locksim("search", ROOT / "scenarios" / "search" / (path + ".toml"), "--variant", variant,
                 "--budget", "3000", "--threads", "2", "--out", tmp_path)

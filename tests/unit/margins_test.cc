@@ -76,6 +76,11 @@ TEST(SafetyMargins, InterleaveMarginAndTheInvariantTakesTheLesser) {
   EXPECT_EQ(margin(held, Property::resource_exclusive), Duration{1s});
   EXPECT_EQ(margin(held, Property::resource_current), Duration{500ms});  // c1 wrote 500 ms before it released
   EXPECT_EQ(margin(held, Property::invariant), Duration{500ms});
+  // The lease left at an op ignores the release: c1 wrote at 2 s of a
+  // promise to 10 s (8 s left), c2 read at 3 s of one to 13 s (10 s left).
+  std::optional<Duration> lease_left;
+  safety_margins(apart.history(), check_all(apart.history()), &lease_left);
+  EXPECT_EQ(lease_left, Duration{8s});
 
   Story raced;
   raced.grant(0s, 1, c1, 10s)
@@ -92,6 +97,9 @@ TEST(SafetyMargins, InterleaveMarginAndTheInvariantTakesTheLesser) {
   // The invariant takes the lesser, -3 s, but no application state was
   // recorded, so its checker found nothing broken: the margin says "held", at 0.
   EXPECT_EQ(margin(broke, Property::invariant), Duration{0s});
+  std::optional<Duration> raced_left;
+  safety_margins(raced.history(), check_all(raced.history()), &raced_left);
+  EXPECT_EQ(raced_left, Duration{-3s}) << "c1's write, 3 s after its promise ended";
 }
 
 // The checker has the last word: an exactly touching window (margin 0) is

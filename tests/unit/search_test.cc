@@ -96,7 +96,9 @@ TEST(SearchSafeConfigurations, FindNothingAndSpendTheWholeBudget) {
            {"scenarios/search/gc-pause.toml", "fenced"},
            {"scenarios/search/redlock-clock-jump.toml", "monotonic-expiry"},
            {"scenarios/search/redlock-crash-restart.toml", "aof-always"},
-           {"scenarios/search/redlock-crash-restart.toml", "delayed-restart"}}) {
+           {"scenarios/search/redlock-crash-restart.toml", "delayed-restart"},
+           {"scenarios/search/redlock-compound-pauses.toml", "fenced"},
+           {"scenarios/search/pause-plus-clock-step.toml", "fenced"}}) {
     const Loaded safe = load(file, variant);
     const SearchOutcome o = run_search(safe.base, options(Strategy::portfolio, 1, 1000, 2));
     EXPECT_TRUE(o.findings.empty()) << file << " " << variant << ": " << o.findings.front().witness;
@@ -382,7 +384,8 @@ TEST(SearchExhaustive, ShardsSplitTheCases) {
 TEST(SearchSpeed, AReusedWorldGivesTheFreshRunsSummaries) {
   for (const char* file : {"scenarios/search/gc-pause.toml", "scenarios/search/redlock-clock-jump.toml",
                            "scenarios/search/redlock-crash-restart.toml", "scenarios/search/redlock-delayed-replies.toml",
-                           "scenarios/search/sentinel-failover.toml", "tests/data/search-canary.toml"}) {
+                           "scenarios/search/sentinel-failover.toml", "scenarios/search/redlock-compound-pauses.toml",
+                           "scenarios/search/pause-plus-clock-step.toml", "tests/data/search-canary.toml"}) {
     const Loaded space = load(file);
     CandidateRunner reused(space.base);
     ClimbState climb;
@@ -395,6 +398,28 @@ TEST(SearchSpeed, AReusedWorldGivesTheFreshRunsSummaries) {
       ASSERT_EQ(again, fresh) << file << " candidate " << i;
     }
   }
+}
+
+// Compound faults: three pauses of at most 3 s inside one Redlock critical
+// section with 6.4 s to spare. No strategy that draws faults independently
+// finds it in thousands of runs; the climb does, by closing the lease left at
+// c1's write (Closeness's lead) and stacking a pause where one ended.
+TEST(SearchCompound, TheClimbAddsPausesUpOnTheLeaseLeft) {
+  const Loaded space = load("scenarios/search/redlock-compound-pauses.toml");
+  for (std::uint64_t seed : {1, 2}) {
+    const SearchOutcome o = run_search(space.base, options(Strategy::portfolio, seed, 5000, 2));
+    ASSERT_FALSE(o.findings.empty()) << "seed " << seed;
+    EXPECT_GE(o.findings.front().candidate.genes.size(), 3u) << "no fewer than three faults break it";
+  }
+  // The lead orders runs the property's own margin cannot tell apart.
+  Margins flat{};
+  flat[static_cast<std::size_t>(Property::invariant)] = Duration{1'000'000};
+  const auto far = closeness(Property::invariant, flat, Duration{6'400'000'000}, std::nullopt);
+  const auto near = closeness(Property::invariant, flat, Duration{400'000'000}, std::nullopt);
+  ASSERT_TRUE(far && near);
+  EXPECT_LT(*near, *far);
+  EXPECT_EQ(closeness(Property::grant_exclusive, flat, Duration{1}, std::nullopt), std::nullopt)
+      << "no margin for P1 in this run";
 }
 
 }  // namespace
