@@ -6,7 +6,9 @@ For every search space in scenarios/search/ and every strategy, runs
 reads the run at which the first finding was made (search.json's "run",
 1-based; a search that found nothing counts as more than the budget). Prints
 a Markdown table of the medians, and the speed-up over uniform random (the
-baseline) of the best strategy and of the default portfolio.
+baseline) of the best strategy and of the default portfolio. The last
+column is the exhaustive strategy over the first BUDGET cases of its
+discretisation (fewer faults first): a case number, the same for every seed.
 
 Usage: bench/search_effectiveness.py [--locksim build/locksim] [--seeds 10] [--budget 100000]
                                      [--threads 2] [FILE ...]
@@ -23,6 +25,7 @@ STRATEGIES = ["uniform", "swarm", "phase", "margin", "portfolio"]
 
 
 def runs_to_first_finding(locksim, path, strategy, seed, budget, threads):
+    # An exhaustive search runs its first |budget| cases, however many the discretisation has.
     r = subprocess.run([locksim, "search", str(path), "--strategy", strategy, "--seed", str(seed),
                         "--budget", str(budget), "--threads", str(threads), "--no-shrink", "--explain-seeds", "1",
                         "--json"], capture_output=True, text=True, check=False)
@@ -47,8 +50,8 @@ def main():
     parser.add_argument("files", nargs="*", type=pathlib.Path)
     args = parser.parse_args()
     files = args.files or sorted((ROOT / "scenarios" / "search").glob("*.toml"))
-    print("| space | " + " | ".join(STRATEGIES) + " | best vs uniform | portfolio vs uniform |")
-    print("|---|" + "---|" * (len(STRATEGIES) + 2))
+    print("| space | " + " | ".join(STRATEGIES) + " | best vs uniform | portfolio vs uniform | exhaustive |")
+    print("|---|" + "---|" * (len(STRATEGIES) + 3))
     for path in files:
         medians = {}
         cells = []
@@ -61,7 +64,9 @@ def main():
         at_least = "≥ " if medians["uniform"] > args.budget else ""
         best = min(medians[s] for s in STRATEGIES if s != "uniform")
         speedups = [f"{at_least}{medians['uniform'] / m:.1f}×" for m in (best, medians["portfolio"])]
-        print(f"| {path.stem} | " + " | ".join(cells) + " | " + " | ".join(speedups) + " |")
+        exhaustive = runs_to_first_finding(args.locksim, path, "exhaustive", 1, args.budget, args.threads)
+        print(f"| {path.stem} | " + " | ".join(cells) + " | " + " | ".join(speedups) + " | "
+              + (f"> {args.budget}" if exhaustive is None else str(exhaustive)) + " |")
     print(f"\nmedian runs to the first finding over seeds 1..{args.seeds}, budget {args.budget} runs")
 
 

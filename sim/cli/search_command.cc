@@ -83,7 +83,8 @@ bool read_options(const std::vector<std::string>& args, SearchCliOptions& o, int
       ("strategy", po::value(&strategy_text),
        "uniform, swarm, phase, margin, portfolio (default) or exhaustive (every case of a stated discretisation)")
       ("grid", po::value(&grid_text), "exhaustive: true times in the window, 1 to 1000 (default 10)")
-      ("max-cases", po::value(&max_cases_text), "exhaustive: refuse a discretisation with more cases (default 1000000)")
+      ("max-cases", po::value(&max_cases_text),
+       "exhaustive: refuse a discretisation with more cases (default 1000000), unless --budget runs only the first")
       ("seed", po::value(&seed_text), "the search's seed (default 1)")
       ("threads", po::value(&threads_text), "worker threads, 1 to 256 (default: the machine's hardware threads)")
       ("shard", po::value(&shard_text), "run shard K of N (K/N): an independent part of the budget; merge with search-merge")
@@ -221,7 +222,8 @@ int search_command(const std::string& program, const std::vector<std::string>& a
       return kExitBadInput;
     }
     cases = search::discretise(base, merged, {.grid = o.grid});
-    if (cases->cases > o.max_cases) {
+    // A --budget bounds the run itself: the first cases, fewer faults first.
+    if (cases->cases > o.max_cases && !o.budget_given) {
       std::cerr << "locksim search: the exhaustive discretisation has " << search::case_count_text(cases->cases)
                 << " cases, more than --max-cases " << o.max_cases
                 << ": raise --max-cases, or narrow the space (fewer targets or kinds, a smaller max_faults with "
@@ -236,6 +238,8 @@ int search_command(const std::string& program, const std::vector<std::string>& a
       std::cout << "exhaustive search of " << spec->name << ", variant " << o.variant << ": "
                 << search::case_count_text(cases->cases) << " cases\n";
       for (const std::string& line : cases->description) std::cout << "  " << line << "\n";
+      if (o.search.budget < all)
+        std::cout << "  running the first " << o.search.budget << " (--budget): not a certificate unless every case runs\n";
       std::cout.flush();
     }
   }
