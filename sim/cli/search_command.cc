@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -223,7 +224,9 @@ int search_command(const std::string& program, const std::vector<std::string>& a
     }
     cases = search::discretise(base, merged, {.grid = o.grid});
     // A --budget bounds the run itself: the first cases, fewer faults first.
-    if (cases->cases > o.max_cases && !o.budget_given) {
+    // Past 2^64 cases no case number (or run count) could name them all.
+    const bool countable = cases->cases <= std::numeric_limits<std::uint64_t>::max();
+    if ((cases->cases > o.max_cases && !o.budget_given) || !countable) {
       std::cerr << "locksim search: the exhaustive discretisation has " << search::case_count_text(cases->cases)
                 << " cases, more than --max-cases " << o.max_cases
                 << ": raise --max-cases, or narrow the space (fewer targets or kinds, a smaller max_faults with "

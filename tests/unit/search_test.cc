@@ -253,12 +253,12 @@ TEST(SearchClaims, TheNearMissReplaysWithItsMargin) {
 // whatever the threads.
 TEST(SearchClaims, ACrashingRunDoesNotEndTheSearch) {
   const Loaded space = load("tests/planted/search-planted-crash.toml");
-  SearchOptions o = options(Strategy::portfolio, 1, 96);
+  SearchOptions o = options(Strategy::portfolio, 1, 64);
   o.isolate = true;
   const SearchOutcome one = run_search(space.base, o);
-  EXPECT_EQ(one.runs, 96u);
+  EXPECT_EQ(one.runs, 64u);
   EXPECT_GT(one.coverage.failures, 0u);
-  EXPECT_LT(one.coverage.failures, 96u) << "the runs the fault missed still finish";
+  EXPECT_LT(one.coverage.failures, 64u) << "the runs the fault missed still finish";
   ASSERT_FALSE(one.crashes.empty());
   EXPECT_LE(one.crashes.size(), kCrashesKept);
   EXPECT_NE(one.crashes.front().what.find("signal 6"), std::string::npos) << one.crashes.front().what;
@@ -266,7 +266,7 @@ TEST(SearchClaims, ACrashingRunDoesNotEndTheSearch) {
   EXPECT_EQ(fingerprint(space.base, run_search(space.base, o)), fingerprint(space.base, one));
   // A crash-free search is the same forked or not.
   const Loaded safe = load("scenarios/search/gc-pause.toml", "fenced");
-  SearchOptions plain = options(Strategy::portfolio, 4, 500, 2);
+  SearchOptions plain = options(Strategy::portfolio, 4, 256, 2);
   const std::string in_process = fingerprint(safe.base, run_search(safe.base, plain));
   plain.isolate = true;
   EXPECT_EQ(fingerprint(safe.base, run_search(safe.base, plain)), in_process);
@@ -278,7 +278,7 @@ TEST(SearchClaims, ShardsMergeNearMissesAndCrashes) {
   const Loaded space = load("tests/planted/search-planted-crash.toml");
   std::vector<SearchOutcome> shards;
   for (std::uint64_t k = 1; k <= 2; ++k) {
-    SearchOptions o = options(Strategy::uniform, 2, 128);
+    SearchOptions o = options(Strategy::uniform, 2, 64);
     o.shard = {k, 2};
     o.isolate = true;
     shards.push_back(run_search(space.base, o));
@@ -389,7 +389,7 @@ TEST(SearchSpeed, AReusedWorldGivesTheFreshRunsSummaries) {
     const Loaded space = load(file);
     CandidateRunner reused(space.base);
     ClimbState climb;
-    for (std::uint64_t i = 0; i < 120; ++i) {
+    for (std::uint64_t i = 0; i < 64; ++i) {
       Rng rng = Rng::derive(7, "reuse", std::to_string(i));
       const Candidate c = propose(space.base, static_cast<Strategy>(i % 3), i, rng, climb);
       std::string fresh, again;
