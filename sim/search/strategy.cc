@@ -310,9 +310,7 @@ std::optional<Closeness> closeness(Property property, const Margins& margins, st
   const std::optional<Duration>& m = margins[static_cast<std::size_t>(property)];
   if (!m) return std::nullopt;
   Duration lead{0};
-  if (property == Property::resource_exclusive || property == Property::resource_current ||
-      property == Property::invariant)
-    lead = lease_left ? std::max(*lease_left, Duration{0}) : Duration::max();
+  if (compounds(property)) lead = lease_left ? std::max(*lease_left, Duration{0}) : Duration::max();
   return Closeness{shortfall.value_or(std::numeric_limits<int>::max()), lead, *m};
 }
 

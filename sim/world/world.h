@@ -90,7 +90,8 @@ class World final : private Dispatcher {
   void fresh_randomness_from(TrueTime at, std::uint64_t seed);
 
   // Makes this world what World(seed, plan, trace) would be for the plan it
-  // was built from with this seed's |faults| (Planner::faults): every model
+  // was built from with this seed's |faults| (Planner::faults; a search's
+  // candidate brings other faults, and the history then names them): every model
   // made anew by its maker, every clock, queue, table and the history as
   // they were before the first run. Whatever state the last run left, even
   // one that stopped with a RunError. REQUIRES: built from a plan whose
