@@ -68,30 +68,27 @@ std::optional<Duration> interleave_margin(const History& h) {
   return margin;
 }
 
-std::optional<Duration> current_margin(const History& h, const SessionTable& table) {
-  std::optional<Duration> margin;
-  for (const Fact& f : h.facts) {
-    const auto* op = std::get_if<ResourceOp>(&f.body);
-    if (op == nullptr || !op->accepted) continue;
-    const SessionInfo* s = table.find(op->session);
-    if (s == nullptr) continue;
-    const TrueTime end = promise_end_at(*s, f.at);
-    if (end != kTrueNever) lower(margin, end - f.at);
-  }
-  return margin;
-}
+// Over the accepted ops, in one pass: P4's margin (the op's session's
+// promise end or release, whichever came first, minus the op) and the lease
+// left (the same without the release).
+struct OpMargins {
+  std::optional<Duration> current;
+  std::optional<Duration> lease_left;
+};
 
-std::optional<Duration> lease_left_at_ops(const History& h, const SessionTable& table) {
-  std::optional<Duration> left;
+OpMargins op_margins(const History& h, const SessionTable& table) {
+  OpMargins out;
   for (const Fact& f : h.facts) {
     const auto* op = std::get_if<ResourceOp>(&f.body);
     if (op == nullptr || !op->accepted) continue;
     const SessionInfo* s = table.find(op->session);
     if (s == nullptr) continue;
-    const TrueTime end = SessionTable::promise_at(*s, f.at).end;
-    if (end != kTrueNever) lower(left, end - f.at);
+    const TrueTime promised = SessionTable::promise_at(*s, f.at).end;
+    if (promised != kTrueNever) lower(out.lease_left, promised - f.at);
+    const TrueTime end = std::min(promised, s->released);  // promise_end_at(*s, f.at), its lookup done
+    if (end != kTrueNever) lower(out.current, end - f.at);
   }
-  return left;
+  return out;
 }
 
 // The checker has the last word on the sign: a margin that says "held" for a
@@ -132,13 +129,14 @@ std::optional<int> quorum_shortfall(const History& h) {
 
 Margins safety_margins(const History& h, const Verdicts& verdicts, std::optional<Duration>* lease_left) {
   const SessionTable table(h);
-  if (lease_left != nullptr) *lease_left = lease_left_at_ops(h, table);
+  const OpMargins ops = op_margins(h, table);
+  if (lease_left != nullptr) *lease_left = ops.lease_left;
   Margins m;
   const auto at = [](Property p) { return static_cast<std::size_t>(p); };
   m[at(Property::grant_exclusive)] = grant_margin(table);
   m[at(Property::belief_exclusive)] = belief_margin(table);
   m[at(Property::resource_exclusive)] = interleave_margin(h);
-  m[at(Property::resource_current)] = current_margin(h, table);
+  m[at(Property::resource_current)] = ops.current;
   std::optional<Duration> race = m[at(Property::resource_exclusive)];
   if (const auto& current = m[at(Property::resource_current)]) lower(race, *current);
   m[at(Property::invariant)] = race;
