@@ -53,7 +53,7 @@ void print_coverage(std::ostream& out, const search::SearchBase& base, const sea
   for (std::size_t k = 0; k < space.kinds.size(); ++k) {
     const SearchKindSpec& spec = space.kinds[k];
     const search::Coverage::Kind& c = cov.kinds[k];
-    out << "  " << search_kind_name(spec.kind) << ": " << tally_text(c) << "\n";
+    out << "  " << spec.kind->name << ": " << tally_text(c) << "\n";
     std::vector<std::string> targets, idle;
     for (std::size_t t = 0; t < c.targets.size(); ++t) {
       targets.push_back(spec.targets[t] + " " + std::to_string(c.targets[t].fired));
@@ -96,7 +96,7 @@ std::string coverage_json(const search::SearchBase& base, const search::Coverage
   for (std::size_t k = 0; k < space.kinds.size(); ++k) {
     const SearchKindSpec& spec = space.kinds[k];
     const search::Coverage::Kind& c = cov.kinds[k];
-    j << (k ? "," : "") << "{\"kind\":\"" << search_kind_name(spec.kind) << "\"," << tally_json(c) << ",\"targets\":[";
+    j << (k ? "," : "") << "{\"kind\":\"" << spec.kind->name << "\"," << tally_json(c) << ",\"targets\":[";
     for (std::size_t t = 0; t < c.targets.size(); ++t)
       j << (t ? "," : "") << "{\"target\":" << json_quote(spec.targets[t]) << "," << tally_json(c.targets[t]) << "}";
     j << "],\"magnitudes\":[";

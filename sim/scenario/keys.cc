@@ -190,6 +190,33 @@ std::optional<KeyValue> read_key(Reader& r, const DocNode& table, const KeyDecl&
   return fallback_of(key.rule);
 }
 
+void write_key(toml::table& out, const KeyDecl& key, const KeyValue& value) {
+  const std::string_view name = key.name;
+  std::visit(Overloaded{
+                 [&](const StringRule&) { out.insert_or_assign(name, std::get<std::string>(value)); },
+                 [&](const ProcessRule&) { out.insert_or_assign(name, std::get<std::string>(value)); },
+                 [&](const IntegerRule&) { out.insert_or_assign(name, std::get<std::int64_t>(value)); },
+                 [&](const BoolRule&) { out.insert_or_assign(name, std::get<bool>(value)); },
+                 [&](const DurationRule&) { out.insert_or_assign(name, format_duration(std::get<Duration>(value))); },
+                 [&](const LatencyRule&) { out.insert_or_assign(name, std::get<Latency>(value).describe()); },
+                 [&](const RateRule&) { out.insert_or_assign(name, std::to_string(std::get<std::int64_t>(value)) + "ppm"); },
+                 [&](const FractionRule&) {
+                   out.insert_or_assign(name, static_cast<double>(std::get<std::int64_t>(value)) / 1e6);
+                 },
+                 [&](const ChoiceRule& rule) {
+                   // A bool field may stand for a choice of two names (assign_key_value).
+                   const std::int64_t v = std::holds_alternative<bool>(value) ? std::get<bool>(value)
+                                                                              : std::get<std::int64_t>(value);
+                   for (const auto& [option, option_name] : rule.options)
+                     if (option == v) out.insert_or_assign(name, std::string(option_name));
+                 },
+                 [&](const CustomRule&) {
+                   throw std::logic_error("a Custom key is written by its section: " + std::string(name));
+                 },
+             },
+             key.rule);
+}
+
 std::vector<std::string> SectionDecl::key_names() const {
   std::vector<std::string> names;
   for (const KeyDecl& k : keys) names.emplace_back(k.name);

@@ -151,28 +151,65 @@ void assign_key_value(Field& field, const KeyValue& value) {
   }
 }
 
-// Where a key's value goes in the section's spec |T|; empty for Custom keys.
+// Where a key's value goes in the section's spec |T|, and where it comes
+// back from for writing a table out (write_keys): the reader and the writer
+// of a key are one declaration, so a written table reads back as itself.
+// Both empty for Custom keys.
 template <typename T>
 using Store = std::function<void(T&, const KeyValue&)>;
+template <typename T>
+using Load = std::function<std::optional<KeyValue>(const T&)>;
+
+template <typename T>
+struct Binding {
+  Store<T> store;
+  Load<T> load;
+
+  Binding() = default;
+  Binding(Store<T> s, Load<T> l) : store(std::move(s)), load(std::move(l)) {}
+  // A store alone (a key that is read, never written back).
+  template <typename F>
+    requires std::is_invocable_v<F, T&, const KeyValue&>
+  Binding(F s) : store(std::move(s)) {}
+};
 
 template <typename T>
 struct BoundKey {
   KeyDecl decl;
-  Store<T> store;
+  Binding<T> bind;
 };
 template <typename T>
 using KeyTable = std::vector<BoundKey<T>>;
 
+// The KeyValue a field holds; nullopt for an empty optional.
+template <typename Field>
+std::optional<KeyValue> key_value_of(const Field& field) {
+  if constexpr (kIsOptional<Field>) {
+    if (!field) return std::nullopt;
+    return key_value_of(*field);
+  } else if constexpr (std::is_same_v<Field, bool>) {
+    return KeyValue{field};
+  } else if constexpr (std::is_enum_v<Field> || std::is_integral_v<Field>) {
+    return KeyValue{static_cast<std::int64_t>(field)};
+  } else {
+    return KeyValue{field};  // std::string, Duration, Latency
+  }
+}
+
 // The member |field| of T: into(&LockSpec::ttl).
 template <typename T, typename Field>
-Store<T> into(Field T::*field) {
-  return [field](T& target, const KeyValue& value) { assign_key_value(target.*field, value); };
+Binding<T> into(Field T::*field) {
+  return {[field](T& target, const KeyValue& value) { assign_key_value(target.*field, value); },
+          [field](const T& source) { return key_value_of(source.*field); }};
 }
 // A field reached through |get|, for nested structs:
 // into_nested<LockSpec>([](LockSpec& l) -> auto& { return l.watchdog.enabled; }).
 template <typename T, typename Get>
-Store<T> into_nested(Get get) {
-  return [get](T& target, const KeyValue& value) { assign_key_value(get(target), value); };
+Binding<T> into_nested(Get get) {
+  // |get| takes the struct by reference to write through it; reading
+  // through it changes nothing.
+  return {[get](T& target, const KeyValue& value) { assign_key_value(get(target), value); },
+          [get](const T& source) { return key_value_of(get(const_cast<T&>(source))); }};
 }
 
 // Reads every key of |keys| that has a store from |table| into |target|.
@@ -180,8 +217,22 @@ template <typename T>
 void read_keys(Reader& r, const DocNode& table, const KeyTable<T>& keys, T& target,
                const ProcessNames* processes = nullptr) {
   for (const BoundKey<T>& key : keys) {
-    if (!key.store) continue;
-    if (std::optional<KeyValue> value = read_key(r, table, key.decl, processes)) key.store(target, *value);
+    if (!key.bind.store) continue;
+    if (std::optional<KeyValue> value = read_key(r, table, key.decl, processes)) key.bind.store(target, *value);
+  }
+}
+
+// Sets |key| in |out| to |value| as its rule reads back the same value:
+// "2.5s", "lognormal(2ms, 0.5)", "500ppm", the choice's name.
+void write_key(toml::table& out, const KeyDecl& key, const KeyValue& value);
+
+// Writes every key of |keys| that has a load and a value in |source| into
+// |out|: the inverse of read_keys. Custom keys are the section's to write.
+template <typename T>
+void write_keys(const KeyTable<T>& keys, const T& source, toml::table& out) {
+  for (const BoundKey<T>& key : keys) {
+    if (!key.bind.load) continue;
+    if (std::optional<KeyValue> value = key.bind.load(source)) write_key(out, key.decl, *value);
   }
 }
 

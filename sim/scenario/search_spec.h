@@ -20,15 +20,9 @@
 
 namespace locksim {
 
-// The fault kinds a search can inject: a restart is the second half of a
-// crash (crash.restart_after), never a fault of its own.
-enum class SearchKind : std::uint8_t { pause, crash, clock_jump, clock_drift, clock_slew, partition };
-inline constexpr std::size_t kSearchKindCount = 6;
-const char* search_kind_name(SearchKind k);  // "pause", "clock-jump", ...
-
-// The most processes one searched partition splits: each run's split is a
-// bit per target in a 64-bit word.
-inline constexpr std::size_t kMostPartitionTargets = 62;
+namespace scenario {
+struct SearchableKind;  // faults/fault_kinds.h
+}
 
 // What the search does with the story's own [fault.NAME] tables.
 enum class StoryFaults : std::uint8_t {
@@ -43,15 +37,20 @@ struct SearchRange {
   T high{};
 };
 
-// One [search.KIND] table.
+// What a [search.KIND] table allows for one of its kind's searched values
+// (faults/search_side.h).
+struct SearchedRange {
+  bool present = false;  // false: an optional value left out (the fault's key is never set)
+  SearchRange<std::int64_t> range;  // a duration's nanoseconds, a rate's ppm
+  std::vector<std::int64_t> options;  // a choice: the values it may take
+};
+
+// One [search.KIND] table. The kind is any with a search side
+// (faults/fault_kinds.h: searchable_kinds()).
 struct SearchKindSpec {
-  SearchKind kind = SearchKind::pause;
-  std::vector<std::string> targets;       // partition: the members split into two groups
-  SearchRange<Duration> length;           // pause / slew length; a jump's `by` (signed)
-  std::optional<SearchRange<Duration>> restart_after;  // crash: none = stays down
-  std::optional<SearchRange<Duration>> heal_after;     // partition: none = never heals
-  SearchRange<std::int64_t> drift_ppm;    // clock-drift, clock-slew
-  std::vector<PartitionMode> modes;       // partition
+  const scenario::SearchableKind* kind = nullptr;
+  std::vector<std::string> targets;  // a splitting kind: the members it cuts into two groups
+  std::vector<SearchedRange> values;  // per kind->values
   SourcePos pos;
 };
 

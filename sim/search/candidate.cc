@@ -27,27 +27,6 @@ TriggerSpec trigger_of(const SearchBase& base, const Gene& g) {
   return t;
 }
 
-FaultKindSpec kind_of(const SearchKindSpec& space, const Gene& g) {
-  const std::string& target = space.targets[std::min(g.target, space.targets.size() - 1)];
-  switch (space.kind) {
-    case SearchKind::pause: return PauseFault{target, Latency::constant(g.amount)};
-    case SearchKind::crash:
-      return CrashFault{target, g.second ? std::optional<Duration>(g.second_after) : std::nullopt};
-    case SearchKind::clock_jump: return ClockJumpFault{target, g.amount, std::nullopt, false};
-    case SearchKind::clock_drift: return ClockDriftFault{target, g.drift_ppm};
-    case SearchKind::clock_slew: return ClockSlewFault{target, g.drift_ppm, Latency::constant(g.amount)};
-    case SearchKind::partition: {
-      PartitionFault p;
-      p.groups.resize(2);
-      for (std::size_t i = 0; i < space.targets.size(); ++i) p.groups[(g.split >> i) & 1].push_back(space.targets[i]);
-      p.mode = g.mode;
-      if (g.second) p.heal_after = g.second_after;
-      return p;
-    }
-  }
-  return PauseFault{target, Latency::constant(g.amount)};
-}
-
 }  // namespace
 
 std::vector<PhaseSite> phase_sites(const ScenarioSpec& spec) {
@@ -63,6 +42,13 @@ std::vector<PhaseSite> phase_sites(const ScenarioSpec& spec) {
     }
   }
   return sites;
+}
+
+FaultKindSpec gene_kind(const SearchBase& base, const Gene& g) {
+  const SearchKindSpec& space = base.spec.search.kinds[g.space];
+  return space.kind->make({.target = &space.targets[std::min(g.target, space.targets.size() - 1)],
+                           .targets = &space.targets,
+                           .values = g.values});
 }
 
 std::vector<FaultSpec> candidate_faults(const SearchBase& base, const Candidate& candidate) {
@@ -86,7 +72,7 @@ std::vector<FaultSpec> candidate_faults(const SearchBase& base, const Candidate&
     FaultSpec f;
     f.name = "search-" + std::to_string(i + 1);
     f.trigger = trigger_of(base, g);
-    f.kind = kind_of(spec.search.kinds[g.space], g);
+    f.kind = gene_kind(base, g);
     faults.push_back(std::move(f));
   }
   return faults;
@@ -115,33 +101,7 @@ ScenarioSpec apply_candidate(const SearchBase& base, const Candidate& candidate)
 }
 
 std::string describe_gene(const SearchBase& base, const Gene& g) {
-  const SearchKindSpec& space = base.spec.search.kinds[g.space];
-  const std::string target = space.targets[std::min(g.target, space.targets.size() - 1)];
-  std::string what = search_kind_name(space.kind);
-  switch (space.kind) {
-    case SearchKind::pause: what += " of " + target + " for " + format_duration(g.amount); break;
-    case SearchKind::crash:
-      what += " of " + target + (g.second ? ", restarting after " + format_duration(g.second_after) : ", staying down");
-      break;
-    case SearchKind::clock_jump:
-      what += " of " + target + " by " + (g.amount >= Duration{0} ? "+" : "") + format_duration(g.amount);
-      break;
-    case SearchKind::clock_drift: what += " of " + target + " to " + std::to_string(g.drift_ppm) + "ppm"; break;
-    case SearchKind::clock_slew:
-      what += " of " + target + " at " + std::to_string(g.drift_ppm) + "ppm for " + format_duration(g.amount);
-      break;
-    case SearchKind::partition: {
-      const auto p = std::get<PartitionFault>(kind_of(space, g));
-      std::string groups;
-      for (const auto& group : p.groups) {
-        std::string names;
-        for (const std::string& n : group) names += (names.empty() ? "" : " ") + n;
-        groups += (groups.empty() ? "" : " | ") + names;
-      }
-      what += " [" + groups + "]" + (g.second ? " healing after " + format_duration(g.second_after) : "");
-      break;
-    }
-  }
+  const std::string what = scenario::describe_fault(gene_kind(base, g));
   if (g.at_phase) {
     const PhaseSite& site = base.sites[g.site];
     return what + " " + (g.delay > Duration{0} ? format_duration(g.delay) + " after " : "at ") + site.client + " " +
@@ -151,28 +111,12 @@ std::string describe_gene(const SearchBase& base, const Gene& g) {
 }
 
 std::vector<MagnitudeDim> magnitude_dims(const SearchKindSpec& k) {
-  constexpr auto amount = [](const Gene& g) { return g.amount.count(); };
-  constexpr auto drift = [](const Gene& g) { return g.drift_ppm; };
-  constexpr auto second = [](const Gene& g) { return g.second_after.count(); };
-  const auto range = [](const char* key, const SearchRange<Duration>& r, std::int64_t (*of)(const Gene&)) {
-    return MagnitudeDim{key, r.low.count(), r.high.count(), true, of};
-  };
-  const MagnitudeDim rate{"drift", k.drift_ppm.low, k.drift_ppm.high, false, drift};
   std::vector<MagnitudeDim> dims;
-  switch (k.kind) {
-    case SearchKind::pause: dims.push_back(range("length", k.length, amount)); break;
-    case SearchKind::crash:
-      if (k.restart_after) dims.push_back(range("restart_after", *k.restart_after, second));
-      break;
-    case SearchKind::clock_jump: dims.push_back(range("by", k.length, amount)); break;
-    case SearchKind::clock_drift: dims.push_back(rate); break;
-    case SearchKind::clock_slew:
-      dims.push_back(rate);
-      dims.push_back(range("length", k.length, amount));
-      break;
-    case SearchKind::partition:
-      if (k.heal_after) dims.push_back(range("heal_after", *k.heal_after, second));
-      break;
+  for (std::size_t i = 0; i < k.values.size(); ++i) {
+    const scenario::SearchedValue& v = (*k.kind->values)[i];
+    const bool ranged = v.type == scenario::Searched::duration || v.type == scenario::Searched::rate;
+    if (ranged && k.values[i].present)
+      dims.push_back({v.key, k.values[i].range.low, k.values[i].range.high, v.type == scenario::Searched::duration, i});
   }
   return dims;
 }

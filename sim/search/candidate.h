@@ -14,6 +14,7 @@
 
 #include "sim/core/time.h"
 #include "sim/history/history.h"
+#include "sim/scenario/faults/fault_kinds.h"
 #include "sim/scenario/spec.h"
 
 namespace locksim::search {
@@ -36,14 +37,9 @@ struct Gene {
   std::size_t site = 0;  // index into the phase sites
   int occurrence = 1;
   Duration delay{};
-  // How much: pause / slew length, a jump's signed step, a crash's restart
-  // delay, a partition's heal delay (each only where the kind has it).
-  Duration amount{};
-  bool second = false;  // a crash restarts, a partition heals
-  Duration second_after{};
-  std::int64_t drift_ppm = 0;
-  std::uint64_t split = 0;  // partition: bit i set = member i on the far side
-  PartitionMode mode = PartitionMode::drop;
+  // How much: the kind's searched values (a pause's length, a crash's
+  // restart delay, a partition's split and mode), in the order it declares them.
+  scenario::SearchedValues values{};
 };
 
 struct Candidate {
@@ -74,19 +70,21 @@ ScenarioSpec apply_candidate(const SearchBase& base, const Candidate& candidate)
 std::vector<FaultSpec> candidate_faults(const SearchBase& base, const Candidate& candidate);
 ScenarioSpec with_latency(const ScenarioSpec& spec, std::optional<std::size_t> index);
 
+// The fault |gene| places, as its kind's declaration builds it.
+FaultKindSpec gene_kind(const SearchBase& base, const Gene& gene);
 // "pause of c1 for 12s at 3.2s", "clock-jump of C by -4s 120ms after c1 acquired".
 std::string describe_gene(const SearchBase& base, const Gene& gene);
 
-// One magnitude a [search.KIND] draws from a range (pause `length`, jump
-// `by`, `drift`, `restart_after`, `heal_after`): what coverage splits into
+// One magnitude a [search.KIND] draws from a range (a pause's `length`, a
+// jump's `by`, a `drift`, a `restart_after`): what coverage splits into
 // kMagnitudeBins equal bins to say which values a search never tried.
 inline constexpr std::size_t kMagnitudeBins = 10;
 struct MagnitudeDim {
-  const char* key;
+  std::string_view key;
   std::int64_t low = 0;
   std::int64_t high = 0;
   bool duration = true;  // else parts per million
-  std::int64_t (*of)(const Gene&) = nullptr;
+  std::size_t value = 0;  // index into the gene's values
 };
 std::vector<MagnitudeDim> magnitude_dims(const SearchKindSpec& kind);
 // The bin of |value| in |dim|: 0 .. kMagnitudeBins - 1.

@@ -124,72 +124,62 @@ std::string durations_text(const std::vector<Duration>& v) {
   return out;
 }
 
-// Every magnitude of one kind's fault: each combination of its classes.
-std::vector<Gene> magnitudes(const SearchKindSpec& k, const Boundaries& b, std::vector<std::string>& said) {
-  std::vector<Gene> out;
-  const std::string name = search_kind_name(k.kind);
-  const auto second_classes = [&](const std::optional<SearchRange<Duration>>& r, const char* key) {
-    std::vector<std::optional<Duration>> v;
-    if (!r) return std::vector<std::optional<Duration>>{std::nullopt};
-    for (Duration d : duration_classes(*r, b)) v.emplace_back(d);
-    said.push_back("  " + name + " " + key + ": " + durations_text(duration_classes(*r, b)));
-    return v;
-  };
-  switch (k.kind) {
-    case SearchKind::pause:
-    case SearchKind::clock_jump: {
-      const auto classes = duration_classes(k.length, b);
-      said.push_back("  " + name + (k.kind == SearchKind::pause ? " length: " : " by: ") + durations_text(classes));
-      for (Duration d : classes) {
-        Gene g;
-        g.amount = d;
-        out.push_back(g);
-      }
+// The classes of one searched value, said as the discretisation's line.
+std::vector<std::optional<std::int64_t>> value_classes(const SearchKindSpec& k, std::size_t i, const Boundaries& b,
+                                                       std::vector<std::string>& said) {
+  const scenario::SearchedValue& v = (*k.kind->values)[i];
+  const SearchedRange& r = k.values[i];
+  if (!r.present) return {std::nullopt};
+  std::vector<std::optional<std::int64_t>> out;
+  std::string text;
+  switch (v.type) {
+    case scenario::Searched::duration: {
+      const auto classes = duration_classes({Duration{r.range.low}, Duration{r.range.high}}, b);
+      for (Duration d : classes) out.emplace_back(d.count());
+      text = durations_text(classes);
       break;
     }
-    case SearchKind::clock_drift:
-    case SearchKind::clock_slew: {
-      const auto rates = rate_classes(k.drift_ppm);
-      std::string text;
-      for (std::int64_t r : rates) text += (text.empty() ? "" : " ") + std::to_string(r) + "ppm";
-      said.push_back("  " + name + " drift: " + text);
-      const auto lengths = k.kind == SearchKind::clock_slew ? duration_classes(k.length, b) : std::vector<Duration>{Duration{0}};
-      if (k.kind == SearchKind::clock_slew) said.push_back("  " + name + " length: " + durations_text(lengths));
-      for (std::int64_t r : rates)
-        for (Duration d : lengths) {
-          Gene g;
-          g.drift_ppm = r;
-          g.amount = d;
-          out.push_back(g);
-        }
-      break;
-    }
-    case SearchKind::crash:
-      for (const auto& after : second_classes(k.restart_after, "restart_after")) {
-        Gene g;
-        g.second = after.has_value();
-        g.second_after = after.value_or(Duration{0});
-        out.push_back(g);
+    case scenario::Searched::rate:
+      for (std::int64_t rate : rate_classes(r.range)) {
+        out.emplace_back(rate);
+        text += (text.empty() ? "" : " ") + std::to_string(rate) + "ppm";
       }
       break;
-    case SearchKind::partition: {
-      const auto heals = second_classes(k.heal_after, "heal_after");
-      // One side holds the first target: a split and its mirror are one partition.
+    case scenario::Searched::split: {
+      // One side holds the first target: a split and its mirror cut the same.
       const std::uint64_t sides = std::uint64_t{1} << (k.targets.size() - 1);
-      for (std::uint64_t half = 1; half < sides; ++half)
-        for (PartitionMode mode : k.modes)
-          for (const auto& heal : heals) {
-            Gene g;
-            g.split = half << 1;
-            g.mode = mode;
-            g.second = heal.has_value();
-            g.second_after = heal.value_or(Duration{0});
-            out.push_back(g);
-          }
-      said.push_back("  partition: " + std::to_string(sides - 1) + " splits of " + std::to_string(k.targets.size()) +
-                     " targets x " + std::to_string(k.modes.size()) + " mode(s)");
+      for (std::uint64_t half = 1; half < sides; ++half) out.emplace_back(static_cast<std::int64_t>(half << 1));
+      text = std::to_string(sides - 1) + " splits of " + std::to_string(k.targets.size()) + " targets";
       break;
     }
+    case scenario::Searched::choice: {
+      const auto& options = std::get<scenario::ChoiceRule>(k.kind->key(v.key).rule).options;
+      for (std::int64_t o : r.options) {
+        out.emplace_back(o);
+        for (const auto& [value, option] : options)
+          if (value == o) text += (text.empty() ? "" : " ") + std::string(option);
+      }
+      break;
+    }
+  }
+  said.push_back("  " + std::string(k.kind->name) + " " + std::string(v.key) + ": " + text);
+  return out;
+}
+
+// Every magnitude of one kind's fault: each combination of its values'
+// classes, the first value outermost.
+std::vector<Gene> magnitudes(const SearchKindSpec& k, const Boundaries& b, std::vector<std::string>& said) {
+  std::vector<Gene> out{Gene{}};
+  for (std::size_t i = 0; i < k.values.size(); ++i) {
+    const auto classes = value_classes(k, i, b, said);
+    std::vector<Gene> next;
+    next.reserve(out.size() * classes.size());
+    for (const Gene& g : out)
+      for (const auto& c : classes) {
+        next.push_back(g);
+        next.back().values[i] = c;
+      }
+    out = std::move(next);
   }
   return out;
 }
@@ -258,7 +248,7 @@ Discretisation discretise(const SearchBase& base, const toml::table& merged, con
   for (std::size_t k = 0; k < s.kinds.size(); ++k) {
     const SearchKindSpec& kind = s.kinds[k];
     const std::vector<Gene> how_much = magnitudes(kind, b, d.description);
-    const std::size_t targets = kind.kind == SearchKind::partition ? 1 : kind.targets.size();
+    const std::size_t targets = kind.kind->one_target ? kind.targets.size() : 1;
     for (std::size_t t = 0; t < targets; ++t)
       for (const Gene& w : when)
         for (const Gene& m : how_much) d.placements.push_back(combined(w, m, k, t));

@@ -10,13 +10,10 @@ namespace locksim::search {
 
 namespace {
 
-std::string signed_duration(Duration d) { return (d >= Duration{0} ? "+" : "") + format_duration(d); }
-
+// The gene as a [fault.NAME] table: its trigger, then its kind's own keys
+// written by the kind's declaration (the inverse of its reader).
 toml::table gene_table(const SearchBase& base, const Gene& g) {
-  const SearchKindSpec& space = base.spec.search.kinds[g.space];
-  const std::string& target = space.targets[std::min(g.target, space.targets.size() - 1)];
   toml::table t;
-  t.insert_or_assign("kind", search_kind_name(space.kind));
   if (g.at_phase) {
     const PhaseSite& site = base.sites[g.site];
     t.insert_or_assign("at", site.client + " " + phase_name(site.phase));
@@ -25,38 +22,7 @@ toml::table gene_table(const SearchBase& base, const Gene& g) {
   } else {
     t.insert_or_assign("at", format_duration(g.at));
   }
-  switch (space.kind) {
-    case SearchKind::pause:
-      t.insert_or_assign("target", target);
-      t.insert_or_assign("length", format_duration(g.amount));
-      break;
-    case SearchKind::crash:
-      t.insert_or_assign("target", target);
-      if (g.second) t.insert_or_assign("restart_after", format_duration(g.second_after));
-      break;
-    case SearchKind::clock_jump:
-      t.insert_or_assign("target", target);
-      t.insert_or_assign("by", signed_duration(g.amount));
-      break;
-    case SearchKind::clock_drift:
-      t.insert_or_assign("target", target);
-      t.insert_or_assign("drift", std::to_string(g.drift_ppm) + "ppm");
-      break;
-    case SearchKind::clock_slew:
-      t.insert_or_assign("target", target);
-      t.insert_or_assign("drift", std::to_string(g.drift_ppm) + "ppm");
-      t.insert_or_assign("length", format_duration(g.amount));
-      break;
-    case SearchKind::partition: {
-      toml::array groups{toml::array{}, toml::array{}};
-      for (std::size_t i = 0; i < space.targets.size(); ++i)
-        groups.get_as<toml::array>((g.split >> i) & 1)->push_back(space.targets[i]);
-      t.insert_or_assign("groups", std::move(groups));
-      t.insert_or_assign("mode", g.mode == PartitionMode::hold ? "hold" : "drop");
-      if (g.second) t.insert_or_assign("heal_after", format_duration(g.second_after));
-      break;
-    }
-  }
+  scenario::write_fault_kind(gene_kind(base, g), t);
   return t;
 }
 

@@ -51,7 +51,8 @@ void cover(const SearchBase& base, const Candidate& candidate, const RunSummary&
     (gene.at_phase ? cov.sites[gene.site] : cov.at_time).add(t);
     if (!t.fired) continue;
     const std::vector<MagnitudeDim> dims = magnitude_dims(space);
-    for (std::size_t d = 0; d < dims.size(); ++d) ++kind.magnitudes[d].fired[magnitude_bin(dims[d], dims[d].of(gene))];
+    for (std::size_t d = 0; d < dims.size(); ++d)
+      ++kind.magnitudes[d].fired[magnitude_bin(dims[d], gene.values[dims[d].value].value_or(0))];
   }
   if (cov.runs_by_faults_fired.size() <= fired) cov.runs_by_faults_fired.resize(fired + 1, 0);
   ++cov.runs_by_faults_fired[fired];
@@ -123,7 +124,7 @@ SearchOutcome empty_outcome(const SearchBase& base) {
   Coverage& c = out.coverage;
   for (const SearchKindSpec& k : space.kinds) {
     Coverage::Kind kind;
-    if (k.kind != SearchKind::partition) kind.targets.resize(k.targets.size());
+    if (k.kind->one_target) kind.targets.resize(k.targets.size());
     kind.magnitudes.assign(magnitude_dims(k).size(), MagnitudeCoverage{std::vector<std::uint64_t>(kMagnitudeBins, 0)});
     c.kinds.push_back(std::move(kind));
   }

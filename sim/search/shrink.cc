@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 
+#include "sim/scenario/faults/fault_kinds.h"
 #include "sim/scenario/reader.h"
 #include "sim/search/finding_file.h"
 #include "sim/world/latency.h"
@@ -295,42 +296,56 @@ class Shrinker {
     steps_.push_back(what + " = " + show(good) + " (was " + show(value) + ")");
   }
 
+  // Each fault's magnitudes its kind declares searchable (a pause's length,
+  // a crash's restart delay, a drift), then its trigger's delay.
   void bisect_magnitudes() {
     for (const std::string& name : keys_of(doc_["fault"].as_table())) {
-      for (const char* key : {"length", "by", "restart_after", "heal_after", "after"}) {
-        std::string text = doc_["fault"][name][key].value_or<std::string>("");
-        if (text.empty()) continue;
-        const bool negative = text.front() == '-';
-        if (text.front() == '+' || text.front() == '-') text = text.substr(1);
-        const std::optional<Duration> d = parse_duration(text);
-        if (!d) continue;
-        const std::string sign = std::string(key) == "by" ? (negative ? "-" : "+") : "";
-        const auto show = [sign](std::int64_t ns) { return "\"" + sign + format_duration(Duration{ns}) + "\""; };
-        const auto set = [&, name, key, sign](std::int64_t ns) {
-          toml::table candidate = doc_;
-          toml::table& fault = *candidate["fault"][name].as_table();
-          if (ns == 0 && std::string(key) == "after")
-            fault.erase("after");  // at the trigger itself
-          else
-            fault.insert_or_assign(key, sign + format_duration(Duration{ns}));
-          return candidate;
-        };
-        const bool delay = std::string(key) != "length" && std::string(key) != "by";
-        bisect("fault." + name + "." + key, d->count(), set, show, delay);
-      }
-      std::string drift = doc_["fault"][name]["drift"].value_or<std::string>("");
-      std::string error;
-      if (const std::optional<std::int64_t> ppm = drift.empty() ? std::nullopt : scenario::ppm_from_text(drift, error)) {
-        const std::int64_t sign = *ppm < 0 ? -1 : 1;
-        const auto show = [sign](std::int64_t v) { return "\"" + std::to_string(sign * v) + "ppm\""; };
-        const auto set = [&, name, sign](std::int64_t v) {
-          toml::table candidate = doc_;
-          candidate["fault"][name].as_table()->insert_or_assign("drift", std::to_string(sign * v) + "ppm");
-          return candidate;
-        };
-        bisect("fault." + name + ".drift", sign * *ppm, set, show);
-      }
+      const scenario::SearchableKind* kind =
+          scenario::searchable_kind(doc_["fault"][name]["kind"].value_or<std::string>(""));
+      if (kind != nullptr)
+        for (const scenario::SearchedValue& v : *kind->values) {
+          if (v.type == scenario::Searched::duration) bisect_duration(name, v.key, v.sign == scenario::Sign::any, v.zero_is_at_once);
+          if (v.type == scenario::Searched::rate) bisect_rate(name, v.key);
+        }
+      bisect_duration(name, "after", false, true);
     }
+  }
+
+  // |signed_text|: the value is written with its sign ("+2s", "-2s").
+  void bisect_duration(const std::string& name, std::string_view key, bool signed_text, bool zero_allowed) {
+    std::string text = doc_["fault"][name][key].value_or<std::string>("");
+    if (text.empty()) return;
+    const bool negative = text.front() == '-';
+    if (text.front() == '+' || text.front() == '-') text = text.substr(1);
+    const std::optional<Duration> d = parse_duration(text);
+    if (!d) return;  // drawn, or not a duration
+    const std::string sign = signed_text ? (negative ? "-" : "+") : "";
+    const auto show = [sign](std::int64_t ns) { return "\"" + sign + format_duration(Duration{ns}) + "\""; };
+    const auto set = [&, name, key, sign](std::int64_t ns) {
+      toml::table candidate = doc_;
+      toml::table& fault = *candidate["fault"][name].as_table();
+      if (ns == 0 && key == "after")
+        fault.erase("after");  // at the trigger itself
+      else
+        fault.insert_or_assign(key, sign + format_duration(Duration{ns}));
+      return candidate;
+    };
+    bisect("fault." + name + "." + std::string(key), d->count(), set, show, zero_allowed);
+  }
+
+  void bisect_rate(const std::string& name, std::string_view key) {
+    const std::string text = doc_["fault"][name][key].value_or<std::string>("");
+    std::string error;
+    const std::optional<std::int64_t> ppm = text.empty() ? std::nullopt : scenario::ppm_from_text(text, error);
+    if (!ppm) return;
+    const std::int64_t sign = *ppm < 0 ? -1 : 1;
+    const auto show = [sign](std::int64_t v) { return "\"" + std::to_string(sign * v) + "ppm\""; };
+    const auto set = [&, name, key, sign](std::int64_t v) {
+      toml::table candidate = doc_;
+      candidate["fault"][name].as_table()->insert_or_assign(key, std::to_string(sign * v) + "ppm");
+      return candidate;
+    };
+    bisect("fault." + name + "." + std::string(key), sign * *ppm, set, show);
   }
 
   toml::table doc_;

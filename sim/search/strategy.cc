@@ -8,6 +8,8 @@ namespace locksim::search {
 
 namespace {
 
+using scenario::Searched;
+
 using namespace std::chrono_literals;
 
 constexpr std::pair<Strategy, const char*> kNames[] = {{Strategy::uniform, "uniform"},
@@ -52,8 +54,6 @@ std::size_t pick(const std::vector<bool>& on, Rng& rng) {
   return live[rng.below(live.size())];
 }
 
-Duration in_range(const SearchRange<Duration>& r, Rng& rng) { return rng.between(r.low, r.high); }
-
 Duration in_window(const SearchSpec& s, Rng& rng) { return rng.between(s.from, s.until - Duration{1}); }
 
 // A delay after a phase: none half the time, else log-uniform from 1 ms to a
@@ -66,23 +66,32 @@ Duration phase_delay(const SearchSpec& s, Rng& rng) {
   return Duration{static_cast<std::int64_t>(low * std::exp(rng.unit() * std::log(high / low)))};
 }
 
+// Each of the kind's values, in the order it declares them, within what
+// the space allows; an optional value the space leaves out stays unset.
 void draw_magnitudes(const SearchKindSpec& k, Gene& g, Rng& rng) {
-  switch (k.kind) {
-    case SearchKind::pause:
-    case SearchKind::clock_jump:
-    case SearchKind::clock_slew: g.amount = in_range(k.length, rng); break;
-    default: break;
+  for (std::size_t i = 0; i < k.values.size(); ++i) {
+    const SearchedRange& r = k.values[i];
+    std::optional<std::int64_t>& value = g.values[i];
+    value.reset();
+    if (!r.present) continue;
+    switch ((*k.kind->values)[i].type) {
+      case Searched::duration:
+      case Searched::rate: value = rng.between(r.range.low, r.range.high); break;
+      case Searched::split: {
+        const std::uint64_t sides = std::uint64_t{1} << k.targets.size();
+        value = static_cast<std::int64_t>(1 + rng.below(sides - 2));  // neither side empty
+        break;
+      }
+      case Searched::choice: value = r.options[rng.below(r.options.size())]; break;
+    }
   }
-  if (k.kind == SearchKind::clock_drift || k.kind == SearchKind::clock_slew)
-    g.drift_ppm = rng.between(k.drift_ppm.low, k.drift_ppm.high);
-  const auto& second = k.kind == SearchKind::crash ? k.restart_after : k.heal_after;
-  g.second = second.has_value();
-  if (second) g.second_after = in_range(*second, rng);
-  if (k.kind == SearchKind::partition) {
-    const std::uint64_t sides = std::uint64_t{1} << k.targets.size();
-    g.split = 1 + rng.below(sides - 2);  // neither side empty
-    g.mode = k.modes[rng.below(k.modes.size())];
-  }
+}
+
+// The value |g| lasts for (a pause's length, a jump's step), or nothing.
+Duration span_of(const SearchKindSpec& k, const Gene& g) {
+  for (std::size_t i = 0; i < k.values.size(); ++i)
+    if ((*k.kind->values)[i].span && g.values[i]) return Duration{*g.values[i]};
+  return Duration{0};
 }
 
 Gene draw_gene(const SearchBase& base, const Mask& mask, Rng& rng) {
@@ -163,14 +172,13 @@ void mutate_gene(const SearchBase& base, Gene& g, Rng& rng) {
       else
         g.at = clamp(g.at + nudge(s.until - s.from, rng), s.from, s.until - Duration{1});
       break;
-    case 1:  // how much
-      if (k.kind == SearchKind::pause || k.kind == SearchKind::clock_jump || k.kind == SearchKind::clock_slew)
-        g.amount = clamp(g.amount + nudge(k.length.high - k.length.low, rng), k.length.low, k.length.high);
-      if (k.kind == SearchKind::clock_drift || k.kind == SearchKind::clock_slew)
-        g.drift_ppm = std::clamp(g.drift_ppm + nudge(Duration{k.drift_ppm.high - k.drift_ppm.low}, rng).count(),
-                                 k.drift_ppm.low, k.drift_ppm.high);
-      if (const auto& second = k.kind == SearchKind::crash ? k.restart_after : k.heal_after; second && g.second)
-        g.second_after = clamp(g.second_after + nudge(second->high - second->low, rng), second->low, second->high);
+    case 1:  // how much: each value that has a range, by a step of its span
+      for (std::size_t i = 0; i < k.values.size(); ++i) {
+        const Searched type = (*k.kind->values)[i].type;
+        const SearchRange<std::int64_t>& r = k.values[i].range;
+        if ((type == Searched::duration || type == Searched::rate) && g.values[i])
+          g.values[i] = std::clamp(*g.values[i] + nudge(Duration{r.high - r.low}, rng).count(), r.low, r.high);
+      }
       break;
     case 2: g.target = rng.below(k.targets.size()); break;
     case 3:  // a phase trigger instead of a time, or the other way round
@@ -199,7 +207,7 @@ void mutate_gene(const SearchBase& base, Gene& g, Rng& rng) {
 Gene stacked_after(const SearchBase& base, const Gene& g, Rng& rng) {
   const SearchSpec& s = base.spec.search;
   Gene next = g;
-  const Duration after = std::max(g.amount, Duration{0}) + std::chrono::milliseconds(1);
+  const Duration after = std::max(span_of(s.kinds[g.space], g), Duration{0}) + std::chrono::milliseconds(1);
   if (g.at_phase) {
     next.delay = std::min(g.delay + after, s.until - s.from);
   } else {
@@ -232,7 +240,7 @@ Candidate mutate(const SearchBase& base, Candidate c, Rng& rng, bool compound) {
     // quorum needs to lose, one node at a time.
     Gene copy = c.genes[rng.below(c.genes.size())];
     const std::size_t targets = s.kinds[copy.space].targets.size();
-    if (s.kinds[copy.space].kind != SearchKind::partition && targets > 1) {
+    if (s.kinds[copy.space].kind->one_target && targets > 1) {
       copy.target = (copy.target + 1 + rng.below(targets - 1)) % targets;
       c.genes.push_back(copy);
     } else {

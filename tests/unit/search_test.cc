@@ -195,7 +195,7 @@ TEST(SearchClaims, CoverageAccountsForEveryFault) {
     for (const MagnitudeCoverage& m : kind.magnitudes) {
       std::uint64_t in_tenths = 0;
       for (std::uint64_t n : m.fired) in_tenths += n;
-      EXPECT_EQ(in_tenths, kind.fired) << search_kind_name(safe.base.spec.search.kinds[k].kind);
+      EXPECT_EQ(in_tenths, kind.fired) << safe.base.spec.search.kinds[k].kind->name;
     }
     std::uint64_t by_target = 0;
     for (const Tally& t : kind.targets) by_target += t.placed;
@@ -214,16 +214,16 @@ TEST(SearchClaims, CoverageAccountsForEveryFault) {
 
 // Each bin of a magnitude is a tenth of its range, ends included.
 TEST(SearchClaims, MagnitudeTenths) {
-  const MagnitudeDim d{"length", 0, 999, true, nullptr};
+  const MagnitudeDim d{"length", 0, 999, true, 0};
   EXPECT_EQ(magnitude_bin(d, 0), 0u);
   EXPECT_EQ(magnitude_bin(d, 99), 0u);
   EXPECT_EQ(magnitude_bin(d, 100), 1u);
   EXPECT_EQ(magnitude_bin(d, 999), kMagnitudeBins - 1);
-  const MagnitudeDim signed_jump{"by", -20'000'000'000, 20'000'000'000, true, nullptr};
+  const MagnitudeDim signed_jump{"by", -20'000'000'000, 20'000'000'000, true, 0};
   EXPECT_EQ(magnitude_bin(signed_jump, -20'000'000'000), 0u);
   EXPECT_EQ(magnitude_bin(signed_jump, 20'000'000'000), kMagnitudeBins - 1);
   EXPECT_EQ(magnitude_bin_text(signed_jump, 0), "-20s..-16s");
-  const MagnitudeDim point{"length", 5, 5, true, nullptr};
+  const MagnitudeDim point{"length", 5, 5, true, 0};
   EXPECT_EQ(magnitude_bin(point, 5), 0u);
 }
 

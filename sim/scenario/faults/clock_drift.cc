@@ -23,9 +23,14 @@ const FaultKindDecl<ClockDriftFault>& kind_decl(std::type_identity<ClockDriftFau
       .resolve = [](const ClockDriftFault& f, const FaultResolver& run) -> FaultAction {
         return fault::ClockDrift{run.id(f.target), f.drift_ppm};
       },
+      .describe = [](const ClockDriftFault& f) { return "of " + f.target + " to " + std::to_string(f.drift_ppm) + "ppm"; },
       .target = [](const ClockDriftFault& f) { return &f.target; },
       .clock_effect = [](const ClockDriftFault& f) {
         return ClockEffect{.drift_ppm = f.drift_ppm, .jump = Duration{0}, .key = "drift"};
+      },
+      .search = SearchSide<ClockDriftFault>{
+          .values = {{.key = "drift", .type = Searched::rate, .doc = "`\"-1%..+1%\"`: the clock's new rate"}},
+          .make = [](const SearchedFault& f) { return ClockDriftFault{*f.target, *f.values[0]}; },
       },
   };
   return kind;

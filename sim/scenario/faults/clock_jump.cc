@@ -1,5 +1,7 @@
 #include "sim/scenario/faults/clock_jump.h"
 
+#include <toml++/toml.h>
+
 #include "sim/history/history.h"
 #include "sim/scenario/faults/kind.h"
 #include "sim/scenario/read/context.h"
@@ -40,6 +42,15 @@ void read_by(ReadContext& c, const DocNode& table, ClockJumpFault& out) {
   out.backwards = text[0] == '-';
 }
 
+// The inverse of read_by: a step keeps its sign ("+15s"), a drawn size its
+// direction in front.
+void write_by(const ClockJumpFault& f, toml::table& out) {
+  if (f.drawn)
+    out.insert_or_assign("by", (f.backwards ? "-" : "+") + f.drawn->describe());
+  else
+    out.insert_or_assign("by", (f.by >= Duration{0} ? "+" : "") + format_duration(f.by));
+}
+
 }  // namespace
 
 const FaultKindDecl<ClockJumpFault>& kind_decl(std::type_identity<ClockJumpFault>) {
@@ -55,17 +66,32 @@ const FaultKindDecl<ClockJumpFault>& kind_decl(std::type_identity<ClockJumpFault
                  .required = true},
                 {}}},
       .read_custom = read_by,
+      .write_custom = write_by,
       .resolve = [](const ClockJumpFault& f, const FaultResolver& run) -> FaultAction {
         if (!f.drawn) return fault::ClockJump{run.id(f.target), f.by};
         Rng rng = run.rng("by");
         const Duration size = f.drawn->sample(rng);
         return fault::ClockJump{run.id(f.target), f.backwards ? -size : size};
       },
+      .describe = [](const ClockJumpFault& f) {
+        toml::table by;
+        write_by(f, by);
+        return "of " + f.target + " by " + by["by"].value_or<std::string>("");
+      },
       .target = [](const ClockJumpFault& f) { return &f.target; },
       .clock_effect = [](const ClockJumpFault& f) {
         std::optional<Duration> size = f.drawn ? f.drawn->highest() : std::optional<Duration>(f.by);
         if (size && *size < Duration{0}) size = -*size;
         return ClockEffect{.drift_ppm = std::nullopt, .jump = size, .key = "by"};
+      },
+      .search = SearchSide<ClockJumpFault>{
+          .values = {{.key = "by",
+                      .sign = Sign::any,
+                      .span = true,
+                      .doc = "`\"-20s..+20s\"`: how far the wall clock steps"}},
+          .make = [](const SearchedFault& f) {
+            return ClockJumpFault{*f.target, Duration{*f.values[0]}, std::nullopt, false};
+          },
       },
   };
   return kind;

@@ -30,9 +30,20 @@ const FaultKindDecl<ClockSlewFault>& kind_decl(std::type_identity<ClockSlewFault
         Rng rng = run.rng("length");
         return fault::ClockSlew{run.id(f.target), f.drift_ppm, f.length.sample(rng)};
       },
+      .describe = [](const ClockSlewFault& f) {
+        return "of " + f.target + " at " + std::to_string(f.drift_ppm) + "ppm for " + f.length.describe();
+      },
       .target = [](const ClockSlewFault& f) { return &f.target; },
       .clock_effect = [](const ClockSlewFault& f) {
         return ClockEffect{.drift_ppm = f.drift_ppm, .jump = Duration{0}, .key = "drift"};
+      },
+      // The length is drawn before the rate (a search's draws are in this order).
+      .search = SearchSide<ClockSlewFault>{
+          .values = {{.key = "length", .span = true, .doc = "`\"100ms..30s\"`: how long a pause or a slew lasts"},
+                     {.key = "drift", .type = Searched::rate, .doc = "`\"-1%..+1%\"`: the clock's new rate"}},
+          .make = [](const SearchedFault& f) {
+            return ClockSlewFault{*f.target, *f.values[1], Latency::constant(Duration{*f.values[0]})};
+          },
       },
   };
   return kind;

@@ -32,7 +32,24 @@ const FaultKindDecl<CrashFault>& kind_decl(std::type_identity<CrashFault>) {
       .resolve = [](const CrashFault& f, const FaultResolver& run) -> FaultAction {
         return fault::Crash{run.id(f.target), f.restart_after.value_or(Duration{-1}), f.process_only};
       },
+      .describe = [](const CrashFault& f) {
+        return "of " + f.target +
+               (f.restart_after ? ", restarting after " + format_duration(*f.restart_after) : ", staying down");
+      },
       .target = [](const CrashFault& f) { return &f.target; },
+      .search = SearchSide<CrashFault>{
+          .values = {{.key = "restart_after",
+                      .sign = Sign::non_negative,
+                      .optional = true,
+                      .zero_is_at_once = true,
+                      .not_for_clients = "a client cannot restart",
+                      .doc = "`\"0s..10s\"`: restart this long after the crash; absent = stays down"}},
+          .make = [](const SearchedFault& f) {
+            CrashFault crash{*f.target, std::nullopt};
+            if (f.values[0]) crash.restart_after = Duration{*f.values[0]};
+            return crash;
+          },
+      },
   };
   return kind;
 }

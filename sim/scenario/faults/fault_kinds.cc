@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include <toml++/toml.h>
+
 #include "sim/scenario/read/context.h"
 
 namespace locksim::scenario {
@@ -42,6 +44,21 @@ FaultKindSpec read_kind(ReadContext& c, const FaultKindDecl<Kind>& kind, const D
   read_keys(c.r, table, kind.keys, out, &c.processes);
   if (kind.read_custom != nullptr) kind.read_custom(c, table, out);
   return out;
+}
+
+template <typename Kind>
+FaultKindSpec make_searched(const SearchedFault& fault) {
+  return decl_of<Kind>().search->make(fault);
+}
+
+template <typename Kind>
+void add_searchable(const FaultKindDecl<Kind>& kind, std::vector<SearchableKind>& out) {
+  if (!kind.search) return;
+  out.push_back({.name = kind.name,
+                 .one_target = kind.search->one_target,
+                 .values = &kind.search->values,
+                 .keys = declarations(kind.keys),
+                 .make = make_searched<Kind>});
 }
 
 std::string markdown_rows(std::string_view name, std::string_view doc, const std::vector<KeyDecl>& keys) {
@@ -119,6 +136,50 @@ std::optional<ClockEffect> fault_clock_effect(const FaultKindSpec& kind) {
         return decl.clock_effect(k);
       },
       kind);
+}
+
+void write_fault_kind(const FaultKindSpec& kind, toml::table& out) {
+  std::visit(
+      [&](const auto& k) {
+        const auto& decl = decl_of<std::decay_t<decltype(k)>>();
+        out.insert_or_assign("kind", std::string(decl.name));
+        write_keys(decl.keys, k, out);
+        if (decl.write_custom != nullptr) decl.write_custom(k, out);
+      },
+      kind);
+}
+
+std::string describe_fault(const FaultKindSpec& kind) {
+  return std::visit(
+      [](const auto& k) {
+        const auto& decl = decl_of<std::decay_t<decltype(k)>>();
+        std::string what(decl.name);
+        if (decl.describe != nullptr) return what + " " + decl.describe(k);
+        if (decl.target != nullptr) return what + " of " + *decl.target(k);
+        return what;
+      },
+      kind);
+}
+
+const KeyDecl& SearchableKind::key(std::string_view key_name) const {
+  for (const KeyDecl& k : keys)
+    if (k.name == key_name) return k;
+  throw std::logic_error("kind " + std::string(name) + " searches an undeclared key " + std::string(key_name));
+}
+
+const std::vector<SearchableKind>& searchable_kinds() {
+  static const std::vector<SearchableKind> kinds = [] {
+    std::vector<SearchableKind> out;
+    each_kind([&](const auto& kind) { add_searchable(kind, out); });
+    return out;
+  }();
+  return kinds;
+}
+
+const SearchableKind* searchable_kind(std::string_view name) {
+  for (const SearchableKind& k : searchable_kinds())
+    if (k.name == name) return &k;
+  return nullptr;
 }
 
 std::string fault_kinds_markdown() {

@@ -1,6 +1,7 @@
 // What every fault kind declares, once, in its own file: its name, its keys
 // (besides kind, at, after and occurrence, which every fault has), how to
-// read what a rule cannot, and how one run turns it into the world's action.
+// read and write what a rule cannot, how one run turns it into the world's
+// action, and what a search may vary of it (search_side.h).
 //
 // The kinds are the alternatives of FaultKindSpec (kinds.h): a kind is a
 // plain struct of its values, so a search over fault schedules can build one
@@ -18,6 +19,7 @@
 #include "sim/core/ids.h"
 #include "sim/core/rng.h"
 #include "sim/core/time.h"
+#include "sim/scenario/faults/search_side.h"
 #include "sim/scenario/keys.h"
 #include "sim/world/fault.h"
 
@@ -71,12 +73,18 @@ struct FaultKindDecl {
   KeyTable<Kind> keys;    // its own keys, in the order FORMAT.md lists them
   // Reads the keys declared Custom; null when the rules read everything.
   void (*read_custom)(ReadContext& c, const DocNode& table, Kind& out) = nullptr;
+  // Writes them back, so that read_custom reads the same values.
+  void (*write_custom)(const Kind& fault, toml::table& out) = nullptr;
   // The world's action for one run.
   FaultAction (*resolve)(const Kind& fault, const FaultResolver& resolver) = nullptr;
+  // What it does, after its kind's name: "of c1 for 12s", "[c1 | A B] healing after 2s".
+  std::string (*describe)(const Kind& fault) = nullptr;
   // The process it acts on; null when it acts on no one process (a partition).
   const std::string* (*target)(const Kind& fault) = nullptr;
   // Set for kinds that move a clock.
   ClockEffect (*clock_effect)(const Kind& fault) = nullptr;
+  // Set for kinds a [search.KIND] table may inject.
+  std::optional<SearchSide<Kind>> search = std::nullopt;
 };
 
 }  // namespace locksim::scenario

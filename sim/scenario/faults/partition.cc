@@ -63,6 +63,16 @@ void read_groups(ReadContext& c, const DocNode& table, PartitionFault& out) {
   out.groups = std::move(result);
 }
 
+void write_groups(const PartitionFault& f, toml::table& out) {
+  toml::array groups;
+  for (const auto& group : f.groups) {
+    toml::array members;
+    for (const std::string& name : group) members.push_back(name);
+    groups.push_back(std::move(members));
+  }
+  out.insert_or_assign("groups", std::move(groups));
+}
+
 }  // namespace
 
 const FaultKindDecl<PartitionFault>& kind_decl(std::type_identity<PartitionFault>) {
@@ -85,6 +95,7 @@ const FaultKindDecl<PartitionFault>& kind_decl(std::type_identity<PartitionFault
                  .default_note = "never"},
                 into(&PartitionFault::heal_after)}},
       .read_custom = read_groups,
+      .write_custom = write_groups,
       .resolve = [](const PartitionFault& f, const FaultResolver& run) -> FaultAction {
         // Resolved once for a sweep (it draws nothing from the seed), and
         // shared by every seed's copy: PartitionGroups.
@@ -101,6 +112,33 @@ const FaultKindDecl<PartitionFault>& kind_decl(std::type_identity<PartitionFault
         p.mode = f.mode;
         p.heal_after = f.heal_after.value_or(Duration{-1});
         return p;
+      },
+      .describe = [](const PartitionFault& f) {
+        std::string groups;
+        for (const auto& group : f.groups) {
+          std::string names;
+          for (const std::string& n : group) names += (names.empty() ? "" : " ") + n;
+          groups += (groups.empty() ? "" : " | ") + names;
+        }
+        return "[" + groups + "]" + (f.heal_after ? " healing after " + format_duration(*f.heal_after) : "");
+      },
+      // The heal delay is drawn first, then the split, then the mode.
+      .search = SearchSide<PartitionFault>{
+          .one_target = false,
+          .values = {{.key = "heal_after",
+                      .sign = Sign::non_negative,
+                      .optional = true,
+                      .zero_is_at_once = true,
+                      .doc = "`\"1s..20s\"`: heal this long after it starts; absent = never"},
+                     {.key = "groups", .type = Searched::split},
+                     {.key = "mode", .type = Searched::choice, .doc = "what the partition does to cut messages"}},
+          .make = [](const SearchedFault& f) {
+            PartitionFault p;
+            p.groups = split_groups(*f.targets, static_cast<std::uint64_t>(*f.values[1]));
+            p.mode = static_cast<PartitionMode>(*f.values[2]);
+            if (f.values[0]) p.heal_after = Duration{*f.values[0]};
+            return p;
+          },
       },
   };
   return kind;

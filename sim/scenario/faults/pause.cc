@@ -23,7 +23,16 @@ const FaultKindDecl<PauseFault>& kind_decl(std::type_identity<PauseFault>) {
         Rng rng = run.rng("length");
         return fault::Pause{run.id(f.target), f.length.sample(rng)};
       },
+      .describe = [](const PauseFault& f) { return "of " + f.target + " for " + f.length.describe(); },
       .target = [](const PauseFault& f) { return &f.target; },
+      .search = SearchSide<PauseFault>{
+          .values = {{.key = "length",
+                      .span = true,
+                      .doc = "`\"100ms..30s\"`: how long a pause or a slew lasts"}},
+          .make = [](const SearchedFault& f) {
+            return PauseFault{*f.target, Latency::constant(Duration{*f.values[0]})};
+          },
+      },
   };
   return kind;
 }

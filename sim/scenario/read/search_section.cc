@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "sim/core/limits.h"
+#include "sim/scenario/faults/fault_kinds.h"
 #include "sim/scenario/read/clock_rate.h"
 #include "sim/scenario/read/sections.h"
 
@@ -65,38 +66,27 @@ const KeyTable<SearchSpec>& search_keys() {
 
 constexpr std::string_view kKindKeyDoc = "a table: the fault kind may be injected, within the ranges it gives (below)";
 
-// The keys of [search.KIND], by kind; "targets" is every kind's.
-struct KindKey {
-  std::string_view name;
-  std::string_view type;
-  std::string_view doc;
-  std::vector<SearchKind> kinds;
-  bool required = false;
-};
+constexpr std::string_view kTargetsDoc =
+    "the processes it may hit (a partition: the processes it splits into two groups)";
 
-const std::vector<KindKey>& kind_keys() {
-  static const std::vector<KindKey> table{
-      {"targets", "array of process names", "the processes it may hit (a partition: the processes it splits into two groups)",
-       {SearchKind::pause, SearchKind::crash, SearchKind::clock_jump, SearchKind::clock_drift, SearchKind::clock_slew,
-        SearchKind::partition},
-       true},
-      {"length", "duration range", "`\"100ms..30s\"`: how long a pause or a slew lasts",
-       {SearchKind::pause, SearchKind::clock_slew}, true},
-      {"by", "signed duration range", "`\"-20s..+20s\"`: how far the wall clock steps", {SearchKind::clock_jump}, true},
-      {"drift", "rate range", "`\"-1%..+1%\"`: the clock's new rate", {SearchKind::clock_drift, SearchKind::clock_slew},
-       true},
-      {"restart_after", "duration range", "`\"0s..10s\"`: restart this long after the crash; absent = stays down",
-       {SearchKind::crash}},
-      {"heal_after", "duration range", "`\"1s..20s\"`: heal this long after it starts; absent = never",
-       {SearchKind::partition}},
-      {"mode", "`\"drop\"` \\| `\"hold\"` \\| `\"either\"`", "what the partition does to cut messages",
-       {SearchKind::partition}},
-  };
-  return table;
-}
+// The [search.KIND] key that bounds |v|: none for a split (it cuts the targets).
+bool has_key(const SearchedValue& v) { return v.type != Searched::split; }
 
-bool kind_takes(const KindKey& key, SearchKind kind) {
-  return std::find(key.kinds.begin(), key.kinds.end(), kind) != key.kinds.end();
+// What a [search.KIND] key bounding |v| takes, for the reference.
+std::string range_type(const SearchableKind& kind, const SearchedValue& v) {
+  switch (v.type) {
+    case Searched::duration: return v.sign == Sign::any ? "signed duration range" : "duration range";
+    case Searched::rate: return "rate range";
+    case Searched::split: return "";
+    case Searched::choice: {
+      const ChoiceRule& rule = std::get<ChoiceRule>(kind.key(v.key).rule);
+      std::string out;
+      for (std::size_t i = 0; i < rule.options.size() && i < rule.listed; ++i)
+        out += "`\"" + std::string(rule.options[i].second) + "\"` \\| ";
+      return out + "`\"either\"`";
+    }
+  }
+  return "";
 }
 
 // "LOW..HIGH" split in two; false when there is no "..".
@@ -148,8 +138,8 @@ std::optional<SearchRange<Duration>> read_duration_range(Reader& r, const DocNod
   return range;
 }
 
-std::optional<SearchRange<std::int64_t>> read_drift_range(Reader& r, const DocNode& table) {
-  const DocNode* node = table.find("drift");
+std::optional<SearchRange<std::int64_t>> read_rate_range(Reader& r, const DocNode& table, std::string_view key) {
+  const DocNode* node = table.find(key);
   std::string text;
   if (node == nullptr || !r.string_value(*node, "a range such as \"-1%..+1%\"", text)) return std::nullopt;
   std::string low_text, high_text;
@@ -180,19 +170,65 @@ std::optional<SearchRange<std::int64_t>> read_drift_range(Reader& r, const DocNo
   return range;
 }
 
-void read_kind(ReadContext& c, const DocNode& t, SearchKind kind, SearchSpec& out) {
+// A choice value's options as written: one of its key's names, or "either" of them.
+std::optional<std::vector<std::int64_t>> read_options(Reader& r, const DocNode& t, const SearchableKind& kind,
+                                                      const SearchedValue& v) {
+  const ChoiceRule& rule = std::get<ChoiceRule>(kind.key(v.key).rule);
+  std::vector<std::int64_t> all;
+  for (std::size_t i = 0; i < rule.options.size() && i < rule.listed; ++i) all.push_back(rule.options[i].first);
+  if (t.find(v.key) == nullptr) return std::vector<std::int64_t>{rule.fallback.value_or(all.front())};
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < all.size(); ++i) names.emplace_back(rule.options[i].second);
+  names.emplace_back("either");
+  std::size_t which = 0;
+  if (!r.one_of(t, v.key, names, which)) return std::nullopt;
+  if (which == all.size()) return all;
+  return std::vector<std::int64_t>{all[which]};
+}
+
+std::optional<SearchedRange> read_value(Reader& r, const DocNode& t, const SearchableKind& kind,
+                                        const SearchedValue& v) {
+  SearchedRange out;
+  out.present = true;
+  switch (v.type) {
+    case Searched::duration:
+      if (t.find(v.key) == nullptr) return v.optional ? std::optional<SearchedRange>(SearchedRange{}) : std::nullopt;
+      if (auto range = read_duration_range(r, t, v.key, v.sign))
+        out.range = {range->low.count(), range->high.count()};
+      else
+        return std::nullopt;
+      break;
+    case Searched::rate:
+      if (auto range = read_rate_range(r, t, v.key))
+        out.range = *range;
+      else
+        return std::nullopt;
+      break;
+    case Searched::split: break;
+    case Searched::choice:
+      if (auto options = read_options(r, t, kind, v))
+        out.options = std::move(*options);
+      else
+        return std::nullopt;
+      break;
+  }
+  return out;
+}
+
+void read_kind(ReadContext& c, const DocNode& t, const SearchableKind& kind, SearchSpec& out) {
   SearchKindSpec spec;
-  spec.kind = kind;
+  spec.kind = &kind;
   spec.pos = t.pos;
-  std::vector<std::string> takes;
-  for (const KindKey& k : kind_keys())
-    if (kind_takes(k, kind)) takes.emplace_back(k.name);
+  std::vector<std::string> takes{"targets"};
+  for (const SearchedValue& v : *kind.values)
+    if (has_key(v)) takes.emplace_back(v.key);
   for (const DocNode& m : t.members)
     if (std::find(takes.begin(), takes.end(), m.key) == takes.end())
-      c.r.fail(m, in_quotes(m.key) + " does not apply to [search." + search_kind_name(kind) + "] (it takes: " +
+      c.r.fail(m, in_quotes(m.key) + " does not apply to [search." + std::string(kind.name) + "] (it takes: " +
                       join_list(takes) + ")");
-  for (const KindKey& k : kind_keys())
-    if (k.required && kind_takes(k, kind)) c.r.require(t, k.name);
+  c.r.require(t, "targets");
+  for (const SearchedValue& v : *kind.values)
+    if (has_key(v) && !v.optional && v.type != Searched::choice) c.r.require(t, v.key);
   std::vector<std::pair<std::string, SourcePos>> targets;
   if (c.r.strings(t, "targets", targets)) {
     for (const auto& [name, pos] : targets) {
@@ -201,48 +237,25 @@ void read_kind(ReadContext& c, const DocNode& t, SearchKind kind, SearchSpec& ou
         c.r.fail(pos, t.path + ".targets", in_quotes(name) + " is listed twice");
         continue;
       }
-      // A restart brings back a server's state from its persistence; a
-      // client that crashed has no story to come back to.
-      if (kind == SearchKind::crash && t.find("restart_after") != nullptr &&
-          c.processes.find(name)->kind == std::string_view("client"))
-        c.r.fail(pos, t.path + ".targets",
-                 "a client cannot restart: list clients in a crash space without restart_after, or drop " +
-                     in_quotes(name));
+      for (const SearchedValue& v : *kind.values)
+        if (!v.not_for_clients.empty() && t.find(v.key) != nullptr &&
+            c.processes.find(name)->kind == std::string_view("client"))
+          c.r.fail(pos, t.path + ".targets",
+                   std::string(v.not_for_clients) + ": list clients in a [search." + std::string(kind.name) +
+                       "] space without " + std::string(v.key) + ", or drop " + in_quotes(name));
       spec.targets.push_back(name);
     }
     if (targets.empty()) c.r.fail(*t.find("targets"), "lists no process");
-    if (kind == SearchKind::partition && targets.size() == 1)
-      c.r.fail(*t.find("targets"), "a partition splits at least two processes");
-    // A split is a bit per target (search/candidate.h).
-    if (kind == SearchKind::partition && targets.size() > kMostPartitionTargets)
-      c.r.fail(*t.find("targets"), "a searched partition splits at most " + std::to_string(kMostPartitionTargets) +
-                                       " processes, got " + std::to_string(targets.size()));
+    if (!kind.one_target && targets.size() == 1)
+      c.r.fail(*t.find("targets"), "a " + std::string(kind.name) + " splits at least two processes");
+    // A split is a bit per target (faults/search_side.h).
+    if (!kind.one_target && targets.size() > kMostSplitTargets)
+      c.r.fail(*t.find("targets"), "a searched " + std::string(kind.name) + " splits at most " +
+                                       std::to_string(kMostSplitTargets) + " processes, got " +
+                                       std::to_string(targets.size()));
   }
-  switch (kind) {
-    case SearchKind::pause:
-    case SearchKind::clock_slew:
-      if (auto r = read_duration_range(c.r, t, "length", Sign::positive)) spec.length = *r;
-      break;
-    case SearchKind::clock_jump:
-      if (auto r = read_duration_range(c.r, t, "by", Sign::any)) spec.length = *r;
-      break;
-    default: break;
-  }
-  if (kind == SearchKind::clock_drift || kind == SearchKind::clock_slew)
-    if (auto r = read_drift_range(c.r, t)) spec.drift_ppm = *r;
-  if (t.find("restart_after") != nullptr) spec.restart_after = read_duration_range(c.r, t, "restart_after", Sign::non_negative);
-  if (t.find("heal_after") != nullptr) spec.heal_after = read_duration_range(c.r, t, "heal_after", Sign::non_negative);
-  if (kind == SearchKind::partition) {
-    spec.modes = {PartitionMode::drop};
-    if (const DocNode* mode = t.find("mode")) {
-      std::size_t which = 0;
-      if (c.r.one_of(t, "mode", {"drop", "hold", "either"}, which)) {
-        if (which == 1) spec.modes = {PartitionMode::hold};
-        if (which == 2) spec.modes = {PartitionMode::drop, PartitionMode::hold};
-      }
-      (void)mode;
-    }
-  }
+  for (const SearchedValue& v : *kind.values)
+    spec.values.push_back(read_value(c.r, t, kind, v).value_or(SearchedRange{}));
   out.kinds.push_back(std::move(spec));
 }
 
@@ -255,22 +268,33 @@ std::vector<Phase> default_phases() {
 
 SectionDecl search_section() {
   std::vector<KeyDecl> decls = declarations(search_keys());
-  for (std::size_t k = 0; k < kSearchKindCount; ++k)
-    decls.push_back({.name = search_kind_name(static_cast<SearchKind>(k)),
-                     .rule = CustomRule{"table"},
-                     .doc = kKindKeyDoc,
-                     .default_note = "not searched"});
+  for (const SearchableKind& kind : searchable_kinds())
+    decls.push_back({.name = kind.name, .rule = CustomRule{"table"}, .doc = kKindKeyDoc, .default_note = "not searched"});
   return {.name = "search", .keys = std::move(decls)};
 }
 
 std::string search_kinds_markdown() {
-  std::string out = markdown_row({"key", "type", "kinds", "meaning"}) + "|---|---|---|---|\n";
-  for (const KindKey& k : kind_keys()) {
-    std::string kinds;
-    for (SearchKind kind : k.kinds) kinds += (kinds.empty() ? "" : ", ") + std::string(search_kind_name(kind));
-    out += markdown_row({"`" + std::string(k.name) + "`", std::string(k.type), kinds,
-                         std::string(k.doc) + (k.required ? " (required)" : "")});
+  // One row per key, naming every kind that takes it; its type and meaning
+  // from the first kind that declares it.
+  struct Row {
+    std::string key, type, kinds, doc;
+  };
+  std::vector<Row> rows{{"targets", "array of process names", "", std::string(kTargetsDoc) + " (required)"}};
+  for (const SearchableKind& kind : searchable_kinds()) {
+    rows.front().kinds += (rows.front().kinds.empty() ? "" : ", ") + std::string(kind.name);
+    for (const SearchedValue& v : *kind.values) {
+      if (!has_key(v)) continue;
+      auto row = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.key == v.key; });
+      if (row == rows.end()) {
+        const bool required = !v.optional && v.type != Searched::choice;
+        rows.push_back({std::string(v.key), range_type(kind, v), "", std::string(v.doc) + (required ? " (required)" : "")});
+        row = rows.end() - 1;
+      }
+      row->kinds += (row->kinds.empty() ? "" : ", ") + std::string(kind.name);
+    }
   }
+  std::string out = markdown_row({"key", "type", "kinds", "meaning"}) + "|---|---|---|---|\n";
+  for (const Row& r : rows) out += markdown_row({"`" + r.key + "`", r.type, r.kinds, r.doc});
   return out;
 }
 
@@ -340,34 +364,19 @@ void read_search_section(ReadContext& c) {
         c.r.fail(pos, t->path + ".latencies", error);
     }
   }
+  std::vector<std::string> kind_names;
+  for (const SearchableKind& kind : searchable_kinds()) kind_names.emplace_back(kind.name);
   for (const DocNode& m : t->members) {
-    for (std::size_t k = 0; k < kSearchKindCount; ++k) {
-      if (m.key != search_kind_name(static_cast<SearchKind>(k))) continue;
-      if (!m.table)
-        c.r.fail(m, "expected a table such as [search." + m.key + "], got " + describe_value(*m.value));
-      else
-        read_kind(c, m, static_cast<SearchKind>(k), s);
-    }
+    const SearchableKind* kind = searchable_kind(m.key);
+    if (kind == nullptr) continue;
+    if (!m.table)
+      c.r.fail(m, "expected a table such as [search." + m.key + "], got " + describe_value(*m.value));
+    else
+      read_kind(c, m, *kind, s);
   }
   if (s.kinds.empty() && s.story_faults == StoryFaults::remove && s.latencies.empty())
-    c.r.fail(*t, "searches nothing: add a [search.KIND] table (pause, crash, clock-jump, clock-drift, clock-slew, "
-                 "partition), latencies, or story_faults = \"search\"");
+    c.r.fail(*t, "searches nothing: add a [search.KIND] table (" + join_list(kind_names) +
+                     "), latencies, or story_faults = \"search\"");
 }
 
 }  // namespace locksim::scenario
-
-namespace locksim {
-
-const char* search_kind_name(SearchKind k) {
-  switch (k) {
-    case SearchKind::pause: return "pause";
-    case SearchKind::crash: return "crash";
-    case SearchKind::clock_jump: return "clock-jump";
-    case SearchKind::clock_drift: return "clock-drift";
-    case SearchKind::clock_slew: return "clock-slew";
-    case SearchKind::partition: return "partition";
-  }
-  return "?";
-}
-
-}  // namespace locksim
