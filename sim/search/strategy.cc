@@ -21,6 +21,7 @@ constexpr std::pair<Strategy, const char*> kNames[] = {{Strategy::uniform, "unif
 constexpr std::int64_t kSiteEnabledPpm = 250'000;  // a phase site is live in a run with probability ¼
 constexpr std::int64_t kSiteFiresPpm = 500'000;    // ... and fires with probability ½ each visit
 constexpr std::uint64_t kRestartOneIn = 8;         // the climb starts afresh one run in eight
+constexpr std::uint64_t kStaleRuns = 2048;         // ... and forgets a best no run improved on in this many
 
 // What a draw may use: per kind space, whether it is on and which targets are.
 struct Mask {
@@ -234,6 +235,15 @@ Candidate mutate(const SearchBase& base, Candidate c, Rng& rng, bool compound) {
   } else if (what == 3 && compound && room && !c.genes.empty()) {
     // Compound faults: where one fault used the lease up, a second adds to it.
     c.genes.push_back(stacked_after(base, c.genes[rng.below(c.genes.size())], rng));
+  } else if (what == 3 && compound && c.genes.size() > 1) {
+    // No room for one more: the stacked copy takes another fault's place.
+    // A climb that spent its last fault elsewhere (a pause of the other
+    // client, which only moved a phase) is otherwise stuck: the moves back
+    // to a third pause in the critical section each leave the lease as it is.
+    const std::size_t from = rng.below(c.genes.size());
+    std::size_t out = rng.below(c.genes.size() - 1);
+    if (out >= from) ++out;
+    c.genes[out] = stacked_after(base, c.genes[from], rng);
   } else if (what == 3 && !compound && room && !c.genes.empty()) {
     // Compound faults across processes: the same fault on another target
     // (a second master's clock steps, a second master crashes) — what a
@@ -329,8 +339,19 @@ void learn(const SearchBase& base, const Candidate& candidate, const Margins& ma
   for (std::size_t i = 0; i < hunt.size(); ++i) {
     const std::optional<Closeness> c = closeness(hunt[i], margins, lease_left, shortfall);
     if (!c) continue;
-    // Ties move the climb: a plateau is walked, not waited on.
-    if (!climb.best[i] || *c <= climb.best[i]->closeness) climb.best[i] = ClimbState::Best{candidate, *c};
+    std::optional<ClimbState::Best>& best = climb.best[i];
+    if (!best || *c < best->closeness) {
+      best = ClimbState::Best{candidate, *c, 0};
+    } else if (++best->stale >= kStaleRuns) {
+      // A climb that came no closer in this many runs sits on a local
+      // optimum (a plateau where the measure is used up without breaking
+      // the property, or faults spent where no one move helps): it starts
+      // again from the next run.
+      best.reset();
+    } else if (*c == best->closeness) {
+      // Ties move the climb: a plateau is walked, not waited on.
+      best->candidate = candidate;
+    }
   }
 }
 

@@ -18,9 +18,12 @@
 //            mutate the closest candidate so far for one hunted property
 //            (the properties take turns) — one value, or a compound step:
 //            climbing P3-P5, a fault stacked right after one it has (a
-//            second pause where the first ended); climbing P1 or P2, a fault
-//            copied onto another target (a second master's clock steps) —
-//            and restart from a fresh draw one time in eight.
+//            second pause where the first ended; with no room for one more,
+//            in another fault's place); climbing P1 or P2, a fault copied
+//            onto another target (a second master's clock steps) — and draw
+//            afresh one time in eight. When 2,048 runs in a row come no
+//            closer, the climb starts again (ClimbState): a single climb
+//            otherwise sits on a local optimum for the rest of the search.
 //  portfolio the four in turn, run by run, sharing what the climb learns.
 //  exhaustive every case of a stated discretisation, once (exhaustive.h):
 //            proposed by search.cc from its case number, not here.
@@ -73,11 +76,14 @@ std::optional<Closeness> closeness(Property property, const Margins& margins, st
                                    std::optional<int> shortfall);
 
 // What the margin climb has learned: per hunted property (in the order of
-// SearchSpec::hunt), the closest candidate so far.
+// SearchSpec::hunt), the closest candidate so far — since the climb last
+// started again: learn() forgets a best that 2,048 runs in a row did not
+// come closer than, and the next run starts the climb anew.
 struct ClimbState {
   struct Best {
     Candidate candidate;
     Closeness closeness;
+    std::uint64_t stale = 0;  // runs folded since |closeness| was last improved on
   };
   std::vector<std::optional<Best>> best;
 };
@@ -86,7 +92,9 @@ struct ClimbState {
 Candidate propose(const SearchBase& base, Strategy strategy, std::uint64_t index, Rng& rng, const ClimbState& climb);
 
 // Folds one run's margins, lease left and quorum shortfall (check/margins.h)
-// into the climb (the hunted properties' only).
+// into the climb (the hunted properties' only): a closer run becomes the
+// best, a tie moves it (a plateau is walked), and a best 2,048 runs could
+// not improve on is forgotten (ClimbState).
 void learn(const SearchBase& base, const Candidate& candidate, const Margins& margins,
            std::optional<Duration> lease_left, std::optional<int> shortfall, ClimbState& climb);
 

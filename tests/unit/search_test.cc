@@ -403,10 +403,13 @@ TEST(SearchSpeed, AReusedWorldGivesTheFreshRunsSummaries) {
 // Compound faults: three pauses of at most 3 s inside one Redlock critical
 // section with 6.4 s to spare. No strategy that draws faults independently
 // finds it in thousands of runs; the climb does, by closing the lease left at
-// c1's write (Closeness's lead) and stacking a pause where one ended.
+// c1's write (Closeness's lead) and stacking a pause where one ended. Seeds
+// 17 and 18 pin a local optimum: two 3 s pauses of c1 and a third fault spent
+// on c2, which 100,000 runs never left until a stacked pause could take that
+// fault's place and a stuck climb started again.
 TEST(SearchCompound, TheClimbAddsPausesUpOnTheLeaseLeft) {
   const Loaded space = load("scenarios/search/redlock-compound-pauses.toml");
-  for (std::uint64_t seed : {1, 2}) {
+  for (std::uint64_t seed : {1, 2, 17, 18}) {
     const SearchOutcome o = run_search(space.base, options(Strategy::portfolio, seed, 5000, 2));
     ASSERT_FALSE(o.findings.empty()) << "seed " << seed;
     EXPECT_GE(o.findings.front().candidate.genes.size(), 3u) << "no fewer than three faults break it";
@@ -420,6 +423,36 @@ TEST(SearchCompound, TheClimbAddsPausesUpOnTheLeaseLeft) {
   EXPECT_LT(*near, *far);
   EXPECT_EQ(closeness(Property::grant_exclusive, flat, Duration{1}, std::nullopt), std::nullopt)
       << "no margin for P1 in this run";
+}
+
+// A climb no run came closer than in 2,048 runs in a row is forgotten, so the
+// next run starts it again; a tie moves it meanwhile, a closer run resets the
+// count.
+TEST(SearchClimb, ABestNoRunImprovesOnIsForgotten) {
+  const Loaded space = load("scenarios/search/gc-pause.toml");
+  ClimbState climb;
+  Margins margins{};
+  const auto at = [](Property p) { return static_cast<std::size_t>(p); };
+  margins[at(Property::invariant)] = Duration{5'000'000};
+  Candidate first, tie, closer;
+  first.strategy = "first";
+  tie.strategy = "tie";
+  closer.strategy = "closer";
+  learn(space.base, first, margins, Duration{1'000'000'000}, std::nullopt, climb);
+  ASSERT_TRUE(climb.best.at(0));
+  learn(space.base, tie, margins, Duration{1'000'000'000}, std::nullopt, climb);
+  EXPECT_EQ(climb.best[0]->candidate.strategy, "tie") << "a tie moves the climb";
+  learn(space.base, closer, margins, Duration{999'000'000}, std::nullopt, climb);
+  EXPECT_EQ(climb.best[0]->candidate.strategy, "closer");
+  EXPECT_EQ(climb.best[0]->stale, 0u);
+  for (int i = 0; i < 2047; ++i) learn(space.base, first, margins, Duration{2'000'000'000}, std::nullopt, climb);
+  ASSERT_TRUE(climb.best[0]) << "2,047 runs that came no closer";
+  EXPECT_EQ(climb.best[0]->candidate.strategy, "closer");
+  learn(space.base, first, margins, Duration{2'000'000'000}, std::nullopt, climb);
+  EXPECT_FALSE(climb.best[0]) << "the 2,048th: the climb starts again";
+  learn(space.base, first, margins, Duration{2'000'000'000}, std::nullopt, climb);
+  ASSERT_TRUE(climb.best[0]);
+  EXPECT_EQ(climb.best[0]->candidate.strategy, "first") << "from the next run, however far it was";
 }
 
 }  // namespace
