@@ -54,6 +54,10 @@ FaultKindSpec make_searched(const SearchedFault& fault) {
 template <typename Kind>
 void add_searchable(const FaultKindDecl<Kind>& kind, std::vector<SearchableKind>& out) {
   if (!kind.search) return;
+  // A Gene holds a searched fault's values in place (search_side.h).
+  if (kind.search->values.size() > kMostSearchedValues)
+    throw std::logic_error("fault kind " + std::string(kind.name) + " searches more than " +
+                           std::to_string(kMostSearchedValues) + " values: raise kMostSearchedValues");
   out.push_back({.name = kind.name,
                  .one_target = kind.search->one_target,
                  .values = &kind.search->values,
