@@ -1,3 +1,4 @@
+#include "sim/scenario/protocols.h"
 #include "sim/scenario/build.h"
 
 #include <algorithm>
@@ -284,7 +285,7 @@ WorldPlan Planner::plan(std::uint64_t seed, bool resettable) const {
   } else if (!l.nodes.empty()) {  // protocol = "none" has no lock service at all
     plan.service.initial_masters.assign(spec.redis.nodes.size(), kNoProcess);
     plan.service.initial_masters.resize(l.nodes.size(), l.nodes.front());  // replicas follow nodes[0]
-    plan.service.quorum = spec.lock.protocol == LockProtocol::redlock ? spec.lock.redlock.quorum : 1;
+    plan.service.quorum = protocol_decl(spec.lock.protocol).quorum_of_masters ? spec.lock.redlock.quorum : 1;
   }
   plan.app = spec.resource.app;
   plan_redis(plan, spec, l);

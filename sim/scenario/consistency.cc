@@ -1,3 +1,4 @@
+#include "sim/scenario/protocols.h"
 #include "sim/scenario/consistency.h"
 
 #include <algorithm>
@@ -82,7 +83,7 @@ void check_store_session(Reader& r, const DocNode& root, const ScenarioSpec& spe
   if (!uses_store(lock.protocol)) return;
   const SourcePos file_pos{spec.file, 0};
   const StoreLockSpec& sl = lock.store_lock;
-  const bool observation = lock.protocol == LockProtocol::kubernetes || lock.protocol == LockProtocol::dynamodb;
+  const bool observation = protocol_decl(lock.protocol).observation;
   const Duration limit = observation ? sl.renew_deadline : lock.ttl;
   if (sl.keepalive_every >= limit) {
     fail_at(r, first_written(root, {{"store_lock", "keepalive_every"}, {"lock", "ttl"}}), file_pos,
@@ -110,7 +111,7 @@ void check_resource(Reader& r, const DocNode& root, const ScenarioSpec& spec) {
             "a fencing resource needs fencing tokens, and lock.fencing is \"none\": every op would be refused; set "
             "lock.fencing = \"incr\"");
   }
-  if (spec.lock.fencing == FencingStyle::incr_in_script && spec.lock.protocol == LockProtocol::redlock) {
+  if (spec.lock.fencing == FencingStyle::incr_in_script && protocol_decl(spec.lock.protocol).quorum_of_masters) {
     fail_at(r, first_written(root, {{"lock", "fencing"}}), file_pos, "lock.fencing",
             "\"incr-in-script\" takes the token on the one node that takes the lock; Redlock's nodes would each "
             "count their own: use fencing = \"incr\" (one designated node, redlock.fencing_node)");

@@ -1,6 +1,7 @@
 #include "sim/scenario/lock_factory.h"
 
 #include "sim/core/check.h"
+#include "sim/scenario/protocols.h"
 
 #include "sim/lock/master_follower.h"
 #include "sim/lock/no_lock.h"
@@ -11,31 +12,14 @@
 
 namespace locksim {
 
-namespace {
-
 using LockFactory = ClientProcess::LockFactory;
-
-StoreRecipe recipe_of(LockProtocol protocol) {
-  switch (protocol) {
-    case LockProtocol::etcd: return StoreRecipe::etcd_mutex;
-    case LockProtocol::zookeeper: return StoreRecipe::curator_mutex;
-    case LockProtocol::chubby: return StoreRecipe::chubby_lock;
-    case LockProtocol::consul: return StoreRecipe::consul_lock;
-    case LockProtocol::kubernetes:
-    case LockProtocol::dynamodb: return StoreRecipe::observation_lease;
-    case LockProtocol::single_node:
-    case LockProtocol::redlock:
-    case LockProtocol::none: break;
-  }
-  LOCKSIM_CHECK(false, "recipe_of: not a store protocol");
-  return StoreRecipe::etcd_mutex;
-}
 
 LockFactory store_factory(const ScenarioSpec& spec, const LockTargets& targets) {
   const LockSpec& l = spec.lock;
   const StoreLockSpec& s = l.store_lock;
+  const ProtocolDecl& protocol = protocol_decl(l.protocol);
   StoreLockConfig lock;
-  lock.recipe = recipe_of(l.protocol);
+  lock.recipe = *protocol.recipe;
   lock.members = targets.service.nodes;
   lock.key = targets.service.lock_key;
   lock.ttl = l.ttl;
@@ -43,7 +27,7 @@ LockFactory store_factory(const ScenarioSpec& spec, const LockTargets& targets) 
   lock.request_timeout = l.request_timeout;
   lock.clock = l.clock;
   lock.recheck_after_wait = s.recheck;
-  if (l.protocol == LockProtocol::etcd) {
+  if (protocol.clientv3) {
     lock.clientv3 = true;
     ClientV3Timing& t = lock.clientv3_timing;
     t.keepalive_tick = s.keepalive_tick;
@@ -56,7 +40,7 @@ LockFactory store_factory(const ScenarioSpec& spec, const LockTargets& targets) 
   }
   // Curator's policies are ZooKeeper's; every other session lock believes
   // until its own deadline.
-  lock.policy = l.protocol == LockProtocol::zookeeper ? s.policy : SessionPolicy::deadline;
+  lock.policy = protocol.curator_policies ? s.policy : SessionPolicy::deadline;
   lock.suspended_after = s.suspended_after;
   lock.lost_after = s.lost_after;
   lock.lock_delay = s.lock_delay;
@@ -67,31 +51,33 @@ LockFactory store_factory(const ScenarioSpec& spec, const LockTargets& targets) 
   };
 }
 
-LockFactory protocol_factory(const ScenarioSpec& spec, const LockTargets& targets) {
+LockFactory no_lock_factory(const ScenarioSpec&, const LockTargets&) {
+  return [](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+    return std::make_unique<NoLock>(self, listener, tag_base);
+  };
+}
+
+LockFactory single_node_factory(const ScenarioSpec& spec, const LockTargets& targets) {
   const LockSpec& l = spec.lock;
-  if (uses_store(l.protocol)) return store_factory(spec, targets);
-  if (l.protocol == LockProtocol::none)
-    return [](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
-      return std::make_unique<NoLock>(self, listener, tag_base);
-    };
-  const ValidityRule rule{l.ttl, l.drift_factor_ppm, l.drift_fixed};
-  if (l.protocol == LockProtocol::single_node) {
-    SingleNodeLockConfig lock;
-    lock.node = targets.service.nodes.front();
-    lock.key = targets.service.lock_key;
-    lock.fencing_key = targets.fencing_key;
-    lock.acquire = l.acquire;
-    lock.release = l.release;
-    lock.fencing = l.fencing;
-    lock.validity = rule;
-    lock.request_timeout = l.request_timeout;
-    lock.clock = l.clock;
-    lock.wait_replicas = l.wait_replicas;
-    lock.wait_timeout = l.wait_timeout;
-    return [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
-      return std::make_unique<SingleNodeLock>(self, listener, lock, tag_base);
-    };
-  }
+  SingleNodeLockConfig lock;
+  lock.node = targets.service.nodes.front();
+  lock.key = targets.service.lock_key;
+  lock.fencing_key = targets.fencing_key;
+  lock.acquire = l.acquire;
+  lock.release = l.release;
+  lock.fencing = l.fencing;
+  lock.validity = ValidityRule{l.ttl, l.drift_factor_ppm, l.drift_fixed};
+  lock.request_timeout = l.request_timeout;
+  lock.clock = l.clock;
+  lock.wait_replicas = l.wait_replicas;
+  lock.wait_timeout = l.wait_timeout;
+  return [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
+    return std::make_unique<SingleNodeLock>(self, listener, lock, tag_base);
+  };
+}
+
+LockFactory redlock_factory(const ScenarioSpec& spec, const LockTargets& targets) {
+  const LockSpec& l = spec.lock;
   RedlockConfig lock;
   lock.nodes = targets.service.nodes;
   lock.quorum = targets.service.quorum;
@@ -99,7 +85,7 @@ LockFactory protocol_factory(const ScenarioSpec& spec, const LockTargets& target
   lock.fencing = l.fencing;
   lock.fencing_key = targets.fencing_key;
   lock.fencing_node = targets.fencing_node;
-  lock.validity = rule;
+  lock.validity = ValidityRule{l.ttl, l.drift_factor_ppm, l.drift_fixed};
   lock.node_timeout = l.redlock.node_timeout;
   lock.parallel = l.redlock.parallel;
   lock.check_validity = l.redlock.check_validity;
@@ -112,10 +98,8 @@ LockFactory protocol_factory(const ScenarioSpec& spec, const LockTargets& target
   };
 }
 
-}  // namespace
-
 LockFactory lock_factory(const ScenarioSpec& spec, const LockTargets& targets) {
-  LockFactory base = protocol_factory(spec, targets);
+  LockFactory base = protocol_decl(spec.lock.protocol).factory(spec, targets);
   if (spec.lock.watchdog.enabled) {
     const Duration every = spec.lock.watchdog.renew_every;
     base = [base, every](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {

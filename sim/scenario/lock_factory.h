@@ -18,6 +18,14 @@ struct LockTargets {
   std::vector<ProcessId> sentinels;
 };
 
+// The clients' lock for the protocol the spec names (its row's factory,
+// protocols.h), wrapped as the spec asks.
 ClientProcess::LockFactory lock_factory(const ScenarioSpec& spec, const LockTargets& targets);
+
+// Each protocol family's factory, for its rows in protocols.cc.
+ClientProcess::LockFactory single_node_factory(const ScenarioSpec& spec, const LockTargets& targets);
+ClientProcess::LockFactory redlock_factory(const ScenarioSpec& spec, const LockTargets& targets);
+ClientProcess::LockFactory store_factory(const ScenarioSpec& spec, const LockTargets& targets);
+ClientProcess::LockFactory no_lock_factory(const ScenarioSpec& spec, const LockTargets& targets);
 
 }  // namespace locksim

@@ -1,3 +1,4 @@
+#include "sim/scenario/protocols.h"
 #include "sim/scenario/phase_reach.h"
 
 #include <toml++/toml.h>
@@ -158,16 +159,16 @@ std::array<std::int64_t, kPhaseCount> phase_reach(const ScenarioSpec& spec, cons
   most[index(Phase::done)] = 1;
   most[index(Phase::acquire_sent)] = tries;
   most[index(Phase::acquire_failed)] = tries;
-  if (spec.lock.protocol == LockProtocol::single_node && spec.lock.acquire == AcquireStyle::setnx_then_expire)
+  if (protocol_decl(spec.lock.protocol).acquire_styles && spec.lock.acquire == AcquireStyle::setnx_then_expire)
     most[index(Phase::setnx_ok)] = tries;
   most[index(Phase::acquired)] = cycles;
   if (client.release) most[index(Phase::released)] = cycles;
   // A store lock's session: keepalive replies extend a held lease any number
   // of times; etcd's session is given up at most once per acquire that opens it.
-  const LockProtocol protocol = spec.lock.protocol;
-  if (uses_store(protocol) && protocol != LockProtocol::kubernetes && protocol != LockProtocol::dynamodb && cycles > 0)
+  const ProtocolDecl& protocol = protocol_decl(spec.lock.protocol);
+  if (protocol.family == ProtocolFamily::store && !protocol.observation && cycles > 0)
     most[index(Phase::extended)] = kUnbounded;
-  if (protocol == LockProtocol::etcd) most[index(Phase::session_lost)] = tries;
+  if (protocol.clientv3) most[index(Phase::session_lost)] = tries;
   std::array<std::int64_t, kPhaseCount> per_cycle{};
   for (const Step& step : client.steps) {
     if (const std::optional<Phase> p = phase_of(step.kind)) ++per_cycle[index(*p)];

@@ -36,9 +36,8 @@ namespace locksim {
 // etcd's Mutex, ZooKeeper with Curator, Chubby, Consul, and the
 // lease-by-observation locks of Kubernetes and the DynamoDB lock client.
 // "none" is the no-lock baseline: clients go straight to the resource.
+// Each has its row in protocols.h: what it runs on and what applies to it.
 enum class LockProtocol : std::uint8_t { single_node, redlock, etcd, zookeeper, chubby, consul, kubernetes, dynamodb, none };
-inline bool uses_store(LockProtocol p) { return p >= LockProtocol::etcd && p != LockProtocol::none; }
-inline bool uses_redis(LockProtocol p) { return p == LockProtocol::single_node || p == LockProtocol::redlock; }
 
 // Redlock's own knobs (the distlock page and the reference client redlock-rb).
 struct RedlockSpec {

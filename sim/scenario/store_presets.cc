@@ -1,3 +1,4 @@
+#include "sim/scenario/protocols.h"
 #include "sim/scenario/store_presets.h"
 
 #include <array>
@@ -103,9 +104,7 @@ const StoreRelease* find_store_release(std::string_view name) {
 }
 
 const StoreRelease* default_store_release(LockProtocol protocol) {
-  if (protocol == LockProtocol::etcd) return find_store_release("etcd-3.4.23");
-  if (protocol == LockProtocol::zookeeper) return find_store_release("zookeeper-3.8.0");
-  return nullptr;
+  return find_store_release(protocol_decl(protocol).default_release);
 }
 
 const StorePreset& store_preset(LockProtocol protocol) {

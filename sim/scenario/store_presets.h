@@ -40,7 +40,7 @@ struct StorePreset {
   bool zookeeper_sessions;
 };
 
-// The defaults of |protocol|. REQUIRES: uses_store(protocol).
+// The defaults of |protocol|. REQUIRES: a store protocol (protocols.h).
 const StorePreset& store_preset(LockProtocol protocol);
 
 // A release of a store and its client library, pinned to the source it was

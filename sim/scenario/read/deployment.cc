@@ -1,6 +1,7 @@
 // The deployment as a whole: what the protocol, the nodes, the replicas and
 // the sentinels allow of each other. Each section has been read on its own;
 // these are the rules that span sections.
+#include "sim/scenario/protocols.h"
 #include "sim/scenario/presets.h"
 #include "sim/scenario/read/sections.h"
 
@@ -53,7 +54,7 @@ void check_protocol(ReadContext& c) {
   const DocNode& redis = c.section("redis");
   const DocNode& l = c.section("lock");
   const std::vector<std::string>& nodes = c.spec.redis.nodes;
-  if (lock.protocol != LockProtocol::redlock) {
+  if (!protocol_decl(lock.protocol).quorum_of_masters) {
     if (nodes.size() > 1 && redis.find("nodes") != nullptr)
       c.r.fail(*redis.find("nodes"),
                "the single-node lock uses exactly one node; use protocol = \"redlock\" for several (got " +

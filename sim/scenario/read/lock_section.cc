@@ -1,6 +1,7 @@
 // [lock]: the client side of the lock protocol.
 #include <climits>
 
+#include "sim/scenario/protocols.h"
 #include "sim/scenario/presets.h"
 #include "sim/scenario/store_presets.h"
 #include "sim/scenario/read/sections.h"
@@ -11,12 +12,24 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr std::pair<LockProtocol, std::string_view> kProtocols[] = {
-    {LockProtocol::single_node, "single-node"}, {LockProtocol::redlock, "redlock"},
-    {LockProtocol::etcd, "etcd"},               {LockProtocol::zookeeper, "zookeeper"},
-    {LockProtocol::chubby, "chubby"},           {LockProtocol::consul, "consul"},
-    {LockProtocol::kubernetes, "kubernetes"},   {LockProtocol::dynamodb, "dynamodb"},
-    {LockProtocol::none, "none"}};
+// The protocol key: one option per row of the protocol table, each row's
+// doc in the key's.
+ChoiceRule protocol_rule() {
+  ChoiceRule rule;
+  for (const ProtocolDecl& p : protocols()) rule.options.emplace_back(static_cast<std::int64_t>(p.protocol), p.name);
+  rule.fallback = static_cast<std::int64_t>(LockProtocol::single_node);
+  return rule;
+}
+
+const std::string& protocol_doc() {
+  static const std::string doc = [] {
+    std::string out = "which protocol the clients run: ";
+    for (const ProtocolDecl& p : protocols())
+      out += (&p == &protocols().front() ? "" : "; ") + ("`" + std::string(p.name) + "`, ") + std::string(p.doc);
+    return out;
+  }();
+  return doc;
+}
 constexpr std::pair<AcquireStyle, std::string_view> kAcquireStyles[] = {
     {AcquireStyle::set_nx_px, "set-nx-px"}, {AcquireStyle::setnx_then_expire, "setnx-then-expire"}};
 constexpr std::pair<ReleaseStyle, std::string_view> kReleaseStyles[] = {
@@ -45,14 +58,7 @@ std::string_view preset_name(std::int64_t index) {
 }
 
 const KeyTable<LockSpec> kLockKeys{
-    {{.name = "protocol",
-      .rule = choice_of(kProtocols, LockProtocol::single_node),
-      .doc = "which protocol the clients run: one Redis node (exactly one entry in `redis.nodes`), Redlock over "
-             "every node in `redis.nodes` (tuned in [`[redlock]`](#redlock)), or a lock kept in a consensus store "
-             "([`[store]`](#store), [`[store_lock]`](#store_lock)): etcd's Mutex, ZooKeeper with Curator's "
-             "InterProcessMutex, Chubby, Consul, or the lease-by-observation locks of Kubernetes and the DynamoDB "
-             "lock client; or `none`, the no-lock baseline: every acquire succeeds at once and no lease ends (for a "
-             "transactional or atomic resource, which keeps the data right by itself)"},
+    {{.name = "protocol", .rule = protocol_rule(), .doc = protocol_doc()},
      into(&LockSpec::protocol)},
     {{.name = "preset",
       .rule = preset_rule(),
@@ -161,12 +167,6 @@ const KeyTable<LockSpec> kLockKeys{
 
 }  // namespace
 
-const char* lock_protocol_name(LockProtocol protocol) {
-  for (const auto& [value, name] : kProtocols)
-    if (value == protocol) return name.data();
-  return "?";
-}
-
 SectionDecl lock_section() { return {.name = "lock", .keys = declarations(kLockKeys)}; }
 
 void read_lock_section(ReadContext& c) {
@@ -174,7 +174,7 @@ void read_lock_section(ReadContext& c) {
   LockSpec& lock = c.spec.lock;
   read_keys(c.r, l, kLockKeys, lock);
   const LockPreset* preset = find_lock_preset(lock.preset);
-  if (preset != nullptr && preset->first_attempt_expiry && lock.protocol != LockProtocol::redlock)
+  if (preset != nullptr && preset->first_attempt_expiry && !protocol_decl(lock.protocol).quorum_of_masters)
     c.r.fail(*l.find("preset"),
              in_quotes(preset->name) + " counts the lease from the first attempt, as a Redlock client does; it needs protocol = \"redlock\"");
   if (const StoreRelease* release = find_store_release(lock.preset); release != nullptr && release->protocol != lock.protocol)

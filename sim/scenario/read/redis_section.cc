@@ -1,5 +1,6 @@
 // [redis]: the nodes, their configuration, their replicas and the keys they
 // hold when the run starts.
+#include "sim/scenario/protocols.h"
 #include "sim/scenario/read/sections.h"
 
 #include <toml++/toml.h>

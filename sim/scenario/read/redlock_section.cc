@@ -2,6 +2,7 @@
 // redlock-rb). Read once the lock, the nodes and every process are known.
 #include <algorithm>
 
+#include "sim/scenario/protocols.h"
 #include "sim/scenario/read/sections.h"
 
 namespace locksim::scenario {
@@ -103,7 +104,7 @@ SectionDecl redlock_section() { return {.name = "redlock", .keys = declarations(
 
 void read_redlock_section(ReadContext& c) {
   const DocNode& rl = c.section("redlock");
-  if (c.spec.lock.protocol != LockProtocol::redlock && c.root.find("redlock") != nullptr) {
+  if (!protocol_decl(c.spec.lock.protocol).quorum_of_masters && c.root.find("redlock") != nullptr) {
     c.r.fail(rl.members.empty() ? rl : rl.members.front(),
              "[redlock] applies only with protocol = \"redlock\" in [lock], and the protocol is \"" +
                  std::string(lock_protocol_name(c.spec.lock.protocol)) + "\"" +

@@ -58,7 +58,6 @@ std::span<const SectionDecl> sections();
 const SectionDecl* find_section(std::string_view name);
 
 // "single-node", "etcd", ...: the protocol as scenario files write it.
-const char* lock_protocol_name(LockProtocol protocol);
 
 // The range of a count of replicas (min_replicas_to_write, wait_replicas).
 std::string replica_count_rule(std::int64_t replicas);

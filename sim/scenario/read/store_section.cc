@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "sim/scenario/protocols.h"
 #include "sim/core/limits.h"
 #include "sim/scenario/read/sections.h"
 #include "sim/scenario/store_presets.h"
@@ -191,24 +192,20 @@ const KeyTable<StoreLockSpec> kStoreLockKeys{
       .default_note = "Kubernetes 10 s; DynamoDB the lease (`lock.ttl`)"},
      into(&StoreLockSpec::renew_deadline)},};
 
-// Which [store_lock] keys each store protocol reads; any other written there
-// is an error rather than silently ignored.
-bool applies(std::string_view key, LockProtocol p) {
-  if (key == "keepalive_every") return true;
-  if (key == "recheck" || key == "keepalive_tick" || key == "keepalive_tick_phase" || key == "deadline_tick" ||
-      key == "deadline_tick_phase" || key == "first_keepalive_timeout")
-    return p == LockProtocol::etcd;
-  if (key == "policy" || key == "suspended_after" || key == "lost_after") return p == LockProtocol::zookeeper;
-  if (key == "lock_delay") return p == LockProtocol::chubby || p == LockProtocol::consul;
-  if (key == "renew_deadline") return p == LockProtocol::kubernetes || p == LockProtocol::dynamodb;
-  return false;
+bool listed(const std::vector<std::string_view>& keys, std::string_view key) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
-// The [store] keys only etcd's lessor has.
+// Which [store_lock] keys each store protocol reads (its row's); any other
+// written there is an error rather than silently ignored.
+bool applies(std::string_view key, LockProtocol p) {
+  return key == "keepalive_every" || listed(protocol_decl(p).store_lock_keys, key);
+}
+
+// The [store] keys of one server's lessor apply to it alone.
 bool store_key_applies(std::string_view key, LockProtocol p) {
-  if (key == "lessor_queue_clock" || key == "expired_retry" || key == "lease_checkpoint_interval" ||
-      key == "renew_confirms_leadership")
-    return p == LockProtocol::etcd;
+  for (const ProtocolDecl& other : protocols())
+    if (listed(other.lessor_keys, key)) return listed(protocol_decl(p).lessor_keys, key);
   return true;
 }
 
@@ -281,7 +278,7 @@ void check_store_phases(ReadContext& c) {
   const StoreSpec& st = c.spec.store;
   const StoreLockSpec& sl = c.spec.lock.store_lock;
   check_phase(c, "store", "lessor_tick_phase", st.lessor_tick_phase, st.lessor_tick, "lessor_tick");
-  if (c.spec.lock.protocol != LockProtocol::etcd) return;
+  if (!protocol_decl(c.spec.lock.protocol).clientv3) return;
   check_phase(c, "store_lock", "keepalive_tick_phase", std::optional(sl.keepalive_tick_phase), sl.keepalive_tick,
               "keepalive_tick");
   check_phase(c, "store_lock", "deadline_tick_phase", std::optional(sl.deadline_tick_phase), sl.deadline_tick,
@@ -321,7 +318,7 @@ void resolve_store_defaults(ReadContext& c) {
   if (lock.preset.empty()) lock.preset = release->name;
   if (unwritten("store", "lessor_queue_clock")) store.lessor_queue_clock = release->lessor_queue_clock;
   // etcdserver/server.go: ExpiredLeasesRetryInterval = ReqTimeout().
-  if (unwritten("store", "expired_retry") && spec.lock.protocol == LockProtocol::etcd)
+  if (unwritten("store", "expired_retry") && listed(protocol_decl(spec.lock.protocol).lessor_keys, "expired_retry"))
     store.expired_retry = saturating_add(5s, saturating_mul(store.election_timeout, 2));
   if (unwritten("store", "renew_confirms_leadership")) store.renew_confirms_leadership = release->renew_confirms_leadership;
   if (unwritten("store_lock", "recheck")) sl.recheck = release->recheck;
