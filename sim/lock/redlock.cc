@@ -32,7 +32,7 @@ void RedlockClient::acquire(bool first_of_cycle) {
   // One random value per attempt, the same on every node — or, when the
   // attempts keep their keys until acquire gives up, one per acquire call, as
   // node-redlock draws it, so that the final release removes them all.
-  if (first_of_cycle || config_.cleanup != FailedAttemptCleanup::at_give_up) attempt_value_ = self_.rng().next_u64();
+  if (first_of_cycle || config_.knobs.cleanup != FailedAttemptCleanup::at_give_up) attempt_value_ = self_.rng().next_u64();
   acquire_op_ = next_request_id_;
   self_.record(RequestInvoked{self_.id(), acquire_op_, RequestKind::acquire});
   start_round(false);
@@ -55,7 +55,7 @@ void RedlockClient::start_round(bool extending, bool cleaning) {
   round_.next_to_send = 0;
   round_.open = 0;
   round_.ok = 0;
-  if (config_.parallel) {
+  if (config_.knobs.parallel) {
     while (round_.next_to_send < config_.nodes.size()) send_to(round_.next_to_send++);
   } else {
     send_to(round_.next_to_send++);
@@ -83,7 +83,7 @@ void RedlockClient::send_to(std::size_t node) {
   const std::uint64_t id = next_request_id_++;
   round_.request[node] = id;
   ++round_.open;
-  round_.timeout[node] = self_.set_timer(config_.node_timeout, tag_base_ + kNodeTimeoutTags + node);
+  round_.timeout[node] = self_.set_timer(config_.knobs.node_timeout, tag_base_ + kNodeTimeoutTags + node);
   self_.send_built<redis::Request>(config_.nodes[node], [&](redis::Request& r) {
     make_request(r);
     r.request_id = id;
@@ -128,9 +128,9 @@ void RedlockClient::node_done(std::size_t node, bool ok) {
   round_.request[node] = 0;
   --round_.open;
   if (ok) ++round_.ok;
-  if (!config_.parallel && round_.next_to_send < config_.nodes.size()) return send_to(round_.next_to_send++);
+  if (!config_.knobs.parallel && round_.next_to_send < config_.nodes.size()) return send_to(round_.next_to_send++);
   if (round_.open == 0) return finish_round();
-  if (config_.return_early && !round_.cleaning && decided()) {
+  if (config_.knobs.return_early && !round_.cleaning && decided()) {
     // The nodes still out are abandoned: their replies, when they come,
     // answer no open request, and their timeouts must not count against the
     // next round.
@@ -162,12 +162,12 @@ void RedlockClient::finish_round() {
     listener_.on_extended(ok);
     return;
   }
-  if (!quorum_ok || (config_.check_validity && validity <= Duration{0})) return undo_attempt(Outcome::fail);
+  if (!quorum_ok || (config_.knobs.check_validity && validity <= Duration{0})) return undo_attempt(Outcome::fail);
   if (config_.fencing == FencingStyle::incr) {
     state_ = State::fencing;
     redis::Request r = fencing_token_request(next_request_id_++, config_.fencing_key);
     token_request_ = r.request_id;
-    token_timeout_ = self_.set_timer(config_.node_timeout, tag_base_ + kTokenTimeoutTag);
+    token_timeout_ = self_.set_timer(config_.knobs.node_timeout, tag_base_ + kTokenTimeoutTag);
     self_.send(config_.fencing_node, r);
     return;
   }
@@ -178,7 +178,7 @@ void RedlockClient::grant(std::int64_t fencing_token) {
   state_ = State::idle;  // the attempt is over; the lease is belief_'s
   // The lease ends at T1 + ttl - drift, T1 being this attempt's start — or,
   // with node-redlock's bug, the first attempt's, which may lie in the past.
-  const LocalTime t1 = config_.first_attempt_expiry ? cycle_start_ : round_.start;
+  const LocalTime t1 = config_.knobs.first_attempt_expiry ? cycle_start_ : round_.start;
   const LocalTime end = saturating_add(t1, config_.validity.ttl - config_.validity.drift());
   self_.record(RequestCompleted{self_.id(), acquire_op_, RequestKind::acquire, Outcome::ok});
   const Duration validity = end - self_.clock_now(config_.clock);
@@ -194,7 +194,7 @@ void RedlockClient::fail_attempt(Outcome outcome) {
 void RedlockClient::undo_attempt(Outcome outcome) {
   // Step 4: undo whatever was taken, on every node (a node may have taken the
   // key even if its reply was lost).
-  switch (config_.cleanup) {
+  switch (config_.knobs.cleanup) {
     case FailedAttemptCleanup::send: release_everywhere(attempt_value_); break;
     case FailedAttemptCleanup::at_give_up: break;
     case FailedAttemptCleanup::await:
@@ -207,7 +207,7 @@ void RedlockClient::undo_attempt(Outcome outcome) {
 }
 
 void RedlockClient::give_up() {
-  if (config_.cleanup == FailedAttemptCleanup::at_give_up) release_everywhere(attempt_value_);
+  if (config_.knobs.cleanup == FailedAttemptCleanup::at_give_up) release_everywhere(attempt_value_);
 }
 
 void RedlockClient::release_everywhere(std::uint64_t value) {

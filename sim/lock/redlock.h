@@ -28,6 +28,7 @@
 
 #include "sim/lock/lease.h"
 #include "sim/lock/lease_belief.h"
+#include "sim/lock/redlock_knobs.h"
 #include "sim/lock/styles.h"
 #include "sim/lock/validity.h"
 #include "sim/world/process.h"
@@ -42,15 +43,7 @@ struct RedlockConfig {
   redis::KeyId fencing_key = 0;
   ProcessId fencing_node = kNoProcess;
   ValidityRule validity;
-  Duration node_timeout = std::chrono::milliseconds(50);
-  bool parallel = false;
-  bool check_validity = true;
-  bool first_attempt_expiry = false;
-  // node-redlock v5: with parallel requests, end the round as soon as a quorum
-  // has said OK or can no longer (too many refusals and timeouts), instead of
-  // waiting for every node's reply or timeout (v4, redlock-rb, redlock-py).
-  bool return_early = false;
-  FailedAttemptCleanup cleanup = FailedAttemptCleanup::send;
+  RedlockKnobs knobs;
   ClockKind clock = ClockKind::monotonic;
 };
 

@@ -86,12 +86,7 @@ LockFactory redlock_factory(const ScenarioSpec& spec, const LockTargets& targets
   lock.fencing_key = targets.fencing_key;
   lock.fencing_node = targets.fencing_node;
   lock.validity = ValidityRule{l.ttl, l.drift_factor_ppm, l.drift_fixed};
-  lock.node_timeout = l.redlock.node_timeout;
-  lock.parallel = l.redlock.parallel;
-  lock.check_validity = l.redlock.check_validity;
-  lock.first_attempt_expiry = l.redlock.first_attempt_expiry;
-  lock.return_early = l.redlock.return_early;
-  lock.cleanup = l.redlock.cleanup;
+  lock.knobs = l.redlock.knobs;
   lock.clock = l.clock;
   return [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
     return std::make_unique<RedlockClient>(self, listener, lock, tag_base);

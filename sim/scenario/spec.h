@@ -19,6 +19,7 @@
 #include "sim/core/time.h"
 #include "sim/history/history.h"
 #include "sim/history/server_event.h"
+#include "sim/lock/redlock_knobs.h"
 #include "sim/lock/store_lock_config.h"
 #include "sim/lock/styles.h"
 #include "sim/redis/config.h"
@@ -41,20 +42,9 @@ enum class LockProtocol : std::uint8_t { single_node, redlock, etcd, zookeeper, 
 
 // Redlock's own knobs (the distlock page and the reference client redlock-rb).
 struct RedlockSpec {
-  bool parallel = false;         // "sequential" (the page) or "parallel" (most clients)
-  Duration node_timeout{};       // per-node request timeout
-  bool check_validity = false;   // false: Kleppmann's naive client, no TTL - elapsed - drift > 0 check
-  std::uint32_t quorum = 0;      // resolved: N/2 + 1 unless written
-  std::string fencing_node;      // resolved: the first node unless written
-  // node-redlock's known bug (issues #169, #296): with retries, the lease end
-  // is computed from the FIRST attempt's start, so acquire can return a lock
-  // that has already expired.
-  bool first_attempt_expiry = false;
-  // node-redlock v5: a parallel round ends as soon as a quorum agrees or can
-  // no longer agree, not when every node has answered or timed out.
-  bool return_early = false;
-  // What a failed attempt costs: releases sent, awaited, or kept for the end.
-  FailedAttemptCleanup cleanup = FailedAttemptCleanup::send;
+  RedlockKnobs knobs;         // the client's own knobs, as the model takes them (lock/redlock.h)
+  std::uint32_t quorum = 0;   // resolved: N/2 + 1 unless written
+  std::string fencing_node;   // resolved: the first node unless written
 };
 
 // Redisson-style renewal: while the holder runs, extend the lease every

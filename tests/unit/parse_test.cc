@@ -113,12 +113,12 @@ TEST(ParseValid, FullFileResolvesToExpectedSpec) {
   EXPECT_TRUE(s.lock.watchdog.enabled);
   EXPECT_EQ(s.lock.watchdog.renew_every, 2s);
 
-  EXPECT_TRUE(s.lock.redlock.parallel);
-  EXPECT_EQ(s.lock.redlock.node_timeout, 20ms);
-  EXPECT_FALSE(s.lock.redlock.check_validity);
+  EXPECT_TRUE(s.lock.redlock.knobs.parallel);
+  EXPECT_EQ(s.lock.redlock.knobs.node_timeout, 20ms);
+  EXPECT_FALSE(s.lock.redlock.knobs.check_validity);
   EXPECT_EQ(s.lock.redlock.quorum, 2u);
   EXPECT_EQ(s.lock.redlock.fencing_node, "rb");
-  EXPECT_TRUE(s.lock.redlock.first_attempt_expiry);
+  EXPECT_TRUE(s.lock.redlock.knobs.first_attempt_expiry);
 
   EXPECT_EQ(s.redis.nodes, (std::vector<std::string>{"ra", "rb", "rc"}));
   EXPECT_EQ(s.redis.node.expiry_clock, ClockKind::monotonic);
@@ -264,12 +264,12 @@ TEST(ParseValid, MinimalFileGetsTheDocumentedDefaults) {
   EXPECT_EQ(s.lock.drift_fixed, 0ms);
   EXPECT_FALSE(s.lock.watchdog.enabled);
   EXPECT_EQ(s.lock.watchdog.renew_every, Duration{10s} / 3);  // resolved: a third of the ttl
-  EXPECT_FALSE(s.lock.redlock.parallel);
-  EXPECT_EQ(s.lock.redlock.node_timeout, 50ms);
-  EXPECT_TRUE(s.lock.redlock.check_validity);
+  EXPECT_FALSE(s.lock.redlock.knobs.parallel);
+  EXPECT_EQ(s.lock.redlock.knobs.node_timeout, 50ms);
+  EXPECT_TRUE(s.lock.redlock.knobs.check_validity);
   EXPECT_EQ(s.lock.redlock.quorum, 1u);          // resolved: N/2 + 1 with N = 1
   EXPECT_EQ(s.lock.redlock.fencing_node, "r1");  // resolved: the first node
-  EXPECT_FALSE(s.lock.redlock.first_attempt_expiry);
+  EXPECT_FALSE(s.lock.redlock.knobs.first_attempt_expiry);
   EXPECT_EQ(s.redis.nodes, std::vector<std::string>{"r1"});
   EXPECT_EQ(s.redis.node.expiry_clock, ClockKind::wall);
   EXPECT_EQ(s.redis.node.delayed_restart, 0s);
@@ -702,13 +702,13 @@ TEST(ParsePreset, EachPresetResolvesToItsLibraryDefaults) {
     EXPECT_EQ(s.lock.retry_delay.a, c.retry_a);
     EXPECT_EQ(s.lock.retry_delay.b, c.retry_b);
     EXPECT_EQ(s.lock.clock, c.clock);
-    EXPECT_EQ(s.lock.redlock.parallel, c.parallel);
+    EXPECT_EQ(s.lock.redlock.knobs.parallel, c.parallel);
     EXPECT_EQ(s.lock.ttl, c.ttl);
-    EXPECT_EQ(s.lock.redlock.node_timeout, c.node_timeout);
-    EXPECT_EQ(s.lock.redlock.first_attempt_expiry, c.first_attempt_expiry);
-    EXPECT_EQ(s.lock.redlock.return_early, c.return_early);
-    EXPECT_EQ(s.lock.redlock.check_validity, c.check_validity);
-    EXPECT_EQ(s.lock.redlock.cleanup, c.cleanup);
+    EXPECT_EQ(s.lock.redlock.knobs.node_timeout, c.node_timeout);
+    EXPECT_EQ(s.lock.redlock.knobs.first_attempt_expiry, c.first_attempt_expiry);
+    EXPECT_EQ(s.lock.redlock.knobs.return_early, c.return_early);
+    EXPECT_EQ(s.lock.redlock.knobs.check_validity, c.check_validity);
+    EXPECT_EQ(s.lock.redlock.knobs.cleanup, c.cleanup);
     // node-redlock's _executeScript and redlock-rb 2's recover_from_script_flush send EVALSHA.
     EXPECT_EQ(s.lock.evalsha, std::string_view(c.name).starts_with("node-redlock") ||
                                   std::string_view(c.name) == "redlock-rb-2.0.6");
@@ -731,13 +731,13 @@ TEST(ParsePreset, ExplicitKeyBeatsThePresetInTheSameFile) {
   EXPECT_EQ(s.lock.attempts, 2);  // written before the preset
   EXPECT_EQ(s.lock.ttl, 20s);     // written after it
   EXPECT_EQ(s.lock.clock, ClockKind::wall);
-  EXPECT_FALSE(s.lock.redlock.parallel);       // [redlock] beats the preset too
-  EXPECT_EQ(s.lock.redlock.node_timeout, 1s);  // 5 % of the ttl in force, not of 8 s
+  EXPECT_FALSE(s.lock.redlock.knobs.parallel);       // [redlock] beats the preset too
+  EXPECT_EQ(s.lock.redlock.knobs.node_timeout, 1s);  // 5 % of the ttl in force, not of 8 s
   EXPECT_EQ(s.lock.retry_delay.a, 50ms);       // not written: the preset's
   EXPECT_EQ(s.lock.drift_fixed, 0ms);
   const ScenarioSpec timeout =
       inline_ok(redlock_text("preset = \"redsync\"\n", "[redlock]\nnode_timeout = \"30ms\"\n"));
-  EXPECT_EQ(timeout.lock.redlock.node_timeout, 30ms);
+  EXPECT_EQ(timeout.lock.redlock.knobs.node_timeout, 30ms);
   EXPECT_EQ(timeout.lock.ttl, 8s);
 }
 
@@ -749,7 +749,7 @@ TEST(ParsePreset, ExplicitKeyBeatsThePresetFromAVariantOrSet) {
   EXPECT_EQ(base.lock.attempts, 5);
   EXPECT_EQ(base.lock.clock, ClockKind::monotonic);
   EXPECT_EQ(base.lock.retry_delay.a, 100ms);
-  EXPECT_TRUE(base.lock.redlock.parallel);
+  EXPECT_TRUE(base.lock.redlock.knobs.parallel);
   EXPECT_EQ(base.clients[0].attempts, 5);  // c1 inherits lock.attempts
   EXPECT_EQ(base.clients[1].attempts, 1);
 
@@ -760,25 +760,25 @@ TEST(ParsePreset, ExplicitKeyBeatsThePresetFromAVariantOrSet) {
   EXPECT_EQ(redsync.lock.retry_delay.a, 50ms);
   EXPECT_EQ(redsync.lock.retry_delay.b, 250ms);
   EXPECT_EQ(redsync.lock.ttl, 8s);
-  EXPECT_EQ(redsync.lock.redlock.node_timeout, 400ms);
+  EXPECT_EQ(redsync.lock.redlock.knobs.node_timeout, 400ms);
 
   const ScenarioSpec short_retry = resolve_ok(file, "short-retry");  // a key from the variant
   EXPECT_EQ(short_retry.lock.retry_delay.kind, Latency::Kind::constant);
   EXPECT_EQ(short_retry.lock.retry_delay.a, 5ms);
   EXPECT_EQ(short_retry.lock.drift_fixed, 2ms);
-  EXPECT_FALSE(resolve_ok(file, "sequential").lock.redlock.parallel);
+  EXPECT_FALSE(resolve_ok(file, "sequential").lock.redlock.knobs.parallel);
 
   const ScenarioSpec set_key = resolve_ok(file, "base", {"lock.drift_fixed=7ms", "redlock.requests=sequential"});
   EXPECT_EQ(set_key.lock.drift_fixed, 7ms);
-  EXPECT_FALSE(set_key.lock.redlock.parallel);
+  EXPECT_FALSE(set_key.lock.redlock.knobs.parallel);
   const ScenarioSpec set_preset = resolve_ok(file, "short-retry", {"lock.preset=redlock-py"});
   EXPECT_EQ(set_preset.lock.preset, "redlock-py");
   EXPECT_EQ(set_preset.lock.retry_delay.a, 5ms);  // the variant's key beats the --set preset
   EXPECT_EQ(set_preset.lock.attempts, 5);
   EXPECT_EQ(set_preset.lock.clock, ClockKind::monotonic);
-  EXPECT_FALSE(set_preset.lock.redlock.parallel);  // redlock-py's, not node-redlock's
+  EXPECT_FALSE(set_preset.lock.redlock.knobs.parallel);  // redlock-py's, not node-redlock's
   const ScenarioSpec set_ttl = resolve_ok(file, "redsync", {"lock.ttl=20s"});
-  EXPECT_EQ(set_ttl.lock.redlock.node_timeout, 1s);
+  EXPECT_EQ(set_ttl.lock.redlock.knobs.node_timeout, 1s);
 }
 
 TEST(ParsePreset, UnknownOrMisplacedPresetIsRefused) {
@@ -819,10 +819,10 @@ TEST(ParseRedlock, QuorumAndFencingNodeAreResolved) {
                                                    "node_timeout = \"5ms\"\n"
                                                    "check_validity = false\n"
                                                    "first_attempt_expiry = true\n"));
-  EXPECT_TRUE(keys.lock.redlock.parallel);
-  EXPECT_EQ(keys.lock.redlock.node_timeout, 5ms);
-  EXPECT_FALSE(keys.lock.redlock.check_validity);
-  EXPECT_TRUE(keys.lock.redlock.first_attempt_expiry);
+  EXPECT_TRUE(keys.lock.redlock.knobs.parallel);
+  EXPECT_EQ(keys.lock.redlock.knobs.node_timeout, 5ms);
+  EXPECT_FALSE(keys.lock.redlock.knobs.check_validity);
+  EXPECT_TRUE(keys.lock.redlock.knobs.first_attempt_expiry);
 }
 
 TEST(ParseRedlock, RedlockKeysNeedTheRedlockProtocol) {

@@ -108,7 +108,7 @@ TEST(Redlock, ValidityArithmeticWithDrift) {
 // Parallel requests take one round trip; sequential ones take one per node.
 TEST(Redlock, ParallelSendsToAllAtOnce) {
   RedlockConfig config;
-  config.parallel = true;
+  config.knobs.parallel = true;
   Rig rig(config);
   rig.answer({kOk, kOk, kOk, kOk, kOk});
   rig.world.run(TrueTime{1s});
@@ -122,9 +122,9 @@ TEST(Redlock, ParallelSendsToAllAtOnce) {
 TEST(Redlock, ReturnEarlyEndsTheRoundOnAQuorumEitherWay) {
   for (const bool early : {false, true}) {
     RedlockConfig config;
-    config.parallel = true;
-    config.return_early = early;
-    config.node_timeout = 50ms;
+    config.knobs.parallel = true;
+    config.knobs.return_early = early;
+    config.knobs.node_timeout = 50ms;
     Rig rig(config);
     rig.answer({kOk, kOk, kOk, kSilent, kSilent});
     rig.world.run(TrueTime{1s});
@@ -133,9 +133,9 @@ TEST(Redlock, ReturnEarlyEndsTheRoundOnAQuorumEitherWay) {
     EXPECT_EQ(grants[0].validity, 10s - (early ? 3ms : 50ms) - 102ms) << early;
   }
   RedlockConfig config;
-  config.parallel = true;
-  config.return_early = true;
-  config.node_timeout = 50ms;
+  config.knobs.parallel = true;
+  config.knobs.return_early = true;
+  config.knobs.node_timeout = 50ms;
   config.validity = ValidityRule{10s, 10'000, 2ms};
   Rig lost(config);
   lost.answer({kNil, kNil, kNil, kSilent, kSilent});
@@ -147,7 +147,7 @@ TEST(Redlock, ReturnEarlyEndsTheRoundOnAQuorumEitherWay) {
 // A silent node costs its timeout and counts as a refusal; the others still make the quorum.
 TEST(Redlock, NodeTimeoutMovesOn) {
   RedlockConfig config;
-  config.node_timeout = 50ms;
+  config.knobs.node_timeout = 50ms;
   Rig rig(config);
   rig.answer({kSilent, kSilent, kOk, kOk, kOk});
   rig.world.run(TrueTime{1s});
@@ -160,7 +160,7 @@ TEST(Redlock, NodeTimeoutMovesOn) {
 TEST(Redlock, TooSlowToBeValidFails) {
   RedlockConfig config;
   config.validity = ValidityRule{100ms, 10'000, 2ms};  // drift 3 ms
-  config.node_timeout = 1s;
+  config.knobs.node_timeout = 1s;
   Rig rig(config);
   const Answer slow{redis::Reply::ok_reply(0), 30ms};
   rig.answer({slow, slow, slow, slow, slow});
@@ -173,8 +173,8 @@ TEST(Redlock, TooSlowToBeValidFails) {
 TEST(Redlock, NoValidityCheckGrantsAnExpiredLease) {
   RedlockConfig config;
   config.validity = ValidityRule{100ms, 10'000, 2ms};
-  config.node_timeout = 1s;
-  config.check_validity = false;
+  config.knobs.node_timeout = 1s;
+  config.knobs.check_validity = false;
   Rig rig(config);
   const Answer slow{redis::Reply::ok_reply(0), 30ms};
   rig.answer({slow, slow, slow, slow, slow});
@@ -189,8 +189,8 @@ TEST(Redlock, NoValidityCheckGrantsAnExpiredLease) {
 TEST(Redlock, RetryUsesFreshValueAndFirstAttemptExpiryIsOptIn) {
   for (bool first_attempt_expiry : {false, true}) {
     RedlockConfig config;
-    config.parallel = true;
-    config.first_attempt_expiry = first_attempt_expiry;
+    config.knobs.parallel = true;
+    config.knobs.first_attempt_expiry = first_attempt_expiry;
     Rig rig(config);
     rig.client->retries_left = 1;
     rig.client->retry_delay = 2s;
@@ -218,8 +218,8 @@ TEST(Redlock, FailedAttemptCleanupIsSentAwaitedOrKeptForTheEnd) {
   for (const FailedAttemptCleanup cleanup :
        {FailedAttemptCleanup::send, FailedAttemptCleanup::await, FailedAttemptCleanup::at_give_up}) {
     RedlockConfig config;
-    config.parallel = true;
-    config.cleanup = cleanup;
+    config.knobs.parallel = true;
+    config.knobs.cleanup = cleanup;
     Rig rig(config);
     rig.client->retries_left = 1;
     rig.client->retry_delay = 100ms;
@@ -247,8 +247,8 @@ TEST(Redlock, FailedAttemptCleanupIsSentAwaitedOrKeptForTheEnd) {
   }
   // Giving up after a try that took two keys: v5 gives them back then.
   RedlockConfig config;
-  config.parallel = true;
-  config.cleanup = FailedAttemptCleanup::at_give_up;
+  config.knobs.parallel = true;
+  config.knobs.cleanup = FailedAttemptCleanup::at_give_up;
   Rig gave_up(config);
   gave_up.answer({kOk, kOk, kNil, kNil, kNil});
   gave_up.world.run(TrueTime{1s});
@@ -260,7 +260,7 @@ TEST(Redlock, FailedAttemptCleanupIsSentAwaitedOrKeptForTheEnd) {
 TEST(Redlock, ExtensionNeedsAQuorum) {
   for (bool enough : {true, false}) {
     RedlockConfig config;
-    config.parallel = true;
+    config.knobs.parallel = true;
     Rig rig(config);
     rig.answer({kOk, kOk, kOk, kOk, kOk});
     if (enough) {
@@ -283,7 +283,7 @@ TEST(Redlock, ExtensionNeedsAQuorum) {
 // Fencing: after the quorum the client INCRs the counter on the designated node.
 TEST(Redlock, FencingTokenFromTheDesignatedNode) {
   RedlockConfig config;
-  config.parallel = true;
+  config.knobs.parallel = true;
   config.fencing = FencingStyle::incr;
   Rig rig(config);
   rig.answer({kOk, kOk, kOk, kOk, kOk});
@@ -297,7 +297,7 @@ TEST(Redlock, FencingTokenFromTheDesignatedNode) {
 // Release sends compare-and-delete with the session's value to every node and ends the belief.
 TEST(Redlock, ReleaseGoesToEveryNode) {
   RedlockConfig config;
-  config.parallel = true;
+  config.knobs.parallel = true;
   Rig rig(config);
   rig.client->release_after = 10ms;
   rig.answer({kOk, kOk, kOk, kOk, kOk});

@@ -19,21 +19,21 @@ constexpr std::pair<FailedAttemptCleanup, std::string_view> kCleanups[] = {
 
 const KeyTable<RedlockSpec> kRedlockKeys{
     {{.name = "requests",
-      .rule = choice_of(kRequestModes, false),
+      .rule = choice_of(kRequestModes, RedlockKnobs{}.parallel),
       .doc = "`SET NX PX` to one node after another, as the page describes, or to all at once, as most clients do",
       .default_note = "`\"sequential\"` (or the preset's)"},
-     into(&RedlockSpec::parallel)},
+     into_nested<RedlockSpec>([](RedlockSpec& s) -> auto& { return s.knobs.parallel; })},
     {{.name = "node_timeout",
-      .rule = DurationRule{.sign = Sign::positive, .fallback = 50ms},
+      .rule = DurationRule{.sign = Sign::positive, .fallback = RedlockKnobs{}.node_timeout},
       .doc = "per-node request timeout; the client moves on when a node fails or is slow (the page: 5–50 ms for a "
              "10 s TTL)",
       .default_note = "`\"50ms\"` (or the preset's)"},
-     into(&RedlockSpec::node_timeout)},
+     into_nested<RedlockSpec>([](RedlockSpec& s) -> auto& { return s.knobs.node_timeout; })},
     {{.name = "check_validity",
-      .rule = BoolRule{.fallback = true},
+      .rule = BoolRule{.fallback = RedlockKnobs{}.check_validity},
       .doc = "`false`: Kleppmann's naive client, which skips the `ttl − elapsed − drift > 0` check and trusts the "
              "quorum alone"},
-     into(&RedlockSpec::check_validity)},
+     into_nested<RedlockSpec>([](RedlockSpec& s) -> auto& { return s.knobs.check_validity; })},
     {{.name = "quorum",
       .rule = IntegerRule{.min = INT64_MIN, .max = INT64_MAX},
       .doc = "how many nodes must say OK, N = the number of `redis.nodes`. `0` or left out resolves to the majority "
@@ -48,26 +48,26 @@ const KeyTable<RedlockSpec> kRedlockKeys{
       .default_note = "the first node"},
      {}},
     {{.name = "first_attempt_expiry",
-      .rule = BoolRule{.fallback = false},
+      .rule = BoolRule{.fallback = RedlockKnobs{}.first_attempt_expiry},
       .doc = "node-redlock's bug (issues #169, #296): with retries, the lease end counts from the *first* attempt's "
              "start, so `acquire` can return a lock that has already expired",
       .default_note = "`false` (or the preset's)"},
-     into(&RedlockSpec::first_attempt_expiry)},
+     into_nested<RedlockSpec>([](RedlockSpec& s) -> auto& { return s.knobs.first_attempt_expiry; })},
     {{.name = "return_early",
-      .rule = BoolRule{.fallback = false},
+      .rule = BoolRule{.fallback = RedlockKnobs{}.return_early},
       .doc = "with `requests = \"parallel\"`: the attempt ends as soon as a quorum has said OK or can no longer "
              "(node-redlock v5), not when every node has answered or timed out (v4, redlock-rb, redlock-py)",
       .default_note = "`false` (or the preset's)"},
-     into(&RedlockSpec::return_early)},
+     into_nested<RedlockSpec>([](RedlockSpec& s) -> auto& { return s.knobs.return_early; })},
     {{.name = "failed_attempt_cleanup",
-      .rule = choice_of(kCleanups, FailedAttemptCleanup::send),
+      .rule = choice_of(kCleanups, RedlockKnobs{}.cleanup),
       .doc = "what a failed attempt does with keys it may have taken: `\"send\"` the release to every node and start "
              "the retry delay at once; `\"await\"` every node's answer to the release (or its `node_timeout`; one "
              "node after another with sequential requests) before the retry delay starts, as node-redlock v4, "
              "redlock-rb, redlock-py and go-redsync do; `\"at-give-up\"` keep them, as node-redlock v5 does, and "
              "release once when `acquire` gives up (its attempts then share one value)",
       .default_note = "`\"send\"` (or the preset's)"},
-     into(&RedlockSpec::cleanup)},};
+     into_nested<RedlockSpec>([](RedlockSpec& s) -> auto& { return s.knobs.cleanup; })},};
 
 // quorum = 0..N: 0 (or left out) is the majority, resolved later.
 void read_quorum(ReadContext& c, const DocNode& rl) {

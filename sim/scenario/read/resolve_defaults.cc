@@ -27,15 +27,15 @@ void apply_preset(ReadContext& c) {
   if (unwritten("lock", "retry_delay")) lock.retry_delay = preset->retry_delay;
   if (unwritten("lock", "clock")) lock.clock = preset->clock;
   if (preset->ttl && unwritten("lock", "ttl")) lock.ttl = *preset->ttl;
-  if (unwritten("redlock", "requests")) lock.redlock.parallel = preset->parallel;
-  if (unwritten("redlock", "first_attempt_expiry")) lock.redlock.first_attempt_expiry = preset->first_attempt_expiry;
-  if (unwritten("redlock", "return_early")) lock.redlock.return_early = preset->return_early;
-  if (unwritten("redlock", "check_validity")) lock.redlock.check_validity = preset->check_validity;
-  if (unwritten("redlock", "failed_attempt_cleanup")) lock.redlock.cleanup = preset->cleanup;
+  if (unwritten("redlock", "requests")) lock.redlock.knobs.parallel = preset->parallel;
+  if (unwritten("redlock", "first_attempt_expiry")) lock.redlock.knobs.first_attempt_expiry = preset->first_attempt_expiry;
+  if (unwritten("redlock", "return_early")) lock.redlock.knobs.return_early = preset->return_early;
+  if (unwritten("redlock", "check_validity")) lock.redlock.knobs.check_validity = preset->check_validity;
+  if (unwritten("redlock", "failed_attempt_cleanup")) lock.redlock.knobs.cleanup = preset->cleanup;
   if (unwritten("lock", "scripts")) lock.evalsha = preset->evalsha;
   // After the ttl: the node timeout may be a share of the ttl in force.
   if (unwritten("redlock", "node_timeout"))
-    if (auto timeout = preset_node_timeout(*preset, lock.ttl)) lock.redlock.node_timeout = *timeout;
+    if (auto timeout = preset_node_timeout(*preset, lock.ttl)) lock.redlock.knobs.node_timeout = *timeout;
 }
 
 }  // namespace
