@@ -295,13 +295,6 @@ Verdict check_invariant(const History& h, WitnessDetail detail) {
   return v;
 }
 
-const std::vector<std::string>& witness_kinds() {
-  static const std::vector<std::string> kinds{"second-grant",   "overlapping-belief", "interleaved-op",
-                                              "op-not-from-holder", "oversold",       "lost-update",
-                                              "extra-increment", "size-mismatch"};
-  return kinds;
-}
-
 Verdicts check_all(const History& h) { return check_all(h, SessionTable(h)); }
 
 Verdicts check_all(const History& h, const SessionTable& table, WitnessDetail detail) {

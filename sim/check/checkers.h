@@ -136,7 +136,4 @@ Verdicts check_all(const History& h, const SessionTable& table, WitnessDetail de
 // its one pass over the facts.
 void complete_verdicts(const History& h, const SessionTable& table, WitnessDetail detail, Verdicts& out);
 
-// "second-grant" ... : the witness kinds, for documentation and tests.
-const std::vector<std::string>& witness_kinds();
-
 }  // namespace locksim

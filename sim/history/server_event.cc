@@ -38,14 +38,4 @@ std::vector<std::string> server_event_names() {
   return names;
 }
 
-bool server_event_applies(ServerEvent e, ProcessKind kind) {
-  switch (e) {
-    case ServerEvent::key_dropped:
-    case ServerEvent::key_expired: return kind == ProcessKind::redis_node || kind == ProcessKind::store_member;
-    case ServerEvent::promoted: return kind == ProcessKind::redis_node;
-    case ServerEvent::elected: return kind == ProcessKind::store_member;
-  }
-  return false;
-}
-
 }  // namespace locksim

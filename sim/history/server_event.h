@@ -39,8 +39,5 @@ enum class ServerEvent : std::uint8_t { key_dropped, key_expired, promoted, elec
 const char* server_event_name(ServerEvent e);
 bool parse_server_event(const std::string& text, ServerEvent& out);
 std::vector<std::string> server_event_names();  // every event, in order: for error messages
-// Whether a process of |kind| can have |e| at all (Redis nodes and replicas
-// share ProcessKind::redis_node).
-bool server_event_applies(ServerEvent e, ProcessKind kind);
 
 }  // namespace locksim

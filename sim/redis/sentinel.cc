@@ -10,30 +10,6 @@
 
 namespace locksim::redis {
 
-const char* sentinel_event_name(SentinelEventKind k) {
-  switch (k) {
-    case SentinelEventKind::sdown: return "+sdown";
-    case SentinelEventKind::sdown_cleared: return "-sdown";
-    case SentinelEventKind::odown: return "+odown";
-    case SentinelEventKind::odown_cleared: return "-odown";
-    case SentinelEventKind::new_epoch: return "+new-epoch";
-    case SentinelEventKind::try_failover: return "+try-failover";
-    case SentinelEventKind::vote_for_leader: return "+vote-for-leader";
-    case SentinelEventKind::elected_leader: return "+elected-leader";
-    case SentinelEventKind::abort_not_elected: return "-failover-abort-not-elected";
-    case SentinelEventKind::abort_no_good_replica: return "-failover-abort-no-good-slave";
-    case SentinelEventKind::abort_promotion_timeout: return "-failover-abort-slave-timeout";
-    case SentinelEventKind::selected_replica: return "+selected-slave";
-    case SentinelEventKind::promoted_replica: return "+promoted-slave";
-    case SentinelEventKind::switch_master: return "+switch-master";
-    case SentinelEventKind::convert_to_replica: return "+convert-to-slave";
-    case SentinelEventKind::fix_replica_config: return "+fix-slave-config";
-    case SentinelEventKind::tilt: return "+tilt";
-    case SentinelEventKind::tilt_exit: return "-tilt";
-  }
-  return "?";
-}
-
 Sentinel::Sentinel(std::string name, SentinelConfig config)
     : Process(std::move(name)), config_(std::move(config)), master_(config_.master) {
   LOCKSIM_CHECK(config_.master != kNoProcess, "a sentinel needs a master to watch");

@@ -157,7 +157,6 @@ enum class SentinelEventKind : std::uint8_t {
   tilt,                 // +tilt
   tilt_exit,            // -tilt
 };
-const char* sentinel_event_name(SentinelEventKind k);
 
 struct SentinelEvent {
   LocalTime at;  // on SentinelConfig::clock
@@ -178,7 +177,6 @@ class Sentinel final : public Process {
   std::uint64_t config_epoch() const { return config_epoch_; }
   FailoverState failover_state() const { return failover_.state; }
   bool subjectively_down(ProcessId node) const;
-  bool objectively_down() const { return odown_.has_value(); }
   bool in_tilt() const { return tilt_since_.has_value(); }
   const std::vector<SentinelEvent>& events() const { return events_; }
   const SentinelConfig& config() const { return config_; }

@@ -301,15 +301,6 @@ bool parse_strategy(const std::string& text, Strategy& out) {
   return false;
 }
 
-const std::vector<std::string>& strategy_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (const auto& [strategy, name] : kNames) out.emplace_back(name);
-    return out;
-  }();
-  return names;
-}
-
 Candidate propose(const SearchBase& base, Strategy strategy, std::uint64_t index, Rng& rng, const ClimbState& climb) {
   if (strategy == Strategy::portfolio) strategy = static_cast<Strategy>(index % 4);
   switch (strategy) {

@@ -47,7 +47,6 @@ enum class Strategy : std::uint8_t { uniform, swarm, phase, margin, portfolio, e
 inline constexpr std::size_t kStrategyCount = 6;
 const char* strategy_name(Strategy s);
 bool parse_strategy(const std::string& text, Strategy& out);
-const std::vector<std::string>& strategy_names();
 
 // How close one run came to breaking a property, for the climb (and for
 // choosing the near miss): first the quorum shortfall (fewer nodes missing

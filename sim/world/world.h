@@ -56,12 +56,6 @@ class World final : private Dispatcher {
   // |client|'s library sends scripts as EVALSHA and falls back to EVAL when
   // the node answers NOSCRIPT (its script cache is empty after a restart).
   void set_evalsha(ProcessId client, bool on) { slots_[client].evalsha = on; }
-  void set_service(const ServiceLayout& layout) { history_.service = layout; }
-  void set_app(AppKind app) { history_.app = app; }
-  // A scenario's faults are named (set_fault_names, in file order) and given
-  // by index, so that the history says which of them fired and whether each
-  // took effect (FaultFired).
-  void set_fault_names(std::vector<std::string> names) { history_.fault_names = std::move(names); }
   void schedule_fault(TrueTime at, FaultAction action, std::uint32_t fault = kUnnamedFault);
   // A run dispatches at most |max_events| events and records at most
   // |max_facts| facts; more stops it with a RunError (core/run_error.h).
