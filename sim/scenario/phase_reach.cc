@@ -17,26 +17,6 @@ std::int64_t times(std::int64_t count, std::int64_t per) {
 
 std::size_t index(Phase p) { return static_cast<std::size_t>(p); }
 
-// The phase a step's completion reaches, if it has one of its own.
-std::optional<Phase> phase_of(StepKind k) {
-  switch (k) {
-    case StepKind::read: return Phase::read;
-    case StepKind::write:
-    case StepKind::increment: return Phase::wrote;
-    case StepKind::mark: return Phase::marked;
-    case StepKind::add:
-    case StepKind::add_and_increment: return Phase::added;
-    case StepKind::commit: return Phase::committed;
-    case StepKind::increment_size: return Phase::incremented_size;
-    case StepKind::decrement:
-    case StepKind::check_and_decrement: return Phase::decremented;
-    case StepKind::work: return Phase::worked;
-    case StepKind::call: return Phase::called;
-    case StepKind::check: return Phase::checked;
-  }
-  return std::nullopt;
-}
-
 // Which apps a resource op makes sense for ("none" has no state to break,
 // so every op goes); "" when the step is not a resource op.
 const char* apps_for(StepKind k) {
@@ -171,7 +151,7 @@ std::array<std::int64_t, kPhaseCount> phase_reach(const ScenarioSpec& spec, cons
   if (protocol.clientv3) most[index(Phase::session_lost)] = tries;
   std::array<std::int64_t, kPhaseCount> per_cycle{};
   for (const Step& step : client.steps) {
-    if (const std::optional<Phase> p = phase_of(step.kind)) ++per_cycle[index(*p)];
+    ++per_cycle[index(phase_reached(step.kind))];
     if (step.kind == StepKind::check) per_cycle[index(Phase::lost_lock)] = 1;  // the first failed check ends it
   }
   for (std::size_t p = 0; p < kPhaseCount; ++p)

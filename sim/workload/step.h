@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "sim/history/history.h"
 #include "sim/world/latency.h"
 
 namespace locksim {
@@ -26,6 +27,10 @@ enum class StepKind : std::uint8_t {
   commit,               // transactional resource: apply the session's ops, or roll them back
 };
 const char* step_name(StepKind k);
+// The phase a client reaches when a step of this kind completes (a check:
+// when the lease was still valid). The workload reaches it, and the scenario
+// reader counts on it to say which phases a client can reach.
+Phase phase_reached(StepKind k);
 
 struct Step {
   StepKind kind = StepKind::read;

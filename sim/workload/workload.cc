@@ -9,22 +9,6 @@ namespace {
 
 enum Tag : std::uint64_t { kBegin = 0, kRetry, kStep, kStepDone, kOpTimeout };
 
-Phase phase_after(resource::Op op) {
-  switch (op) {
-    case resource::Op::read: return Phase::read;
-    case resource::Op::write: return Phase::wrote;
-    case resource::Op::mark: return Phase::marked;
-    case resource::Op::add: return Phase::added;
-    case resource::Op::increment_size: return Phase::incremented_size;
-    case resource::Op::decrement:
-    case resource::Op::check_and_decrement: return Phase::decremented;
-    case resource::Op::increment: return Phase::wrote;
-    case resource::Op::add_and_increment: return Phase::added;
-    case resource::Op::commit: return Phase::committed;
-  }
-  return Phase::done;
-}
-
 }  // namespace
 
 Workload::Workload(Process& self, WorkloadConfig config, std::uint64_t tag_base)
@@ -91,7 +75,7 @@ void Workload::run_step() {
     case StepKind::work: self_.set_timer(step.duration.sample(self_.rng()), tag_base_ + kStepDone); return;
     case StepKind::check:
       if (lock_->lease_valid()) {
-        self_.reach(Phase::checked);
+        self_.reach(phase_reached(StepKind::check));
         return advance();
       }
       lock_->lose();
@@ -102,7 +86,7 @@ void Workload::run_step() {
     case StepKind::write: return send_op(resource::Op::write, saturating_add(last_read_, std::int64_t{1}));
     case StepKind::mark:
       if (config_.send_marks) return send_op(resource::Op::mark, 0);
-      self_.reach(Phase::marked);
+      self_.reach(phase_reached(StepKind::mark));
       return advance();
     case StepKind::add: return send_op(resource::Op::add, 0);
     case StepKind::increment_size: return send_op(resource::Op::increment_size, 0);
@@ -137,7 +121,7 @@ void Workload::on_reply(const resource::Reply& reply) {
   awaited_op_ = 0;
   self_.cancel_timer(op_timeout_);
   if (awaited_kind_ == resource::Op::read) last_read_ = reply.value;
-  self_.reach(phase_after(awaited_kind_));
+  self_.reach(phase_reached(config_.steps[step_].kind));
   // A rolled-back transaction changed nothing: the client gives the lock
   // back and does the cycle again, as an application retries a transaction.
   if (!reply.accepted && reply.reject == resource::Reject::rolled_back) return retry_cycle();
@@ -148,7 +132,7 @@ void Workload::on_reply(const resource::Reply& reply) {
 void Workload::on_answer(const service::Answer& answer) {
   if (!active_ || answer.request_id != awaited_call_) return;
   awaited_call_ = 0;
-  self_.reach(Phase::called);
+  self_.reach(phase_reached(StepKind::call));
   advance();
 }
 
@@ -189,8 +173,7 @@ void Workload::on_timer(std::uint64_t tag) {
     case kRetry: return try_acquire();
     case kStep: return run_step();
     case kStepDone: {
-      const StepKind kind = config_.steps[step_].kind;
-      self_.reach(kind == StepKind::work ? Phase::worked : Phase::called);
+      self_.reach(phase_reached(config_.steps[step_].kind));
       return advance();
     }
     case kOpTimeout:
