@@ -1,4 +1,3 @@
-#include "sim/scenario/protocols.h"
 #include "sim/scenario/build.h"
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 #include "sim/resource/resource.h"
 #include "sim/scenario/faults/fault_kinds.h"
 #include "sim/scenario/lock_factory.h"
+#include "sim/scenario/protocols.h"
 #include "sim/scenario/store_presets.h"
 #include "sim/workload/client_process.h"
 #include "sim/workload/service.h"

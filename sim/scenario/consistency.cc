@@ -1,4 +1,3 @@
-#include "sim/scenario/protocols.h"
 #include "sim/scenario/consistency.h"
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 #include "sim/lock/validity.h"
 #include "sim/scenario/faults/fault_kinds.h"
 #include "sim/scenario/phase_reach.h"
+#include "sim/scenario/protocols.h"
 
 namespace locksim::scenario {
 

@@ -1,10 +1,11 @@
-#include "sim/scenario/protocols.h"
 #include "sim/scenario/phase_reach.h"
 
 #include <toml++/toml.h>
 
 #include <algorithm>
 #include <string>
+
+#include "sim/scenario/protocols.h"
 
 namespace locksim::scenario {
 

@@ -1,9 +1,9 @@
-#include "sim/scenario/protocols.h"
 #include "sim/scenario/store_presets.h"
 
 #include <array>
 
 #include "sim/core/check.h"
+#include "sim/scenario/protocols.h"
 
 namespace locksim::scenario {
 

@@ -1,8 +1,8 @@
 // The deployment as a whole: what the protocol, the nodes, the replicas and
 // the sentinels allow of each other. Each section has been read on its own;
 // these are the rules that span sections.
-#include "sim/scenario/protocols.h"
 #include "sim/scenario/presets.h"
+#include "sim/scenario/protocols.h"
 #include "sim/scenario/read/sections.h"
 
 namespace locksim::scenario {

@@ -1,10 +1,10 @@
 // [lock]: the client side of the lock protocol.
 #include <climits>
 
-#include "sim/scenario/protocols.h"
 #include "sim/scenario/presets.h"
-#include "sim/scenario/store_presets.h"
+#include "sim/scenario/protocols.h"
 #include "sim/scenario/read/sections.h"
+#include "sim/scenario/store_presets.h"
 
 namespace locksim::scenario {
 
@@ -30,6 +30,7 @@ const std::string& protocol_doc() {
   }();
   return doc;
 }
+
 constexpr std::pair<AcquireStyle, std::string_view> kAcquireStyles[] = {
     {AcquireStyle::set_nx_px, "set-nx-px"}, {AcquireStyle::setnx_then_expire, "setnx-then-expire"}};
 constexpr std::pair<ReleaseStyle, std::string_view> kReleaseStyles[] = {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <climits>
 
-#include "sim/scenario/protocols.h"
 #include "sim/core/limits.h"
+#include "sim/scenario/protocols.h"
 #include "sim/scenario/read/sections.h"
 #include "sim/scenario/store_presets.h"
 
