@@ -110,14 +110,17 @@ std::string describe_gene(const SearchBase& base, const Gene& g) {
   return what + " at " + format_duration(g.at);
 }
 
+std::optional<MagnitudeDim> magnitude_dim(const SearchKindSpec& k, std::size_t value) {
+  const scenario::SearchedValue& v = (*k.kind->values)[value];
+  if (!scenario::has_range(v.type) || !k.values[value].present) return std::nullopt;
+  return MagnitudeDim{v.key, k.values[value].range.low, k.values[value].range.high,
+                      v.type == scenario::Searched::duration, value};
+}
+
 std::vector<MagnitudeDim> magnitude_dims(const SearchKindSpec& k) {
   std::vector<MagnitudeDim> dims;
-  for (std::size_t i = 0; i < k.values.size(); ++i) {
-    const scenario::SearchedValue& v = (*k.kind->values)[i];
-    const bool ranged = v.type == scenario::Searched::duration || v.type == scenario::Searched::rate;
-    if (ranged && k.values[i].present)
-      dims.push_back({v.key, k.values[i].range.low, k.values[i].range.high, v.type == scenario::Searched::duration, i});
-  }
+  for (std::size_t i = 0; i < k.values.size(); ++i)
+    if (const std::optional<MagnitudeDim> dim = magnitude_dim(k, i)) dims.push_back(*dim);
   return dims;
 }
 

@@ -86,6 +86,10 @@ struct MagnitudeDim {
   bool duration = true;  // else parts per million
   std::size_t value = 0;  // index into the gene's values
 };
+// The dimension of the kind's |value|-th searched value; nullopt for one
+// without a range (a split, a choice) or left out of the space.
+std::optional<MagnitudeDim> magnitude_dim(const SearchKindSpec& kind, std::size_t value);
+// Every dimension, in the kind's order.
 std::vector<MagnitudeDim> magnitude_dims(const SearchKindSpec& kind);
 // The bin of |value| in |dim|: 0 .. kMagnitudeBins - 1.
 std::size_t magnitude_bin(const MagnitudeDim& dim, std::int64_t value);

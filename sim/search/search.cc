@@ -50,9 +50,10 @@ void cover(const SearchBase& base, const Candidate& candidate, const RunSummary&
     if (gene.target < kind.targets.size()) kind.targets[gene.target].add(t);
     (gene.at_phase ? cov.sites[gene.site] : cov.at_time).add(t);
     if (!t.fired) continue;
-    const std::vector<MagnitudeDim> dims = magnitude_dims(space);
-    for (std::size_t d = 0; d < dims.size(); ++d)
-      ++kind.magnitudes[d].fired[magnitude_bin(dims[d], gene.values[dims[d].value].value_or(0))];
+    // Per run, on the hot path: the dimensions one at a time, no list built.
+    for (std::size_t i = 0, d = 0; i < space.values.size(); ++i)
+      if (const std::optional<MagnitudeDim> dim = magnitude_dim(space, i))
+        ++kind.magnitudes[d++].fired[magnitude_bin(*dim, gene.values[i].value_or(0))];
   }
   if (cov.runs_by_faults_fired.size() <= fired) cov.runs_by_faults_fired.resize(fired + 1, 0);
   ++cov.runs_by_faults_fired[fired];

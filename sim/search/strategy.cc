@@ -175,9 +175,8 @@ void mutate_gene(const SearchBase& base, Gene& g, Rng& rng) {
       break;
     case 1:  // how much: each value that has a range, by a step of its span
       for (std::size_t i = 0; i < k.values.size(); ++i) {
-        const Searched type = (*k.kind->values)[i].type;
         const SearchRange<std::int64_t>& r = k.values[i].range;
-        if ((type == Searched::duration || type == Searched::rate) && g.values[i])
+        if (scenario::has_range((*k.kind->values)[i].type) && g.values[i])
           g.values[i] = std::clamp(*g.values[i] + nudge(Duration{r.high - r.low}, rng).count(), r.low, r.high);
       }
       break;

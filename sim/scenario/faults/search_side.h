@@ -27,6 +27,10 @@ enum class Searched : std::uint8_t {
   choice,    // one option of the key's ChoiceRule, or "either" of them
 };
 
+// Whether a [search.KIND] range bounds a value of this type (a split and a
+// choice are sets, not ranges).
+inline bool has_range(Searched type) { return type == Searched::duration || type == Searched::rate; }
+
 struct SearchedValue {
   std::string_view key;  // the fault's key it sets; for all but a split, the [search.KIND] key that bounds it
   Searched type = Searched::duration;

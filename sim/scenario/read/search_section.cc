@@ -71,6 +71,8 @@ constexpr std::string_view kTargetsDoc =
 
 // The [search.KIND] key that bounds |v|: none for a split (it cuts the targets).
 bool has_key(const SearchedValue& v) { return v.type != Searched::split; }
+// ... which a space must write: a choice defaults to its key's default.
+bool required_key(const SearchedValue& v) { return has_key(v) && !v.optional && v.type != Searched::choice; }
 
 // What a [search.KIND] key bounding |v| takes, for the reference.
 std::string range_type(const SearchableKind& kind, const SearchedValue& v) {
@@ -228,7 +230,7 @@ void read_kind(ReadContext& c, const DocNode& t, const SearchableKind& kind, Sea
                       join_list(takes) + ")");
   c.r.require(t, "targets");
   for (const SearchedValue& v : *kind.values)
-    if (has_key(v) && !v.optional && v.type != Searched::choice) c.r.require(t, v.key);
+    if (required_key(v)) c.r.require(t, v.key);
   std::vector<std::pair<std::string, SourcePos>> targets;
   if (c.r.strings(t, "targets", targets)) {
     for (const auto& [name, pos] : targets) {
@@ -286,8 +288,8 @@ std::string search_kinds_markdown() {
       if (!has_key(v)) continue;
       auto row = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.key == v.key; });
       if (row == rows.end()) {
-        const bool required = !v.optional && v.type != Searched::choice;
-        rows.push_back({std::string(v.key), range_type(kind, v), "", std::string(v.doc) + (required ? " (required)" : "")});
+        rows.push_back(
+            {std::string(v.key), range_type(kind, v), "", std::string(v.doc) + (required_key(v) ? " (required)" : "")});
         row = rows.end() - 1;
       }
       row->kinds += (row->kinds.empty() ? "" : ", ") + std::string(kind.name);
