@@ -43,13 +43,13 @@ void read_by(ReadContext& c, const DocNode& table, ClockJumpFault& out) {
 }
 
 // The inverse of read_by: a step keeps its sign ("+15s"), a drawn size its
-// direction in front.
-void write_by(const ClockJumpFault& f, toml::table& out) {
-  if (f.drawn)
-    out.insert_or_assign("by", (f.backwards ? "-" : "+") + f.drawn->describe());
-  else
-    out.insert_or_assign("by", (f.by >= Duration{0} ? "+" : "") + format_duration(f.by));
+// direction in front ("-exponential(2s)").
+std::string by_text(const ClockJumpFault& f) {
+  if (f.drawn) return (f.backwards ? "-" : "+") + f.drawn->describe();
+  return (f.by >= Duration{0} ? "+" : "") + format_duration(f.by);
 }
+
+void write_by(const ClockJumpFault& f, toml::table& out) { out.insert_or_assign("by", by_text(f)); }
 
 }  // namespace
 
@@ -73,11 +73,7 @@ const FaultKindDecl<ClockJumpFault>& kind_decl(std::type_identity<ClockJumpFault
         const Duration size = f.drawn->sample(rng);
         return fault::ClockJump{run.id(f.target), f.backwards ? -size : size};
       },
-      .describe = [](const ClockJumpFault& f) {
-        toml::table by;
-        write_by(f, by);
-        return "of " + f.target + " by " + by["by"].value_or<std::string>("");
-      },
+      .describe = [](const ClockJumpFault& f) { return "of " + f.target + " by " + by_text(f); },
       .target = [](const ClockJumpFault& f) { return &f.target; },
       .clock_effect = [](const ClockJumpFault& f) {
         std::optional<Duration> size = f.drawn ? f.drawn->highest() : std::optional<Duration>(f.by);
