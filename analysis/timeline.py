@@ -79,7 +79,7 @@ the same SVG, byte for byte.
 
 Python draws what C++ judged. Belief intervals, promised windows, the service
 holder, node roles and verdicts are the trace's *judged lines*, written by
-the simulator after its checkers ran (``sim/world/trace_format.h``); nothing
+the simulator after its checkers ran (docs/trace.md); nothing
 here computes them again, and no message's ``msg`` text is parsed (messages
 are read by their payload fields). A trace without judged lines (written by
 an older locksim) is refused with a message saying so: re-run locksim to get
@@ -316,7 +316,7 @@ def render(trace: Trace, outs: Sequence[str | Path], **kw) -> list[Path]:
 
 def _parser() -> argparse.ArgumentParser:
     p = OneLineParser(prog="timeline", description="Draw the timeline of one locksim run from its trace (JSON Lines).")
-    p.add_argument("trace", help="the run's trace (JSON Lines with judged lines, sim/world/trace_format.h)")
+    p.add_argument("trace", help="the run's trace (JSON Lines with judged lines, docs/trace.md)")
     p.add_argument("--out", action="append", required=True, metavar="FILE",
                    help="output file, .png or .svg; repeat for several")
     p.add_argument("--verdicts", metavar="FILE",

@@ -232,8 +232,8 @@ class _Builder:
         for f in self.clock_faults:
             if f.target != process:
                 continue
-            what = (f"wall clock jumps {model.fmt_duration(f.amount, signed=True)}" if f.fault == "clock-jump"
-                    else model.fmt_drift(f.amount, "slew" if f.fault == "clock-slew" else "drift"))
+            what = (f"wall clock jumps {model.fmt_duration(f.by_ns, signed=True)}" if f.fault == "clock-jump"
+                    else model.fmt_drift(f.ppm, "slew" if f.fault == "clock-slew" else "drift"))
             rows = [("true time", when(f.t, process, self.clocks)), ("fault", f.fault)]
             self.add(lane, f.t, what, tooltip(f"{process}: {what}", rows), "lt-clock")
 
@@ -344,7 +344,7 @@ class _Builder:
             return
         lane = "network"
         self.data.lanes.append(Lane(lane, "network", "network", "partitions, and messages that did not arrive"))
-        groups = {f.amount: f.groups for f in self.trace.of(Fault) if f.fault == "partition"}
+        groups = {f.partition: f.groups for f in self.trace.of(Fault) if f.fault == "partition"}
         for p in partitions:
             pid = int(p.what.split()[-1])
             sides = groups.get(pid)

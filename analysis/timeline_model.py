@@ -16,9 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
 from analysis.trace import (
-    App, Complete, Extend, Fault, Grant, JudgedBelief, JudgedHolder, JudgedRole, JudgedWindow, KeyDropped, KeyHeld,
-    Message, Op,
-    RedisRequest, Replicated, Trace)
+    App, Complete, Extend, Fault, FaultSpan, Grant, JudgedBelief, JudgedHolder, JudgedRole, JudgedWindow, KeyDropped,
+    KeyHeld, Message, Op, RedisRequest, Replicated, Trace)
 
 NS_PER_S = 1_000_000_000
 
@@ -250,69 +249,33 @@ class Span:
     note: str = ""  # e.g. "no restart" / "drop"
 
 
-def pause_intervals(trace: Trace) -> list[Span]:
-    """Each process's pauses: from the pause until its resume (or a crash), else until pause + amount.
+def _spans(trace: Trace, what: str) -> list[FaultSpan]:
+    return [s for s in trace.of(FaultSpan) if s.span == what]
 
-    A pause that arrives while the process is already paused extends the
-    planned end; the recorded resume is what ends it.
-    """
-    open_: dict[str, list[int]] = {}
-    spans: list[Span] = []
-    for f in trace.of(Fault):
-        if f.target is None:
-            continue
-        if f.fault == "pause":
-            if f.target in open_:
-                open_[f.target][1] = max(open_[f.target][1], f.t + f.amount)
-            else:
-                open_[f.target] = [f.t, f.t + f.amount]
-        elif f.fault in ("resume", "crash") and f.target in open_:
-            start, _ = open_.pop(f.target)
-            spans.append(Span(f.target, start, f.t, "" if f.fault == "resume" else "ended by crash"))
-    run_end = trace.end_ns
-    for target, (start, planned) in open_.items():
-        spans.append(Span(target, start, min(planned, run_end), "no resume recorded"))
-    spans.sort(key=lambda s: (s.what, s.start_ns))
-    return spans
+
+def pause_intervals(trace: Trace) -> list[Span]:
+    """Each process's pauses, as the world wrote them (a pause inside a longer one is the longer one)."""
+    notes = {"resumed": "", "crashed": "ended by crash", "run-ended": "no resume recorded"}
+    spans = [Span(s.target, s.start, s.t, notes.get(s.ended, s.ended)) for s in _spans(trace, "paused")]
+    return sorted(spans, key=lambda s: (s.what, s.start_ns))
 
 
 def down_intervals(trace: Trace) -> list[Span]:
     """Each process's crashed stretches: from the crash until its restart, else the run's end."""
-    open_: dict[str, int] = {}
-    spans: list[Span] = []
-    for f in trace.of(Fault):
-        if f.target is None:
-            continue
-        if f.fault == "crash" and f.target not in open_:
-            open_[f.target] = f.t
-        elif f.fault == "restart" and f.target in open_:
-            spans.append(Span(f.target, open_.pop(f.target), f.t))
-    for target, start in open_.items():
-        spans.append(Span(target, start, trace.end_ns, "no restart"))
-    spans.sort(key=lambda s: (s.what, s.start_ns))
-    return spans
+    spans = [Span(s.target, s.start, s.t, "no restart" if s.ended == "run-ended" else "") for s in _spans(trace, "down")]
+    return sorted(spans, key=lambda s: (s.what, s.start_ns))
 
 
 def partition_intervals(trace: Trace) -> list[Span]:
-    """Each network partition (by id) from its start to its heal, else the run's end."""
-    open_: dict[int, tuple[int, str]] = {}
-    spans: list[Span] = []
-    for f in trace.of(Fault):
-        if f.fault == "partition":
-            open_[f.amount] = (f.t, f.mode or "drop")
-        elif f.fault == "heal" and f.amount in open_:
-            start, mode = open_.pop(f.amount)
-            spans.append(Span(f"partition {f.amount}", start, f.t, mode))
-    for pid, (start, mode) in open_.items():
-        spans.append(Span(f"partition {pid}", start, trace.end_ns, mode))
-    spans.sort(key=lambda s: s.start_ns)
-    return spans
+    """Each network partition (by id) from its start to its heal, else the run's end; note: its mode."""
+    spans = [Span(f"partition {s.partition}", s.start, s.t, s.mode or "drop") for s in _spans(trace, "partitioned")]
+    return sorted(spans, key=lambda s: s.start_ns)
 
 
 def partition_groups(trace: Trace) -> dict[str, tuple[tuple[str, ...], ...]]:
     """The processes on each side of each partition (by its ``partition_intervals`` name, "partition 0"), as its
     fault line records them; a partition whose line has no groups (a trace written before they were) is left out."""
-    return {f"partition {f.amount}": f.groups for f in trace.of(Fault) if f.fault == "partition" and f.groups}
+    return {f"partition {f.partition}": f.groups for f in trace.of(Fault) if f.fault == "partition" and f.groups}
 
 
 def groups_text(groups: Sequence[Sequence[str]]) -> str:
@@ -321,23 +284,10 @@ def groups_text(groups: Sequence[Sequence[str]]) -> str:
 
 
 def slew_intervals(trace: Trace) -> list[Span]:
-    """Each clock slew: from its clock-slew fault until the next clock-drift or clock-slew on the same clock (the
-    world records a slew's end as a clock-drift back to the old rate), else the run's end. note: the ppm, as text.
-    """
-    open_: dict[str, tuple[int, int]] = {}
-    spans: list[Span] = []
-    for f in trace.of(Fault):
-        if f.target is None or f.fault not in ("clock-slew", "clock-drift"):
-            continue
-        if f.target in open_:
-            start, ppm = open_.pop(f.target)
-            spans.append(Span(f.target, start, f.t, str(ppm)))
-        if f.fault == "clock-slew":
-            open_[f.target] = (f.t, f.amount)
-    for target, (start, ppm) in open_.items():
-        spans.append(Span(target, start, trace.end_ns, str(ppm)))
-    spans.sort(key=lambda s: (s.what, s.start_ns))
-    return spans
+    """Each clock slew, from its clock-slew fault until the clock's rate changed again (its end, or another fault),
+    else the run's end. note: the ppm, as text."""
+    spans = [Span(s.target, s.start, s.t, str(s.ppm)) for s in _spans(trace, "slewed")]
+    return sorted(spans, key=lambda s: (s.what, s.start_ns))
 
 
 # --- the resource ------------------------------------------------------------------------

@@ -346,8 +346,8 @@ class Painter(FailoverPainting):
                 continue  # the end of a slew (the rate going back), drawn with the slew
             elif f.fault in ("clock-jump", "clock-drift"):
                 self.used.add("clock")
-                note = f"wall clock {fmt_duration(f.amount, signed=True)}" if f.fault == "clock-jump" \
-                    else fmt_drift(f.amount)
+                note = f"wall clock {fmt_duration(f.by_ns, signed=True)}" if f.fault == "clock-jump" \
+                    else fmt_drift(f.ppm)
                 self.tip(self.ax.plot([x], [lane.y + ROW_LOW[0]], marker="D", ms=5, color=style.FAULT, zorder=7),
                          fault_tip(f))
                 self.label(lane, [ROW_LOW], x + 1.0 * self.char_w(), note, color="black",

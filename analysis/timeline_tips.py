@@ -107,14 +107,14 @@ def shade_tip(kind: str, s: Span) -> str:
 def fault_tip(f: Fault) -> str:
     at = fmt_time(f.t)
     if f.fault == "crash":
-        after = "never restarts" if f.amount < 0 else f"down for {fmt_duration(f.amount)}"
+        after = "never restarts" if f.down_for_ns < 0 else f"down for {fmt_duration(f.down_for_ns)}"
         return f"{f.target} crashes at {at} ({after})"
     if f.fault == "restart":
         return f"{f.target} restarts at {at}"
     if f.fault == "clock-jump":
-        return f"{f.target}'s wall clock jumps {fmt_duration(f.amount, signed=True)} at {at}"
+        return f"{f.target}'s wall clock jumps {fmt_duration(f.by_ns, signed=True)} at {at}"
     if f.fault == "clock-drift":
-        return f"{f.target}'s clock: {fmt_drift(f.amount)} from {at}"
+        return f"{f.target}'s clock: {fmt_drift(f.ppm)} from {at}"
     return f"{f.fault} {f.target or ''} at {at}".replace("  ", " ")
 
 

@@ -1,7 +1,7 @@
 """Reading what the simulator writes: a run's trace and its verdicts.
 
-A trace is JSON Lines, one object per line, in the format that
-``sim/world/trace_format.h`` writes down (that comment is the contract): a
+A trace is JSON Lines, one object per line, in the format the simulator
+declares (``locksim trace-schema``, kept as ``trace_schema.json``; docs/trace.md): a
 ``run`` header first (processes and their kinds, lock keys, the lock
 service's nodes and quorum, the application), then every message and every
 recorded fact in true-time order, an ``end`` line, one ``promise`` line per
@@ -49,17 +49,17 @@ from typing import Any, Iterable, Optional, Union
 import pandas as pd
 
 from analysis.trace_records import (  # noqa: F401  (re-exported: analysis.trace is where records are imported from)
-    JUDGED_CLASSES, LINE_FIELDS, PAYLOAD_FIELDS, WITNESS_FIELDS, App, BeliefEnd, Clock, Complete, End, Extend,
-    Fault, FaultFired, Field, GetMaster, GiveUp, Grant, Invoke, IsMasterDown, Judged, JudgedBelief, JudgedHolder,
-    JudgedRole, JudgedVerdict, JudgedWindow, KeyDropped, KeyHeld, MasterDownReply, MasterIs, Message, Op, Payload,
-    PhaseReached, Ping, Pong, Process, Promise, Record, RedisReply, RedisRequest, Release, ReplicaOf, Replicated,
-    ReplicationAck, ReplicationEntry, ReplicationGetAck, ResourceReply, ResourceRequest, Role, Run, ServiceAnswer,
-    ServiceCall, SwitchMaster, Unknown, UnknownPayload, Want, Witness)
+    FORMAT, JUDGED_CLASSES, LINE_FIELDS, PAYLOAD_FIELDS, WITNESS_FIELDS, App, BeliefEnd, Clock, Complete, End, Extend,
+    Fault, FaultFired, FaultSpan, Field, GetMaster, GiveUp, Grant, Invoke, IsMasterDown, Judged, JudgedBelief,
+    JudgedHolder, JudgedRole, JudgedVerdict, JudgedWindow, KeyDropped, KeyHeld, MasterDownReply, MasterIs, Message, Op,
+    Payload, PhaseReached, Ping, Pong, Process, Promise, Record, RedisReply, RedisRequest, Release, ReplicaOf,
+    Replicated, ReplicationAck, ReplicationEntry, ReplicationGetAck, ResourceReply, ResourceRequest, Role, Run,
+    ServiceAnswer, ServiceCall, StoreSession, SwitchMaster, UnknownPayload, Want, Witness)
 
 __all__ = [
     "TraceError", "Process", "Run", "Clock", "Message", "Invoke", "Complete", "Want", "GiveUp", "Grant", "Extend",
-    "BeliefEnd", "Release", "KeyHeld", "KeyDropped", "Replicated", "Role", "Op", "App", "Fault", "PhaseReached",
-    "FaultFired", "End", "Promise", "Unknown", "Judged", "JudgedBelief", "JudgedWindow", "JudgedHolder", "JudgedRole",
+    "BeliefEnd", "Release", "KeyHeld", "KeyDropped", "Replicated", "Role", "Op", "App", "Fault", "FaultSpan", "PhaseReached",
+    "FaultFired", "End", "Promise", "StoreSession", "Judged", "JudgedBelief", "JudgedWindow", "JudgedHolder", "JudgedRole",
     "JudgedVerdict", "Witness", "RedisRequest", "RedisReply", "ReplicationEntry", "ReplicationAck",
     "ReplicationGetAck", "ReplicaOf", "Ping", "Pong", "IsMasterDown", "MasterDownReply", "SwitchMaster", "GetMaster",
     "MasterIs", "ResourceRequest", "ResourceReply", "ServiceCall", "ServiceAnswer", "UnknownPayload", "Trace", "load",
@@ -108,9 +108,13 @@ def _payload(obj: dict, where: str) -> Optional[Payload]:
         raise TraceError(f"{where}: message field \"kind\" should be str, got {kind!r}")
     spec = PAYLOAD_FIELDS.get(kind)
     if spec is None:
-        return UnknownPayload(kind, {k: v for k, v in obj.items() if k not in ("t", "type", "from", "to", "msg")})
+        raise TraceError(f"{where}: unknown message kind {kind!r} (trace format {FORMAT} knows "
+                         f"{', '.join(sorted(PAYLOAD_FIELDS))}): a trace from a newer locksim?")
     cls, fields = spec
-    return cls(**_read_fields(obj, fields, f"\"{kind}\"", "message", where))
+    args = _read_fields(obj, fields, f"\"{kind}\"", "message", where)
+    if cls is UnknownPayload:  # declared, but nothing here draws it: kept as its fields
+        return UnknownPayload(kind, {"kind": kind, **args})
+    return cls(**args)
 
 
 def _record(obj: dict, where: str) -> Record:
@@ -122,7 +126,8 @@ def _record(obj: dict, where: str) -> Record:
         raise TraceError(f"{where}: missing \"type\"")
     spec = LINE_FIELDS.get(kind)
     if spec is None:
-        return Unknown(t, kind, dict(obj))
+        raise TraceError(f"{where}: unknown line type {kind!r} (trace format {FORMAT}; "
+                         "locksim trace-schema lists the line types): a trace from a newer locksim?")
     cls, fields = spec
     args: dict[str, Any] = {"t": t, **_read_fields(obj, fields, f"\"{kind}\"", "line", where)}
     if cls is Message:
@@ -142,11 +147,12 @@ def _record(obj: dict, where: str) -> Record:
     elif cls is Promise:
         if args["promised_end"] < 0:
             args["promised_end"] = None
-        if args.get("origin") is None:  # written before lease extensions existed
-            args["origin"] = "grant"
-        elif args["origin"] not in ("grant", "extend"):
+        if args["origin"] not in ("grant", "extend"):
             raise TraceError(f"{where}: \"promise\" field \"from\" should be grant or extend, got {args['origin']!r}")
     elif cls is Fault:
+        if "amount" in obj:
+            raise TraceError(f"{where}: a fault line with \"amount\" comes from a locksim older than typed fault lines "
+                             "(length_ns, down_for_ns, by_ns, ppm, partition); run the scenario again to write it anew")
         args.setdefault("target", None)
         if "groups" in args:
             args["groups"] = _name_lists(args["groups"], "\"fault\" field \"groups\"", where)
@@ -175,6 +181,10 @@ def _name_lists(value: list, what: str, where: str) -> tuple:
 
 
 def _run_header(obj: dict, where: str) -> Run:
+    written = obj.get("format", FORMAT)  # a trace from before the format had a version: read as far as it goes
+    if written != FORMAT:
+        raise TraceError(f"{where}: trace format {written!r}, and this analysis reads format {FORMAT}: "
+                         "write the trace again with this locksim (or read it with the locksim that wrote it)")
     try:
         processes = tuple(Process(str(p["name"]), str(p["kind"])) for p in obj["processes"])
         return Run(seed=str(obj.get("seed", "?")), processes=processes,
@@ -214,13 +224,13 @@ class Trace:
     def activity_end_ns(self) -> int:
         """The last instant anything happened: the run's end minus any idle tail.
 
-        Quiescent state samples, the end line, promises, clock lines and judged lines are bookkeeping, not
-        activity; nor are heartbeats (``is_background``: pings, replica acks, sentinel hellos), which go on until
+        Quiescent state samples, the end line, spans (a span ends with a fault line at its end, or with the run),
+        promises, clock lines and judged lines are bookkeeping, not activity; nor are heartbeats (``is_background``: pings, replica acks, sentinel hellos), which go on until
         the run ends.
         """
         kinds = {p.name: p.kind for p in self.run.processes}
         busy = [r.t for r in self.records
-                if not isinstance(r, (End, Promise, Clock, *JUDGED_CLASSES))
+                if not isinstance(r, (End, FaultSpan, Promise, Clock, *JUDGED_CLASSES))
                 and not (isinstance(r, App) and r.quiescent) and not (isinstance(r, Message) and is_background(r, kinds))]
         return max(busy, default=self.end_ns)
 
@@ -321,7 +331,7 @@ class Trace:
 
     def frames(self) -> dict[str, pd.DataFrame]:
         """Every line type present, as a table each."""
-        present = {r.type if isinstance(r, (Message, Unknown)) else _TYPE_OF_CLASS[type(r)] for r in self.records}
+        present = {r.type if isinstance(r, Message) else _TYPE_OF_CLASS[type(r)] for r in self.records}
         return {name: self.frame(name) for name in sorted(present) if name in LINE_FIELDS}
 
 

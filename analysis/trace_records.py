@@ -1,7 +1,8 @@
 """The records a trace's lines become, one frozen dataclass per line type and per message payload.
 
-The line format is written down in ``sim/world/trace_format.h`` (the contract); the tables at the end of this
-file (``LINE_FIELDS``, ``PAYLOAD_FIELDS``) say which JSON key each attribute comes from, its type, and whether it
+The line format is the simulator's own declaration (``locksim trace-schema``, kept in ``trace_schema.json`` beside
+this file; docs/trace.md is its reference): the tables at the end of this file (``LINE_FIELDS``,
+``PAYLOAD_FIELDS``) are built from it and say which JSON key each attribute comes from, its type, and whether it
 must be there. ``analysis/trace.py`` reads lines into these records; drawing code reads ``grant.validity_ns``,
 ``message.payload.cmd`` or ``belief.stop`` rather than JSON, and never a message's ``msg`` text (that is for
 people).
@@ -17,7 +18,9 @@ Three families:
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import ClassVar, Optional, Union
 
 # --- the header ------------------------------------------------------------------
@@ -208,7 +211,8 @@ class ServiceAnswer:
 
 @dataclass(frozen=True)
 class UnknownPayload:
-    """A payload kind this reader does not know (a newer simulator): kept, not rejected."""
+    """A payload the schema declares but no drawing code reads (the consensus store's traffic): its fields, checked
+    against the schema, with its "kind"."""
 
     kind: str
     fields: dict = field(compare=False, hash=False)
@@ -375,14 +379,33 @@ class App:
 
 @dataclass(frozen=True)
 class Fault:
+    """A fault as the world applied it; each kind fills its own fields (the rest are None)."""
+
     t: int
     fault: str  # pause | resume | crash | restart | clock-jump | clock-drift | clock-slew | partition | heal
     target: Optional[str]  # None for partition / heal
-    # ns for pause, crash (down for; < 0 never restarts) and clock-jump; ppm for drift and slew (the rate during the
-    # slew; its end is a clock-drift back to the old rate); id for partitions
-    amount: int
+    length_ns: Optional[int] = None  # pause; clock-slew: how long the new rate lasts
+    down_for_ns: Optional[int] = None  # crash: < 0 stays down
+    by_ns: Optional[int] = None  # clock-jump: the wall clock's step
+    ppm: Optional[int] = None  # clock-drift, clock-slew: the clock's new rate
+    partition: Optional[int] = None  # partition, heal: its id
     mode: Optional[str] = None  # partition: drop | hold
+    until: Optional[int] = None  # pause, crash, clock-slew, partition: when it ends as scheduled then; None: never
     groups: Optional[tuple[tuple[str, ...], ...]] = None  # partition: the processes on each side, by name
+
+
+@dataclass(frozen=True)
+class FaultSpan:
+    """A stretch a fault made, written once when it ended (t) — or when the run ended with it still open."""
+
+    t: int
+    span: str  # paused | down | partitioned | slewed
+    start: int
+    ended: str  # resumed | crashed | restarted | healed | rate-changed | run-ended
+    target: Optional[str] = None  # None for a partition
+    partition: Optional[int] = None  # partitioned: its id
+    mode: Optional[str] = None  # partitioned: drop | hold
+    ppm: Optional[int] = None  # slewed: the rate during the slew
 
 
 @dataclass(frozen=True)
@@ -390,6 +413,18 @@ class PhaseReached:
     t: int
     process: str
     phase: str
+
+
+@dataclass(frozen=True)
+class StoreSession:
+    """A consensus store's session (an etcd lease, a ZooKeeper session) as the leader applied it."""
+
+    t: int
+    member: str
+    session: int
+    client: str
+    event: str  # opened | expired | closed
+    ttl_ns: int
 
 
 @dataclass(frozen=True)
@@ -441,13 +476,6 @@ class Clock:
     def is_true_time(self) -> bool:
         """Reads true time exactly (no offset, drift or jump): a local time would only repeat the true one."""
         return self.offset == 0 and not self.jumps and all(ppm == 0 for _, _, ppm in self.segments)
-
-
-@dataclass(frozen=True)
-class Unknown:
-    t: int
-    type: str
-    fields: dict = field(compare=False, hash=False)
 
 
 # --- judged lines (what the checkers computed; all at the run's end) ---------------------------
@@ -552,14 +580,8 @@ class JudgedVerdict:
 JUDGED_CLASSES = (Judged, JudgedBelief, JudgedWindow, JudgedHolder, JudgedRole, JudgedVerdict)
 
 Record = Union[Message, Invoke, Complete, Want, GiveUp, Grant, Extend, BeliefEnd, Release, KeyHeld, KeyDropped,
-               Replicated, Role, Op, App, Fault, PhaseReached, FaultFired, End, Promise, Clock, Judged, JudgedBelief,
-               JudgedWindow, JudgedHolder, JudgedRole, JudgedVerdict, Unknown]
-
-# refused: a request reached a host whose process had crashed (the refusal
-# travels back as a reply); unsent: the client's library, waiting to reconnect
-# after a refusal, failed it without sending.
-MESSAGE_TYPES = ("send", "deliver", "lost", "partition-drop", "partition-hold", "drop-crashed", "refused", "unsent")
-
+               Replicated, Role, Op, App, Fault, FaultSpan, PhaseReached, StoreSession, FaultFired, End, Promise, Clock,
+               Judged, JudgedBelief, JudgedWindow, JudgedHolder, JudgedRole, JudgedVerdict]
 
 # --- which JSON key fills which attribute -------------------------------------------------------
 
@@ -590,67 +612,52 @@ def _fields(*specs: str) -> list[Field]:
     return [_f(s) for s in specs]
 
 
-# type -> (record class, fields). Message lines are added below for every message type.
-LINE_FIELDS: dict[str, tuple[type, list[Field]]] = {
-    "invoke": (Invoke, _fields("client:s", "op:i", "kind:s")),
-    "complete": (Complete, _fields("client:s", "op:i", "kind:s", "outcome:s")),
-    "want": (Want, _fields("client:s")),
-    "give-up": (GiveUp, _fields("client:s")),
-    "grant": (Grant, _fields("session:i", "client:s", "value:s", "token:i", "validity_ns:i", "clock:s")),
-    "extend": (Extend, _fields("session:i", "client:s", "clock:s")),
-    "belief-end": (BeliefEnd, _fields("session:i", "client:s", "reason:s")),
-    "release": (Release, _fields("session:i", "client:s")),
-    "key-held": (KeyHeld, _fields("node:s", "key:s", "value:s")),
-    "key-dropped": (KeyDropped, _fields("node:s", "key:s", "value:s", "reason:s")),
-    "replicated": (Replicated, _fields("node:s", "key:s", "value:s", "present:b", "offset:i")),
-    "role": (Role, _fields("node:s", "role:s", "master:s?", "epoch:i?", "leader:s?", "term:i?")),
-    "op": (Op, _fields("session:i", "client:s", "op:s", "accepted:b", "reject:s", "token:i")),
-    "app": (App, _fields("app:s", "counter:i", "increments:i", "elements:i", "size:i", "stock:i", "quiescent:b")),
-    "fault": (Fault, _fields("fault:s", "target:s?", "amount:i", "mode:s?", "groups:l?")),
-    "phase": (PhaseReached, _fields("process:s", "phase:s")),
-    "fault-fired": (FaultFired, _fields("fault:s", "took_effect:b")),
-    "end": (End, []),
-    "clock": (Clock, _fields("process:s", "offset:i", "segments:l", "jumps:l")),
-    "promise": (Promise, _fields("session:i", "client:s", "promised_end:i", "from=origin:s?", "at:i?")),
-    "judged": (Judged, _fields("sessions:i", "promised_windows:i", "holders:i", "role_intervals:i", "verdicts:i")),
-    "belief": (JudgedBelief, _fields("session:i", "client:s", "value:s", "token:i", "start:i", "end:i", "stop:s",
-                                     "promised_end:i~", "released:i~", "extensions:i")),
-    "promised-window": (JudgedWindow, _fields("session:i", "client:s", "start:i", "end:i~", "by:s",
-                                              "extended_at:i?", "promised_end:i~", "until:s")),
-    "holder": (JudgedHolder, _fields("start:i", "end:i", "value:s", "session:i~", "client:s~")),
-    "role-interval": (JudgedRole, _fields("node:s", "role:s", "master:s?", "leader:s?", "epoch:i", "start:i",
-                                          "end:i", "changed:b")),
-    "verdict": (JudgedVerdict, _fields("property:s", "id:s", "status:s", "count:i", "witness:o~")),
+# --- the schema: which lines and fields there are, from the simulator's own declaration ---------
+
+# `locksim trace-schema` printed into this file (a test keeps it equal): every line type and payload kind with
+# its fields. The reader knows nothing the schema does not declare, and refuses what it does not know.
+SCHEMA: dict = json.loads((Path(__file__).resolve().parent / "trace_schema.json").read_text(encoding="utf-8"))
+FORMAT: int = SCHEMA["format"]
+
+_TYPES = {"s": str, "i": int, "b": bool, "o": dict, "l": list}
+# JSON keys whose attribute has another name ("from" is a Python keyword).
+_RENAMED = {("message", "from"): "sender", ("message", "to"): "receiver", ("promise", "from"): "origin"}
+
+# The record class of each line type the schema declares (message lines are all Message).
+LINE_CLASSES: dict[str, type] = {
+    "invoke": Invoke, "complete": Complete, "want": Want, "give-up": GiveUp, "grant": Grant, "extend": Extend,
+    "belief-end": BeliefEnd, "release": Release, "key-held": KeyHeld, "key-dropped": KeyDropped,
+    "replicated": Replicated, "role": Role, "op": Op, "app": App, "fault": Fault, "span": FaultSpan,
+    "phase": PhaseReached, "store-session": StoreSession, "fault-fired": FaultFired, "end": End, "promise": Promise,
+    "clock": Clock, "judged": Judged, "belief": JudgedBelief, "promised-window": JudgedWindow,
+    "holder": JudgedHolder, "role-interval": JudgedRole, "verdict": JudgedVerdict,
 }
-MESSAGE_FIELDS = _fields("from=sender:s", "to=receiver:s", "msg:s")
-for _type in MESSAGE_TYPES:
-    LINE_FIELDS[_type] = (Message, MESSAGE_FIELDS)
+# The record class of each payload kind; a kind the schema declares but the drawing code does not need (the
+# consensus store's traffic) is read as an UnknownPayload with its fields checked.
+PAYLOAD_CLASSES: dict[str, type] = {
+    cls.KIND: cls for cls in (RedisRequest, RedisReply, ReplicationEntry, ReplicationAck, ReplicationGetAck,
+                              ReplicaOf, Ping, Pong, IsMasterDown, MasterDownReply, SwitchMaster, GetMaster, MasterIs,
+                              ResourceRequest, ResourceReply, ServiceCall, ServiceAnswer)}
+
+
+def _schema_fields(decl: dict, owner: str, skip: tuple[str, ...] = ()) -> list[Field]:
+    return [Field(f["name"], _TYPES[f["type"]], not f["optional"], f["nullable"], _RENAMED.get((owner, f["name"]), ""))
+            for f in decl["fields"] if f["name"] not in skip]
+
+
+_MESSAGE_DECLS = [d for d in SCHEMA["lines"] if d["section"] == "message"]
+# The message types, one per fate a message can meet (send, deliver, lost, partition-drop, ...).
+MESSAGE_TYPES = tuple(d["name"] for d in _MESSAGE_DECLS)
+# The fields every message line has; "kind" chooses its payload (PAYLOAD_FIELDS).
+MESSAGE_FIELDS = _schema_fields(_MESSAGE_DECLS[0], "message", skip=("kind",))
+# type -> (record class, fields), for every line type but the header.
+LINE_FIELDS: dict[str, tuple[type, list[Field]]] = {
+    d["name"]: (Message, MESSAGE_FIELDS) if d["section"] == "message" else
+    (LINE_CLASSES[d["name"]], _schema_fields(d, d["name"]))
+    for d in SCHEMA["lines"] if d["section"] != "header"}
+PAYLOAD_FIELDS: dict[str, tuple[type, list[Field]]] = {
+    d["name"]: (PAYLOAD_CLASSES.get(d["name"], UnknownPayload), _schema_fields(d, "payload"))
+    for d in SCHEMA["payloads"]}
 
 WITNESS_FIELDS = _fields("at_ns:i", "at:s", "text:s", "kind:s", "who:s~", "session:i~", "other:s~",
                          "other_session:i~")
-
-_ID = "request_id:i"
-PAYLOAD_FIELDS: dict[str, tuple[type, list[Field]]] = {
-    cls.KIND: (cls, _fields(*specs)) for cls, specs in [
-        (RedisRequest, (_ID, "cmd:s", "key:s?", "value:s?", "nx:b?", "xx:b?", "px_ms:i?", "ex_s:i?", "condition:s?",
-                        "pxat_ms:i?", "exat_s:i?", "get:b?", "keepttl:b?", "script:s?", "counter_key:s?", "by_sha:b?",
-                        "numreplicas:i?",
-                        "timeout_ms:i?")),
-        (RedisReply, (_ID, "reply:s", "integer:i?", "value:s?", "error:s?")),
-        (ReplicationEntry, ("offset:i", "op:s", "key:s?", "value:s?", "expire_at_ms:i?")),
-        (ReplicationAck, ("offset:i", "attach:b")),
-        (ReplicationGetAck, ()),
-        (ReplicaOf, ("master:s~", "epoch:i")),
-        (Ping, (_ID,)),
-        (Pong, (_ID, "role:s", "master:s?~", "offset:i")),
-        (IsMasterDown, (_ID, "master:s~", "epoch:i", "wants_vote:b")),
-        (MasterDownReply, (_ID, "down:b", "leader:s~", "epoch:i")),
-        (SwitchMaster, ("old_master:s~", "new_master:s~", "epoch:i")),
-        (GetMaster, (_ID,)),
-        (MasterIs, (_ID, "master:s~", "epoch:i")),
-        (ResourceRequest, (_ID, "op:s", "session:i", "token:i", "value:s", "argument:i")),
-        (ResourceReply, (_ID, "accepted:b", "reject:s", "value:i")),
-        (ServiceCall, (_ID,)),
-        (ServiceAnswer, (_ID,)),
-    ]
-}

@@ -17,6 +17,7 @@ int run_command(const std::string& program, const std::vector<std::string>& args
 int validate_command(const std::string& program, const std::vector<std::string>& args);
 int list_command(const std::string& program, const std::vector<std::string>& args);
 int keys_command(const std::string& program, const std::vector<std::string>& args);
+int trace_schema_command(const std::string& program, const std::vector<std::string>& args);
 // Exit 0 when every row was written; 2 on bad input, I/O errors or a --resume
 // mismatch. A sweep measures rates, so violations are not failures.
 int sweep_command(const std::string& program, const std::vector<std::string>& args);

@@ -2,11 +2,10 @@
 // declared by the section that reads it — the tables scenarios/FORMAT.md
 // holds, and the command that keeps them there.
 #include <boost/program_options.hpp>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/marked_file.h"
 #include "sim/cli/options.h"
 #include "sim/scenario/key_docs.h"
 
@@ -29,32 +28,6 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-int update(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "locksim keys: cannot read " << path << "\n";
-    return kExitBadInput;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  std::vector<std::string> problems;
-  const std::string updated = scenario::regenerate_key_tables(text.str(), problems);
-  for (const std::string& p : problems) std::cerr << path << ": " << p << "\n";
-  if (!problems.empty()) return kExitBadInput;
-  if (updated == text.str()) {
-    std::cout << path << " is up to date\n";
-    return kExitOk;
-  }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << updated;
-  if (!out) {
-    std::cerr << "locksim keys: cannot write " << path << "\n";
-    return kExitBadInput;
-  }
-  std::cout << "updated " << path << "\n";
-  return kExitOk;
-}
-
 }  // namespace
 
 int keys_command(const std::string&, const std::vector<std::string>& args) {
@@ -66,7 +39,7 @@ int keys_command(const std::string&, const std::vector<std::string>& args) {
   po::variables_map vm;
   int code = kExitOk;
   if (!parse_command_line("keys", options, args, tables, -1, vm, code)) return code;
-  if (!update_path.empty()) return update(update_path);
+  if (!update_path.empty()) return update_marked_file("keys", update_path, scenario::regenerate_key_tables);
   if (tables.empty()) tables = scenario::key_table_names();
   for (const std::string& name : tables) {
     const std::string table = scenario::key_table(name);

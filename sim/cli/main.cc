@@ -37,6 +37,7 @@ commands:
   validate FILE...      check scenario files without running them
   list [DIR]            the scenario catalogue: names, paths, one-line stories
   keys [TABLE]...       every scenario key: type, default, meaning (FORMAT.md's tables)
+  trace-schema          the trace's line format as JSON (--markdown TABLE: docs/trace.md's tables)
   --version             print locksim's version
 
 'locksim COMMAND --help' describes each command.
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
   if (command == "validate") return validate_command(program, args);
   if (command == "list") return list_command(program, args);
   if (command == "keys") return keys_command(program, args);
+  if (command == "trace-schema") return trace_schema_command(program, args);
   std::cerr << "locksim: unknown command '" << command << "'\n\n" << kUsage;
   return kExitBadInput;
 }

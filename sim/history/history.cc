@@ -131,6 +131,28 @@ const char* fault_kind_name(FaultKind k) {
   return "?";
 }
 
+const char* span_kind_name(SpanKind k) {
+  switch (k) {
+    case SpanKind::paused: return "paused";
+    case SpanKind::down: return "down";
+    case SpanKind::partitioned: return "partitioned";
+    case SpanKind::slewed: return "slewed";
+  }
+  return "?";
+}
+
+const char* span_end_name(SpanEnd e) {
+  switch (e) {
+    case SpanEnd::resumed: return "resumed";
+    case SpanEnd::crashed: return "crashed";
+    case SpanEnd::restarted: return "restarted";
+    case SpanEnd::healed: return "healed";
+    case SpanEnd::rate_changed: return "rate-changed";
+    case SpanEnd::run_ended: return "run-ended";
+  }
+  return "?";
+}
+
 const std::string& History::name_of(ProcessId p) const {
   static const std::string kUnknown = "?";
   return p < processes.size() ? processes[p].name : kUnknown;

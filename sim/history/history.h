@@ -180,11 +180,40 @@ struct AppState {
   std::int64_t stock;
   bool quiescent;
 };
+// A fault as the world applied it: what, on whom, how much and until when,
+// each in a field of its own. Recorded also when it changed nothing that
+// lasts (a pause inside a longer one: |until| is the longer one's end).
 struct FaultApplied {
   FaultKind kind;
-  ProcessId target;       // kNoProcess for partitions
-  std::int64_t amount;    // ns for pause/jump; ppm for drift; partition id
-  std::uint32_t mode;     // partition: 0 drop, 1 hold
+  ProcessId target = kNoProcess;  // kNoProcess: a partition or its heal
+  Duration length{0};             // pause; clock-slew: how long the new rate lasts
+  Duration down_for{0};           // crash: < 0 stays down
+  Duration by{0};                 // clock-jump: the wall clock's step
+  std::int64_t drift_ppm = 0;     // clock-drift, clock-slew: the clock's new rate
+  std::uint32_t partition = 0;    // partition, heal: its id (History::partition_groups)
+  bool hold = false;              // partition: messages wait for the heal instead of being dropped
+  // When it ends, as things stand at this instant: a pause's resume, a
+  // crash's restart, a partition's heal, a slew's return to the old rate;
+  // kTrueNever when nothing will end it.
+  TrueTime until = kTrueNever;
+};
+// A stretch a fault made — a process paused or down, a partition, a clock
+// slewing — recorded once, when it ends or when the run ends with it still
+// open, so that whoever draws it reads one fact instead of pairing starts
+// with ends (and repeating the world's rules: a pause inside a longer one,
+// a crash that ends a pause).
+enum class SpanKind : std::uint8_t { paused, down, partitioned, slewed };
+enum class SpanEnd : std::uint8_t { resumed, crashed, restarted, healed, rate_changed, run_ended };
+const char* span_kind_name(SpanKind k);
+const char* span_end_name(SpanEnd e);
+struct FaultSpan {
+  SpanKind what;
+  SpanEnd ended = SpanEnd::run_ended;
+  bool hold = false;              // partitioned: messages waited for the heal
+  ProcessId target = kNoProcess;  // kNoProcess: a partition
+  std::uint32_t partition = 0;    // partitioned: its id
+  TrueTime from;
+  std::int64_t drift_ppm = 0;  // slewed: the rate during the slew
 };
 struct PhaseReached {
   ProcessId process;
@@ -202,7 +231,7 @@ struct RunEnded {};
 
 using FactBody = std::variant<RequestInvoked, RequestCompleted, LockWanted, LockGaveUp, LockGranted, LockExtended,
                               BeliefEnded, LockReleased, KeyHeld, KeyDropped, Replicated, RoleChanged, ResourceOp,
-                              AppState, FaultApplied, PhaseReached, FaultFired, StoreSession, RunEnded>;
+                              AppState, FaultApplied, FaultSpan, PhaseReached, FaultFired, StoreSession, RunEnded>;
 
 struct Fact {
   TrueTime at;
@@ -232,7 +261,7 @@ struct History {
   std::vector<ProcessInfo> processes;
   std::vector<std::string> key_names;
   std::vector<std::string> fault_names;  // the scenario's [fault.NAME] tables, in file order
-  // Each partition's groups, by its id (FaultApplied.amount): who was cut off
+  // Each partition's groups, by its id (FaultApplied.partition): who was cut off
   // from whom, for the trace and the timelines.
   std::vector<PartitionGroups> partition_groups;
   ServiceLayout service;

@@ -169,6 +169,7 @@ void World::reset(std::uint64_t seed, const std::vector<PlannedFault>& faults) {
   triggers_ = TriggerTable{};
   trigger_actions_.clear();
   held_.clear();
+  spans_.clear();
   timer_incarnation_.clear();
   history_ = blank_history_;
   history_.facts.reserve(128);
@@ -571,134 +572,6 @@ bool World::fails_unsent(const Message& m) {
   return true;
 }
 
-void World::run_control(const Control& control) {
-  if (const auto* action = std::get_if<FaultAction>(&control)) {
-    apply(*action);
-  } else if (const auto* named = std::get_if<NamedFault>(&control)) {
-    fire(*named);
-  } else if (const auto* r = std::get_if<Resume>(&control)) {
-    resume(r->target);
-  } else if (const auto* b = std::get_if<Begin>(&control)) {
-    begin(b->client);
-  } else if (const auto* fresh = std::get_if<Reseed>(&control)) {
-    model_stream_seed_ = fresh->seed;  // each model's next draw comes from the fresh seed's stream
-    for (Slot& slot : slots_) slot.rng.reset();
-    network_->reseed(fresh->seed);
-  } else if (const auto* h = std::get_if<Heal>(&control)) {
-    if (!network_->active(h->partition)) return;
-    network_->heal(h->partition);
-    record_fact(FaultApplied{FaultKind::heal, kNoProcess, h->partition, 0});
-    if (h->partition < held_.size()) {
-      // Held messages arrive now, in the order they were held, before any
-      // later message on their link that is due at this same instant.
-      std::vector<std::uint32_t> held;
-      held.swap(held_[h->partition]);
-      for (std::uint32_t slot : held)
-        deliver(Event{true_now(), 0, messages_[slot].to, kDeliver, delivery_arg(slot, messages_[slot].from), 0});
-    }
-  }
-}
-
-bool World::apply(const FaultAction& action) {
-  const TrueTime now = true_now();
-  return std::visit(
-      [&](const auto& f) -> bool {
-        using F = std::decay_t<decltype(f)>;
-        if constexpr (std::is_same_v<F, fault::Pause>) {
-          Slot& s = slots_[f.target];
-          if (s.state == ProcessState::crashed) return false;
-          const TrueTime until = saturating_add(now, f.length);
-          record_fact(FaultApplied{FaultKind::pause, f.target, f.length.count(), 0});
-          if (s.state == ProcessState::paused && s.paused_until >= until) return false;
-          s.state = ProcessState::paused;
-          s.paused_until = until;
-          schedule_control(until, Resume{f.target});
-          return true;
-        } else if constexpr (std::is_same_v<F, fault::Crash>) {
-          Slot& s = slots_[f.target];
-          if (s.state == ProcessState::crashed) return false;
-          record_fact(FaultApplied{FaultKind::crash, f.target, f.down_for.count(), 0});
-          s.process_crash = f.process_only;  // before on_crash: a model may ask what survives
-          s.model->on_crash();
-          s.state = ProcessState::crashed;
-          ++s.incarnation;  // every timer of the old life is now stale
-          for (const Event& e : s.pending)
-            if (e.kind == kDeliver || e.kind == kOutgoing || e.kind == kLocal)
-              messages_.release(static_cast<std::uint32_t>(e.arg0));
-          s.pending.clear();
-          if (f.down_for >= Duration{0})
-            schedule_control(saturating_add(now, f.down_for), Control{FaultAction{fault::Restart{f.target}}});
-          return true;
-        } else if constexpr (std::is_same_v<F, fault::Restart>) {
-          return restart(f.target);
-        } else if constexpr (std::is_same_v<F, fault::ClockJump>) {
-          slots_[f.target].clock.jump_wall(now, f.by);
-          record_fact(FaultApplied{FaultKind::clock_jump, f.target, f.by.count(), 0});
-          check_clock_range(f.target);
-          clock_changed(f.target);
-          return true;
-        } else if constexpr (std::is_same_v<F, fault::ClockDrift>) {
-          slots_[f.target].clock.set_drift(now, f.drift_ppm);
-          record_fact(FaultApplied{FaultKind::clock_drift, f.target, f.drift_ppm, 0});
-          check_clock_range(f.target);
-          clock_changed(f.target);
-          return true;
-        } else if constexpr (std::is_same_v<F, fault::ClockSlew>) {
-          Slot& s = slots_[f.target];
-          const std::int64_t before = s.clock.drift_ppm(now);
-          s.clock.set_drift(now, f.drift_ppm);
-          record_fact(FaultApplied{FaultKind::clock_slew, f.target, f.drift_ppm, 0});
-          check_clock_range(f.target);
-          clock_changed(f.target);
-          schedule_control(saturating_add(now, f.length), Control{FaultAction{fault::ClockDrift{f.target, before}}});
-          return true;
-        } else if constexpr (std::is_same_v<F, fault::Partition>) {
-          const std::uint32_t id = network_->partition(f.groups.get(), f.mode);
-          if (history_.partition_groups.size() <= id) history_.partition_groups.resize(id + 1);
-          history_.partition_groups[id] = f.groups;
-          record_fact(FaultApplied{FaultKind::partition, kNoProcess, id, f.mode == PartitionMode::hold ? 1u : 0u});
-          if (f.heal_after >= Duration{0}) schedule_control(saturating_add(now, f.heal_after), Heal{id});
-          return true;
-        } else if constexpr (std::is_same_v<F, fault::PlantedCrash>) {
-          std::abort();
-        }
-      },
-      action);
-}
-
-void World::resume(ProcessId p) {
-  Slot& s = slots_[p];
-  if (s.state != ProcessState::paused || true_now() < s.paused_until) return;
-  s.state = ProcessState::running;
-  record_fact(FaultApplied{FaultKind::resume, p, 0, 0});
-  // Everything that waited runs now, in the order it arrived and before
-  // anything else due at this instant (per-link FIFO). A handler that pauses
-  // the process again leaves the rest waiting; one that crashes it, lost.
-  while (!s.pending.empty() && s.state == ProcessState::running) {
-    const Event next = s.pending.front();
-    s.pending.pop_front();
-    run_waiting(p, next);
-  }
-}
-
-bool World::restart(ProcessId p) {
-  Slot& s = slots_[p];
-  if (s.state != ProcessState::crashed) return false;
-  s.state = ProcessState::running;
-  record_fact(FaultApplied{FaultKind::restart, p, 0, 0});
-  s.model->on_restart();
-  return true;
-}
-
-void World::clock_changed(ProcessId p) {
-  Slot& s = slots_[p];
-  switch (s.state) {
-    case ProcessState::running: s.model->on_clock_adjusted(); return;
-    case ProcessState::paused: s.pending.push_back(Event{true_now(), 0, p, kClockAdjusted, 0, 0}); return;
-    case ProcessState::crashed: return;  // restart re-arms from scratch
-  }
-}
-
 void World::begin(ProcessId client) {
   Slot& s = slots_[client];
   switch (s.state) {
@@ -756,6 +629,7 @@ void World::finish() {
   finished_ = true;
   for (ProcessId p = 0; p < slots_.size(); ++p)
     if (slots_[p].state != ProcessState::crashed) slots_[p].model->on_run_end();
+  for (const FaultSpan& open : spans_.close_all()) record_fact(open);
   record_fact(RunEnded{});
   // The promised window of each grant ends when the client's own clock
   // reaches the lease end — a true instant only the world can compute, now

@@ -28,6 +28,7 @@
 #include "sim/wire/message.h"
 #include "sim/world/message_slab.h"
 #include "sim/world/network.h"
+#include "sim/world/open_spans.h"
 #include "sim/world/plan.h"
 #include "sim/world/process.h"
 #include "sim/world/trigger.h"
@@ -243,12 +244,24 @@ class World final : private Dispatcher {
   // The earliest queued Heal: kTrueNever when none.
   TrueTime next_heal() const;
   void run_control(const Control& control);
+  // apply(), one fault kind each (world_faults.cc).
+  bool apply_fault(const fault::Pause& f);
+  bool apply_fault(const fault::Crash& f);
+  bool apply_fault(const fault::Restart& f);
+  bool apply_fault(const fault::ClockJump& f);
+  bool apply_fault(const fault::ClockDrift& f);
+  bool apply_fault(const fault::ClockSlew& f);
+  bool apply_fault(const fault::Partition& f);
+  [[noreturn]] bool apply_fault(const fault::PlantedCrash& f);  // test-only: aborts
   void schedule_control(TrueTime at, Control control);
   void fire(const NamedFault& named);
   void begin(ProcessId client);
   void resume(ProcessId p);
   bool restart(ProcessId p);
   void clock_changed(ProcessId p);
+  // Records the open span of |what| on |target| (or |partition|) as ended
+  // for |why|; nothing when none was open.
+  void end_span(SpanKind what, ProcessId target, std::uint32_t partition, SpanEnd why);
   void phase_reached(ProcessId p, Phase phase);
   void record_fact(const FactBody& fact);
   // record_fact in two steps, for Process::record to fill the fact in place:
@@ -283,6 +296,7 @@ class World final : private Dispatcher {
   TriggerTable triggers_;
   std::vector<Control> trigger_actions_;  // what each armed trigger does, by the action id it was armed with
   std::vector<std::vector<std::uint32_t>> held_;  // per partition: held message slots, in order
+  OpenSpans spans_;
   std::vector<std::uint32_t> timer_incarnation_;  // per engine timer slot
   History history_;
   SessionId next_session_ = 1;

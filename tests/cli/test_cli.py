@@ -218,3 +218,24 @@ def test_oversell_incident_names_the_units_oversold(locksim):
     assert p5["status"] == "violated"
     assert "oversold by 2 in all" in p5["witness"]["text"]
     assert by_name["atomic-decrement"]["verdicts"]["invariant"]["status"] == "holds"
+
+
+def test_trace_schema_prints_what_the_analysis_reads(locksim, tmp_path):
+    """`locksim trace-schema` prints the trace format as JSON — the analysis's own copy, byte for byte — and one of
+    docs/trace.md's tables with --markdown; an unknown table, or a file whose marks name none, is refused (exit 2)."""
+    printed = locksim("trace-schema")
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout == (ROOT / "analysis" / "trace_schema.json").read_text()
+    schema = json.loads(printed.stdout)
+    assert schema["format"] == 2 and "span" in {line["name"] for line in schema["lines"]}
+    table = locksim("trace-schema", "--markdown", "fact")
+    assert table.returncode == 0 and "| `span` |" in table.stdout and "`down_for_ns`" in table.stdout
+    wrong = locksim("trace-schema", "--markdown", "facts")
+    assert wrong.returncode == 2 and 'no table "facts"' in wrong.stderr and "after-end" in wrong.stderr
+    page = tmp_path / "trace.md"
+    page.write_text("x\n<!-- trace: fact -->\nOLD ROW\n<!-- /trace -->\n<!-- trace: nothing -->\n<!-- /trace -->\n")
+    refused = locksim("trace-schema", "--update", page)
+    assert refused.returncode == 2 and '"nothing" names no trace table' in refused.stderr
+    page.write_text("x\n<!-- trace: fact -->\nOLD ROW\n<!-- /trace -->\n")
+    assert locksim("trace-schema", "--update", page).returncode == 0
+    assert "| `span` |" in page.read_text() and "OLD ROW" not in page.read_text()

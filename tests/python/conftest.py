@@ -1,7 +1,7 @@
 """Shared fixtures for the analysis tests: the hand-made traces, verdict files, and a CLI runner.
 
 The traces in data/ are written by hand in the simulator's line format
-(the contract in sim/world/trace_format.h): facts and messages as the story
+(docs/trace.md; a unit test holds them to the schema): facts and messages as the story
 needs them, each message line with its payload fields after "kind" (its
 "msg" is the same in words), the promise lines at the run's end, and last the
 judged lines. Those are not written by hand: they are what the simulator's

@@ -164,7 +164,8 @@ def test_expired_grant_is_labelled_in_red():
     """A session whose lease was over when acquire returned says so on its label, in the violation colour, and has
     no window; a belief ended by its client's crash says "crashed"."""
     trace = parse_lines([header(ONE_NODE, ["r1"]), grant(1 * S, 1, "c1", "aa"), grant(1 * S, 2, "c2", "bb"),
-                         line(2 * S, "fault", fault="crash", target="c2", amount=-1), line(3 * S, "end"),
+                         line(2 * S, "fault", fault="crash", target="c2", down_for_ns=-1, until=None),
+                         line(3 * S, "span", span="down", target="c2", start=2 * S, ended="run-ended"), line(3 * S, "end"),
                          *judged(3 * S, beliefs=[belief(1, "c1", "aa", 1 * S, 3 * S, "run-end", promised_end=1 * S),
                                                  belief(2, "c2", "bb", 1 * S, 2 * S, "client-crash",
                                                         promised_end=11 * S)],
@@ -332,11 +333,12 @@ def test_many_sentinels_share_one_lane():
     trace = parse_lines([
         header(procs, ["M", "R"]),
         line(0, "key-held", node="M", key="lock", value="aa"),
-        line(1 * S, "fault", fault="crash", target="s4", amount=-1),
+        line(1 * S, "fault", fault="crash", target="s4", down_for_ns=-1, until=None),
         message(2 * S, "send", "s1", "s2", "is-master-down-by-addr M epoch 0", "is-master-down", request_id=1,
                 master="M", epoch=0, wants_vote=False),
         message(3 * S, "send", "s5", "R", "REPLICAOF NO ONE", "replicaof", master=None, epoch=1),
         line(3 * S + MS, "role", node="R", role="master", epoch=1),
+        line(6 * S, "span", span="down", target="s4", start=1 * S, ended="run-ended"),
         line(6 * S, "end"),
         *judged(6 * S, holders=[holder(0, 6 * S, "aa")],
                 roles=[role("M", "master", 0, 6 * S), role("R", "replica", 0, 3 * S + MS, master="M"),

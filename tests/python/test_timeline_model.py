@@ -46,7 +46,7 @@ def test_beliefs_are_the_judged_lines_verbatim():
     trace = parse_lines([
         header(ONE_NODE, ["r1"]),
         grant(1 * S, 1, "c1", "aa"),
-        line(3 * S, "fault", fault="crash", target="c1", amount=-1),
+        line(3 * S, "fault", fault="crash", target="c1", down_for_ns=-1, until=None),
         grant(4 * S, 2, "c2", "bb", token=7),
         line(9 * S, "end"),
         *judged(9 * S, beliefs=[belief(1, "c1", "aa", 1 * S, 3 * S, "client-crash", promised_end=11 * S),
@@ -214,13 +214,20 @@ def test_pause_intervals(gc_path, every_path):
         ("c1", 100 * MS, 1100 * MS)]
     trace = parse_lines([
         header(ONE_NODE, ["r1"]),
-        line(1 * S, "fault", fault="pause", target="c1", amount=2 * S),
-        line(1 * S, "fault", fault="pause", target="c2", amount=5 * S),
-        line(2 * S, "fault", fault="crash", target="c2", amount=-1),
+        line(1 * S, "fault", fault="pause", target="c1", length_ns=2 * S, until=3 * S),
+        line(1 * S, "fault", fault="pause", target="c2", length_ns=5 * S, until=6 * S),
+        line(2 * S, "fault", fault="crash", target="c2", down_for_ns=-1, until=None),
+        line(2 * S, "span", span="paused", target="c2", start=1 * S, ended="crashed"),
+        line(3 * S, "fault", fault="resume", target="c1"),
+        line(3 * S, "span", span="paused", target="c1", start=1 * S, ended="resumed"),
+        line(8 * S, "fault", fault="pause", target="c1", length_ns=5 * S, until=13 * S),
+        line(9 * S, "span", span="paused", target="c1", start=8 * S, ended="run-ended"),
+        line(9 * S, "span", span="down", target="c2", start=2 * S, ended="run-ended"),
         line(9 * S, "end"),
     ])
     assert [(s.what, s.start_ns, s.end_ns, s.note) for s in model.pause_intervals(trace)] == [
-        ("c1", 1 * S, 3 * S, "no resume recorded"), ("c2", 1 * S, 2 * S, "ended by crash")]
+        ("c1", 1 * S, 3 * S, ""), ("c1", 8 * S, 9 * S, "no resume recorded"), ("c2", 1 * S, 2 * S, "ended by crash")]
+    assert model.down_intervals(trace) == [model.Span("c2", 2 * S, 9 * S, "no restart")]
 
 
 def test_down_and_partition_intervals(every_path):
@@ -245,7 +252,9 @@ def test_slew_intervals(redlock_extend_path, every_path):
     """A slew lasts until the clock-drift that puts the rate back (or the run's end); its note is the slewed rate."""
     assert model.slew_intervals(load(redlock_extend_path)) == [model.Span("r3", 6 * S, 8 * S, "500000")]
     assert model.slew_intervals(load(every_path)) == [model.Span("r3", 4 * S, 4500 * MS, "-50000")]
-    trace = parse_lines([header(ONE_NODE, ["r1"]), line(1 * S, "fault", fault="clock-slew", target="r1", amount=7),
+    trace = parse_lines([header(ONE_NODE, ["r1"]),
+                         line(1 * S, "fault", fault="clock-slew", target="r1", ppm=7, length_ns=10 * S, until=11 * S),
+                         line(9 * S, "span", span="slewed", target="r1", ppm=7, start=1 * S, ended="run-ended"),
                          line(9 * S, "end")])
     assert model.slew_intervals(trace) == [model.Span("r1", 1 * S, 9 * S, "7")]
 
@@ -353,7 +362,7 @@ def test_replica_copy_ends():
         *entry(1 * S + 10, "aa", False, 2), *entry(1 * S + 10, "bb", True, 2),
         *entry(2 * S, "bb", False, 3, op="flush"),
         *entry(2 * S, "cc", True, 3),  # from the snapshot: no lag
-        line(3 * S, "fault", fault="crash", target="R", amount=-1),
+        line(3 * S, "fault", fault="crash", target="R", down_for_ns=-1, until=None),
         *entry(4 * S, "dd", True, 4),
         line(5 * S, "end"),
     ])

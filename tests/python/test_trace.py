@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import pytest
 
 from analysis.trace import (
-    App, BeliefEnd, Complete, End, Extend, Fault, FaultFired, GiveUp, Grant, Invoke, IsMasterDown, Judged, JudgedBelief,
-    JudgedHolder, JudgedRole, JudgedVerdict, JudgedWindow, KeyDropped, KeyHeld, MasterDownReply, Message, Op,
+    LINE_FIELDS, PAYLOAD_FIELDS, App, BeliefEnd, Complete, End, Extend, Fault, FaultFired, FaultSpan, GiveUp, Grant,
+    Invoke, IsMasterDown, Judged, JudgedBelief, JudgedHolder, JudgedRole, JudgedVerdict, JudgedWindow, KeyDropped, KeyHeld, MasterDownReply, Message, Op,
     PhaseReached, Pong, Promise, RedisReply, RedisRequest, Release, Replicated, ReplicaOf, ReplicationAck,
-    ReplicationEntry, ResourceReply, ResourceRequest, Role, ServiceCall, SwitchMaster, TraceError, Unknown,
+    ReplicationEntry, ResourceReply, ResourceRequest, Role, ServiceCall, SwitchMaster, TraceError,
     UnknownPayload, Want, Witness, is_background, load, load_verdicts, parse_lines)
+from analysis.trace_records import SCHEMA
 from tracelines import MS, ONE_NODE, REPLICATED, S, grant, header, judged, line, message
 
 
@@ -18,7 +22,7 @@ def test_loader_parses_every_line_type(every_path):
     trace = load(every_path)
     kinds = {type(r) for r in trace.records}
     assert kinds == {Message, Invoke, Complete, Want, GiveUp, Grant, Extend, BeliefEnd, Release, KeyHeld, KeyDropped,
-                     Op, App, Fault, FaultFired, PhaseReached, End, Promise, Judged, JudgedBelief, JudgedWindow,
+                     Op, App, Fault, FaultSpan, FaultFired, PhaseReached, End, Promise, Judged, JudgedBelief, JudgedWindow,
                      JudgedHolder, JudgedRole, JudgedVerdict}
     assert {m.type for m in trace.of(Message)} == {"send", "deliver", "lost", "partition-drop", "partition-hold",
                                                    "drop-crashed"}
@@ -31,7 +35,7 @@ def test_loader_parses_every_line_type(every_path):
     assert [(o.client, o.op, o.reject, o.token) for o in rejected] == [
         ("c3", "check-and-decrement", "out-of-stock", 34), ("c1", "decrement", "stale-token", 33)]
     partition = next(f for f in trace.of(Fault) if f.fault == "partition")
-    assert (partition.target, partition.amount, partition.mode) == (None, 0, "hold")
+    assert (partition.target, partition.partition, partition.mode, partition.until) == (None, 0, "hold", 2500 * MS)
     lost = next(m for m in trace.of(Message) if m.type == "lost")
     assert (lost.sender, lost.receiver, lost.kind) == ("c1", "r3", "redis-request")
     assert lost.payload == RedisRequest(3, "SET", key="lock", value="11aa22bb33cc44dd", nx=True, px_ms=5000)
@@ -39,13 +43,18 @@ def test_loader_parses_every_line_type(every_path):
     assert trace.of(Extend) == [Extend(5001 * MS, 2, "c3", "monotonic")]
     assert trace.of(FaultFired) == [FaultFired(100 * MS, "c1-gc", True), FaultFired(600 * MS, "c1-second-gc", False)]
     slew = next(f for f in trace.of(Fault) if f.fault == "clock-slew")
-    assert (slew.t, slew.target, slew.amount) == (4 * S, "r3", -50_000)
+    assert (slew.t, slew.target, slew.ppm, slew.length_ns, slew.until) == (4 * S, "r3", -50_000, 500 * MS, 4500 * MS)
+    crash = next(f for f in trace.of(Fault) if f.fault == "crash")
+    assert (crash.target, crash.down_for_ns, crash.until, crash.length_ns) == ("r2", 500 * MS, 1500 * MS, None)
+    assert [(s.span, s.target, s.partition, s.start, s.t, s.ended) for s in trace.of(FaultSpan)][:3] == [
+        ("paused", "c1", None, 100 * MS, 1100 * MS, "resumed"), ("down", "r2", None, 1 * S, 1500 * MS, "restarted"),
+        ("partitioned", None, 0, 2 * S, 2500 * MS, "healed")]
     assert [(p.session, p.origin, p.promised_end, p.at) for p in trace.of(Promise)] == [
         (1, "grant", 2900 * MS, MS), (2, "grant", 8400 * MS, 3501 * MS), (2, "extend", 9899 * MS, 5001 * MS)]
     assert set(trace.frames()) == {"send", "deliver", "lost", "partition-drop", "partition-hold", "drop-crashed",
                                    "invoke", "complete", "want", "give-up", "grant", "extend", "belief-end",
-                                   "release", "key-held", "key-dropped", "op", "app", "fault", "fault-fired", "phase",
-                                   "end",
+                                   "release", "key-held", "key-dropped", "op", "app", "fault", "span", "fault-fired",
+                                   "phase", "end",
                                    "promise", "judged", "belief", "promised-window", "holder", "role-interval",
                                    "verdict"}
     assert list(trace.frame("promise")["origin"]) == ["grant", "grant", "extend"]
@@ -75,19 +84,24 @@ def test_message_payloads_are_records(failover_path, split_brain_path, oversell_
     assert {ResourceRequest, ResourceReply, ServiceCall} <= kinds
 
 
-def test_payload_fields_are_checked_and_unknown_kinds_kept():
-    """A payload with a missing or mistyped field is refused with source:line; an unknown kind is kept."""
+def test_payload_fields_are_checked():
+    """A payload with a missing or mistyped field is refused with source:line; a declared payload no drawing code
+    reads (the store's traffic) keeps its checked fields; a message line from before payloads had fields has none."""
     with pytest.raises(TraceError, match=r'^<t>:2: "redis-request" message lacks "cmd"$'):
         parse_lines([header(ONE_NODE, ["r1"]), message(0, "send", "c1", "r1", "GET lock", "redis-request",
                                                        request_id=1)], source="<t>")
     with pytest.raises(TraceError, match=r'^<t>:2: "pong" field "role" should be str'):
         parse_lines([header(ONE_NODE, ["r1"]), message(0, "send", "r1", "c1", "PONG", "pong", request_id=1, role=1,
                                                        offset=0)], source="<t>")
-    trace = parse_lines([header(ONE_NODE, ["r1"]), message(0, "send", "c1", "r1", "HELLO", "hello", n=1),
+    trace = parse_lines([header(ONE_NODE, ["r1"]), message(0, "send", "c1", "r1", "VOTE?", "request-vote", term=2,
+                                                           last_log_index=5, last_log_term=1),
                          line(1, "send", **{"from": "c1", "to": "r1", "msg": "SET lock aa"})])
     new, old = trace.of(Message)
-    assert new.payload == UnknownPayload("hello", {}) and new.payload.fields == {"kind": "hello", "n": 1}
-    assert new.kind == "hello" and old.payload is None and old.kind is None
+    assert new.payload == UnknownPayload("request-vote", {})
+    assert new.payload.fields == {"kind": "request-vote", "term": 2, "last_log_index": 5, "last_log_term": 1}
+    assert new.kind == "request-vote" and old.payload is None and old.kind is None
+    with pytest.raises(TraceError, match=r'^<t>:2: "vote" message lacks "granted"$'):
+        parse_lines([header(ONE_NODE, ["r1"]), message(0, "send", "r1", "c1", "VOTE", "vote", term=2)], source="<t>")
 
 
 def test_background_messages_are_known_by_their_kind():
@@ -128,6 +142,14 @@ def test_judged_lines_are_records(gc_path):
         ("P1", False, None), ("P2", True, 11_001 * MS), ("P3", True, 15_002_500_000), ("P4", True, 15_002_500_000),
         ("P5", True, 15_002_500_000)]
     assert trace.activity_end_ns < trace.end_ns == 25 * S  # judged lines are not activity
+
+
+def test_a_fault_line_from_before_typed_faults_is_refused():
+    """A fault line with one overloaded "amount" (written before each fault kind had its own fields) is refused with
+    source:line and how to get a trace the analysis reads, rather than read with its spans missing."""
+    with pytest.raises(TraceError, match=r'^old\.jsonl:2: a fault line with "amount" .*run the scenario again'):
+        parse_lines([header(ONE_NODE, ["r1"]), line(S, "fault", fault="pause", target="c1", amount=S)],
+                    source="old.jsonl")
 
 
 def test_a_trace_without_judged_lines_is_refused_by_what_needs_them(tmp_path):
@@ -171,25 +193,44 @@ def test_loader_reads_the_header_and_tables(gc_path):
     assert list(trace.frame("belief")["stop"]) == ["released", "released"]
 
 
-def test_promise_of_minus_one_means_never_and_from_defaults_to_grant():
-    """A promise line with promised_end -1 loads as None; one without "from" (older traces) is the grant's; a
+def test_promise_of_minus_one_means_never():
+    """A promise line with promised_end -1 loads as None; one without "from" is refused (the schema requires it); a
     "from" other than grant/extend is an error."""
     trace = parse_lines([header(ONE_NODE, ["r1"]), grant(0, 1, "c1", "aa"), line(5 * S, "end"),
-                         line(0, "promise", session=1, client="c1", promised_end=-1)])
+                         line(5 * S, "promise", at=0, session=1, client="c1", promised_end=-1, **{"from": "grant"})])
     assert trace.of(Promise)[0].promised_end is None and trace.of(Promise)[0].origin == "grant"
+    with pytest.raises(TraceError, match=r'^<t>:2: "promise" line lacks "from"'):
+        parse_lines([header(ONE_NODE, ["r1"]), line(0, "promise", at=0, session=1, client="c1", promised_end=-1)],
+                    source="<t>")
     with pytest.raises(TraceError, match=r'^<t>:2: "promise" field "from" should be grant or extend'):
         parse_lines([header(ONE_NODE, ["r1"]),
-                     line(0, "promise", session=1, client="c1", promised_end=3 * S, **{"from": "renew"})],
+                     line(0, "promise", at=0, session=1, client="c1", promised_end=3 * S, **{"from": "renew"})],
                     source="<t>")
     with pytest.raises(TraceError, match=r'^<t>:2: "extend" line lacks "clock"$'):
         parse_lines([header(ONE_NODE, ["r1"]), line(0, "extend", session=1, client="c1")], source="<t>")
 
 
-def test_unknown_line_types_are_kept_not_rejected():
-    """A line type this reader does not know (a newer simulator) is kept as Unknown."""
-    trace = parse_lines([header(ONE_NODE, ["r1"]), line(7, "sentinel-vote", node="s1")])
-    assert trace.records == [Unknown(7, "sentinel-vote", {})]
-    assert trace.records[0].fields["node"] == "s1"
+def test_what_the_schema_does_not_declare_is_refused_by_name():
+    """A line type or message kind the schema does not declare, or a header of another format version, is refused
+    with source:line and its name — never read as if it were something else."""
+    with pytest.raises(TraceError, match=r"^<t>:2: unknown line type 'sentinel-vote' \(trace format 2"):
+        parse_lines([header(ONE_NODE, ["r1"]), line(7, "sentinel-vote", node="s1")], source="<t>")
+    with pytest.raises(TraceError, match=r"^<t>:2: unknown message kind 'hello'"):
+        parse_lines([header(ONE_NODE, ["r1"]), message(0, "send", "c1", "r1", "HELLO", "hello", n=1)], source="<t>")
+    newer = {**json.loads(header(ONE_NODE, ["r1"])), "format": 3}
+    with pytest.raises(TraceError, match=r"^<t>:1: trace format 3, and this analysis reads format 2"):
+        parse_lines([json.dumps(newer)], source="<t>")
+
+
+def test_the_records_are_the_schemas_lines():
+    """Every line type and payload kind `locksim trace-schema` declares has its record class here, with one attribute
+    per declared field (and nothing the schema does not declare): the Python side cannot drift from the writer's."""
+    for name, (cls, fields) in {**LINE_FIELDS, **PAYLOAD_FIELDS}.items():
+        if cls in (Message, UnknownPayload):
+            continue
+        attrs = {f.name for f in dataclasses.fields(cls)} - {"t"}
+        assert attrs == {f.name for f in fields}, name
+    assert set(LINE_FIELDS) == {d["name"] for d in SCHEMA["lines"] if d["section"] != "header"}
 
 
 @pytest.mark.parametrize("lines, message_", [

@@ -22,7 +22,7 @@ PROPERTIES = [("grant-exclusive", "P1"), ("belief-exclusive", "P2"), ("resource-
 
 def header(processes, nodes, quorum=1, app="none", masters=None) -> str:
     """masters: per node, the master it replicates at the start (None for a master); default all masters."""
-    return json.dumps({"t": 0, "type": "run", "seed": "1",
+    return json.dumps({"t": 0, "type": "run", "format": 2, "seed": "1",
                        "processes": [{"name": n, "kind": k} for n, k in processes],
                        "keys": ["lock"], "service_nodes": nodes,
                        "service_masters": masters if masters is not None else [None] * len(nodes),

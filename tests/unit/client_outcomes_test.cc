@@ -27,7 +27,7 @@ TEST(ClientOutcomes, OpsReleasesAndWaits) {
       {at(5s), RequestInvoked{c1, 9, RequestKind::release}},
       {at(5s), RequestCompleted{c1, 9, RequestKind::release, Outcome::fail}},
       {at(6s), LockWanted{c1}},
-      {at(7s), FaultApplied{FaultKind::crash, c1, -1, 0}},  // ends c1's second wait after 1 s
+      {at(7s), FaultApplied{.kind = FaultKind::crash, .target = c1, .down_for = Duration{-1}}},  // ends c1's second wait after 1 s
       {at(9s), RequestInvoked{c2, 3, RequestKind::release}},  // never answered: unknown
       {at(20s), RunEnded{}},
   };

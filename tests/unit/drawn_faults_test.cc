@@ -41,7 +41,7 @@ std::optional<Duration> pause_time(const ScenarioSpec& spec, std::uint64_t seed)
     if (fault == nullptr || fault->kind != FaultKind::pause) continue;
     ++pauses;
     at = f.at.time_since_epoch();
-    EXPECT_EQ(fault->amount, Duration{1s}.count()) << "seed " << seed;
+    EXPECT_EQ(fault->length, Duration{1s}) << "seed " << seed;
   }
   EXPECT_EQ(pauses, 1) << "seed " << seed;
   return at;

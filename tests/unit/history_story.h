@@ -67,7 +67,7 @@ class Story {
                               accepted ? resource::Reject::none : resource::Reject::stale_token, resource::kNoToken});
   }
   Story& app(Duration at, AppState state) { return add(at, state); }
-  Story& fault(Duration at, FaultKind kind, ProcessId target) { return add(at, FaultApplied{kind, target, 0, 0}); }
+  Story& fault(Duration at, FaultKind kind, ProcessId target) { return add(at, FaultApplied{.kind = kind, .target = target}); }
   Story& end(Duration at) { return add(at, RunEnded{}); }
 
   const History& history() const { return h_; }

@@ -75,7 +75,7 @@ History story() {
   add(h, 8500ms, KeyHeld{r2, 0, 0xb2});
   add(h, 8500ms, KeyHeld{r3, 0, 0xb2});
   add(h, 9s, granted(2, c2, 0xb2, 19s));
-  add(h, 10s, FaultApplied{FaultKind::crash, c2, -1, 0});
+  add(h, 10s, FaultApplied{.kind = FaultKind::crash, .target = c2, .down_for = Duration{-1}});
   add(h, 10500ms, RoleChanged{r3, r2, 1});
   add(h, 11s, RunEnded{});
   return h;
@@ -287,8 +287,17 @@ History history_of(const std::vector<json>& lines) {
           l["fault"], fault_kind_name,
           std::array{FaultKind::pause, FaultKind::resume, FaultKind::crash, FaultKind::restart, FaultKind::clock_jump,
                      FaultKind::clock_drift, FaultKind::partition, FaultKind::heal, FaultKind::clock_slew});
-      body = FaultApplied{kind, l.contains("target") ? pid(l["target"]) : kNoProcess, l["amount"],
-                          l.value("mode", "drop") == "hold" ? 1u : 0u};
+      const auto ns = [&](const char* key) { return Duration{l.value(key, std::int64_t{0})}; };
+      body = FaultApplied{.kind = kind,
+                          .target = l.contains("target") ? pid(l["target"]) : kNoProcess,
+                          .length = ns("length_ns"),
+                          .down_for = ns("down_for_ns"),
+                          .by = ns("by_ns"),
+                          .drift_ppm = l.value("ppm", std::int64_t{0}),
+                          .partition = l.value("partition", 0u),
+                          .hold = l.value("mode", "drop") == "hold",
+                          .until = l.contains("until") && !l["until"].is_null() ? TrueTime{Duration{l["until"].get<std::int64_t>()}}
+                                                                          : kTrueNever};
     } else if (type == "end") {
       body = RunEnded{};
     } else {

@@ -41,7 +41,7 @@ TEST(KeyDocs, RegionsAreRewrittenAndBadMarksReported) {
   EXPECT_EQ(fresh, "before\n<!-- keys: network -->\n" + key_table("network") + "<!-- /keys -->\nafter\n");
   regenerate_key_tables("<!-- keys: nothing -->\n| x |\n<!-- /keys -->\n", problems);
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_NE(problems[0].find("names no key table"), std::string::npos);
+  EXPECT_NE(problems[0].find("names no keys table"), std::string::npos);
   problems.clear();
   regenerate_key_tables("<!-- keys: lock -->\n| x |\n", problems);
   ASSERT_EQ(problems.size(), 1u);

@@ -61,7 +61,7 @@ class Story {
   Story& dropped(Duration at, ProcessId node, SessionId s, KeyGone why = KeyGone::expired) {
     return add(at, KeyDropped{node, kLock, value_of(s), why});
   }
-  Story& fault(Duration at, FaultKind kind, ProcessId target) { return add(at, FaultApplied{kind, target, 0, 0}); }
+  Story& fault(Duration at, FaultKind kind, ProcessId target) { return add(at, FaultApplied{.kind = kind, .target = target}); }
   Story& end(Duration at) { return add(at, RunEnded{}); }
 
   const History& history() const { return h_; }

@@ -90,7 +90,10 @@ std::string outcome(const RunResult& r) {
   for (const Fact& f : r.history.facts)
     if (const auto* a = std::get_if<FaultApplied>(&f.body))
       s += "\n" + std::to_string(f.at.time_since_epoch().count()) + " " + std::to_string(static_cast<int>(a->kind)) +
-           " " + std::to_string(a->target) + " " + std::to_string(a->amount) + " " + std::to_string(a->mode);
+           " " + std::to_string(a->target) + " " + std::to_string(a->length.count()) + " " +
+           std::to_string(a->down_for.count()) + " " + std::to_string(a->by.count()) + " " +
+           std::to_string(a->drift_ppm) + " " + std::to_string(a->partition) + (a->hold ? " hold " : " drop ") +
+           std::to_string(a->until.time_since_epoch().count());
   for (const auto& v : r.verdicts) s += v.violated ? " V" : " h";
   return s;
 }

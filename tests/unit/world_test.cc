@@ -159,7 +159,7 @@ TEST(WorldTest, RunStartsEveryProcessAndEndsAtTheBound) {
   const auto ends = rig.facts_of<RunEnded>();
   ASSERT_EQ(ends.size(), 1u);
   EXPECT_EQ(ends[0].at, T(3s));
-  EXPECT_TRUE(rig.trace.text().starts_with(R"({"t":0,"type":"run","seed":"1","processes":[{"name":"a")"));
+  EXPECT_TRUE(rig.trace.text().starts_with(R"({"t":0,"type":"run","format":2,"seed":"1","processes":[{"name":"a")"));
 }
 
 TEST(WorldTest, PausedProcessRunsDeliveriesAndTimersInOrderAtResume) {
@@ -201,6 +201,43 @@ TEST(WorldTest, OverlappingPausesExtendButNeverShorten) {
   const auto resumes = rig.faults(FaultKind::resume);
   ASSERT_EQ(resumes.size(), 1u);
   EXPECT_EQ(resumes[0].at, T(25ms));
+}
+
+// What a timeline draws of a run's faults: each stretch once, written when it
+// ends, with the rules the world applied (a pause inside a longer one is that
+// one; a crash ends a pause), and each applied fault with its own fields.
+TEST(WorldTest, RecordsEachFaultSpanOnceWhenItEnds) {
+  Rig rig;
+  Probe& a = rig.add("a");
+  Probe& b = rig.add("b");
+  rig.world->schedule_fault(T(1ms), fault::Pause{a.id(), 10ms});   // until 11ms
+  rig.world->schedule_fault(T(2ms), fault::Pause{a.id(), 20ms});   // until 22ms: the same stretch, longer
+  rig.world->schedule_fault(T(3ms), fault::Pause{a.id(), 1ms});    // inside it: nothing
+  rig.world->schedule_fault(T(5ms), fault::Pause{b.id(), 50ms});
+  rig.world->schedule_fault(T(6ms), fault::Crash{b.id(), 4ms});    // ends b's pause; restarts at 10ms
+  rig.world->schedule_fault(T(7ms), fault::Partition{{{a.id()}, {b.id()}}, PartitionMode::hold, 5ms});
+  rig.world->schedule_fault(T(8ms), fault::ClockSlew{a.id(), 500, 100ms});  // still slewing at the end
+  rig.world->schedule_fault(T(30ms), fault::Crash{b.id()});                 // stays down
+  rig.world->run(T(40ms));
+  std::vector<std::string> spans;
+  for (const Fact& f : rig.facts_of<FaultSpan>()) {
+    const auto& s = std::get<FaultSpan>(f.body);
+    spans.push_back(std::string(span_kind_name(s.what)) + " " + (s.target == kNoProcess ? "-" : rig.world->history().name_of(s.target)) +
+                    " " + format_time(s.from) + ".." + format_time(f.at) + " " + span_end_name(s.ended));
+  }
+  EXPECT_EQ(spans, (Lines{"paused b 5ms..6ms crashed", "down b 6ms..10ms restarted", "partitioned - 7ms..12ms healed",
+                          "paused a 1ms..22ms resumed", "slewed a 8ms..40ms run-ended", "down b 30ms..40ms run-ended"}));
+  const auto pauses = rig.faults(FaultKind::pause);
+  ASSERT_EQ(pauses.size(), 4u);
+  EXPECT_EQ(std::get<FaultApplied>(pauses[1].body).until, T(22ms));
+  EXPECT_EQ(std::get<FaultApplied>(pauses[2].body).until, T(22ms));  // the longer pause's end, not 4ms
+  EXPECT_EQ(std::get<FaultApplied>(pauses[2].body).length, 1ms);
+  const auto crashes = rig.faults(FaultKind::crash);
+  ASSERT_EQ(crashes.size(), 2u);
+  EXPECT_EQ(std::get<FaultApplied>(crashes[0].body).until, T(10ms));
+  EXPECT_EQ(std::get<FaultApplied>(crashes[1].body).until, kTrueNever);
+  EXPECT_EQ(std::get<FaultApplied>(rig.faults(FaultKind::partition)[0].body).until, T(12ms));
+  EXPECT_EQ(std::get<FaultApplied>(rig.faults(FaultKind::clock_slew)[0].body).until, T(108ms));
 }
 
 TEST(WorldTest, CrashWithoutRestartStaysDownAndPauseOfACrashedProcessIsIgnored) {
@@ -430,7 +467,7 @@ TEST(WorldTest, HoldPartitionDeliversHeldMessagesAtHealInOrder) {
                                 "12ms a timer 12"}));
   EXPECT_TRUE(rig.trace_has(R"({"t":1000000,"type":"partition-hold","from":"a","to":"b")"));
   ASSERT_EQ(rig.faults(FaultKind::partition).size(), 1u);
-  EXPECT_EQ(std::get<FaultApplied>(rig.faults(FaultKind::partition)[0].body).mode, 1u);
+  EXPECT_TRUE(std::get<FaultApplied>(rig.faults(FaultKind::partition)[0].body).hold);
   ASSERT_EQ(rig.faults(FaultKind::heal).size(), 1u);
   EXPECT_EQ(rig.faults(FaultKind::heal)[0].at, T(10500us));
 }
@@ -575,7 +612,7 @@ TEST(WorldTest, PhaseTriggersFireOnceAtTheGivenOccurrenceWithDelay) {
   const auto drifts = rig.faults(FaultKind::clock_drift);
   ASSERT_EQ(drifts.size(), 1u);
   EXPECT_EQ(drifts[0].at, T(4ms));
-  EXPECT_EQ(std::get<FaultApplied>(drifts[0].body).amount, 100);
+  EXPECT_EQ(std::get<FaultApplied>(drifts[0].body).drift_ppm, 100);
   EXPECT_EQ(rig.facts_of<PhaseReached>().size(), 4u);
   EXPECT_EQ(rig.of("b"), (Lines{"2ms b msg 1 from a", "2ms b after reach", "3ms b msg 2 from a", "3ms b after reach",
                                 "4ms b msg 3 from a", "4ms b clock-adjusted", "4ms b after reach",
