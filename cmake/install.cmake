@@ -17,7 +17,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios/ DESTINATION ${CMAKE_INSTALL_D
 
 set(locksim_python ${CMAKE_INSTALL_DATADIR}/locksim/python)
 file(GLOB locksim_analysis_modules CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/analysis/*.py)
-install(FILES ${locksim_analysis_modules} DESTINATION ${locksim_python}/analysis)
+# The trace schema beside the modules: the analysis reads the trace's lines from it.
+install(FILES ${locksim_analysis_modules} ${PROJECT_SOURCE_DIR}/analysis/trace_schema.json
+        DESTINATION ${locksim_python}/analysis)
 set(locksim_web ${PROJECT_SOURCE_DIR}/analysis/web)
 install(FILES ${locksim_web}/timeline.js ${locksim_web}/timeline.css DESTINATION ${locksim_python}/analysis/web)
 # vis-timeline comes from the npm registry (scripts/setup runs npm ci); the

@@ -41,6 +41,7 @@ def test_layout(prefix):
     assert (prefix / "share" / "locksim" / "scenarios" / "single-node-gc-pause.toml").is_file()
     assert (prefix / "share" / "locksim" / "scenarios" / "FORMAT.md").is_file()
     assert (prefix / "share" / "locksim" / "python" / "analysis" / "timeline.py").is_file()
+    assert (prefix / "share" / "locksim" / "python" / "analysis" / "trace_schema.json").is_file()
     assert (prefix / "share" / "doc" / "locksim" / "docs" / "tutorial.md").is_file()
 
 
