@@ -187,9 +187,8 @@ void plan_clients(WorldPlan& plan, const ScenarioSpec& spec, const Layout& l) {
     wl.op_timeout = spec.lock.request_timeout;
     for (const Step& step : c.steps)
       wl.step_service.push_back(step.service.empty() ? kNoProcess : l.id(step.service));
-    add_process<ClientProcess>(plan, spec, ProcessKind::client, c.name, std::move(wl), make_lock);
-    plan.processes.back().reconnect_delay = spec.lock.reconnect_delay;
-    plan.processes.back().evalsha = spec.lock.evalsha;
+    add_process<ClientProcess>(plan, spec, ProcessKind::client, c.name, std::move(wl), make_lock,
+                               RedisLibraryConfig{spec.lock.reconnect_delay, spec.lock.evalsha});
   }
 }
 

@@ -2,13 +2,15 @@
 
 namespace locksim {
 
-ClientProcess::ClientProcess(std::string name, WorkloadConfig workload, const LockFactory& make_lock)
-    : Process(std::move(name)), workload_(*this, std::move(workload), kWorkloadTags) {
+ClientProcess::ClientProcess(std::string name, WorkloadConfig workload, const LockFactory& make_lock,
+                             RedisLibraryConfig library)
+    : Process(std::move(name)), library_(*this, library), workload_(*this, std::move(workload), kWorkloadTags) {
   lock_ = make_lock(*this, workload_, kLockTags);
   workload_.attach(*lock_);
 }
 
 void ClientProcess::on_message(const Message& message) {
+  if (library_.took(message)) return;
   if (const auto* r = std::get_if<redis::Reply>(&message.payload)) return lock_->on_reply(*r);
   if (const auto* r = std::get_if<resource::Reply>(&message.payload)) return workload_.on_reply(*r);
   if (const auto* a = std::get_if<service::Answer>(&message.payload)) return workload_.on_answer(*a);

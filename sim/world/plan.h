@@ -28,8 +28,6 @@ struct PlannedProcess {
   std::unique_ptr<Process> model;
   ProcessKind kind;
   Clock clock;
-  Duration reconnect_delay{0};  // a client's library (World::set_reconnect_delay)
-  bool evalsha = false;         // ... and World::set_evalsha
   // Makes a fresh model equal to |model| as it was made: what a world reset
   // for another seed starts from (World::reset), made where the last run's
   // model was (it is destroyed first). Set when the plan is resettable.

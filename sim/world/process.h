@@ -54,6 +54,18 @@ class Process {
   // The run is over: record any final state (the resource's quiescent state).
   virtual void on_run_end() {}
 
+  // --- a library between the model and the network (a Redis client's script
+  // cache and reconnect wait: sim/lock/redis_library.h); the world knows no
+  // protocol, it only asks. ---
+  // Whether every send goes through library_sends (asked when the model is made).
+  virtual bool rewrites_sends() const { return false; }
+  // What leaves for |to| when the model sends |payload| (an EVAL as EVALSHA).
+  virtual Payload library_sends(ProcessId /*to*/, const Payload& payload) { return payload; }
+  // Asked as each message of this process leaves — a send made during a
+  // pause leaves at the resume — once library_may_fail_sends was called:
+  // true when the library failed it unsent (it called fail_unsent).
+  virtual bool library_fails(const Message& /*m*/) { return false; }
+
   // --- the doorway ---
   LocalTime wall_now() const;
   LocalTime monotonic_now() const;
@@ -97,6 +109,11 @@ class Process {
   // and its host refuses connections while it is down.
   bool last_crash_kept_host() const;
   const std::string& name_of(ProcessId other) const;
+  // From now on library_fails is asked of every message this process sends.
+  void library_may_fail_sends();
+  // Fails |request| unsent: |reply| reaches this process at once, through the
+  // queue, as if from |request|'s receiver (the trace says "unsent").
+  void fail_unsent(const Message& request, const Payload& reply);
   // A fresh id for a lock session; ids count up across the whole run so that
   // witnesses can say "session 2".
   SessionId new_session_id();
@@ -105,7 +122,7 @@ class Process {
   friend class World;
   // Where send_built writes: a message slot already addressed from this
   // process to |to| (slot set), or, when send() would take its unusual path
-  // (not running, an EVALSHA library, the slab full), the world's spare
+  // (not running, a library that rewrites sends, the slab full), the world's spare
   // payload, which end_send hands to that path.
   struct Outgoing {
     Payload* payload;

@@ -5,6 +5,7 @@
 
 #include "sim/core/check.h"
 #include "sim/core/run_error.h"
+#include "sim/wire/refusal.h"
 #include "sim/world/trace_format.h"
 
 namespace locksim {
@@ -45,7 +46,7 @@ void World::send_unusual(ProcessId from, ProcessId to, const Payload& payload) {
   const ProcessState st = me.state;
   if (st == ProcessState::crashed) return;
   const std::uint32_t slot = open_message(from, to);
-  messages_[slot].payload = me.evalsha ? as_library_sends(me, to, payload) : payload;
+  messages_[slot].payload = me.rewrites_sends ? me.model->library_sends(to, payload) : payload;
   if (st == ProcessState::paused) {
     // Frozen mid-handler: the send happens when the process thaws.
     me.pending.push_back(Event{true_now(), 0, from, kOutgoing, slot, 0});
@@ -99,6 +100,19 @@ const std::string& Process::name_of(ProcessId other) const { return world_->hist
 SessionId Process::new_session_id() { return world_->next_session_++; }
 bool Process::last_crash_kept_host() const { return world_->slots_[id_].process_crash; }
 
+void Process::library_may_fail_sends() {
+  world_->slots_[id_].library_may_fail = true;
+  world_->libraries_may_fail_ = true;
+}
+
+void Process::fail_unsent(const Message& request, const Payload& reply) {
+  World& w = *world_;
+  const Message refusal{request.to, request.from, reply};
+  if (w.tracing_) w.trace_message("unsent", request);
+  // |request| may live in the slab store() grows: nothing reads it from here on.
+  w.engine_.schedule(w.true_now(), refusal.to, World::kLocal, w.store(refusal));
+}
+
 // ---------------------------------------------------------------- World
 
 World::World(std::uint64_t seed, TraceSink& trace)
@@ -115,9 +129,7 @@ World::World(std::uint64_t seed, WorldPlan plan, TraceSink& trace) : World(seed,
                                            [](const PlannedProcess& p) { return static_cast<bool>(p.make); }),
                 "a resettable plan has a maker for every process");
   for (PlannedProcess& p : plan.processes) {
-    const ProcessId id = add(std::move(p.model), p.kind, p.clock);
-    set_reconnect_delay(id, p.reconnect_delay);
-    set_evalsha(id, p.evalsha);
+    add(std::move(p.model), p.kind, p.clock);
     if (resettable) {
       makers_.push_back(std::move(p.make));
       initial_clocks_.push_back(p.clock);
@@ -192,10 +204,10 @@ void World::reset(std::uint64_t seed, const std::vector<PlannedFault>& faults) {
     s.pending.clear();
     s.rng.reset();
     s.process_crash = false;
-    s.refused_until.clear();
-    s.evalsha_in_flight.clear();
+    s.rewrites_sends = s.model->rewrites_sends();
+    s.library_may_fail = false;
   }
-  refusals_remembered_ = false;
+  libraries_may_fail_ = false;
   arm_plan(faults);
 }
 World::~World() = default;
@@ -208,6 +220,7 @@ ProcessId World::add(std::unique_ptr<Process> process, ProcessKind kind, Clock c
   history_.processes.push_back({process->name(), kind});
   Slot slot;
   slot.rng_name = Rng::stream_name(process->name(), "model");
+  slot.rewrites_sends = process->rewrites_sends();
   slot.model = std::move(process);
   slot.clock = clock;
   slot.kind = kind;
@@ -339,7 +352,7 @@ void World::transmit(std::uint32_t message_slot, ProcessId from, ProcessId to) {
   // remembered anywhere, a link already used with a fixed latency and no
   // loss. The ends come in registers: read back from the message just
   // written, they would lengthen the chain of loads every message waits on.
-  if (tracing_ || refusals_remembered_ || !network_->fixed_arrival(from, to, true_now(), arrival)) [[unlikely]]
+  if (tracing_ || libraries_may_fail_ || !network_->fixed_arrival(from, to, true_now(), arrival)) [[unlikely]]
     return transmit_unusual(message_slot);
   if (network_->judge(from, to) == Network::Verdict::drop) [[unlikely]]
     return transmit_dropped(message_slot, from, to, arrival);
@@ -367,7 +380,7 @@ void World::transmit_unusual(std::uint32_t message_slot) {
   // Read in place, not copied: nothing below stores a message while |m| is
   // still read (fails_unsent copies what it needs before it stores).
   const Message& m = messages_[message_slot];
-  if (!slots_[m.from].refused_until.empty() && fails_unsent(m)) {
+  if (Slot& from = slots_[m.from]; from.library_may_fail && from.model->library_fails(m)) {
     messages_.release(message_slot);
     return;
   }
@@ -431,7 +444,7 @@ void World::run_waiting(ProcessId p, const Event& ev) {
       // It reached the host before or during the pause: the network has had
       // its say, so no partition judges it again.
       const auto slot = static_cast<std::uint32_t>(ev.arg0);
-      return receive(s, slot, messages_[slot], ev.kind == kDeliver);
+      return receive(s, slot, messages_[slot]);
     }
     case kDeferredTimer: s.model->on_timer(ev.arg0); return;
     case kOutgoing: transmit(static_cast<std::uint32_t>(ev.arg0)); return;
@@ -474,7 +487,7 @@ void World::hand_over(const Event& ev, std::uint32_t slot, const Message& m) {
   Slot& s = slots_[m.to];
   if (s.state != ProcessState::running) [[unlikely]]
     return hand_over_stopped(ev, slot, m, s);
-  receive(s, slot, m, ev.kind == kDeliver);
+  receive(s, slot, m);
 }
 
 void World::hand_over_stopped(const Event& ev, std::uint32_t slot, const Message& m, Slot& s) {
@@ -482,94 +495,22 @@ void World::hand_over_stopped(const Event& ev, std::uint32_t slot, const Message
     s.pending.push_back(ev);
     return;
   }
-  if (s.process_crash &&
-      (std::holds_alternative<redis::Request>(m.payload) || std::holds_alternative<consensus::Request>(m.payload))) {
+  if (std::optional<Payload> refusal = s.process_crash ? refusal_for(m.payload) : std::nullopt) {
+    // The host is up and its kernel answers for the dead server process.
     if (tracing_) trace_message("refused", m);
-    refuse(m);
+    transmit(store(Message{m.to, m.from, std::move(*refusal)}));
   } else if (tracing_) {
     trace_message("drop-crashed", m);
   }
   messages_.release(slot);
 }
 
-void World::receive(Slot& s, std::uint32_t slot, const Message& message, bool from_network) {
+void World::receive(Slot& s, std::uint32_t slot, const Message& message) {
   const Message m = message;  // copied: the slot is freed before the handler runs
   messages_.release(slot);
-  if ((tracing_ || (from_network && (s.evalsha || s.reconnect_delay > Duration{0}))) && library_took(s, m, from_network))
-      [[unlikely]]
-    return;
+  if (tracing_) [[unlikely]]
+    trace_message("deliver", m);
   s.model->on_message(m);
-}
-
-bool World::library_took(Slot& s, const Message& m, bool from_network) {
-  if (tracing_) trace_message("deliver", m);
-  if (from_network && s.evalsha && evalsha_fell_back(s, m.to, m)) return true;
-  // The client's library notes a refusal that came from the host: it
-  // reconnects only later. (One it made up itself does not start the wait again.)
-  if (const auto* reply = std::get_if<redis::Reply>(&m.payload);
-      from_network && reply != nullptr && reply->error == redis::Error::connection_refused && s.reconnect_delay > Duration{0}) {
-    const TrueTime until = saturating_add(true_now(), s.reconnect_delay);
-    auto it = std::find_if(s.refused_until.begin(), s.refused_until.end(),
-                           [&](const auto& entry) { return entry.first == m.from; });
-    if (it == s.refused_until.end()) s.refused_until.emplace_back(m.from, until);
-    else it->second = until;
-    refusals_remembered_ = true;
-  }
-  return false;
-}
-
-Payload World::as_library_sends(Slot& s, ProcessId to, const Payload& payload) {
-  const auto* r = std::get_if<redis::Request>(&payload);
-  if (r == nullptr || r->command != redis::Command::eval || r->by_sha) return payload;
-  redis::Request sha = *r;
-  sha.by_sha = true;
-  // A handful in flight at most; one whose reply was lost would stay for
-  // ever, so the oldest goes first.
-  if (s.evalsha_in_flight.size() >= 64) s.evalsha_in_flight.erase(s.evalsha_in_flight.begin());
-  s.evalsha_in_flight.emplace_back(to, *r);
-  return sha;
-}
-
-bool World::evalsha_fell_back(Slot& s, ProcessId client, const Message& m) {
-  const auto* reply = std::get_if<redis::Reply>(&m.payload);
-  if (reply == nullptr) return false;
-  const auto it = std::find_if(s.evalsha_in_flight.begin(), s.evalsha_in_flight.end(), [&](const auto& entry) {
-    return entry.first == m.from && entry.second.request_id == reply->request_id;
-  });
-  if (it == s.evalsha_in_flight.end()) return false;
-  const redis::Request eval = it->second;
-  s.evalsha_in_flight.erase(it);
-  if (reply->error != redis::Error::no_script) return false;
-  transmit(store(Message{client, m.from, eval}));  // the EVAL itself: the node caches the script
-  return true;
-}
-
-void World::refuse(const Message& request) {
-  if (const auto* q = std::get_if<consensus::Request>(&request.payload)) {
-    consensus::Reply r;
-    r.request_id = q->request_id;
-    r.status = consensus::Status::refused;
-    r.key = q->key;
-    r.session = q->session;
-    return transmit(store(Message{request.to, request.from, r}));
-  }
-  const auto& r = std::get<redis::Request>(request.payload);
-  transmit(store(Message{request.to, request.from,
-                         redis::Reply::error_reply(r.request_id, redis::Error::connection_refused)}));
-}
-
-bool World::fails_unsent(const Message& m) {
-  const Slot& s = slots_[m.from];
-  if (s.refused_until.empty() || !std::holds_alternative<redis::Request>(m.payload)) return false;
-  const auto it = std::find_if(s.refused_until.begin(), s.refused_until.end(),
-                               [&](const auto& entry) { return entry.first == m.to; });
-  if (it == s.refused_until.end() || true_now() >= it->second) return false;
-  const auto& r = std::get<redis::Request>(m.payload);
-  const Message refusal{m.to, m.from, redis::Reply::error_reply(r.request_id, redis::Error::connection_refused)};
-  if (tracing_) trace_message("unsent", m);
-  // |m| may live in the slab store() grows: nothing reads it from here on.
-  engine_.schedule(true_now(), refusal.to, kLocal, store(refusal));
-  return true;
 }
 
 void World::begin(ProcessId client) {

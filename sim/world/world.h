@@ -51,12 +51,6 @@ class World final : private Dispatcher {
   redis::KeyId intern_key(const std::string& key);
   void set_default_link(const LinkSpec& spec) { default_link_ = spec; }
   void set_link(ProcessId from, ProcessId to, const LinkSpec& spec);
-  // |client|'s Redis library waits |delay| before it connects again to a node
-  // that refused it; meanwhile requests to that node fail at once, unsent.
-  void set_reconnect_delay(ProcessId client, Duration delay) { slots_[client].reconnect_delay = delay; }
-  // |client|'s library sends scripts as EVALSHA and falls back to EVAL when
-  // the node answers NOSCRIPT (its script cache is empty after a restart).
-  void set_evalsha(ProcessId client, bool on) { slots_[client].evalsha = on; }
   void schedule_fault(TrueTime at, FaultAction action, std::uint32_t fault = kUnnamedFault);
   // A run dispatches at most |max_events| events and records at most
   // |max_facts| facts; more stops it with a RunError (core/run_error.h).
@@ -145,14 +139,10 @@ class World final : private Dispatcher {
     std::optional<Rng> rng;
     Rng::StreamName rng_name{};
     bool process_crash = false;  // its last crash left the host up (fault::Crash::process_only)
-    // A client's library: after a refused connection, requests to that node
-    // fail at once, unsent, until the reconnect delay has passed.
-    Duration reconnect_delay{0};
-    std::vector<std::pair<ProcessId, TrueTime>> refused_until;
-    // A client's library that sends scripts as EVALSHA and, on NOSCRIPT,
-    // sends the same request again as EVAL; the EVALSHAs awaiting a reply.
-    bool evalsha = false;
-    std::vector<std::pair<ProcessId, redis::Request>> evalsha_in_flight;
+    // Its model has a library that rewrites every send (Process::rewrites_sends).
+    bool rewrites_sends = false;
+    // ... that may fail a send unsent (Process::library_may_fail_sends).
+    bool library_may_fail = false;
   };
   struct Resume {
     ProcessId target;
@@ -178,8 +168,8 @@ class World final : private Dispatcher {
   TimerId arm(ProcessId p, TrueTime at, std::uint64_t tag);
   // The functions on every message's path (send, transmit, deliver,
   // hand_over, receive) handle the common case and leave the rest to a
-  // separate function (*_unusual, deliver_partitioned, hand_over_stopped,
-  // library_took): a cold branch that calls out would make the compiler save
+  // separate function (*_unusual, deliver_partitioned, hand_over_stopped):
+  // a cold branch that calls out would make the compiler save
   // registers on every message, the common one included.
   void deliver(const Event& ev);
   // A delivery's argument: the message's slot, and its sender above it, so
@@ -196,19 +186,16 @@ class World final : private Dispatcher {
   // ... to a process that is paused (it waits) or crashed (dropped, or refused
   // by the host when only the process died).
   void hand_over_stopped(const Event& ev, std::uint32_t slot, const Message& m, Slot& s);
-  // The process handles the message now; |from_network|: it came over a link.
-  void receive(Slot& s, std::uint32_t slot, const Message& m, bool from_network);
-  // What the client's library (and the trace) see of |m| before the model
-  // does; true when the library consumed it (an EVALSHA's NOSCRIPT).
-  bool library_took(Slot& s, const Message& m, bool from_network);
-  // Process::send for a process that is not running, whose library sends
-  // EVALSHA, or when no slot is free (the slab grows).
+  // The process handles the message now.
+  void receive(Slot& s, std::uint32_t slot, const Message& m);
+  // Process::send for a process that is not running, whose library rewrites
+  // its sends, or when no slot is free (the slab grows).
   void send_unusual(ProcessId from, ProcessId to, const Payload& payload);
   // Whether a send from |from| takes the common path (send, send_built): the
-  // process running, its library not one that sends EVALSHA, a slot free.
+  // process running, no library that rewrites its sends, a slot free.
   bool sends_plainly(ProcessId from) const {
     const Slot& me = slots_[from];
-    return me.state == ProcessState::running && !me.evalsha && messages_.has_free();
+    return me.state == ProcessState::running && !me.rewrites_sends && messages_.has_free();
   }
   // A slot taken for a message from |from| to |to|, its payload still to
   // write: both ways of sending start so.
@@ -218,25 +205,13 @@ class World final : private Dispatcher {
     messages_[slot].to = to;
     return slot;
   }
-  // An EVAL a client with Slot::evalsha sends goes as EVALSHA, remembered.
-  Payload as_library_sends(Slot& s, ProcessId to, const Payload& payload);
-  // A reply to one of those: true when it was NOSCRIPT and the library has
-  // sent the EVAL instead (the model never sees the NOSCRIPT).
-  bool evalsha_fell_back(Slot& s, ProcessId client, const Message& m);
-  // A request reached a host whose server process (a Redis node, a store
-  // member) died: the kernel answers "connection refused", which travels
-  // back like any packet.
-  void refuse(const Message& request);
-  // True (and the refusal scheduled) when |m| is a request its sender's
-  // library knows cannot connect yet.
-  bool fails_unsent(const Message& m);
   // The plan's faults and client starts, armed or scheduled in plan order.
   void arm_plan(const std::vector<PlannedFault>& faults);
   void run_waiting(ProcessId p, const Event& ev);
   void transmit(std::uint32_t message_slot);
   void transmit(std::uint32_t message_slot, ProcessId from, ProcessId to);
-  // transmit when traced, when some client library remembers a refused
-  // connection, or when the link is new, random or lossy.
+  // transmit when traced, when some process's library may fail a send, or
+  // when the link is new, random or lossy.
   void transmit_unusual(std::uint32_t message_slot);
   // transmit of a message the partitions in force will drop on arrival:
   // counted, not queued, when no partition heals before then.
@@ -286,9 +261,9 @@ class World final : private Dispatcher {
   std::unique_ptr<Network> network_;
   LinkSpec default_link_;
   std::vector<std::tuple<ProcessId, ProcessId, LinkSpec>> link_overrides_;
-  // Some process's library remembers a refused connection (Slot::refused_until):
-  // then every send takes transmit_unusual, which looks.
-  bool refusals_remembered_ = false;
+  // Some process's library may fail a send (Slot::library_may_fail): then
+  // every send takes transmit_unusual, which asks.
+  bool libraries_may_fail_ = false;
   MessageSlab messages_;
   Payload spare_payload_;  // Process::send_built's payload when it takes send_unusual's path
   std::vector<Control> controls_;

@@ -4,6 +4,7 @@
 // in a World at time zero; timing tests drive it through a real World with a
 // scripted client over zero-latency links, so true times in the expectations
 // are exactly the times the node acts.
+#include "sim/lock/redis_library.h"
 #include "sim/redis/redis_node.h"
 
 #include <gtest/gtest.h>
@@ -96,7 +97,8 @@ std::string bulk(Value v) { return "$" + v.to_string(); }
 
 class ScriptedClient final : public Process {
  public:
-  ScriptedClient(std::string name, ProcessId node) : Process(std::move(name)), node_(node) {}
+  ScriptedClient(std::string name, ProcessId node, RedisLibraryConfig library)
+      : Process(std::move(name)), node_(node), library_(*this, library) {}
 
   // Sends |request| when the client's clock (true time: it has no faults) has
   // advanced by |when|; returns the request id to look the reply up by.
@@ -116,9 +118,13 @@ class ScriptedClient final : public Process {
   }
   void on_timer(std::uint64_t tag) override { send(node_, steps_[tag].request); }
   void on_message(const Message& message) override {
+    if (library_.took(message)) return;
     const Reply& r = std::get<Reply>(message.payload);
     replies_.at(r.request_id - 1) = r;
   }
+  bool rewrites_sends() const override { return library_.rewrites_sends(); }
+  Payload library_sends(ProcessId to, const Payload& payload) override { return library_.sends(to, payload); }
+  bool library_fails(const Message& m) override { return library_.fails(m); }
 
  private:
   struct Step {
@@ -126,6 +132,7 @@ class ScriptedClient final : public Process {
     Request request;
   };
   ProcessId node_;
+  RedisLibrary library_;
   std::vector<Step> steps_;
   std::vector<std::optional<Reply>> replies_;
 };
@@ -134,11 +141,14 @@ class ScriptedClient final : public Process {
 struct Bench {
   // |traced|: false runs the world without a trace, on the message path a
   // sweep takes (a trace sends every message the long way).
-  explicit Bench(NodeConfig config = {}, Clock node_clock = Clock{}, bool traced = true)
+  // |library|: the client's Redis library (a script cache, a reconnect wait).
+  explicit Bench(NodeConfig config = {}, Clock node_clock = Clock{}, bool traced = true,
+                 RedisLibraryConfig library = {}, Clock client_clock = Clock{})
       : world(7, traced ? static_cast<TraceSink&>(trace) : untraced) {
     world.set_default_link(LinkSpec{Latency::constant(Duration{0}), 0});
     node = world.add(std::make_unique<RedisNode>("r1", config), ProcessKind::redis_node, node_clock);
-    const ProcessId c = world.add(std::make_unique<ScriptedClient>("c1", node), ProcessKind::client);
+    const ProcessId c = world.add(std::make_unique<ScriptedClient>("c1", node, library), ProcessKind::client,
+                                     client_clock);
     client = &static_cast<ScriptedClient&>(world.process(c));
     lock = world.intern_key("lock");
   }
@@ -649,9 +659,8 @@ TEST(RedisScripts, EvalshaNeedsTheScriptCachedAndACrashEmptiesTheCache) {
 TEST(RedisScripts, AnEvalshaLibraryFallsBackToEvalAndTheModelSeesOnlyTheAnswer) {
   // The client's library sends EVALSHA; on NOSCRIPT it sends the EVAL, which
   // costs one more round trip (links take 1ms here), and passes on its reply.
-  Bench b;
+  Bench b(NodeConfig{}, Clock{}, true, RedisLibraryConfig{.evalsha = true});
   b.world.set_default_link(LinkSpec{Latency::constant(1ms), 0});
-  b.world.set_evalsha(b.world.find("c1"), true);
   b.client->at(0ms, set(b.lock, tok(1)));
   const auto first = b.client->at(100ms, compare_and_delete(b.lock, tok(1)));
   b.client->at(200ms, set(b.lock, tok(2)));
@@ -670,8 +679,7 @@ TEST(RedisCrash, AClientWaitsItsReconnectDelayBeforeTryingANodeThatRefused) {
   // Traced or not: untraced, the first message goes the short way, and the
   // refusal must turn the later ones back to the long one.
   for (const bool traced : {true, false}) {
-    Bench b(NodeConfig{}, Clock{}, traced);
-    b.world.set_reconnect_delay(b.world.find("c1"), 300ms);
+    Bench b(NodeConfig{}, Clock{}, traced, RedisLibraryConfig{.reconnect_delay = 300ms});
     b.client->at(500ms, get(b.lock));  // the link is made: later sends may take the short way
     b.fault_at(1s, fault::Crash{b.node, 100ms, /*process_only=*/true});
     const auto refused = b.client->at(1050ms, get(b.lock));
@@ -683,6 +691,21 @@ TEST(RedisCrash, AClientWaitsItsReconnectDelayBeforeTryingANodeThatRefused) {
         << "the node was up, but nobody asked it (traced: " << traced << ")";
     EXPECT_EQ(b.client->reply(reconnected), "(nil)") << "traced: " << traced;
   }
+}
+
+TEST(RedisCrash, TheReconnectWaitRunsOnTheClientsOwnClock) {
+  // The library times its wait as a library does, by its process's monotonic
+  // clock: a client whose clock runs 10 % fast ends a 300 ms wait after
+  // 272.7 ms of true time. (Times below are the client's own: its timers.)
+  Bench b(NodeConfig{}, Clock{}, true, RedisLibraryConfig{.reconnect_delay = 300ms}, Clock{Duration{0}, 100'000});
+  b.fault_at(500ms, fault::Crash{b.node, 100ms, /*process_only=*/true});
+  const auto refused = b.client->at(600ms, get(b.lock));   // true 545.5 ms: the wait runs to 900 ms on its clock
+  const auto unsent = b.client->at(880ms, get(b.lock));    // inside it
+  const auto sent = b.client->at(920ms, get(b.lock));      // true 836.4 ms: past it by its clock, not by true time
+  b.world.run(TrueTime{2s});
+  EXPECT_EQ(b.client->reply(refused), err(Error::connection_refused));
+  EXPECT_EQ(b.client->reply(unsent), err(Error::connection_refused));
+  EXPECT_EQ(b.client->reply(sent), "(nil)");
 }
 
 TEST(RedisPersistence, AofEverysecBringsBackAReleasedLock) {
