@@ -129,7 +129,7 @@ void read_client_sections(ReadContext& c) {
       for (const auto& [text, pos] : steps)
         if (auto step = read_step(c, text, pos, t.find("steps")->path)) client.steps.push_back(*step);
     }
-    c.processes.add(c.r, t.key, "client", t.pos, join_key("client", t.key));
+    c.processes.add(c.r, t.key, NameKind::client, t.pos, join_key("client", t.key));
     c.spec.clients.push_back(std::move(client));
   }
   for (ClientSpec& client : c.spec.clients)

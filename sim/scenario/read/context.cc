@@ -18,7 +18,7 @@ bool ReadContext::written(std::string_view section_key, std::string_view key) co
 }
 
 bool read_processes(ReadContext& c, const DocNode& table, std::string_view key, std::string_view what,
-                    std::string_view kind, std::vector<std::string>& names) {
+                    NameKind kind, std::vector<std::string>& names) {
   std::vector<std::pair<std::string, SourcePos>> items;
   if (!read_name_list(c.r, table, key, what, items)) return false;
   const std::string path = table.find(key)->path;

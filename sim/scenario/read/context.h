@@ -36,8 +36,8 @@ class ReadContext {
 };
 
 // Reads the array |key| of process names into |names| and registers them as
-// |kind| ("redis node"); false when it is absent or not an array of strings.
+// |kind|; false when it is absent or not an array of strings.
 bool read_processes(ReadContext& c, const DocNode& table, std::string_view key, std::string_view what,
-                    std::string_view kind, std::vector<std::string>& names);
+                    NameKind kind, std::vector<std::string>& names);
 
 }  // namespace locksim::scenario

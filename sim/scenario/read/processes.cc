@@ -6,7 +6,20 @@
 
 namespace locksim::scenario {
 
-void ProcessNames::add(Reader& r, const std::string& name, std::string_view kind, const SourcePos& pos,
+const char* name_kind_word(NameKind k) {
+  switch (k) {
+    case NameKind::redis_node: return "redis node";
+    case NameKind::replica: return "replica";
+    case NameKind::sentinel: return "sentinel";
+    case NameKind::service: return "service";
+    case NameKind::resource: return "resource";
+    case NameKind::client: return "client";
+    case NameKind::store_member: return "store member";
+  }
+  return "?";
+}
+
+void ProcessNames::add(Reader& r, const std::string& name, NameKind kind, const SourcePos& pos,
                        const std::string& key) {
   const auto [it, added] = index_.emplace(name, entries_.size());
   if (added) {
@@ -20,7 +33,7 @@ void ProcessNames::add(Reader& r, const std::string& name, std::string_view kind
   else if (first.pos.file == "--set")
     where = " (from --set)";
   r.fail(pos, key,
-         "name " + in_quotes(name) + " is already taken by the " + std::string(first.kind) + where +
+         "name " + in_quotes(name) + " is already taken by the " + first.kind_word() + where +
              "; process names must be unique across clients, redis nodes, replicas, sentinels, services and the "
              "resource");
 }
@@ -30,10 +43,16 @@ const ProcessNames::Entry* ProcessNames::find(std::string_view name) const {
   return it == index_.end() ? nullptr : &entries_[it->second];
 }
 
-std::vector<std::string> ProcessNames::names(std::string_view kind) const {
+std::vector<std::string> ProcessNames::names() const {
+  std::vector<std::string> out;
+  for (const Entry& e : entries_) out.push_back(e.name);
+  return out;
+}
+
+std::vector<std::string> ProcessNames::names(NameKind kind) const {
   std::vector<std::string> out;
   for (const Entry& e : entries_)
-    if (kind.empty() || e.kind == kind) out.push_back(e.name);
+    if (e.kind == kind) out.push_back(e.name);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -17,19 +18,27 @@
 
 namespace locksim::scenario {
 
+// What a name stands for, as the sections register it.
+enum class NameKind : std::uint8_t { redis_node, replica, sentinel, service, resource, client, store_member };
+// In messages: "redis node", "store member", ...
+const char* name_kind_word(NameKind k);
+
 class ProcessNames {
  public:
   struct Entry {
     std::string name;
-    std::string_view kind;  // "redis node", "replica", "sentinel", "service", "resource", "client"
-    SourcePos pos;          // where the name was written
+    NameKind kind;
+    SourcePos pos;  // where the name was written
+    std::string kind_word() const { return name_kind_word(kind); }
   };
 
   // Registers |name|; a name already taken fails through |r|, saying by what.
-  void add(Reader& r, const std::string& name, std::string_view kind, const SourcePos& pos, const std::string& key);
+  void add(Reader& r, const std::string& name, NameKind kind, const SourcePos& pos, const std::string& key);
   const Entry* find(std::string_view name) const;
-  // Every name, or those of one |kind|, in registration order.
-  std::vector<std::string> names(std::string_view kind = {}) const;
+  // Every name in registration order.
+  std::vector<std::string> names() const;
+  // Those of one |kind|, in registration order.
+  std::vector<std::string> names(NameKind kind) const;
   std::size_t size() const { return entries_.size(); }
 
   // True when |name| is known; fails with the names there are otherwise.

@@ -150,11 +150,11 @@ void read_redis_section(ReadContext& c) {
   read_keys(c.r, rs, kRedisKeys, redis.node);
   if (rs.find(kNodes) == nullptr) {
     redis.nodes = {"r1"};
-    c.processes.add(c.r, "r1", "redis node", rs.pos, "redis.nodes");
-  } else if (read_processes(c, rs, kNodes, "node", "redis node", redis.nodes) && redis.nodes.empty()) {
+    c.processes.add(c.r, "r1", NameKind::redis_node, rs.pos, "redis.nodes");
+  } else if (read_processes(c, rs, kNodes, "node", NameKind::redis_node, redis.nodes) && redis.nodes.empty()) {
     c.r.fail(*rs.find(kNodes), "needs at least one node name");
   }
-  read_processes(c, rs, kReplicas, "replica", "replica", redis.replicas);
+  read_processes(c, rs, kReplicas, "replica", NameKind::replica, redis.replicas);
   const auto replicas = static_cast<std::int64_t>(redis.replicas.size());
   if (std::optional<KeyValue> value = read_key(c.r, rs, declared(kRedisKeys, kMinReplicas))) {
     const std::int64_t min_replicas = std::get<std::int64_t>(*value);

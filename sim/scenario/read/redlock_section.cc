@@ -94,7 +94,7 @@ void read_fencing_node(ReadContext& c, const DocNode& rl) {
   }
   std::string what = "unknown redis node " + in_quotes(name) + did_you_mean(name, nodes);
   if (const ProcessNames::Entry* p = c.processes.find(name))
-    what = in_quotes(name) + " is the " + std::string(p->kind) + ", not a redis node";
+    what = in_quotes(name) + " is the " + p->kind_word() + ", not a redis node";
   c.r.fail(*f, what + "; redis nodes: " + join_list(nodes));
 }
 

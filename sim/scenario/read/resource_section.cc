@@ -46,7 +46,7 @@ void read_resource_section(ReadContext& c) {
   const DocNode& rs = c.section("resource");
   read_keys(c.r, rs, kResourceKeys, c.spec.resource);
   const DocNode* name = rs.find("name");
-  c.processes.add(c.r, c.spec.resource.name, "resource", name ? name->pos : rs.pos,
+  c.processes.add(c.r, c.spec.resource.name, NameKind::resource, name ? name->pos : rs.pos,
                   name ? name->path : "resource.name");
 }
 

@@ -241,7 +241,7 @@ void read_kind(ReadContext& c, const DocNode& t, const SearchableKind& kind, Sea
       }
       for (const SearchedValue& v : *kind.values)
         if (!v.not_for_clients.empty() && t.find(v.key) != nullptr &&
-            c.processes.find(name)->kind == std::string_view("client"))
+            c.processes.find(name)->kind == NameKind::client)
           c.r.fail(pos, t.path + ".targets",
                    std::string(v.not_for_clients) + ": list clients in a [search." + std::string(kind.name) +
                        "] space without " + std::string(v.key) + ", or drop " + in_quotes(name));
@@ -300,6 +300,28 @@ std::string search_kinds_markdown() {
   return out;
 }
 
+namespace {
+
+// search.phase_clients: clients only, every client when left out.
+void read_phase_clients(ReadContext& c, const DocNode& t, SearchSpec& s) {
+  std::vector<std::pair<std::string, SourcePos>> items;
+  const std::vector<std::string> clients = c.processes.names(NameKind::client);
+  if (!c.r.strings(t, "phase_clients", items)) {
+    if (t.find("phase_clients") == nullptr) s.phase_clients = clients;
+    return;
+  }
+  for (const auto& [name, pos] : items) {
+    const ProcessNames::Entry* e = c.processes.find(name);
+    if (e == nullptr || e->kind != NameKind::client)
+      c.r.fail(pos, t.path + ".phase_clients",
+               in_quotes(name) + " is not a client (clients: " + join_list(clients) + ")");
+    else
+      s.phase_clients.push_back(name);
+  }
+}
+
+}  // namespace
+
 void read_search_section(ReadContext& c) {
   const DocNode* t = c.root.find("search");
   if (t == nullptr || !t->table) return;
@@ -329,19 +351,7 @@ void read_search_section(ReadContext& c) {
   } else if (t->find("hunt") == nullptr) {
     s.hunt.assign(kAllProperties.begin(), kAllProperties.end());
   }
-  items.clear();
-  if (c.r.strings(*t, "phase_clients", items)) {
-    for (const auto& [name, pos] : items) {
-      const ProcessNames::Entry* e = c.processes.find(name);
-      if (e == nullptr || e->kind != std::string_view("client"))
-        c.r.fail(pos, t->path + ".phase_clients",
-                 in_quotes(name) + " is not a client (clients: " + join_list(c.processes.names("client")) + ")");
-      else
-        s.phase_clients.push_back(name);
-    }
-  } else if (t->find("phase_clients") == nullptr) {
-    s.phase_clients = c.processes.names("client");
-  }
+  read_phase_clients(c, *t, s);
   items.clear();
   if (c.r.strings(*t, "phases", items)) {
     for (const auto& [name, pos] : items) {

@@ -57,7 +57,7 @@ void read_sentinel_section(ReadContext& c) {
   read_keys(c.r, s, kSentinelKeys, c.spec.sentinel);
   // The quorum's range depends on the names and on the replicas:
   // check_deployment() reads it.
-  read_processes(c, s, "names", "sentinel", "sentinel", c.spec.sentinel.names);
+  read_processes(c, s, "names", "sentinel", NameKind::sentinel, c.spec.sentinel.names);
 }
 
 }  // namespace locksim::scenario

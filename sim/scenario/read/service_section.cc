@@ -26,7 +26,7 @@ void read_service_sections(ReadContext& c) {
     service.pos = s.pos;
     if (!valid_process_name(s.key)) c.r.fail(s, bad_name_message(s.key));
     read_keys(c.r, s, kServiceKeys, service);
-    c.processes.add(c.r, s.key, "service", s.pos, join_key("service", s.key));
+    c.processes.add(c.r, s.key, NameKind::service, s.pos, join_key("service", s.key));
     c.spec.services.push_back(std::move(service));
   }
 }

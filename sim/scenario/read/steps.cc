@@ -31,7 +31,7 @@ std::string unknown_service_message(const ReadContext& c, const std::string& nam
   std::string what;
   // Later clients are not registered yet; every other process is.
   if (const ProcessNames::Entry* p = c.processes.find(name))
-    what = in_quotes(name) + " is " + (p->kind == "resource" ? "the " : "a ") + std::string(p->kind) +
+    what = in_quotes(name) + " is " + (p->kind == NameKind::resource ? "the " : "a ") + p->kind_word() +
            ", not a service";
   else
     what = "unknown service " + in_quotes(name) + did_you_mean(name, services);

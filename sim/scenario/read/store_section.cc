@@ -217,8 +217,10 @@ void read_members(ReadContext& c, const DocNode& st) {
   StoreSpec& store = c.spec.store;
   if (st.find(kMembers) == nullptr) {
     store.members = {"s1", "s2", "s3"};
-    for (const std::string& name : store.members) c.processes.add(c.r, name, "store member", st.pos, "store.members");
-  } else if (read_processes(c, st, kMembers, "member", "store member", store.members) && store.members.empty()) {
+    for (const std::string& name : store.members)
+      c.processes.add(c.r, name, NameKind::store_member, st.pos, "store.members");
+  } else if (read_processes(c, st, kMembers, "member", NameKind::store_member, store.members) &&
+             store.members.empty()) {
     c.r.fail(*st.find(kMembers), "needs at least one member name");
   }
   const DocNode* leader = st.find(kInitialLeader);

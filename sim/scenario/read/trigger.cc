@@ -11,12 +11,13 @@ namespace locksim::scenario {
 namespace {
 
 // Which kinds of process (as ProcessNames registers them) can have |e|.
-bool event_applies(ServerEvent e, std::string_view kind) {
+bool event_applies(ServerEvent e, NameKind kind) {
+  const bool redis = kind == NameKind::redis_node || kind == NameKind::replica;
   switch (e) {
     case ServerEvent::key_dropped:
-    case ServerEvent::key_expired: return kind == "redis node" || kind == "replica" || kind == "store member";
-    case ServerEvent::promoted: return kind == "redis node" || kind == "replica";
-    case ServerEvent::elected: return kind == "store member";
+    case ServerEvent::key_expired: return redis || kind == NameKind::store_member;
+    case ServerEvent::promoted: return redis;
+    case ServerEvent::elected: return kind == NameKind::store_member;
   }
   return false;
 }
@@ -32,7 +33,7 @@ const char* kinds_of(ServerEvent e) {
 }
 
 // The events a process of |kind| can have, for messages.
-std::vector<std::string> events_of(std::string_view kind) {
+std::vector<std::string> events_of(NameKind kind) {
   std::vector<std::string> out;
   for (const std::string& name : server_event_names()) {
     ServerEvent e{};
@@ -92,17 +93,16 @@ bool read_event(ReadContext& c, const DocNode& at, const std::string& process, S
     return refuse(c, at, "unknown process " + in_quotes(process) + did_you_mean(process, where) + "; " + name +
                             " happens on " + kinds_of(event) + " (here: " + where_text + ")");
   if (!event_applies(event, entry->kind))
-    return refuse(c, at, in_quotes(process) + " is a " + std::string(entry->kind) + "; " + name + " happens on " +
+    return refuse(c, at, in_quotes(process) + " is a " + entry->kind_word() + "; " + name + " happens on " +
                             kinds_of(event) + did_you_mean(process, where) + " (here: " + where_text + ")");
   // A replica records nothing of its own and is promoted only by a
   // sentinel; a master turns master again only after a sentinel demoted it.
-  const bool needs_sentinel = entry->kind == "replica" || event == ServerEvent::promoted;
+  const bool needs_sentinel = entry->kind == NameKind::replica || event == ServerEvent::promoted;
+  const char* replica_note =
+      entry->kind == NameKind::replica ? " (a replica records no drop of its own: it waits for its master's DEL)" : "";
   if (needs_sentinel && c.spec.sentinel.names.empty())
-    return refuse(c, at, in_quotes(process) + " is a " + std::string(entry->kind) + " and the scenario has no "
-                            "[sentinel] to fail over to a replica, so " + name + " never happens on it" +
-                            (entry->kind == "replica" ? " (a replica records no drop of its own: it waits for its "
-                                                        "master's DEL)"
-                                                      : ""));
+    return refuse(c, at, in_quotes(process) + " is a " + entry->kind_word() + " and the scenario has no "
+                            "[sentinel] to fail over to a replica, so " + name + " never happens on it" + replica_note);
   trigger.kind = TriggerSpec::Kind::event;
   trigger.process = process;
   trigger.event = event;
@@ -124,12 +124,12 @@ bool read_named(ReadContext& c, const DocNode& at, const std::string& raw, const
   if (parse_server_event(word, event)) return read_event(c, at, process, event, trigger);
   Phase phase{};
   const bool is_phase = parse_phase(word, phase);
-  const std::vector<std::string> clients = c.processes.names("client");
+  const std::vector<std::string> clients = c.processes.names(NameKind::client);
   const ProcessNames::Entry* entry = c.processes.find(process);
-  if (entry != nullptr && entry->kind != "client") {
+  if (entry != nullptr && entry->kind != NameKind::client) {
     // A server: the word must be one of its events.
-    const std::string kind(entry->kind);
-    const std::vector<std::string> events = events_of(kind);
+    const std::string kind = entry->kind_word();
+    const std::vector<std::string> events = events_of(entry->kind);
     if (is_phase)
       return refuse(c, at, in_quotes(process) + " is a " + kind + "; phase triggers name a client (clients: " +
                               join_list(clients) + ")" +
