@@ -7,6 +7,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/marked_file.h"
 #include "sim/cli/options.h"
+#include "sim/scenario/fuzz_dictionary.h"
 #include "sim/scenario/key_docs.h"
 
 namespace po = boost::program_options;
@@ -20,7 +21,8 @@ constexpr const char* kKeysUsage =
     "The scenario keys, as Markdown tables: every section's ([lock], [client.NAME], ...)\n"
     "and each fault kind's (fault-kinds), or only the TABLEs named. With --update,\n"
     "rewrites the tables between <!-- keys: TABLE --> and <!-- /keys --> in FILE\n"
-    "(scenarios/FORMAT.md) instead.\n\noptions";
+    "(scenarios/FORMAT.md) instead, and the fuzz dictionary's tokens between\n"
+    "# <!-- fuzz: tokens --> and # <!-- /fuzz --> (tests/fuzz/scenario.dict).\n\noptions";
 
 std::string join(const std::vector<std::string>& items) {
   std::string out;
@@ -39,7 +41,10 @@ int keys_command(const std::string&, const std::vector<std::string>& args) {
   po::variables_map vm;
   int code = kExitOk;
   if (!parse_command_line("keys", options, args, tables, -1, vm, code)) return code;
-  if (!update_path.empty()) return update_marked_file("keys", update_path, scenario::regenerate_key_tables);
+  if (!update_path.empty())
+    return update_marked_file("keys", update_path, [](std::string_view text, std::vector<std::string>& problems) {
+      return scenario::regenerate_fuzz_dictionary(scenario::regenerate_key_tables(text, problems), problems);
+    });
   if (tables.empty()) tables = scenario::key_table_names();
   for (const std::string& name : tables) {
     const std::string table = scenario::key_table(name);

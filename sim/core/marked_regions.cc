@@ -26,15 +26,18 @@ std::string regenerate_marked_regions(std::string_view markdown, std::string_vie
       problems.push_back("the " + std::string(mark) + " mark for \"" + name + "\" is never closed with " + close_mark);
       break;
     }
+    // The region ends where the close mark's line starts (a comment prefix
+    // before the mark is the file's, not the region's).
+    const std::size_t close_line = markdown.rfind('\n', close) + 1;
     out += markdown.substr(pos, line_end + 1 - pos);
     const std::string generated = table(name);
     if (generated.empty()) {
       problems.push_back("\"" + name + "\" names no " + std::string(mark) + " table");
-      out += markdown.substr(line_end + 1, close - line_end - 1);
+      out += markdown.substr(line_end + 1, close_line - line_end - 1);
     } else {
       out += generated;
     }
-    pos = close;
+    pos = close_line;
   }
   out += markdown.substr(pos);
   return out;

@@ -1,8 +1,10 @@
-// Generated tables kept inside hand-written Markdown: a region opens with
-// "<!-- MARK: NAME -->" on a line of its own and closes with "<!-- /MARK -->";
-// what stands between is regenerated from the declarations (the scenario
-// keys in scenarios/FORMAT.md, the trace schema in docs/trace.md), and a test
-// fails while the file and the declarations differ.
+// Generated tables kept inside hand-written files: a region opens with a line
+// holding "<!-- MARK: NAME -->" and closes with a line holding
+// "<!-- /MARK -->" (in a file whose comments start with "#", the marks sit
+// in comment lines); the lines between are regenerated from the
+// declarations (the scenario keys in scenarios/FORMAT.md, the trace schema
+// in docs/trace.md, the fuzz dictionary's tokens), and a test fails while a
+// file and the declarations differ.
 #pragma once
 
 #include <functional>

@@ -1,21 +1,17 @@
-// Proves the fuzz dictionary (tests/fuzz/scenario.dict) holds every section
-// header, every key, every fault kind, every named choice, phase and server
-// event the scenario reader declares: the dictionary is how the mutation
-// driver and libFuzzer reach the code behind a key, and a hand list drifts
-// as keys are added (it once lacked [store], [store_lock] and [search]).
+// Proves the fuzz dictionary (tests/fuzz/scenario.dict) holds the tokens the
+// declarations generate — every section header, key, fault kind, listed
+// choice, phase and server event (sim/scenario/fuzz_dictionary.h) — so a key
+// added to a section reaches the fuzzer with no list to remember (a hand list
+// once lacked [store], [store_lock] and [search]).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <string>
-#include <variant>
 #include <vector>
 
-#include "sim/history/history.h"
-#include "sim/history/server_event.h"
-#include "sim/scenario/faults/fault_kinds.h"
-#include "sim/scenario/read/sections.h"
+#include "sim/scenario/fuzz_dictionary.h"
 #include "tests/fuzz/dictionary.h"
 
 namespace locksim::scenario {
@@ -23,85 +19,49 @@ namespace {
 
 const std::string kDictPath = std::string(LOCKSIM_SOURCE_DIR) + "/tests/fuzz/scenario.dict";
 
-std::vector<std::string> dictionary_tokens(const std::string& path) {
-  std::ifstream in(path);
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> tokens_of(const std::string& text) {
+  std::istringstream in(text);
   return fuzz::dictionary_tokens(in);
 }
 
-// The keys of [search.KIND] tables: the first cell of each row of the
-// table FORMAT.md prints from their declarations ("| `targets` | ...").
-std::vector<std::string> search_kind_keys() {
-  std::vector<std::string> keys;
-  std::istringstream rows(search_kinds_markdown());
-  std::string row;
-  while (std::getline(rows, row)) {
-    if (row.rfind("| `", 0) != 0) continue;
-    const std::size_t end = row.find('`', 3);
-    if (end != std::string::npos) keys.push_back(row.substr(3, end - 3));
-  }
-  return keys;
+bool has(const std::vector<std::string>& tokens, const std::string& token) {
+  return std::find(tokens.begin(), tokens.end(), token) != tokens.end();
 }
 
-struct Wanted {
-  std::vector<std::string> headers;  // "[store]", "[client." (a named section: any name)
-  std::set<std::string> words;        // bare tokens: keys, kinds, choices, phases, events
-};
-
-Wanted declared() {
-  Wanted w;
-  for (const SectionDecl& s : sections()) {
-    w.headers.push_back("[" + std::string(s.name) + (s.named ? "." : "]"));
-    w.words.insert(std::string(s.name));
-    for (const KeyDecl& k : s.keys) {
-      w.words.insert(std::string(k.name));
-      // Listed choices only: a hidden, test-only one (the planted crash) would
-      // have the fuzzer report the abort it exists to cause.
-      if (const auto* choice = std::get_if<ChoiceRule>(&k.rule))
-        for (std::size_t i = 0; i < choice->options.size() && i < choice->listed; ++i)
-          w.words.insert(std::string(choice->options[i].second));
-    }
-  }
-  for (const std::string& k : all_fault_kind_keys()) w.words.insert(k);
-  for (const std::string& k : search_kind_keys()) w.words.insert(k);
-  for (const std::string& k : fault_kind_names()) w.words.insert(k);
-  for (const std::string& p : phase_names()) w.words.insert(p);
-  for (const std::string& e : server_event_names()) w.words.insert(e);
-  return w;
+TEST(FuzzDictionary, HoldsTheTokensTheDeclarationsGenerate) {
+  // Proves scenario.dict's generated region is what the declarations give now
+  // (run: locksim keys --update tests/fuzz/scenario.dict), and that it holds
+  // what the fuzzer needs to reach the consensus store and the search space.
+  const std::string text = read_file(kDictPath);
+  ASSERT_NE(text.find("# <!-- fuzz: tokens -->"), std::string::npos) << kDictPath;
+  std::vector<std::string> problems;
+  EXPECT_EQ(regenerate_fuzz_dictionary(text, problems), text) << "run: locksim keys --update tests/fuzz/scenario.dict";
+  EXPECT_TRUE(problems.empty());
+  const std::vector<std::string> tokens = tokens_of(text);
+  for (const char* word : {"store_lock", "heartbeat", "hunt", "phase_clients", "clock-jump", "key-expired", "acquired"})
+    EXPECT_TRUE(has(tokens, word)) << word;
+  EXPECT_TRUE(has(tokens, "\n[store]\n"));
+  EXPECT_TRUE(has(tokens, "\n[client.x]\n"));
+  EXPECT_GT(tokens.size(), 400u);  // the hand-written values and tables are still there
 }
 
-// What |tokens| lack of the declared ones, one dictionary line each.
-std::string missing_from(const std::vector<std::string>& tokens) {
-  const std::set<std::string> bare(tokens.begin(), tokens.end());
-  const Wanted w = declared();
-  std::string missing;
-  for (const std::string& header : w.headers) {
-    bool found = false;
-    for (const std::string& t : tokens) found = found || t.find("\n" + header) != std::string::npos;
-    if (!found) missing += "\"\\x0a" + header + (header.back() == '.' ? "x]" : "") + "\\x0a\"\n";
-  }
-  for (const std::string& word : w.words)
-    if (bare.count(word) == 0) missing += "\"" + word + "\"\n";
-  return missing;
-}
-
-TEST(FuzzDictionary, HoldsEveryDeclaredSectionKeyAndName) {
-  // Proves scenario.dict has a token for each section header (a line "[name]", or "[name.X]" for a named one), each
-  // declared key, fault kind, choice, phase and server event; a failure lists every one missing, ready to paste.
-  const std::vector<std::string> tokens = dictionary_tokens(kDictPath);
-  ASSERT_GT(tokens.size(), 100u) << "cannot read " << kDictPath;
-  ASSERT_GT(declared().words.size(), 150u);
-  const std::string missing = missing_from(tokens);
-  EXPECT_TRUE(missing.empty()) << "tests/fuzz/scenario.dict lacks these declared tokens:\n" << missing;
-}
-
-TEST(FuzzDictionary, AGapIsListed) {
-  // Proves the check can fail: the dictionary without its [store] header and "store_lock", "heartbeat" (a [store]
-  // key) and "hunt" (a [search] key) tokens is reported missing exactly those.
-  std::vector<std::string> tokens;
-  for (const std::string& t : dictionary_tokens(kDictPath))
-    if (t.find("[store]") == std::string::npos && t != "store_lock" && t != "heartbeat" && t != "hunt")
-      tokens.push_back(t);
-  EXPECT_EQ(missing_from(tokens), "\"\\x0a[store]\\x0a\"\n\"heartbeat\"\n\"hunt\"\n\"store_lock\"\n");
+TEST(FuzzDictionary, AStaleRegionIsRewritten) {
+  // Proves the check can fail: a region missing a token, or holding one no
+  // declaration has, is regenerated to the declared tokens and nothing else.
+  std::vector<std::string> problems;
+  const std::string stale = "# head\n# <!-- fuzz: tokens -->\n\"not-a-key\"\n# <!-- /fuzz -->\n\"1ms\"\n";
+  const std::string fresh = regenerate_fuzz_dictionary(stale, problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(fresh, "# head\n# <!-- fuzz: tokens -->\n" + fuzz_dictionary_region("tokens") + "# <!-- /fuzz -->\n\"1ms\"\n");
+  EXPECT_FALSE(has(tokens_of(fresh), "not-a-key"));
+  EXPECT_TRUE(has(tokens_of(fresh), "1ms"));
 }
 
 }  // namespace

@@ -275,6 +275,14 @@ SectionDecl search_section() {
   return {.name = "search", .keys = std::move(decls)};
 }
 
+std::vector<std::string> search_kind_keys() {
+  std::vector<std::string> keys{"targets"};
+  for (const SearchableKind& kind : searchable_kinds())
+    for (const SearchedValue& v : *kind.values)
+      if (has_key(v) && std::find(keys.begin(), keys.end(), v.key) == keys.end()) keys.emplace_back(v.key);
+  return keys;
+}
+
 std::string search_kinds_markdown() {
   // One row per key, naming every kind that takes it; its type and meaning
   // from the first kind that declares it.

@@ -52,6 +52,8 @@ SectionDecl expect_section();
 SectionDecl search_section();
 // The keys of [search.KIND] tables, by kind, for FORMAT.md.
 std::string search_kinds_markdown();
+// Every key a [search.KIND] table may hold, "targets" first.
+std::vector<std::string> search_kind_keys();
 
 std::span<const SectionDecl> sections();
 // The section called |name|, or null.
