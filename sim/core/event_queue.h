@@ -15,9 +15,9 @@
 // Beside the heap, one slot: an event pushed when it is due before every
 // queued one waits there and pops without entering the heap. A sweep's run
 // mostly schedules the very next event (a reply a millisecond away, its
-// timers seconds away): in redlock-clock-jump this saved 6 % of the
-// instructions and about 5 % of the sweep's time. Events scheduled in no
-// particular order (BM_ScheduleAndPop) pay a test for it.
+// timers seconds away); events scheduled in no particular order
+// (BM_ScheduleAndPop) pay a test for it (docs/benchmarks.md, "The event
+// queue").
 //
 // Invariants:
 //  1. heap_[0] is the smallest (at, seq) pair in heap_; no event is before
@@ -68,12 +68,10 @@ class EventQueue {
   // REQUIRES: ev.seq was taken from next_seq() (the engine does this).
   void push(const QueuedEvent& ev) { push(ev.at, ev.seq, ev.target, ev.kind, ev.arg); }
   // The same, from the event's fields: how the engine schedules. An event
-  // handed over by reference must exist in memory, and where the compiler
-  // did not inline all of push it built the event on the stack with 8-byte
-  // stores and copied it on with 16-byte loads, which the store buffer
-  // cannot forward (with link-time optimisation, 57 % of World::transmit's
-  // samples in ping-pong). Fields in registers are written once, where the
-  // event goes.
+  // handed over by reference must exist in memory, built on the stack with
+  // narrow stores and copied on with wide loads the store buffer cannot
+  // forward; fields in registers are written once, where the event goes
+  // (docs/benchmarks.md, "Copies the store buffer cannot forward").
   void push(TrueTime at, std::uint64_t seq, std::uint32_t target, std::uint32_t kind, std::uint64_t arg) {
     // An event due before everything queued waits beside the heap: most of
     // a run's events are the next to happen when they are scheduled (a

@@ -228,10 +228,8 @@ class RedisNode final : public Process {
   bool dirty_ = false;  // keyspace_ changed since the last fsync
   TimerId expiry_alarm_;
   // The deadline the armed alarm serves, or kNoAlarmMs. A plain number, not
-  // an optional: arm_expiry_alarm compares and stores it on every command,
-  // and an optional built in memory (two narrow stores) and copied with one
-  // 16-byte load is a copy the store buffer cannot forward (perf: a sixth
-  // of the command visitor's samples in the drift sweep).
+  // an optional: arm_expiry_alarm compares and stores it on every command
+  // (docs/benchmarks.md, "Copies the store buffer cannot forward").
   static constexpr std::int64_t kNoAlarmMs = std::numeric_limits<std::int64_t>::max();
   std::int64_t alarm_at_ms_ = kNoAlarmMs;
   TimerId fsync_timer_;

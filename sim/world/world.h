@@ -135,7 +135,7 @@ class World final : private Dispatcher {
     boost::container::deque<Event> pending;
     // The model's stream, derived from model_stream_seed_ and |rng_name|
     // when the model first draws: most models never do (a Redis node, the
-    // resource), and deriving eight streams was 1 % of a clock-jump run.
+    // resource), and a run should not pay for streams nobody reads.
     std::optional<Rng> rng;
     Rng::StreamName rng_name{};
     bool process_crash = false;  // its last crash left the host up (fault::Crash::process_only)
