@@ -187,31 +187,6 @@ void search_loop(const SearchBase& base, const SearchOptions& options, std::uint
   }
 }
 
-void add(Coverage& into, const Coverage& from) {
-  for (std::size_t k = 0; k < into.kinds.size() && k < from.kinds.size(); ++k) {
-    Coverage::Kind& mine = into.kinds[k];
-    const Coverage::Kind& theirs = from.kinds[k];
-    mine.add(theirs);
-    for (std::size_t t = 0; t < mine.targets.size() && t < theirs.targets.size(); ++t) mine.targets[t].add(theirs.targets[t]);
-    for (std::size_t d = 0; d < mine.magnitudes.size() && d < theirs.magnitudes.size(); ++d)
-      for (std::size_t b = 0; b < mine.magnitudes[d].fired.size() && b < theirs.magnitudes[d].fired.size(); ++b)
-        mine.magnitudes[d].fired[b] += theirs.magnitudes[d].fired[b];
-  }
-  into.at_time.add(from.at_time);
-  for (std::size_t s = 0; s < into.sites.size() && s < from.sites.size(); ++s) into.sites[s].add(from.sites[s]);
-  if (into.runs_by_faults_fired.size() < from.runs_by_faults_fired.size())
-    into.runs_by_faults_fired.resize(from.runs_by_faults_fired.size(), 0);
-  for (std::size_t n = 0; n < from.runs_by_faults_fired.size(); ++n) into.runs_by_faults_fired[n] += from.runs_by_faults_fired[n];
-  for (std::size_t p = 0; p < into.violations.size() && p < from.violations.size(); ++p) {
-    into.violations[p] += from.violations[p];
-    const auto& m = from.closest[p];
-    if (m && (!into.closest[p] || *m < *into.closest[p])) into.closest[p] = m;
-  }
-  for (std::size_t i = 0; i < into.runs_by_strategy.size() && i < from.runs_by_strategy.size(); ++i)
-    into.runs_by_strategy[i] += from.runs_by_strategy[i];
-  into.failures += from.failures;
-}
-
 }  // namespace
 
 std::uint64_t runs_in_shard(std::uint64_t budget, Shard shard) { return shard_budget(budget, shard); }
@@ -252,45 +227,6 @@ SearchOutcome run_search(const SearchBase& base, const SearchOptions& options) {
       return summarise_run(base, candidates[slot], run_seed(options.seed, options.shard, first + slot));
     });
   }, out, climb);
-  return out;
-}
-
-SearchOutcome merge(const std::vector<SearchOutcome>& shards) {
-  SearchOutcome out;
-  for (const SearchOutcome& s : shards) {
-    out.runs += s.runs;
-    if (out.coverage.kinds.empty() && out.coverage.violations.empty()) {
-      out.coverage = s.coverage;
-      out.near_misses.resize(s.near_misses.size());
-    } else {
-      add(out.coverage, s.coverage);
-    }
-    // Per property the closest near miss; a tie goes to the lowest (shard, run).
-    for (std::size_t p = 0; p < out.near_misses.size() && p < s.near_misses.size(); ++p) {
-      const auto& theirs = s.near_misses[p];
-      auto& mine = out.near_misses[p];
-      if (theirs && (!mine || std::tie(theirs->closeness, theirs->shard, theirs->run) <
-                                  std::tie(mine->closeness, mine->shard, mine->run)))
-        mine = theirs;
-    }
-    out.crashes.insert(out.crashes.end(), s.crashes.begin(), s.crashes.end());
-  }
-  std::stable_sort(out.crashes.begin(), out.crashes.end(),
-                   [](const Crash& a, const Crash& b) { return std::tie(a.shard, a.run) < std::tie(b.shard, b.run); });
-  if (out.crashes.size() > kCrashesKept) out.crashes.resize(kCrashesKept);
-  // Per property, the finding of the lowest shard (then run): the shards'
-  // order on the command line, or which finished first, changes nothing.
-  std::vector<const Finding*> all;
-  for (const SearchOutcome& s : shards)
-    for (const Finding& f : s.findings) all.push_back(&f);
-  std::stable_sort(all.begin(), all.end(), [](const Finding* a, const Finding* b) {
-    return std::tie(a->shard, a->run) < std::tie(b->shard, b->run);
-  });
-  for (const Finding* f : all) {
-    const bool known = std::any_of(out.findings.begin(), out.findings.end(),
-                                   [&](const Finding& g) { return g.property == f->property; });
-    if (!known) out.findings.push_back(*f);
-  }
   return out;
 }
 

@@ -11,7 +11,8 @@
 // budget (or the caller's clock) says so.
 //
 // Shards: shard K of N is an independent search with its own stream (the
-// seed and K) and its share of the budget; merge() combines shards in order.
+// seed and K) and its share of the budget; `locksim search-merge` combines the
+// shards' outputs in shard order (cli/search_merge_command.cc).
 //
 // A search that finds nothing has established only what it covered: the
 // Coverage says which targets, triggers, magnitudes and numbers of faults
@@ -138,9 +139,6 @@ struct SearchOutcome {
 
 // REQUIRES: base.spec.search.present.
 SearchOutcome run_search(const SearchBase& base, const SearchOptions& options);
-
-// The shards' outcomes as one: runs and coverage summed, findings in shard order.
-SearchOutcome merge(const std::vector<SearchOutcome>& shards);
 
 // What a search that found nothing may claim, and no more: "not found", and
 // the rule of three's bound stated as a property of the sampler's own runs.

@@ -123,6 +123,9 @@ def test_shards_merge_in_any_order(locksim, tmp_path):
     assert sa == sb
     assert sa["shards"] == [1, 2, 3] and sa["shard_count"] == 3
     assert sa["runs"] == sum(summary(d)["runs"] for d in dirs)
+    for kind in sa["coverage"]["kinds"]:
+        assert kind["placed"] == sum(k["placed"] for d in dirs for k in summary(d)["coverage"]["kinds"]
+                                     if k["kind"] == kind["kind"])
     first = min((f["shard"], f["run"]) for d in dirs for f in summary(d)["findings"])
     assert (sa["findings"][0]["shard"], sa["findings"][0]["run"]) == first
     assert locksim("run", tmp_path / "a" / "found-1.toml").returncode == 0
@@ -219,8 +222,14 @@ def test_a_crashing_run_is_written_down_and_the_search_goes_on(locksim, tmp_path
     assert merged.returncode == 3, merged.stdout + merged.stderr
     m = summary(tmp_path / "m")
     assert m["result"] == "crashed" and m["crashes"][0]["shard"] == 1
+    assert [(c["shard"], c["run"]) for c in m["crashes"]] == sorted((c["shard"], c["run"]) for c in m["crashes"])
     assert m["coverage"]["failures"] == sum(summary(d)["coverage"]["failures"] for d in shards)
     assert (tmp_path / "m" / "crash-1.toml").exists()
+    # Per property the closest near miss of either shard.
+    assert m["near_misses"], "the planted space holds with near misses"
+    for near in m["near_misses"]:
+        theirs = [n["margin_ns"] for d in shards for n in summary(d)["near_misses"] if n["property"] == near["property"]]
+        assert near["margin_ns"] == min(theirs), near["property"]
 
 
 # --strategy exhaustive: the discretisation and its case count first, every
