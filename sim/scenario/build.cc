@@ -298,7 +298,11 @@ WorldPlan Planner::plan(std::uint64_t seed, bool resettable) const {
     add_process<Service>(plan, spec, ProcessKind::service, s.name, s.latency);
   plan_clients(plan, spec, l);
   plan_sentinels(plan, spec, l);
+  // Models name each other by the ids laid out above; each is made at the
+  // position its id says, checked by name, not only counted.
   LOCKSIM_CHECK(plan.processes.size() == l.ids.size(), "every process laid out is made");
+  for (std::size_t i = 0; i < plan.processes.size(); ++i)
+    LOCKSIM_CHECK(l.id(plan.processes[i].model->name()) == i, "each process is made at the id laid out for its name");
 
   plan.default_link = spec.network.default_link;
   for (const LinkOverride& link : spec.network.links) {
