@@ -348,8 +348,8 @@ void World::transmit(std::uint32_t message_slot) {
 
 void World::transmit(std::uint32_t message_slot, ProcessId from, ProcessId to) {
   TrueTime arrival;
-  // The common case, kept free of calls but the last: no trace, no refusal
-  // remembered anywhere, a link already used with a fixed latency and no
+  // The common case, kept free of calls but the last: no trace, no library
+  // that may fail a send, a link already used with a fixed latency and no
   // loss. The ends come in registers: read back from the message just
   // written, they would lengthen the chain of loads every message waits on.
   if (tracing_ || libraries_may_fail_ || !network_->fixed_arrival(from, to, true_now(), arrival)) [[unlikely]]
@@ -378,7 +378,7 @@ void World::transmit_dropped(std::uint32_t message_slot, ProcessId from, Process
 
 void World::transmit_unusual(std::uint32_t message_slot) {
   // Read in place, not copied: nothing below stores a message while |m| is
-  // still read (fails_unsent copies what it needs before it stores).
+  // still read (Process::fail_unsent copies what it needs before it stores).
   const Message& m = messages_[message_slot];
   if (Slot& from = slots_[m.from]; from.library_may_fail && from.model->library_fails(m)) {
     messages_.release(message_slot);
