@@ -312,13 +312,14 @@ void ping_pong(benchmark::State& state, const Latency& latency, bool hashing) {
     NullTrace null_trace;
     HashingTrace hash_trace;
     TraceSink& trace = hashing ? static_cast<TraceSink&>(hash_trace) : null_trace;
-    auto world = std::make_unique<World>(7, trace);
-    world->set_default_link(LinkSpec{latency, 0});
+    WorldPlan plan;
+    plan.default_link = LinkSpec{latency, 0};
     for (std::uint32_t i = 0; i < pairs; ++i) {
       const ProcessId client = 2 * i;
-      world->add(std::make_unique<Pinger<how>>("c" + std::to_string(i), client + 1), ProcessKind::client);
-      world->add(std::make_unique<Ponger<how>>("r" + std::to_string(i)), ProcessKind::redis_node);
+      plan.add(std::make_unique<Pinger<how>>("c" + std::to_string(i), client + 1), ProcessKind::client);
+      plan.add(std::make_unique<Ponger<how>>("r" + std::to_string(i)), ProcessKind::redis_node);
     }
+    auto world = std::make_unique<World>(7, std::move(plan), trace);
     state.ResumeTiming();
     world->run(kTrueStart + sim_span);
     state.PauseTiming();

@@ -71,6 +71,20 @@ struct WorldPlan {
   AppKind app = AppKind::none;
   std::vector<PlannedFault> faults;
   std::vector<PlannedStart> starts;
+
+  // Appends a process made once (no maker: the plan cannot be resettable)
+  // and returns its id, so that the next process's config can name it.
+  ProcessId add(std::unique_ptr<Process> model, ProcessKind kind, Clock clock = Clock{}) {
+    processes.push_back({std::move(model), kind, clock, {}});
+    return static_cast<ProcessId>(processes.size() - 1);
+  }
+  // The id of the key called |name|, appended when new.
+  std::uint32_t key(const std::string& name) {
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] == name) return static_cast<std::uint32_t>(i);
+    keys.push_back(name);
+    return static_cast<std::uint32_t>(keys.size() - 1);
+  }
 };
 
 }  // namespace locksim

@@ -6,9 +6,9 @@
 // Lifecycle of one run: a WorldPlan (plan.h) -> World -> run() -> history().
 // A World runs once; a world built from a plan whose processes have makers
 // may then be reset for another seed and run again (reset): what a sweep
-// does seed after seed instead of building a new world each time. Tests that
-// need a world of a few hand-made processes may build one by hand instead:
-// add processes, then configure links and faults, then run().
+// does seed after seed instead of building a new world each time. A test
+// that needs a world of a few hand-made processes writes a plan as well
+// (WorldPlan::add gives each its id), then may schedule faults, then run().
 #pragma once
 
 #include <memory>
@@ -39,22 +39,21 @@ enum class ProcessState : std::uint8_t { running, paused, crashed };
 
 class World final : private Dispatcher {
  public:
-  // A world ready to run: everything |plan| says, in one step.
+  // A world ready to run: everything |plan| says, in one step. The only way
+  // to make one — a scenario's planner and every test write a plan — so that
+  // what a world is made of (its processes at their ids, links, keys,
+  // budgets, faults) has one path in.
   World(std::uint64_t seed, WorldPlan plan, TraceSink& trace);
-  // An empty world, for tests that set it up by hand.
-  World(std::uint64_t seed, TraceSink& trace);
   ~World() override;
 
-  // --- set-up, before run() ---
-  ProcessId add(std::unique_ptr<Process> process, ProcessKind kind, Clock clock = Clock{});
+  // --- before run() ---
   ProcessId find(const std::string& name) const;  // kNoProcess when absent
+  // The id of the key called |key|, added to the history's names when new
+  // (a differential test meets keys as the commands name them).
   redis::KeyId intern_key(const std::string& key);
-  void set_default_link(const LinkSpec& spec) { default_link_ = spec; }
-  void set_link(ProcessId from, ProcessId to, const LinkSpec& spec);
+  // The verbs below schedule what a plan's faults and starts do; tests call
+  // them directly for faults no scenario could name.
   void schedule_fault(TrueTime at, FaultAction action, std::uint32_t fault = kUnnamedFault);
-  // A run dispatches at most |max_events| events and records at most
-  // |max_facts| facts; more stops it with a RunError (core/run_error.h).
-  void set_budgets(std::uint64_t max_events, std::uint64_t max_facts);
   // Fires |action| when |trigger| comes: at a client's phase with no delay,
   // inside the handler that reached it (a pause freezes the client between
   // two steps, as a GC pause would); otherwise as a control event at the
@@ -109,6 +108,12 @@ class World final : private Dispatcher {
 
  private:
   friend class Process;
+  World(std::uint64_t seed, TraceSink& trace);
+  ProcessId add(std::unique_ptr<Process> process, ProcessKind kind, Clock clock);
+  void set_link(ProcessId from, ProcessId to, const LinkSpec& spec);
+  // A run dispatches at most |max_events| events and records at most
+  // |max_facts| facts; more stops it with a RunError (core/run_error.h).
+  void set_budgets(std::uint64_t max_events, std::uint64_t max_facts);
   // kLocal: a message that never crosses the network (a connection the
   // sender's own library knows is down), handed over as it is.
   enum EventKind : std::uint32_t {

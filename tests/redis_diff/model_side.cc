@@ -5,11 +5,21 @@
 
 namespace locksim::redis_diff {
 
-ModelRedis::ModelRedis(std::int64_t epoch_ms) : world_(1, trace_) {
-  node_ = world_.add(std::make_unique<redis::RedisNode>("r1", redis::NodeConfig{}), ProcessKind::redis_node,
-                     Clock(std::chrono::milliseconds(epoch_ms)));
-  for (const std::string& k : keys()) world_.intern_key(k);
+namespace {
+
+// One node, r1, its clock at |epoch_ms|, and every key the generator names.
+WorldPlan one_node(std::int64_t epoch_ms) {
+  WorldPlan plan;
+  plan.add(std::make_unique<redis::RedisNode>("r1", redis::NodeConfig{}), ProcessKind::redis_node,
+           Clock(std::chrono::milliseconds(epoch_ms)));
+  for (const std::string& k : keys()) plan.key(k);
+  return plan;
 }
+
+}  // namespace
+
+ModelRedis::ModelRedis(std::int64_t epoch_ms)
+    : world_(1, one_node(epoch_ms), trace_), node_(world_.find("r1")) {}
 
 void ModelRedis::step_clock(std::int64_t ms) {
   world_.apply(fault::ClockJump{node_, std::chrono::milliseconds(ms)});

@@ -51,9 +51,10 @@ TEST(ConsensusStore, AtMostOneLeaderPerTermUnderCrashesPausesAndPartitions) {
   std::size_t terms = 0;
   for (std::uint64_t seed = 1; seed <= 150; ++seed) {
     NullTrace trace;
-    World w(seed, trace);
-    w.set_default_link(LinkSpec{Latency{Latency::Kind::lognormal, 2ms, 0ms, 0.8}, 0});
-    const std::vector<ProcessId> s = add_store(w, 5, fast_store(), /*settled=*/false);
+    WorldPlan plan;
+    plan.default_link = LinkSpec{Latency{Latency::Kind::lognormal, 2ms, 0ms, 0.8}, 0};
+    const std::vector<ProcessId> s = add_store(plan, 5, fast_store(), /*settled=*/false);
+    World w(seed, std::move(plan), trace);
     Rng rng(seed * 7919);
     // Twelve faults in the first 20 s, then 10 s of calm.
     for (int i = 0; i < 12; ++i) {
@@ -92,9 +93,9 @@ constexpr StoreSessionId kFirstSession = 1;
 TEST(ConsensusStore, AcknowledgedWriteSurvivesTheLeaderAndAFollowerCrashing) {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     NullTrace trace;
-    World w(seed, trace);
-    w.set_default_link(LinkSpec{Latency{Latency::Kind::lognormal, 1ms, 0ms, 0.5}, 0});
-    const std::vector<ProcessId> s = add_store(w, 5, fast_store());
+    WorldPlan plan;
+    plan.default_link = LinkSpec{Latency{Latency::Kind::lognormal, 1ms, 0ms, 0.5}, 0};
+    const std::vector<ProcessId> s = add_store(plan, 5, fast_store());
     auto client = std::make_unique<StoreTestClient>();
     StoreTestClient& c = *client;
     const Key key{0, 7};
@@ -104,9 +105,10 @@ TEST(ConsensusStore, AcknowledgedWriteSurvivesTheLeaderAndAFollowerCrashing) {
     c.plan.push_back({200ms, s[0], store_request(Op::create_if_absent, key, kFirstSession)});
     // Asked of every survivor: the new leader answers, the others point to it.
     for (std::size_t i = 2; i < 5; ++i) c.plan.push_back({3s, s[i], store_request(Op::get, key)});
-    w.add(std::move(client), ProcessKind::client);
+    plan.add(std::move(client), ProcessKind::client);
     // A minority of five, right after the acknowledgement: the leader that
     // gave it, and a follower.
+    World w(seed, std::move(plan), trace);
     w.schedule_fault(T(260ms), fault::Crash{s[0]});
     w.schedule_fault(T(260ms), fault::Crash{s[1]});
     w.run(T(4s));
@@ -133,8 +135,8 @@ TEST(ConsensusStore, ACreateIfAbsentReadsThePrefixsOwnerInTheSameTransaction) {
   // etcd's Mutex gets the owner with its put: the first key's create
   // revision comes back in |number|, for a new key and for one already there.
   NullTrace trace;
-  World w(1, trace);
-  const std::vector<ProcessId> s = add_store(w, 3, fast_store());
+  WorldPlan plan;
+  const std::vector<ProcessId> s = add_store(plan, 3, fast_store());
   auto client = std::make_unique<StoreTestClient>();
   StoreTestClient& c = *client;
   consensus::Request open = store_request(Op::open_session);
@@ -144,7 +146,8 @@ TEST(ConsensusStore, ACreateIfAbsentReadsThePrefixsOwnerInTheSameTransaction) {
   c.plan.push_back({200ms, s[0], store_request(Op::create_if_absent, Key{0, 1}, kFirstSession)});
   c.plan.push_back({300ms, s[0], store_request(Op::create_if_absent, Key{0, 2}, kFirstSession + 1)});
   c.plan.push_back({400ms, s[0], store_request(Op::create_if_absent, Key{0, 1}, kFirstSession)});
-  w.add(std::move(client), ProcessKind::client);
+  plan.add(std::move(client), ProcessKind::client);
+  World w(1, std::move(plan), trace);
   w.run(T(1s));
   const StoreTestClient::Heard* first = c.reply_to(2);
   const StoreTestClient::Heard* second = c.reply_to(3);
@@ -169,16 +172,17 @@ TrueTime expiry_of(const History& h, StoreSessionId session) {
 TEST(ConsensusStore, LeasesNeverExpireEarlyAcrossALeaderCrash) {
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     NullTrace trace;
-    World w(seed, trace);
-    const std::vector<ProcessId> s = add_store(w, 3, fast_store());
+    WorldPlan plan;
+    const std::vector<ProcessId> s = add_store(plan, 3, fast_store());
     auto client = std::make_unique<StoreTestClient>();
     StoreTestClient& c = *client;
     consensus::Request open = store_request(Op::open_session);
     open.number = 2000;  // a 2 s TTL
     c.plan.push_back({10ms, s[0], open});
     c.plan.push_back({500ms, s[0], store_request(Op::keep_alive, {}, kFirstSession)});
-    w.add(std::move(client), ProcessKind::client);
+    plan.add(std::move(client), ProcessKind::client);
     // The leader crashes after the last keepalive it answered.
+    World w(seed, std::move(plan), trace);
     w.schedule_fault(T(900ms), fault::Crash{s[0]});
     w.run(T(10s));
     const StoreTestClient::Heard* kept = c.reply_to(1);
@@ -195,14 +199,15 @@ TEST(ConsensusStore, LeasesNeverExpireEarlyAcrossALeaderCrash) {
 
 TEST(ConsensusStore, AWallClockJumpOnTheLeaderExpiresNothing) {
   NullTrace trace;
-  World w(1, trace);
-  const std::vector<ProcessId> s = add_store(w, 3, fast_store());
+  WorldPlan plan;
+  const std::vector<ProcessId> s = add_store(plan, 3, fast_store());
   auto client = std::make_unique<StoreTestClient>();
   StoreTestClient& c = *client;
   consensus::Request open = store_request(Op::open_session);
   open.number = 5000;
   c.plan.push_back({10ms, s[0], open});
-  w.add(std::move(client), ProcessKind::client);
+  plan.add(std::move(client), ProcessKind::client);
+  World w(1, std::move(plan), trace);
   w.schedule_fault(T(1s), fault::ClockJump{s[0], 60s});
   w.run(T(10s));
   ASSERT_NE(c.reply_to(0), nullptr);
@@ -213,8 +218,8 @@ TEST(ConsensusStore, AWallClockJumpOnTheLeaderExpiresNothing) {
 TEST(ConsensusStore, LockDelayFollowsAnExpiryButNotARelease) {
   for (const bool released : {false, true}) {
     NullTrace trace;
-    World w(1, trace);
-    const std::vector<ProcessId> s = add_store(w, 3, fast_store());
+    WorldPlan plan;
+    const std::vector<ProcessId> s = add_store(plan, 3, fast_store());
     auto client = std::make_unique<StoreTestClient>();
     StoreTestClient& c = *client;
     const Key key{0, 0};
@@ -229,7 +234,8 @@ TEST(ConsensusStore, LockDelayFollowsAnExpiryButNotARelease) {
     c.plan.push_back({100ms, s[0], take});
     if (released) c.plan.push_back({200ms, s[0], store_request(Op::del, key, kFirstSession)});
     c.plan.push_back({1500ms, s[0], store_request(Op::acquire, key, 2)});
-    w.add(std::move(client), ProcessKind::client);
+    plan.add(std::move(client), ProcessKind::client);
+    World w(1, std::move(plan), trace);
     w.run(T(2s));
     ASSERT_EQ(c.reply_to(2)->reply.status, Status::ok);
     const StoreTestClient::Heard* second = c.reply_to(c.plan.size() - 1);
@@ -247,11 +253,11 @@ TEST(ConsensusStore, LockDelayFollowsAnExpiryButNotARelease) {
 
 TEST(ConsensusStore, WatchesSequencesAndCompares) {
   NullTrace trace;
-  World w(1, trace);
+  WorldPlan plan;
   StoreConfig config = fast_store();
   config.app = AppKind::stock;
   config.initial_stock = 5;
-  const std::vector<ProcessId> s = add_store(w, 3, config);
+  const std::vector<ProcessId> s = add_store(plan, 3, config);
   auto client = std::make_unique<StoreTestClient>();
   StoreTestClient& c = *client;
   const ProcessId leader = s[0];
@@ -279,7 +285,8 @@ TEST(ConsensusStore, WatchesSequencesAndCompares) {
   c.plan.push_back({420ms, s[1], store_request(Op::get, Key{1, 0})});
   c.plan.push_back({430ms, leader, store_request(Op::del, Key{0, 2}, 9)});  // names another session: a no-op
   c.plan.push_back({440ms, leader, store_request(Op::get, Key{0, 2})});
-  w.add(std::move(client), ProcessKind::client);
+  plan.add(std::move(client), ProcessKind::client);
+  World w(1, std::move(plan), trace);
   w.run(T(1s));
   EXPECT_EQ(c.reply_to(1)->reply.key.suffix, 1u);
   EXPECT_EQ(c.reply_to(2)->reply.key.suffix, 2u);
@@ -307,8 +314,8 @@ TEST(ConsensusStore, WatchesSequencesAndCompares) {
 
 TEST(ConsensusStore, ARestartedMemberReappliesItsLog) {
   NullTrace trace;
-  World w(3, trace);
-  const std::vector<ProcessId> s = add_store(w, 3, fast_store());
+  WorldPlan plan;
+  const std::vector<ProcessId> s = add_store(plan, 3, fast_store());
   auto client = std::make_unique<StoreTestClient>();
   StoreTestClient& c = *client;
   consensus::Request open = store_request(Op::open_session);
@@ -316,7 +323,8 @@ TEST(ConsensusStore, ARestartedMemberReappliesItsLog) {
   c.plan.push_back({10ms, s[0], open});
   for (int i = 0; i < 5; ++i)
     c.plan.push_back({Duration{100ms * (i + 1)}, s[0], store_request(Op::create_sequential, Key{0, 0}, kFirstSession)});
-  w.add(std::move(client), ProcessKind::client);
+  plan.add(std::move(client), ProcessKind::client);
+  World w(3, std::move(plan), trace);
   w.schedule_fault(T(250ms), fault::Crash{s[2], 500ms});
   w.run(T(2s));
   EXPECT_EQ(member(w, s[0]).state().revision(), 5);
@@ -329,8 +337,9 @@ TEST(ConsensusStore, ARestartedMemberReappliesItsLog) {
 // segfaulted standing for election after its restart.
 TEST(ConsensusStore, AMemberCrashedBeforeItsStartRestartsAndStandsForElection) {
   NullTrace trace;
-  World w(1, trace);
-  const std::vector<ProcessId> s = add_store(w, 3, fast_store());
+  WorldPlan plan;
+  const std::vector<ProcessId> s = add_store(plan, 3, fast_store());
+  World w(1, std::move(plan), trace);
   w.schedule_fault(T(0s), fault::Crash{s[2], 1s});  // before any start event: restarts at 1 s
   w.schedule_fault(T(2s), fault::Crash{s[0]});      // the leader goes: s3 may stand
   w.run(T(10s));
@@ -341,13 +350,14 @@ TEST(ConsensusStore, AMemberCrashedBeforeItsStartRestartsAndStandsForElection) {
 
 TEST(ConsensusStore, AKilledMembersHostRefusesItsRequests) {
   NullTrace trace;
-  World w(1, trace);
-  const std::vector<ProcessId> s = add_store(w, 3, fast_store());
+  WorldPlan plan;
+  const std::vector<ProcessId> s = add_store(plan, 3, fast_store());
   auto client = std::make_unique<StoreTestClient>();
   StoreTestClient& c = *client;
   c.plan.push_back({1s, s[1], store_request(Op::get)});
   c.plan.push_back({1s, s[2], store_request(Op::get)});
-  w.add(std::move(client), ProcessKind::client);
+  plan.add(std::move(client), ProcessKind::client);
+  World w(1, std::move(plan), trace);
   w.schedule_fault(T(500ms), fault::Crash{s[1], Duration{-1}, /*process_only=*/true});
   w.schedule_fault(T(500ms), fault::Crash{s[2]});  // a machine: silence
   w.run(T(3s));
@@ -362,18 +372,19 @@ TEST(ConsensusStore, AKilledMembersHostRefusesItsRequests) {
 // yet is answered when the revocation applies, never with a renewal.
 TEST(ConsensusStore, AKeepaliveForAnExpiredLeaseWaitsForItsRevocation) {
   NullTrace trace;
-  World w(1, trace);
+  WorldPlan plan;
   StoreConfig config = fast_store();
   config.lessor_tick = 1s;
   config.lessor_tick_phase = 900ms;  // the leader looks at 0.9 s, 1.9 s, ...
-  const std::vector<ProcessId> s = add_store(w, 3, config);
+  const std::vector<ProcessId> s = add_store(plan, 3, config);
   auto client = std::make_unique<StoreTestClient>();
   StoreTestClient& c = *client;
   consensus::Request open = store_request(Op::open_session);
   open.number = 1000;
   c.plan.push_back({10ms, s[0], open});                                       // expires at about 1.011 s
   c.plan.push_back({1500ms, s[0], store_request(Op::keep_alive, {}, kFirstSession)});
-  w.add(std::move(client), ProcessKind::client);
+  plan.add(std::move(client), ProcessKind::client);
+  World w(1, std::move(plan), trace);
   w.run(T(5s));
   EXPECT_GE(expiry_of(w.history(), kFirstSession), T(1900ms));
   ASSERT_NE(c.reply_to(1), nullptr);
@@ -386,10 +397,10 @@ TEST(ConsensusStore, AKeepaliveForAnExpiredLeaseWaitsForItsRevocation) {
 // leadership first and never renews.
 void isolated_leader(bool confirms, Status at_200ms, Status at_1s) {
   NullTrace trace;
-  World w(1, trace);
+  WorldPlan plan;
   StoreConfig config = fast_store();  // election timeout 300 ms
   config.renew_confirms_leadership = confirms;
-  const std::vector<ProcessId> s = add_store(w, 3, config);
+  const std::vector<ProcessId> s = add_store(plan, 3, config);
   auto client = std::make_unique<StoreTestClient>();
   StoreTestClient& c = *client;
   consensus::Request open = store_request(Op::open_session);
@@ -397,7 +408,8 @@ void isolated_leader(bool confirms, Status at_200ms, Status at_1s) {
   c.plan.push_back({10ms, s[0], open});
   c.plan.push_back({200ms + 100ms, s[0], store_request(Op::keep_alive, {}, kFirstSession)});
   c.plan.push_back({1s + 100ms, s[0], store_request(Op::keep_alive, {}, kFirstSession)});
-  const ProcessId client_id = w.add(std::move(client), ProcessKind::client);
+  const ProcessId client_id = plan.add(std::move(client), ProcessKind::client);
+  World w(1, std::move(plan), trace);
   w.schedule_fault(T(100ms), fault::Partition{{{s[0], client_id}, {s[1], s[2]}}});
   w.run(T(3s));
   ASSERT_NE(c.reply_to(1), nullptr);
@@ -420,16 +432,17 @@ TEST(ConsensusStore, AnIsolatedEtcd35LeaderNeverRenews) {
 // stepped by |step| at 1 s.
 TrueTime wall_queued_expiry(std::uint64_t seed, Duration step) {
   NullTrace trace;
-  World w(seed, trace);
+  WorldPlan plan;
   StoreConfig config = fast_store();
   config.lessor.queue_clock = ClockKind::wall;
   config.lessor.expired_retry = 3s;
-  const std::vector<ProcessId> s = add_store(w, 3, config);
+  const std::vector<ProcessId> s = add_store(plan, 3, config);
   auto client = std::make_unique<StoreTestClient>();
   consensus::Request open = store_request(Op::open_session);
   open.number = 2000;
   client->plan.push_back({10ms, s[0], open});
-  w.add(std::move(client), ProcessKind::client);
+  plan.add(std::move(client), ProcessKind::client);
+  World w(seed, std::move(plan), trace);
   w.schedule_fault(T(1s), fault::ClockJump{s[0], step});
   w.run(T(10s));
   return expiry_of(w.history(), kFirstSession);
@@ -451,19 +464,20 @@ TEST(ConsensusStore, ABackwardWallStepOnAWallQueuedLeaderDelaysTheRevocationByTh
 
 TEST(ConsensusStore, ACheckpointedRemainderIsWhatANewLeaderGives) {
   NullTrace trace;
-  World w(1, trace);
+  WorldPlan plan;
   StoreConfig config = fast_store();
   config.lessor.checkpoint_interval = 2s;
-  const std::vector<ProcessId> s = add_store(w, 3, config);
+  const std::vector<ProcessId> s = add_store(plan, 3, config);
   auto client = std::make_unique<StoreTestClient>();
   StoreTestClient& c = *client;
   consensus::Request open = store_request(Op::open_session);
   open.number = 10'000;
   c.plan.push_back({10ms, s[0], open});
-  w.add(std::move(client), ProcessKind::client);
+  plan.add(std::move(client), ProcessKind::client);
   // Checkpoints at about 2 s (8 s left) and 4 s (6 s left); the leader
   // dies at 4.5 s and the next one gives the lease 6 s + the extension
   // from its promotion, not the full 10 s.
+  World w(1, std::move(plan), trace);
   w.schedule_fault(T(4500ms), fault::Crash{s[0]});
   w.run(T(30s));
   const TrueTime expired = expiry_of(w.history(), kFirstSession);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -52,15 +53,17 @@ class BeliefHost final : public Process {
 };
 
 struct Rig {
-  Rig() : world(1, trace) {
+  Rig() {
+    WorldPlan plan;
     auto h = std::make_unique<BeliefHost>();
     host = h.get();
-    world.add(std::move(h), ProcessKind::client);
+    plan.add(std::move(h), ProcessKind::client);
+    world.emplace(1, std::move(plan), trace);
   }
   // The belief facts (and faults) of the run, in order, as "<ms> <what>".
   Lines facts() const {
     Lines out;
-    for (const Fact& f : world.history().facts) {
+    for (const Fact& f : world->history().facts) {
       const std::string at = std::to_string((f.at - kTrueStart) / 1ms) + "ms ";
       if (const auto* g = std::get_if<LockGranted>(&f.body)) {
         out.push_back(at + "granted s" + std::to_string(g->session));
@@ -79,13 +82,13 @@ struct Rig {
   // The first fact of kind T.
   template <class T>
   T first() const {
-    for (const Fact& f : world.history().facts)
+    for (const Fact& f : world->history().facts)
       if (const auto* x = std::get_if<T>(&f.body)) return *x;
     ADD_FAILURE() << "no such fact";
     return T{};
   }
   NullTrace trace;
-  World world;
+  std::optional<World> world;  // made at the end of the constructor, from its plan
   BeliefHost* host;
 };
 
@@ -99,7 +102,7 @@ TEST(LeaseBelief, GrantThenRelease) {
     held_between = h.belief.held() && h.belief.believing() && h.belief.lease_valid();
     h.belief.release();
   });
-  rig.world.run(kTrueStart + 1s);
+  rig.world->run(kTrueStart + 1s);
   EXPECT_TRUE(held_between);
   EXPECT_EQ(rig.facts(), (Lines{"1ms granted s1", "5ms released s1", "5ms belief-end s1 released"}));
   const auto grant = rig.first<LockGranted>();
@@ -127,7 +130,7 @@ TEST(LeaseBelief, LoseThenReleaseEndsBeliefOnce) {
     believing_after_lose = h.belief.believing();
   });
   rig.host->at(30ms, [](BeliefHost& h) { h.belief.release(); });
-  rig.world.run(kTrueStart + 1s);
+  rig.world->run(kTrueStart + 1s);
   EXPECT_TRUE(held_after_lose);
   EXPECT_FALSE(believing_after_lose);
   EXPECT_EQ(rig.facts(), (Lines{"1ms granted s1", "20ms belief-end s1 validity-check", "30ms released s1"}));
@@ -143,8 +146,8 @@ TEST(LeaseBelief, CrashRecordsNothing) {
     held_after_crash = h.belief.held();
     h.grant(10ms);  // REQUIRES !held(): the crash forgot the lease
   };
-  rig.world.schedule_fault(kTrueStart + 5ms, fault::Crash{rig.host->id(), 1ms});
-  rig.world.run(kTrueStart + 1s);
+  rig.world->schedule_fault(kTrueStart + 5ms, fault::Crash{rig.host->id(), 1ms});
+  rig.world->run(kTrueStart + 1s);
   EXPECT_FALSE(held_after_crash);
   EXPECT_EQ(rig.facts(), (Lines{"1ms granted s1", "5ms fault crash", "6ms fault restart", "6ms granted s2"}));
 }
@@ -158,7 +161,7 @@ TEST(LeaseBelief, Abandon) {
   rig.host->at(6ms, [](BeliefHost& h) { h.grant(10ms); });
   rig.host->at(20ms, [](BeliefHost& h) { h.belief.lose(); });
   rig.host->at(21ms, [](BeliefHost& h) { h.belief.abandon(); });
-  rig.world.run(kTrueStart + 1s);
+  rig.world->run(kTrueStart + 1s);
   EXPECT_EQ(rig.facts(), (Lines{"1ms granted s1", "5ms belief-end s1 abandoned", "6ms granted s2",
                                 "20ms belief-end s2 validity-check"}));
   EXPECT_FALSE(rig.host->belief.held());
@@ -176,9 +179,9 @@ TEST(LeaseBelief, ExtendAndValidityOnTheLeaseClock) {
     h.belief.extend(h.wall_now() + 100ms);
     valid_after_extend = h.belief.lease_valid();
   });
-  rig.world.schedule_fault(kTrueStart + 20ms, fault::ClockJump{rig.host->id(), 1s});
+  rig.world->schedule_fault(kTrueStart + 20ms, fault::ClockJump{rig.host->id(), 1s});
   rig.host->at(30ms, [&](BeliefHost& h) { valid_after_jump = h.belief.lease_valid(); });
-  rig.world.run(kTrueStart + 1s);
+  rig.world->run(kTrueStart + 1s);
   EXPECT_TRUE(valid_before_end);
   EXPECT_FALSE(valid_after_end);
   EXPECT_TRUE(valid_after_extend);

@@ -4,6 +4,8 @@
 // older configuration.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "scripted_node.h"
 #include "sim/core/trace.h"
 #include "sim/lock/master_follower.h"
@@ -41,19 +43,20 @@ class FakeSentinel final : public Process {
 };
 
 struct Rig {
-  explicit Rig(Duration follow_delay) : world(1, trace) {
+  explicit Rig(Duration follow_delay) {
+    WorldPlan plan;
     auto m = std::make_unique<ScriptedNode>("M");
     auto r = std::make_unique<ScriptedNode>("R");
     master = m.get();
     replica = r.get();
-    const ProcessId m_id = world.add(std::move(m), ProcessKind::redis_node);
-    r_id = world.add(std::move(r), ProcessKind::redis_node);
+    const ProcessId m_id = plan.add(std::move(m), ProcessKind::redis_node);
+    r_id = plan.add(std::move(r), ProcessKind::redis_node);
     auto s = std::make_unique<FakeSentinel>();
     sentinel = s.get();
-    const ProcessId s_id = world.add(std::move(s), ProcessKind::sentinel);
+    const ProcessId s_id = plan.add(std::move(s), ProcessKind::sentinel);
     SingleNodeLockConfig config;
     config.node = m_id;
-    config.key = world.intern_key("lock");
+    config.key = plan.key("lock");
     config.validity.ttl = 10s;
     config.request_timeout = 50ms;
     auto host = std::make_unique<LockHost>([config, s_id, follow_delay](Process& self, LockListener& listener,
@@ -64,10 +67,11 @@ struct Rig {
                                               });
     });
     client = host.get();
-    sentinel->client = world.add(std::move(host), ProcessKind::client);
+    sentinel->client = plan.add(std::move(host), ProcessKind::client);
+    world.emplace(1, std::move(plan), trace);
   }
   NullTrace trace;
-  World world;
+  std::optional<World> world;  // made at the end of the constructor, from its plan
   ScriptedNode* master;
   ScriptedNode* replica;
   ProcessId r_id;
@@ -82,7 +86,7 @@ TEST(MasterFollower, FailedAttemptAsksASentinelAndTheRetryGoesToTheNewMaster) {
   rig.replica->script.push_back({redis::Reply::ok_reply(0), 1ms});
   rig.client->retries_left = 1;
   rig.client->retry_delay = 100ms;
-  rig.world.run(TrueTime{1s});  // M never answers: the first attempt times out
+  rig.world->run(TrueTime{1s});  // M never answers: the first attempt times out
   EXPECT_EQ(rig.master->received.size(), 1u);
   EXPECT_EQ(rig.sentinel->asked, 1);
   ASSERT_EQ(rig.replica->received.size(), 1u);
@@ -99,7 +103,7 @@ TEST(MasterFollower, SwitchMasterIsFollowedAfterTheDelay) {
   rig.sentinel->answer = redis::MasterIs{0, kNoProcess, 0};  // unhelpful: only the push moves it
   rig.client->retries_left = 10;
   rig.client->retry_delay = 20ms;
-  rig.world.run(TrueTime{1s});
+  rig.world->run(TrueTime{1s});
   // Attempts at 0, 22, 44 ms go to M (the switch is heard at 11 ms, followed at 61 ms); 66 ms goes to R.
   EXPECT_EQ(rig.master->received.size(), 3u);
   ASSERT_EQ(rig.replica->received.size(), 1u);
@@ -118,7 +122,7 @@ TEST(MasterFollower, OlderEpochsAreIgnored) {
   rig.sentinel->answer = redis::MasterIs{0, 0, 1};  // also stale
   rig.client->retries_left = 4;
   rig.client->retry_delay = 20ms;
-  rig.world.run(TrueTime{1s});
+  rig.world->run(TrueTime{1s});
   EXPECT_EQ(rig.master->received.size(), 1u);  // only the attempt at 0, before the switch
   EXPECT_EQ(rig.replica->received.size(), 4u);
   EXPECT_EQ(rig.client->acquired, 1);

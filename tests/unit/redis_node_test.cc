@@ -137,20 +137,26 @@ class ScriptedClient final : public Process {
   std::vector<std::optional<Reply>> replies_;
 };
 
-// One node "r1" and one client "c1" on zero-latency links.
+// One node "r1" and one client "c1" on links of |latency| (none by default).
 struct Bench {
   // |traced|: false runs the world without a trace, on the message path a
   // sweep takes (a trace sends every message the long way).
   // |library|: the client's Redis library (a script cache, a reconnect wait).
   explicit Bench(NodeConfig config = {}, Clock node_clock = Clock{}, bool traced = true,
-                 RedisLibraryConfig library = {}, Clock client_clock = Clock{})
-      : world(7, traced ? static_cast<TraceSink&>(trace) : untraced) {
-    world.set_default_link(LinkSpec{Latency::constant(Duration{0}), 0});
-    node = world.add(std::make_unique<RedisNode>("r1", config), ProcessKind::redis_node, node_clock);
-    const ProcessId c = world.add(std::make_unique<ScriptedClient>("c1", node, library), ProcessKind::client,
-                                     client_clock);
-    client = &static_cast<ScriptedClient&>(world.process(c));
-    lock = world.intern_key("lock");
+                 RedisLibraryConfig library = {}, Clock client_clock = Clock{}, Duration latency = Duration{0})
+      : world(7, plan_of(config, node_clock, library, client_clock, latency),
+              traced ? static_cast<TraceSink&>(trace) : untraced),
+        node(world.find("r1")),
+        client(&static_cast<ScriptedClient&>(world.process(world.find("c1")))),
+        lock(world.intern_key("lock")) {}
+  static WorldPlan plan_of(NodeConfig config, Clock node_clock, RedisLibraryConfig library, Clock client_clock,
+                           Duration latency) {
+    WorldPlan plan;
+    plan.default_link = LinkSpec{Latency::constant(latency), 0};
+    const ProcessId node = plan.add(std::make_unique<RedisNode>("r1", config), ProcessKind::redis_node, node_clock);
+    plan.add(std::make_unique<ScriptedClient>("c1", node, library), ProcessKind::client, client_clock);
+    plan.key("lock");
+    return plan;
   }
   RedisNode& redis() { return static_cast<RedisNode&>(world.process(node)); }
   std::string run_now(const Request& r) { return redis().execute(r).to_string(); }
@@ -174,9 +180,9 @@ struct Bench {
   StringTrace trace;
   NullTrace untraced;
   World world;
-  ProcessId node = kNoProcess;
-  ScriptedClient* client = nullptr;
-  KeyId lock = 0;
+  ProcessId node;
+  ScriptedClient* client;
+  KeyId lock;
 };
 
 using Facts = std::vector<std::string>;
@@ -659,8 +665,7 @@ TEST(RedisScripts, EvalshaNeedsTheScriptCachedAndACrashEmptiesTheCache) {
 TEST(RedisScripts, AnEvalshaLibraryFallsBackToEvalAndTheModelSeesOnlyTheAnswer) {
   // The client's library sends EVALSHA; on NOSCRIPT it sends the EVAL, which
   // costs one more round trip (links take 1ms here), and passes on its reply.
-  Bench b(NodeConfig{}, Clock{}, true, RedisLibraryConfig{.evalsha = true});
-  b.world.set_default_link(LinkSpec{Latency::constant(1ms), 0});
+  Bench b(NodeConfig{}, Clock{}, true, RedisLibraryConfig{.evalsha = true}, Clock{}, 1ms);
   b.client->at(0ms, set(b.lock, tok(1)));
   const auto first = b.client->at(100ms, compare_and_delete(b.lock, tok(1)));
   b.client->at(200ms, set(b.lock, tok(2)));

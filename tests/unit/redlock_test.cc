@@ -3,6 +3,8 @@
 // timeouts, sequential versus parallel requests, retries and extension.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "scripted_node.h"
 #include "sim/core/trace.h"
 #include "sim/lock/redlock.h"
@@ -23,20 +25,22 @@ const Answer kOne{redis::Reply::integer_reply(0, 1), 1ms};
 const Answer kZero{redis::Reply::integer_reply(0, 0), 1ms};
 
 struct Rig {
-  explicit Rig(RedlockConfig config = {}, std::size_t n = 5) : world(1, trace) {
+  explicit Rig(RedlockConfig config = {}, std::size_t n = 5) {
+    WorldPlan plan;
     for (std::size_t i = 0; i < n; ++i) {
       auto node = std::make_unique<ScriptedNode>("r" + std::to_string(i + 1));
       nodes.push_back(node.get());
-      config.nodes.push_back(world.add(std::move(node), ProcessKind::redis_node));
+      config.nodes.push_back(plan.add(std::move(node), ProcessKind::redis_node));
     }
-    config.key = world.intern_key("lock");
+    config.key = plan.key("lock");
     if (config.validity.ttl == Duration{0}) config.validity = ValidityRule{10s, 10'000, 2ms};
     if (config.fencing_node == kNoProcess) config.fencing_node = config.nodes.front();
     auto host = std::make_unique<LockHost>([config](Process& self, LockListener& l, std::uint64_t tags) {
       return std::make_unique<RedlockClient>(self, l, config, tags);
     });
     client = host.get();
-    world.add(std::move(host), ProcessKind::client);
+    plan.add(std::move(host), ProcessKind::client);
+    world.emplace(1, std::move(plan), trace);
   }
   // Each node answers its first request with answers[i].
   void answer(std::initializer_list<Answer> answers) {
@@ -50,7 +54,7 @@ struct Rig {
     return n;
   }
   NullTrace trace;
-  World world;
+  std::optional<World> world;  // made at the end of the constructor, from its plan
   std::vector<ScriptedNode*> nodes;
   LockHost* client;
 };
@@ -59,7 +63,7 @@ struct Rig {
 TEST(Redlock, MajorityGrants) {
   Rig rig;
   rig.answer({kOk, kOk, kOk, kNil, kNil});
-  rig.world.run(TrueTime{1s});
+  rig.world->run(TrueTime{1s});
   EXPECT_EQ(rig.client->acquired, 1);
   const auto value = rig.nodes[0]->received.at(0).value;
   for (const ScriptedNode* n : rig.nodes) {
@@ -75,11 +79,11 @@ TEST(Redlock, MajorityGrants) {
 TEST(Redlock, MinorityFailsAndReleasesEverywhere) {
   Rig rig;
   rig.answer({kOk, kOk, kNil, kNil, kNil});
-  rig.world.run(TrueTime{1s});
+  rig.world->run(TrueTime{1s});
   EXPECT_EQ(rig.client->acquired, 0);
   EXPECT_EQ(rig.client->failed, 1);
   EXPECT_EQ(rig.count(redis::Script::compare_and_delete), 5u);
-  EXPECT_EQ(facts_of<RequestCompleted>(rig.world.history()).at(0).outcome, Outcome::fail);
+  EXPECT_EQ(facts_of<RequestCompleted>(rig.world->history()).at(0).outcome, Outcome::fail);
 }
 
 // A custom quorum is honoured (here 2 of 3).
@@ -88,7 +92,7 @@ TEST(Redlock, ConfiguredQuorum) {
   config.quorum = 2;
   Rig rig(config, 3);
   rig.answer({kOk, kNil, kOk});
-  rig.world.run(TrueTime{1s});
+  rig.world->run(TrueTime{1s});
   EXPECT_EQ(rig.client->acquired, 1);
 }
 
@@ -96,8 +100,8 @@ TEST(Redlock, ConfiguredQuorum) {
 TEST(Redlock, ValidityArithmeticWithDrift) {
   Rig rig;
   rig.answer({kOk, kOk, kOk, kOk, kOk});
-  rig.world.run(TrueTime{1s});
-  const auto grants = facts_of<LockGranted>(rig.world.history());
+  rig.world->run(TrueTime{1s});
+  const auto grants = facts_of<LockGranted>(rig.world->history());
   ASSERT_EQ(grants.size(), 1u);
   // Parallel off: five sequential round trips of 1 ms + 1 ms + 1 ms = 15 ms elapsed.
   EXPECT_EQ(grants[0].validity, 10s - 15ms - 102ms);
@@ -111,8 +115,8 @@ TEST(Redlock, ParallelSendsToAllAtOnce) {
   config.knobs.parallel = true;
   Rig rig(config);
   rig.answer({kOk, kOk, kOk, kOk, kOk});
-  rig.world.run(TrueTime{1s});
-  const auto grants = facts_of<LockGranted>(rig.world.history());
+  rig.world->run(TrueTime{1s});
+  const auto grants = facts_of<LockGranted>(rig.world->history());
   ASSERT_EQ(grants.size(), 1u);
   EXPECT_EQ(grants[0].validity, 10s - 3ms - 102ms);
 }
@@ -127,8 +131,8 @@ TEST(Redlock, ReturnEarlyEndsTheRoundOnAQuorumEitherWay) {
     config.knobs.node_timeout = 50ms;
     Rig rig(config);
     rig.answer({kOk, kOk, kOk, kSilent, kSilent});
-    rig.world.run(TrueTime{1s});
-    const auto grants = facts_of<LockGranted>(rig.world.history());
+    rig.world->run(TrueTime{1s});
+    const auto grants = facts_of<LockGranted>(rig.world->history());
     ASSERT_EQ(grants.size(), 1u) << early;
     EXPECT_EQ(grants[0].validity, 10s - (early ? 3ms : 50ms) - 102ms) << early;
   }
@@ -139,7 +143,7 @@ TEST(Redlock, ReturnEarlyEndsTheRoundOnAQuorumEitherWay) {
   config.validity = ValidityRule{10s, 10'000, 2ms};
   Rig lost(config);
   lost.answer({kNil, kNil, kNil, kSilent, kSilent});
-  lost.world.run(TrueTime{10ms});
+  lost.world->run(TrueTime{10ms});
   EXPECT_EQ(lost.client->acquired, 0);
   EXPECT_EQ(lost.count(redis::Script::compare_and_delete), 5u) << "released everywhere before any timeout";
 }
@@ -150,9 +154,9 @@ TEST(Redlock, NodeTimeoutMovesOn) {
   config.knobs.node_timeout = 50ms;
   Rig rig(config);
   rig.answer({kSilent, kSilent, kOk, kOk, kOk});
-  rig.world.run(TrueTime{1s});
+  rig.world->run(TrueTime{1s});
   EXPECT_EQ(rig.client->acquired, 1);
-  const auto grants = facts_of<LockGranted>(rig.world.history());
+  const auto grants = facts_of<LockGranted>(rig.world->history());
   EXPECT_EQ(grants.at(0).validity, 10s - (50ms + 50ms + 9ms) - 102ms);
 }
 
@@ -164,7 +168,7 @@ TEST(Redlock, TooSlowToBeValidFails) {
   Rig rig(config);
   const Answer slow{redis::Reply::ok_reply(0), 30ms};
   rig.answer({slow, slow, slow, slow, slow});
-  rig.world.run(TrueTime{2s});
+  rig.world->run(TrueTime{2s});
   EXPECT_EQ(rig.client->acquired, 0);
   EXPECT_EQ(rig.count(redis::Script::compare_and_delete), 5u);
 }
@@ -178,9 +182,9 @@ TEST(Redlock, NoValidityCheckGrantsAnExpiredLease) {
   Rig rig(config);
   const Answer slow{redis::Reply::ok_reply(0), 30ms};
   rig.answer({slow, slow, slow, slow, slow});
-  rig.world.run(TrueTime{2s});
+  rig.world->run(TrueTime{2s});
   EXPECT_EQ(rig.client->acquired, 1);
-  const auto grant = facts_of<LockGranted>(rig.world.history()).at(0);
+  const auto grant = facts_of<LockGranted>(rig.world->history()).at(0);
   EXPECT_LT(grant.validity, Duration{0});
   EXPECT_FALSE(rig.client->lock->lease_valid());
 }
@@ -199,12 +203,12 @@ TEST(Redlock, RetryUsesFreshValueAndFirstAttemptExpiryIsOptIn) {
       n->script.push_back(kOne);  // the release after the failed try
       n->script.push_back(kOk);
     }
-    rig.world.run(TrueTime{5s});
+    rig.world->run(TrueTime{5s});
     ASSERT_EQ(rig.client->acquired, 1);
     const auto& first = rig.nodes[0]->received.at(0);
     const auto& retry = rig.nodes[0]->received.back();
     EXPECT_NE(first.value, retry.value);
-    const auto grant = facts_of<LockGranted>(rig.world.history()).at(0);
+    const auto grant = facts_of<LockGranted>(rig.world->history()).at(0);
     const Duration expected_end = first_attempt_expiry ? 10s - 102ms : 2003ms + 10s - 102ms;
     EXPECT_EQ(grant.lease_end_local, LocalTime{expected_end}) << first_attempt_expiry;
   }
@@ -229,10 +233,10 @@ TEST(Redlock, FailedAttemptCleanupIsSentAwaitedOrKeptForTheEnd) {
       if (cleanup != FailedAttemptCleanup::at_give_up) n->script.push_back(release);
       n->script.push_back(kOk);
     }
-    rig.world.run(TrueTime{1s});
+    rig.world->run(TrueTime{1s});
     ASSERT_EQ(rig.client->acquired, 1);
     const auto granted_at = [&] {
-      for (const Fact& f : rig.world.history().facts)
+      for (const Fact& f : rig.world->history().facts)
         if (std::holds_alternative<LockGranted>(f.body)) return f.at;
       return TrueTime{};
     }();
@@ -251,7 +255,7 @@ TEST(Redlock, FailedAttemptCleanupIsSentAwaitedOrKeptForTheEnd) {
   config.knobs.cleanup = FailedAttemptCleanup::at_give_up;
   Rig gave_up(config);
   gave_up.answer({kOk, kOk, kNil, kNil, kNil});
-  gave_up.world.run(TrueTime{1s});
+  gave_up.world->run(TrueTime{1s});
   EXPECT_EQ(gave_up.client->failed, 1);
   EXPECT_EQ(gave_up.count(redis::Script::compare_and_delete), 5u);
 }
@@ -269,10 +273,10 @@ TEST(Redlock, ExtensionNeedsAQuorum) {
       rig.answer({kOne, kOne, kZero, kZero, kZero});
     }
     rig.client->extend_after = 1s;
-    rig.world.run(TrueTime{2s});
+    rig.world->run(TrueTime{2s});
     ASSERT_EQ(rig.client->extended.size(), 1u);
     EXPECT_EQ(rig.client->extended[0], enough);
-    const auto extensions = facts_of<LockExtended>(rig.world.history());
+    const auto extensions = facts_of<LockExtended>(rig.world->history());
     ASSERT_EQ(extensions.size(), enough ? 1u : 0u);
     // Started at 1.003 s on the client's clock: the lease now ends a TTL (less drift) after that.
     if (enough) EXPECT_EQ(extensions[0].lease_end_local, LocalTime{1003ms + 10s - 102ms});
@@ -288,7 +292,7 @@ TEST(Redlock, FencingTokenFromTheDesignatedNode) {
   Rig rig(config);
   rig.answer({kOk, kOk, kOk, kOk, kOk});
   rig.nodes[0]->script.push_back({redis::Reply::integer_reply(0, 33), 1ms});
-  rig.world.run(TrueTime{1s});
+  rig.world->run(TrueTime{1s});
   ASSERT_EQ(rig.client->acquired, 1);
   EXPECT_EQ(rig.client->last.fencing_token, 33);
   EXPECT_EQ(rig.nodes[0]->received.at(1).command, redis::Command::incr);
@@ -301,9 +305,9 @@ TEST(Redlock, ReleaseGoesToEveryNode) {
   Rig rig(config);
   rig.client->release_after = 10ms;
   rig.answer({kOk, kOk, kOk, kOk, kOk});
-  rig.world.run(TrueTime{1s});
+  rig.world->run(TrueTime{1s});
   EXPECT_EQ(rig.count(redis::Script::compare_and_delete), 5u);
-  const auto ends = facts_of<BeliefEnded>(rig.world.history());
+  const auto ends = facts_of<BeliefEnded>(rig.world->history());
   ASSERT_EQ(ends.size(), 1u);
   EXPECT_EQ(ends[0].reason, BeliefEnd::released);
 }

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -135,28 +136,40 @@ class Driver final : public Process {
   std::vector<Pong> pongs_;
 };
 
-// A master m, |replicas| replicas of it, and the driver d.
+// A master m, |replicas| replicas of it, and the driver d. The world is made
+// from the plan the first time a test asks for it; a test may add processes
+// and links to the plan before that, not after.
 struct Cluster {
   explicit Cluster(NodeConfig master_config = {}, int replicas = 1, NodeConfig replica_config = {},
-                   Clock r1_clock = Clock{})
-      : world(11, trace) {
-    world.set_default_link(LinkSpec{Latency::constant(Duration{0}), 0});
-    m = world.add(std::make_unique<RedisNode>("m", master_config), ProcessKind::redis_node);
+                   Clock r1_clock = Clock{}) {
+    plan.default_link = LinkSpec{Latency::constant(Duration{0}), 0};
+    m = add(std::make_unique<RedisNode>("m", master_config), ProcessKind::redis_node, Clock{});
     replica_config.replica_of = m;
-    if (replicas >= 1)
-      r1 = world.add(std::make_unique<RedisNode>("r1", replica_config), ProcessKind::redis_node, r1_clock);
-    if (replicas >= 2) r2 = world.add(std::make_unique<RedisNode>("r2", replica_config), ProcessKind::redis_node);
-    driver = &static_cast<Driver&>(world.process(world.add(std::make_unique<Driver>(), ProcessKind::client)));
-    lock = world.intern_key("lock");
-    other = world.intern_key("other");
+    if (replicas >= 1) r1 = add(std::make_unique<RedisNode>("r1", replica_config), ProcessKind::redis_node, r1_clock);
+    if (replicas >= 2) r2 = add(std::make_unique<RedisNode>("r2", replica_config), ProcessKind::redis_node);
+    auto d = std::make_unique<Driver>();
+    driver = d.get();
+    add(std::move(d), ProcessKind::client);
+    lock = plan.key("lock");
+    other = plan.key("other");
   }
-  RedisNode& node(ProcessId p) { return static_cast<RedisNode&>(world.process(p)); }
-  void fault_at(Duration when, FaultAction action) { world.schedule_fault(TrueTime{when}, std::move(action)); }
+  ProcessId add(std::unique_ptr<Process> p, ProcessKind kind, Clock clock = Clock{}) {
+    if (made) throw std::logic_error("a process added after the world was made");
+    return plan.add(std::move(p), kind, clock);
+  }
+  World& world() {
+    if (!made) made.emplace(11, std::move(plan), trace);
+    return *made;
+  }
+  const World& world() const { return *made; }
+  RedisNode& node(ProcessId p) { return static_cast<RedisNode&>(world().process(p)); }
+  void fault_at(Duration when, FaultAction action) { world().schedule_fault(TrueTime{when}, std::move(action)); }
   void cut(Duration when, ProcessId a, ProcessId b, Duration heal_after = Duration{-1}) {
     fault_at(when, fault::Partition{{{a}, {b}}, PartitionMode::drop, heal_after});
   }
   void link(ProcessId from, ProcessId to, Duration latency) {
-    world.set_link(from, to, LinkSpec{Latency::constant(latency), 0});
+    if (made) throw std::logic_error("a link set after the world was made");
+    plan.links.push_back({from, to, LinkSpec{Latency::constant(latency), 0}});
   }
 
   // Key, replication and role facts, one line each:
@@ -164,7 +177,7 @@ struct Cluster {
   //   "<t> r1 has lock 1 @3", "<t> r1 lost lock 1 @4", "<t> r1 master e1", "<t> m replica-of r1 e1".
   Lines facts() const {
     Lines out;
-    const History& h = world.history();
+    const History& h = world().history();
     for (const Fact& f : h.facts) {
       const std::string at = format_time(f.at) + " ";
       if (const auto* held = std::get_if<KeyHeld>(&f.body)) {
@@ -186,7 +199,8 @@ struct Cluster {
   }
 
   StringTrace trace;
-  World world;
+  WorldPlan plan;
+  std::optional<World> made;
   ProcessId m = kNoProcess;
   ProcessId r1 = kNoProcess;
   ProcessId r2 = kNoProcess;
@@ -209,7 +223,7 @@ TEST(ReplicationStream, EntriesArriveAfterLatencyPlusDelayInOrder) {
   const auto first = c.driver->at(125ms, c.r1, get(c.lock));
   const auto second = c.driver->at(126ms, c.r1, get(c.lock));
   const auto gone = c.driver->at(127ms, c.r1, get(c.lock));
-  c.world.run(TrueTime{1s});
+  c.world().run(TrueTime{1s});
   EXPECT_EQ(c.driver->reply(lagging), "(nil)");
   EXPECT_EQ(c.driver->reply(first), bulk(tok(1)));
   EXPECT_EQ(c.driver->reply(second), bulk(tok(2)));
@@ -225,7 +239,7 @@ TEST(ReplicationStream, AttachingReplicaGetsTheMastersKeyspaceWithAbsoluteDeadli
   // A replica that attaches late gets a full resync — flush, then the live keys at the master's offset — carrying
   // the master's absolute deadlines, and then the stream.
   Cluster c(NodeConfig{}, 0);
-  const ProcessId late = c.world.add(std::make_unique<RedisNode>("late", NodeConfig{}), ProcessKind::redis_node);
+  const ProcessId late = c.add(std::make_unique<RedisNode>("late", NodeConfig{}), ProcessKind::redis_node);
   c.driver->at(0ms, c.m, set(c.lock, tok(1), 5000));
   c.driver->at(0ms, c.m, incr(c.other));
   c.driver->order(1s, late, ReplicaOf{c.m, 1});
@@ -233,7 +247,7 @@ TEST(ReplicationStream, AttachingReplicaGetsTheMastersKeyspaceWithAbsoluteDeadli
   const auto counter = c.driver->at(2s, late, get(c.other));
   c.driver->at(3s, c.m, incr(c.other));
   const auto counted = c.driver->at(3001ms, late, get(c.other));
-  c.world.run(TrueTime{4s});
+  c.world().run(TrueTime{4s});
   EXPECT_EQ(c.driver->reply(ttl), ":3000") << "the deadline is the master's, not reset at the resync";
   EXPECT_EQ(c.driver->reply(counter), "$1");
   EXPECT_EQ(c.driver->reply(counted), "$2") << "INCR travels as a SET of the new integer";
@@ -247,7 +261,7 @@ TEST(ReplicationStream, ReplicaThatMissedAnEntryResyncsAtTheGap) {
   c.cut(100ms, c.m, c.r1, 100ms);
   c.driver->at(150ms, c.m, set(c.lock, tok(1), 60000));
   c.driver->at(300ms, c.m, set(c.other, tok(2), 60000));
-  c.world.run(TrueTime{1s});
+  c.world().run(TrueTime{1s});
   EXPECT_EQ(c.facts(), (Lines{"150ms held m lock 1", "300ms held m other 2", "300ms r1 has lock 1 @2",
                               "300ms r1 has other 2 @2"}));
 }
@@ -263,7 +277,7 @@ TEST(ReplicationExpiry, ReplicaHidesAnExpiredKeyButKeepsItUntilTheMastersDel) {
   const auto hidden = c.driver->at(600ms, c.r1, get(c.lock));
   const auto ttl = c.driver->at(600ms, c.r1, pttl(c.lock));
   c.fault_at(800ms, fault::Crash{c.m});
-  c.world.run(TrueTime{5s});
+  c.world().run(TrueTime{5s});
   EXPECT_EQ(c.driver->reply(before), bulk(tok(1)));
   EXPECT_EQ(c.driver->reply(hidden), "(nil)");
   EXPECT_EQ(c.driver->reply(ttl), ":-2");
@@ -276,7 +290,7 @@ TEST(ReplicationExpiry, MastersExpiryReachesTheReplicaAsDel) {
   Cluster c;
   c.link(c.m, c.r1, 30ms);
   c.driver->at(0ms, c.m, set(c.lock, tok(1), 1000));
-  c.world.run(TrueTime{5s});
+  c.world().run(TrueTime{5s});
   EXPECT_EQ(c.facts(), (Lines{"0s held m lock 1", "30ms r1 has lock 1 @1", "1.001s dropped m lock 1 expired",
                               "1.031s r1 lost lock 1 @2"}));
 }
@@ -295,7 +309,7 @@ TEST(ReplicationFailover, PromotionRecordsKeyHeldAndExpiresByTheReplicasClock) {
   c.driver->order(3s, c.r1, ReplicaOf{kNoProcess, 1});
   const auto hidden = c.driver->at(3500ms, c.r1, get(c.other));
   const auto taken = c.driver->at(4500ms, c.r1, set(c.lock, tok(3), 10000));
-  c.world.run(TrueTime{10s});
+  c.world().run(TrueTime{10s});
   EXPECT_EQ(c.driver->reply(refused), err(Error::read_only));
   EXPECT_EQ(c.driver->reply(hidden), "(nil)");
   EXPECT_EQ(c.driver->reply(taken), "+OK");
@@ -312,7 +326,7 @@ TEST(ReplicationFailover, PromotedReplicaExpiresByItsOwnClock) {
   c.driver->at(0ms, c.m, set(c.lock, tok(1), 5000));
   c.fault_at(2s, fault::Crash{c.m});
   c.driver->order(3s, c.r1, ReplicaOf{kNoProcess, 1});
-  c.world.run(TrueTime{10s});
+  c.world().run(TrueTime{10s});
   EXPECT_EQ(c.facts(), (Lines{"0s held m lock 1", "0s r1 has lock 1 @1", "2s dropped m lock 1 lost-in-crash",
                               "3s r1 master e1", "3s held r1 lock 1", "6.001s dropped r1 lock 1 expired"}));
   EXPECT_TRUE(c.node(c.r1).keyspace().empty());
@@ -334,7 +348,7 @@ TEST(ReplicationFailover, DemotedMasterDropsItsKeysAndResyncsFromTheNewMaster) {
   // A stale order from an older epoch is ignored: m stays a replica.
   c.driver->order(5s, c.m, ReplicaOf{kNoProcess, 0});
   const auto stale = c.driver->at(5500ms, c.m, set(c.lock, tok(9)));
-  c.world.run(TrueTime{6s});
+  c.world().run(TrueTime{6s});
   EXPECT_EQ(c.driver->reply(lock_after), bulk(tok(1)));
   EXPECT_EQ(c.driver->reply(other_after), bulk(tok(3)));
   EXPECT_EQ(c.driver->reply(write_after), err(Error::read_only));
@@ -354,7 +368,7 @@ TEST(ReplicationFailover, RepointedReplicaResyncsFromItsNewMaster) {
   c.driver->order(2s, c.r2, ReplicaOf{c.r1, 1});
   c.driver->at(3s, c.r1, compare_and_delete(c.lock, tok(1)));
   const auto on_r2 = c.driver->at(4s, c.r2, get(c.lock));
-  c.world.run(TrueTime{5s});
+  c.world().run(TrueTime{5s});
   EXPECT_EQ(c.driver->reply(on_r2), "(nil)");
   EXPECT_EQ(c.facts(), (Lines{"0s held m lock 1", "0s r1 has lock 1 @1", "0s r2 has lock 1 @1",
                               "1s dropped m lock 1 lost-in-crash", "2s r1 master e1", "2s held r1 lock 1",
@@ -372,7 +386,7 @@ TEST(ReplicationCrash, CrashLosesEntriesStillInTheOutputBuffer) {
   const auto second = c.driver->at(300ms, c.m, set(c.other, tok(2), 60000));
   c.fault_at(700ms, fault::Crash{c.m});
   c.driver->order(1s, c.r1, ReplicaOf{kNoProcess, 1});
-  c.world.run(TrueTime{2s});
+  c.world().run(TrueTime{2s});
   EXPECT_EQ(c.driver->reply(first), "+OK");
   EXPECT_EQ(c.driver->reply(second), "+OK") << "acknowledged, then lost with the buffer";
   EXPECT_EQ(c.facts(), (Lines{"100ms held m lock 1", "300ms held m other 2", "600ms r1 has lock 1 @1",
@@ -388,7 +402,7 @@ TEST(ReplicationCrash, RestartedReplicaResyncs) {
   c.fault_at(1s, fault::Crash{c.r1, 1s});
   c.driver->at(1500ms, c.m, set(c.other, tok(2), 60000));
   const auto after = c.driver->at(3s, c.r1, get(c.other));
-  c.world.run(TrueTime{4s});
+  c.world().run(TrueTime{4s});
   EXPECT_EQ(c.driver->reply(after), bulk(tok(2)));
   EXPECT_EQ(c.facts(), (Lines{"0s held m lock 1", "0s r1 has lock 1 @1", "1.5s held m other 2",
                               "2s r1 has lock 1 @2", "2s r1 has other 2 @2"}));
@@ -401,7 +415,7 @@ TEST(ReplicationCrash, MasterRestartedWithoutPersistenceEmptiesItsReplica) {
   c.driver->at(0ms, c.m, set(c.lock, tok(1), 60000));
   c.fault_at(1500ms, fault::Crash{c.m, 200ms});
   c.driver->ping(3s, c.m, 7);
-  c.world.run(TrueTime{4s});
+  c.world().run(TrueTime{4s});
   ASSERT_TRUE(c.driver->pong(7));
   EXPECT_TRUE(c.driver->pong(7)->is_master);
   EXPECT_EQ(c.facts(), (Lines{"0s held m lock 1", "0s r1 has lock 1 @1", "1.5s dropped m lock 1 lost-in-crash",
@@ -416,7 +430,7 @@ TEST(ReplicationCrash, RestartedOldMasterComesBackAsMasterWithWhatItPersisted) {
   c.driver->at(0ms, c.m, set(c.lock, tok(1), 60000));
   c.fault_at(1s, fault::Crash{c.m, 500ms});
   const auto write = c.driver->at(2500ms, c.m, set(c.other, tok(2)));
-  c.world.run(TrueTime{3s});
+  c.world().run(TrueTime{3s});
   EXPECT_EQ(c.driver->reply(write), "+OK");
   // The replica's 2s ACK reaches a master that does not know it: a full resync, same data.
   EXPECT_EQ(c.facts(), (Lines{"0s held m lock 1", "0s r1 has lock 1 @1", "1s dropped m lock 1 lost-in-crash",
@@ -432,7 +446,7 @@ TEST(ReplicationWait, AnswersAtOnceWhenEnoughReplicasHaveAcked) {
   c.driver->at(0ms, c.m, set(c.lock, tok(1), 60000));
   const auto one = c.driver->at(1500ms, c.m, wait(1, 0));
   const auto none = c.driver->at(1500ms, c.m, wait(0, 0));
-  c.world.run(TrueTime{3s});
+  c.world().run(TrueTime{3s});
   EXPECT_EQ(c.driver->timed(one), ":1 at 1.5s");
   EXPECT_EQ(c.driver->timed(none), ":1 at 1.5s") << "the reply is the count, not numreplicas";
 }
@@ -441,10 +455,10 @@ TEST(ReplicationWait, BlocksUntilGetackDrawsTheAcks) {
   // 5ms links: SET and WAIT reach m at 105ms, the entry and GETACK reach the replicas at 110ms, their ACKs m at
   // 115ms, and the reply the client at 120ms.
   Cluster c(NodeConfig{}, 2);
-  c.world.set_default_link(LinkSpec{Latency::constant(5ms), 0});
+  c.plan.default_link = LinkSpec{Latency::constant(5ms), 0};
   c.driver->at(100ms, c.m, set(c.lock, tok(1), 60000));
   const auto waited = c.driver->at(100ms, c.m, wait(2, 1000));
-  c.world.run(TrueTime{1s});
+  c.world().run(TrueTime{1s});
   EXPECT_EQ(c.driver->timed(waited), ":2 at 120ms");
 }
 
@@ -454,7 +468,7 @@ TEST(ReplicationWait, GetackTravelsBehindBufferedEntries) {
   Cluster c(NodeConfig{.replication_delay = 50ms});
   c.driver->at(100ms, c.m, set(c.lock, tok(1), 60000));
   const auto waited = c.driver->at(100ms, c.m, wait(1, 0));
-  c.world.run(TrueTime{1s});
+  c.world().run(TrueTime{1s});
   EXPECT_EQ(c.driver->timed(waited), ":1 at 150ms");
 }
 
@@ -464,7 +478,7 @@ TEST(ReplicationWait, AnswersTheCountAtTheTimeout) {
   c.cut(50ms, c.m, c.r2);
   c.driver->at(100ms, c.m, set(c.lock, tok(1), 60000));
   const auto waited = c.driver->at(100ms, c.m, wait(2, 300));
-  c.world.run(TrueTime{1s});
+  c.world().run(TrueTime{1s});
   EXPECT_EQ(c.driver->timed(waited), ":1 at 400ms");
 }
 
@@ -472,13 +486,13 @@ TEST(ReplicationWait, CountsTheClientsOwnLastWrite) {
   // WAIT waits for the offset of the asking client's last write (c->woff): a client that never wrote is answered
   // at once with every online replica, even while another client's write is unacknowledged.
   Cluster c;
-  const ProcessId other_client = c.world.add(std::make_unique<Driver>("d2"), ProcessKind::client);
-  auto& d2 = static_cast<Driver&>(c.world.process(other_client));
+  const ProcessId other_client = c.add(std::make_unique<Driver>("d2"), ProcessKind::client);
+  auto& d2 = static_cast<Driver&>(c.world().process(other_client));
   c.cut(50ms, c.m, c.r1);
   c.driver->at(100ms, c.m, set(c.lock, tok(1), 60000));
   const auto writer = c.driver->at(100ms, c.m, wait(1, 200));
   const auto reader = d2.at(100ms, c.m, wait(1, 200));
-  c.world.run(TrueTime{1s});
+  c.world().run(TrueTime{1s});
   EXPECT_EQ(c.driver->timed(writer), ":0 at 300ms");
   EXPECT_EQ(d2.timed(reader), ":1 at 100ms");
 }
@@ -487,7 +501,7 @@ TEST(ReplicationWait, IsAnErrorOnAReplica) {
   // WAIT on a replica answers Redis's error at once.
   Cluster c;
   const auto waited = c.driver->at(100ms, c.r1, wait(1, 0));
-  c.world.run(TrueTime{1s});
+  c.world().run(TrueTime{1s});
   EXPECT_EQ(c.driver->reply(waited), err(Error::wait_on_replica));
   EXPECT_EQ(err(Error::wait_on_replica),
             "-ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is "
@@ -513,7 +527,7 @@ TEST(ReplicationMinReplicas, RefusesWritesWhileTheReplicaLagsAndAcceptsAfterItHe
   const auto still_refused = c.driver->at(20900ms, c.m, set(c.other, tok(2)));
   const auto accepted = c.driver->at(21500ms, c.m, set(c.other, tok(2)));
   const auto on_replica = c.driver->at(22s, c.r1, get(c.lock));
-  c.world.run(TrueTime{23s});
+  c.world().run(TrueTime{23s});
   EXPECT_EQ(c.driver->reply(last_ok), "+OK");
   EXPECT_EQ(c.driver->reply(refused), err(Error::no_replicas));
   EXPECT_EQ(err(Error::no_replicas), "-NOREPLICAS Not enough good replicas to write.");
@@ -532,12 +546,12 @@ TEST(ReplicationMinReplicas, MasterWithoutReplicasRefusesAndZeroDisables) {
   // in Redis.
   Cluster strict(NodeConfig{.min_replicas_to_write = 1}, 0);
   const auto refused = strict.driver->at(0ms, strict.m, set(strict.lock, tok(1)));
-  strict.world.run(TrueTime{1s});
+  strict.world().run(TrueTime{1s});
   EXPECT_EQ(strict.driver->reply(refused), err(Error::no_replicas));
 
   Cluster off(NodeConfig{.min_replicas_to_write = 1, .min_replicas_max_lag = 0s}, 0);
   const auto accepted = off.driver->at(0ms, off.m, set(off.lock, tok(1)));
-  off.world.run(TrueTime{1s});
+  off.world().run(TrueTime{1s});
   EXPECT_EQ(off.driver->reply(accepted), "+OK");
 }
 
@@ -559,7 +573,7 @@ TEST(ReplicationReadOnly, ReplicaRefusesEveryWriteAndServesReads) {
   const auto mismatch = c.driver->at(1s, c.r1, compare_and_delete(c.lock, tok(5)));
   const auto read = c.driver->at(1s, c.r1, get(c.lock));
   const auto ttl = c.driver->at(1s, c.r1, pttl(c.lock));
-  c.world.run(TrueTime{2s});
+  c.world().run(TrueTime{2s});
   for (const auto w : writes) EXPECT_EQ(c.driver->reply(w), err(Error::read_only));
   EXPECT_EQ(c.driver->reply(release), err_in_release(Error::read_only));
   EXPECT_EQ(err(Error::read_only), "-READONLY You can't write against a read only replica.");
@@ -584,7 +598,7 @@ TEST(ReplicationPing, PongReportsRoleMasterAndOffset) {
   c.driver->ping(100ms, c.r1, 2);
   c.driver->ping(1s, c.r2, 3);
   c.driver->ping(1s, c.m, 4);
-  c.world.run(TrueTime{2s});
+  c.world().run(TrueTime{2s});
   ASSERT_TRUE(c.driver->pong(1) && c.driver->pong(2));
   EXPECT_TRUE(c.driver->pong(1)->is_master);
   EXPECT_EQ(c.driver->pong(1)->master, kNoProcess);

@@ -1,6 +1,8 @@
 // The resource's write policies and application state, request by request.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "sim/core/trace.h"
 #include "sim/resource/resource.h"
 #include "sim/world/world.h"
@@ -21,13 +23,15 @@ resource::Request op(resource::Op kind, std::int64_t token = resource::kNoToken,
 }
 
 struct Harness {
-  explicit Harness(ResourceConfig config) : world(1, trace) {
+  explicit Harness(ResourceConfig config) {
+    WorldPlan plan;
     auto r = std::make_unique<Resource>("resource", config);
     res = r.get();
-    world.add(std::move(r), ProcessKind::resource);
+    plan.add(std::move(r), ProcessKind::resource);
+    world.emplace(1, std::move(plan), trace);
   }
   NullTrace trace;
-  World world;
+  std::optional<World> world;  // made at the end of the constructor, from its plan
   Resource* res;
 };
 
@@ -63,7 +67,7 @@ TEST(Resource, CounterWritesCanLoseAnUpdate) {
   h.res->apply(op(resource::Op::write, resource::kNoToken, 0, read_by_c2 + 1), 0);
   h.res->apply(op(resource::Op::write, resource::kNoToken, 0, read_by_c1 + 1), 0);
   h.res->on_run_end();
-  const auto& last = std::get<AppState>(h.world.history().facts.back().body);
+  const auto& last = std::get<AppState>(h.world->history().facts.back().body);
   EXPECT_EQ(last.counter, 1);
   EXPECT_EQ(last.increments, 2);
   EXPECT_TRUE(last.quiescent);
@@ -93,7 +97,7 @@ TEST(Resource, CollectionRecordsOpsAndState) {
   h.res->apply(op(resource::Op::increment_size, 1), 0);
   int accepted = 0, rejected = 0;
   AppState state{};
-  for (const Fact& f : h.world.history().facts) {
+  for (const Fact& f : h.world->history().facts) {
     if (const auto* o = std::get_if<ResourceOp>(&f.body)) (o->accepted ? accepted : rejected)++;
     if (const auto* s = std::get_if<AppState>(&f.body)) state = *s;
   }
@@ -123,27 +127,27 @@ AppState last_state(const World& w) {
 TEST(Resource, TransactionalRollsBackASessionOvertakenByAnotherCommit) {
   Harness h({WritePolicy::transactional, AppKind::collection, 0});
   ASSERT_TRUE(h.res->apply(in_session(resource::Op::add, 1), 0).accepted);  // staged
-  EXPECT_EQ(last_state(h.world).elements, 0) << "nothing applies before the commit";
+  EXPECT_EQ(last_state(*h.world).elements, 0) << "nothing applies before the commit";
   ASSERT_TRUE(h.res->apply(in_session(resource::Op::add, 2), 0).accepted);
   ASSERT_TRUE(h.res->apply(in_session(resource::Op::increment_size, 2), 0).accepted);
   ASSERT_TRUE(h.res->apply(in_session(resource::Op::commit, 2), 0).accepted);
-  EXPECT_EQ(last_state(h.world).elements, 1);
-  EXPECT_EQ(last_state(h.world).size, 1);
+  EXPECT_EQ(last_state(*h.world).elements, 1);
+  EXPECT_EQ(last_state(*h.world).size, 1);
   ASSERT_TRUE(h.res->apply(in_session(resource::Op::increment_size, 1), 0).accepted);
   const auto late = h.res->apply(in_session(resource::Op::commit, 1), 0);
   EXPECT_FALSE(late.accepted);
   EXPECT_EQ(late.reject, resource::Reject::rolled_back);
-  EXPECT_EQ(last_state(h.world).elements, 1);
-  EXPECT_EQ(last_state(h.world).size, 1);
+  EXPECT_EQ(last_state(*h.world).elements, 1);
+  EXPECT_EQ(last_state(*h.world).size, 1);
   // A session that began after the last commit commits.
   ASSERT_TRUE(h.res->apply(in_session(resource::Op::add, 3), 0).accepted);
   ASSERT_TRUE(h.res->apply(in_session(resource::Op::increment_size, 3), 0).accepted);
   EXPECT_TRUE(h.res->apply(in_session(resource::Op::commit, 3), 0).accepted);
-  EXPECT_EQ(last_state(h.world).elements, 2);
-  EXPECT_EQ(last_state(h.world).size, 2);
+  EXPECT_EQ(last_state(*h.world).elements, 2);
+  EXPECT_EQ(last_state(*h.world).size, 2);
   // The rolled-back session's ops were never recorded as accepted; its commit is the one rejection.
   int rejected = 0;
-  for (const Fact& f : h.world.history().facts)
+  for (const Fact& f : h.world->history().facts)
     if (const auto* o = std::get_if<ResourceOp>(&f.body))
       if (!o->accepted) {
         ++rejected;
@@ -162,8 +166,8 @@ TEST(Resource, TransactionalCounterLosesNoUpdate) {
   ASSERT_TRUE(h.res->apply(in_session(resource::Op::commit, 2), 0).accepted);
   ASSERT_TRUE(h.res->apply(in_session(resource::Op::write, 1, 1), 0).accepted);
   EXPECT_EQ(h.res->apply(in_session(resource::Op::commit, 1), 0).reject, resource::Reject::rolled_back);
-  EXPECT_EQ(last_state(h.world).counter, 1);
-  EXPECT_EQ(last_state(h.world).increments, 1) << "counter == increments: no lost update";
+  EXPECT_EQ(last_state(*h.world).counter, 1);
+  EXPECT_EQ(last_state(*h.world).increments, 1) << "counter == increments: no lost update";
 }
 
 TEST(Resource, TransactionalFencedAlsoChecksTokens) {
@@ -184,10 +188,10 @@ TEST(Resource, AtomicOpsKeepTheInvariantWhateverTheInterleaving) {
     ASSERT_TRUE(collection.res->apply(in_session(resource::Op::add_and_increment, s), 0).accepted);
     ASSERT_TRUE(counter.res->apply(in_session(resource::Op::increment, 6 - s), 0).accepted);
   }
-  EXPECT_EQ(last_state(collection.world).elements, 5);
-  EXPECT_EQ(last_state(collection.world).size, 5);
-  EXPECT_EQ(last_state(counter.world).counter, 5);
-  EXPECT_EQ(last_state(counter.world).increments, 5);
+  EXPECT_EQ(last_state(*collection.world).elements, 5);
+  EXPECT_EQ(last_state(*collection.world).size, 5);
+  EXPECT_EQ(last_state(*counter.world).counter, 5);
+  EXPECT_EQ(last_state(*counter.world).increments, 5);
 }
 
 }  // namespace

@@ -66,13 +66,13 @@ inline consensus::Request store_request(consensus::Op op, consensus::Key key = {
 
 // A store of |n| members named s1..sn (ids 0..n-1), led by s1 from the start
 // unless |settled| is false; every member gets |config| with the members filled in.
-inline std::vector<ProcessId> add_store(World& world, std::size_t n, consensus::StoreConfig config, bool settled = true) {
+inline std::vector<ProcessId> add_store(WorldPlan& plan, std::size_t n, consensus::StoreConfig config, bool settled = true) {
   std::vector<ProcessId> ids;
-  for (std::size_t i = 0; i < n; ++i) ids.push_back(static_cast<ProcessId>(world.process_count() + i));
+  for (std::size_t i = 0; i < n; ++i) ids.push_back(static_cast<ProcessId>(plan.processes.size() + i));
   config.members = ids;
   config.initial_leader = settled ? ids.front() : kNoProcess;
   for (std::size_t i = 0; i < n; ++i)
-    world.add(std::make_unique<consensus::StoreMember>("s" + std::to_string(i + 1), config), ProcessKind::store_member);
+    plan.add(std::make_unique<consensus::StoreMember>("s" + std::to_string(i + 1), config), ProcessKind::store_member);
   return ids;
 }
 

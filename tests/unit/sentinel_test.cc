@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -57,7 +58,8 @@ class FakeNode final : public Process {
 // at planned times (on its own clock, which reads true time here).
 class FakeClient final : public Process {
  public:
-  FakeClient(std::string name, const World& world) : Process(std::move(name)), world_(world) {}
+  // |world| is made once the plan holding this client is complete.
+  FakeClient(std::string name, const std::optional<World>& world) : Process(std::move(name)), world_(world) {}
 
   struct Heard {
     TrueTime at;
@@ -78,12 +80,12 @@ class FakeClient final : public Process {
   }
   void on_timer(std::uint64_t tag) override { send(asks[tag].second, GetMaster{tag}); }
   void on_message(const Message& m) override {
-    if (const auto* s = std::get_if<SwitchMaster>(&m.payload)) heard.push_back({world_.true_now(), m.from, *s});
-    if (const auto* a = std::get_if<MasterIs>(&m.payload)) answers.push_back({world_.true_now(), m.from, *a});
+    if (const auto* s = std::get_if<SwitchMaster>(&m.payload)) heard.push_back({world_->true_now(), m.from, *s});
+    if (const auto* a = std::get_if<MasterIs>(&m.payload)) answers.push_back({world_->true_now(), m.from, *a});
   }
 
  private:
-  const World& world_;
+  const std::optional<World>& world_;
 };
 
 struct Layout {
@@ -95,18 +97,19 @@ struct Layout {
 
 // Nodes m, r1.. first, then clients c1, c2, then sentinels s1, s2, s3.
 struct Cluster {
-  explicit Cluster(const Layout& layout) : world(layout.seed, trace) {
-    world.set_default_link(layout.link);
-    master = world.add(std::make_unique<FakeNode>("m", 1000), ProcessKind::redis_node);
+  explicit Cluster(const Layout& layout) {
+    WorldPlan plan;
+    plan.default_link = layout.link;
+    master = plan.add(std::make_unique<FakeNode>("m", 1000), ProcessKind::redis_node);
     for (std::size_t i = 0; i < layout.replica_offsets.size(); ++i) {
       auto node = std::make_unique<FakeNode>("r" + std::to_string(i + 1), layout.replica_offsets[i]);
       node->is_master = false;
       node->master = master;
-      replicas.push_back(world.add(std::move(node), ProcessKind::redis_node));
+      replicas.push_back(plan.add(std::move(node), ProcessKind::redis_node));
     }
     for (const char* name : {"c1", "c2"})
-      clients.push_back(world.add(std::make_unique<FakeClient>(name, world), ProcessKind::client));
-    const auto first = static_cast<ProcessId>(world.process_count());
+      clients.push_back(plan.add(std::make_unique<FakeClient>(name, world), ProcessKind::client));
+    const auto first = static_cast<ProcessId>(plan.processes.size());
     for (ProcessId i = 0; i < 3; ++i) sentinels.push_back(first + i);
     SentinelConfig config;
     config.master = master;
@@ -118,14 +121,15 @@ struct Cluster {
     config.ping_every = 1s;
     config.failover_timeout = 20s;
     for (ProcessId i = 0; i < 3; ++i) {
-      const ProcessId got = world.add(std::make_unique<Sentinel>("s" + std::to_string(i + 1), config), ProcessKind::sentinel);
+      const ProcessId got = plan.add(std::make_unique<Sentinel>("s" + std::to_string(i + 1), config), ProcessKind::sentinel);
       EXPECT_EQ(got, sentinels[i]);
     }
+    world.emplace(layout.seed, std::move(plan), trace);
   }
 
-  FakeNode& node(ProcessId p) { return dynamic_cast<FakeNode&>(world.process(p)); }
-  FakeClient& client(std::size_t i) { return dynamic_cast<FakeClient&>(world.process(clients[i])); }
-  Sentinel& sentinel(std::size_t i) { return dynamic_cast<Sentinel&>(world.process(sentinels[i])); }
+  FakeNode& node(ProcessId p) { return dynamic_cast<FakeNode&>(world->process(p)); }
+  FakeClient& client(std::size_t i) { return dynamic_cast<FakeClient&>(world->process(clients[i])); }
+  Sentinel& sentinel(std::size_t i) { return dynamic_cast<Sentinel&>(world->process(sentinels[i])); }
 
   struct Change {
     TrueTime at;
@@ -133,7 +137,7 @@ struct Cluster {
   };
   std::vector<Change> role_changes() const {
     std::vector<Change> out;
-    for (const Fact& f : world.history().facts)
+    for (const Fact& f : world->history().facts)
       if (const auto* r = std::get_if<RoleChanged>(&f.body)) out.push_back({f.at, *r});
     return out;
   }
@@ -156,7 +160,7 @@ struct Cluster {
   }
 
   StringTrace trace;
-  World world;
+  std::optional<World> world;  // made at the end of the constructor, from its plan
   ProcessId master = kNoProcess;
   std::vector<ProcessId> replicas;
   std::vector<ProcessId> clients;
@@ -175,7 +179,7 @@ fault::Partition partition(std::vector<std::vector<ProcessId>> groups, Duration 
 TEST(SentinelMonitor, NoFailoverWhileTheMasterAnswers) {
   // A master that answers every ping is never judged down, and nobody fails over.
   Cluster c(Layout{});
-  c.world.run(T(120s));
+  c.world->run(T(120s));
   EXPECT_TRUE(c.role_changes().empty());
   for (std::size_t s = 0; s < 3; ++s) {
     EXPECT_EQ(c.sentinel(s).master(), c.master);
@@ -189,7 +193,7 @@ TEST(SentinelMonitor, NoFailoverWhileTheMasterAnswers) {
 TEST(SentinelMonitor, PingsEveryInstanceAboutOncePerPingPeriod) {
   // Each sentinel pings the master and each replica once per ping period (every reply is 2 ms away).
   Cluster c(Layout{});
-  c.world.run(T(60s));
+  c.world->run(T(60s));
   for (const char* instance : {"m", "r1", "r2"}) {
     const std::string to = std::string("\"to\":\"") + instance + "\"";
     std::size_t pings = 0;
@@ -209,8 +213,8 @@ TEST(SentinelMonitor, PingsEveryInstanceAboutOncePerPingPeriod) {
 TEST(SentinelFailover, MasterCrashLeadsToExactlyOnePromotionByOneLeader) {
   // Crash at 10 s -> SDOWN after down_after on every sentinel -> ODOWN -> one elected leader promotes exactly one replica, the one with the highest offset, and the other replica follows it.
   Cluster c(Layout{});
-  c.world.schedule_fault(T(10s), fault::Crash{c.master});
-  c.world.run(T(60s));
+  c.world->schedule_fault(T(10s), fault::Crash{c.master});
+  c.world->run(T(60s));
   const ProcessId r1 = c.replicas[0], r2 = c.replicas[1];
 
   for (std::size_t s = 0; s < 3; ++s) {
@@ -256,9 +260,9 @@ TEST(SentinelFailover, PromotesTheLiveReplicaWithTheHighestOffsetTiesByLowestId)
   Layout layout;
   layout.replica_offsets = {500, 300, 300};
   Cluster c(layout);
-  c.world.schedule_fault(T(10s), fault::Crash{c.master});
-  c.world.schedule_fault(T(10s), fault::Crash{c.replicas[0]});
-  c.world.run(T(60s));
+  c.world->schedule_fault(T(10s), fault::Crash{c.master});
+  c.world->schedule_fault(T(10s), fault::Crash{c.replicas[0]});
+  c.world->run(T(60s));
   const auto promotions = c.promotions();
   ASSERT_EQ(promotions.size(), 1u);
   EXPECT_EQ(promotions[0].what.node, c.replicas[1]);
@@ -271,8 +275,8 @@ TEST(SentinelFailover, EverySeedElectsOneLeaderAndPromotesOnce) {
     layout.seed = seed;
     layout.link.latency = Latency{Latency::Kind::uniform, 1ms, 30ms, 0.0};
     Cluster c(layout);
-    c.world.schedule_fault(T(10s), fault::Crash{c.master});
-    c.world.run(T(150s));
+    c.world->schedule_fault(T(10s), fault::Crash{c.master});
+    c.world->run(T(150s));
     const auto promotions = c.promotions();
     ASSERT_EQ(promotions.size(), 1u) << "seed " << seed;
     for (std::size_t s = 0; s < 3; ++s) {
@@ -291,8 +295,8 @@ TEST(SentinelFailover, EverySeedElectsOneLeaderAndPromotesOnce) {
 TEST(SentinelQuorum, OneSentinelAloneSeeingTheMasterDownDoesNotFailOver) {
   // A partition between s1 and the master makes it SDOWN for s1 only; the others answer "up", so with quorum 2 there is no ODOWN and no failover.
   Cluster c(Layout{});
-  c.world.schedule_fault(T(5s), partition({{c.sentinels[0]}, {c.master}}));
-  c.world.run(T(120s));
+  c.world->schedule_fault(T(5s), partition({{c.sentinels[0]}, {c.master}}));
+  c.world->run(T(120s));
   EXPECT_FALSE(c.events(0, SentinelEventKind::sdown).empty());
   EXPECT_TRUE(c.events(1, SentinelEventKind::sdown).empty());
   EXPECT_TRUE(c.events(2, SentinelEventKind::sdown).empty());
@@ -308,8 +312,8 @@ TEST(SentinelQuorum, OdownWithoutAMajorityCannotElectALeader) {
   layout.quorum = 1;
   Cluster c(layout);
   std::vector<ProcessId> rest{c.master, c.replicas[0], c.replicas[1], c.clients[0], c.clients[1], c.sentinels[1], c.sentinels[2]};
-  c.world.schedule_fault(T(5s), partition({{c.sentinels[0]}, rest}));
-  c.world.run(T(120s));
+  c.world->schedule_fault(T(5s), partition({{c.sentinels[0]}, rest}));
+  c.world->run(T(120s));
   EXPECT_FALSE(c.events(0, SentinelEventKind::odown).empty());
   const auto tries = c.events(0, SentinelEventKind::try_failover);
   ASSERT_GE(tries.size(), 2u);
@@ -335,8 +339,8 @@ TEST(SentinelNotify, ClientsHearSwitchMasterAndGetMasterAnswersTheNewMaster) {
     c1.asks.push_back({5s, s});
     c1.asks.push_back({40s, s});
   }
-  c.world.schedule_fault(T(10s), fault::Crash{c.master});
-  c.world.run(T(60s));
+  c.world->schedule_fault(T(10s), fault::Crash{c.master});
+  c.world->run(T(60s));
   const auto promotions = c.promotions();
   ASSERT_EQ(promotions.size(), 1u);
   const ProcessId promoted = promotions[0].what.node;
@@ -371,8 +375,8 @@ TEST(SentinelNotify, ClientsHearSwitchMasterAndGetMasterAnswersTheNewMaster) {
 TEST(SentinelDemotion, OldMasterComingBackIsDemotedToReplicaOfTheNewMaster) {
   // The crashed master restarts at 40 s still claiming to be a master; 8 s (4 publish periods) after the sentinels first see that, they send REPLICAOF new-master with the failover's epoch.
   Cluster c(Layout{});
-  c.world.schedule_fault(T(10s), fault::Crash{c.master, 30s});
-  c.world.run(T(80s));
+  c.world->schedule_fault(T(10s), fault::Crash{c.master, 30s});
+  c.world->run(T(80s));
   const auto promotions = c.promotions();
   ASSERT_EQ(promotions.size(), 1u);
   const ProcessId promoted = promotions[0].what.node;
@@ -395,7 +399,7 @@ TEST(SentinelDemotion, ReplicaFollowingAnotherMasterIsPointedBack) {
   Cluster c(Layout{});
   FakeNode& r2 = c.node(c.replicas[1]);
   r2.master = c.replicas[0];
-  c.world.run(T(40s));
+  c.world->run(T(40s));
   const auto changes = c.role_changes();
   ASSERT_EQ(changes.size(), 1u);
   EXPECT_EQ(changes[0].what.node, c.replicas[1]);
@@ -416,10 +420,10 @@ struct SplitBrain {
       return s;
     }()) {
     // c1 sits with the master; c2, the replica and the sentinels on the other side. Heals at 40 s.
-    c.world.schedule_fault(
+    c.world->schedule_fault(
         T(10s), partition({{c.master, c.clients[0]}, {c.replicas[0], c.clients[1], c.sentinels[0], c.sentinels[1], c.sentinels[2]}}, 30s));
     c.client(0).asks.push_back({45s, c.sentinels[0]});
-    c.world.run(T(80s));
+    c.world->run(T(80s));
   }
   Cluster c;
 };
@@ -474,10 +478,10 @@ TEST(SentinelDeterminism, SameSeedSameTrace) {
 TEST(SentinelRestart, RestartedSentinelKeepsItsConfigAndCatchesUpFromHellos) {
   // A sentinel keeps master and epochs across a crash (sentinel.conf); one that was down during a failover adopts the newer configuration from its peers' hellos instead of failing over again.
   Cluster c(Layout{});
-  c.world.schedule_fault(T(5s), fault::Crash{c.sentinels[0], 35s});   // s1 misses the failover
-  c.world.schedule_fault(T(10s), fault::Crash{c.master});
-  c.world.schedule_fault(T(50s), fault::Crash{c.sentinels[1], 5s});   // s2 restarts after it
-  c.world.run(T(90s));
+  c.world->schedule_fault(T(5s), fault::Crash{c.sentinels[0], 35s});   // s1 misses the failover
+  c.world->schedule_fault(T(10s), fault::Crash{c.master});
+  c.world->schedule_fault(T(50s), fault::Crash{c.sentinels[1], 5s});   // s2 restarts after it
+  c.world->run(T(90s));
   const auto promotions = c.promotions();
   ASSERT_EQ(promotions.size(), 1u);  // two sentinels are a majority of three
   const ProcessId promoted = promotions[0].what.node;
@@ -499,8 +503,8 @@ TEST(SentinelRestart, RestartedSentinelKeepsItsConfigAndCatchesUpFromHellos) {
 TEST(SentinelTilt, WallClockStepPutsTheSentinelInTiltForThirtySeconds) {
   // A +60 s wall-clock step on s1 makes its pending ping look a minute old; TILT keeps it from calling anything down, and it leaves TILT 30 s (its clock) later.
   Cluster c(Layout{});
-  c.world.schedule_fault(T(10s), fault::ClockJump{c.sentinels[0], 60s});
-  c.world.run(T(80s));
+  c.world->schedule_fault(T(10s), fault::ClockJump{c.sentinels[0], 60s});
+  c.world->run(T(80s));
   const auto tilts = c.events(0, SentinelEventKind::tilt);
   ASSERT_EQ(tilts.size(), 1u);
   EXPECT_GE(tilts[0].at, L(70s));
@@ -516,9 +520,9 @@ TEST(SentinelTilt, WallClockStepPutsTheSentinelInTiltForThirtySeconds) {
 TEST(SentinelTilt, PausedSentinelEntersTiltAndStillVotes) {
   // A 5 s pause of s1 puts it in TILT when it resumes; while in TILT it answers "up" but still votes, so s2 and s3 fail the master over.
   Cluster c(Layout{});
-  c.world.schedule_fault(T(8s), fault::Pause{c.sentinels[0], 5s});
-  c.world.schedule_fault(T(10s), fault::Crash{c.master});
-  c.world.run(T(60s));
+  c.world->schedule_fault(T(8s), fault::Pause{c.sentinels[0], 5s});
+  c.world->schedule_fault(T(10s), fault::Crash{c.master});
+  c.world->run(T(60s));
   const auto tilts = c.events(0, SentinelEventKind::tilt);
   ASSERT_EQ(tilts.size(), 1u);
   EXPECT_GE(tilts[0].at, L(13s));

@@ -2,6 +2,8 @@
 // what it sends, when it believes, and what it records.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "scripted_node.h"
 #include "sim/core/trace.h"
 #include "sim/lock/single_node_lock.h"
@@ -22,23 +24,25 @@ std::unique_ptr<LockHost> host_for(const SingleNodeLockConfig& config) {
 }
 
 struct Harness {
-  explicit Harness(SingleNodeLockConfig config = {}) : world(1, trace) {
+  explicit Harness(SingleNodeLockConfig config = {}) {
+    WorldPlan plan;
     auto n = std::make_unique<ScriptedNode>();
     node = n.get();
-    config.node = world.add(std::move(n), ProcessKind::redis_node);
-    config.key = world.intern_key("lock");
-    config.fencing_key = world.intern_key("fence");
+    config.node = plan.add(std::move(n), ProcessKind::redis_node);
+    config.key = plan.key("lock");
+    config.fencing_key = plan.key("fence");
     if (config.validity.ttl == Duration{0}) config.validity.ttl = 10s;
     auto c = host_for(config);
     client = c.get();
-    world.add(std::move(c), ProcessKind::client);
+    plan.add(std::move(c), ProcessKind::client);
+    world.emplace(1, std::move(plan), trace);
   }
   template <class T>
   std::vector<T> facts() const {
-    return testing::facts_of<T>(world.history());
+    return testing::facts_of<T>(world->history());
   }
   NullTrace trace;
-  World world;
+  std::optional<World> world;  // made at the end of the constructor, from its plan
   ScriptedNode* node;
   LockHost* client;
 };
@@ -47,7 +51,7 @@ struct Harness {
 TEST(SingleNodeLock, SetNxPxGrantsOnOk) {
   Harness h;
   h.node->script.push_back({redis::Reply::ok_reply(0), 1ms});
-  h.world.run(TrueTime{1s});
+  h.world->run(TrueTime{1s});
   ASSERT_EQ(h.node->received.size(), 1u);
   const redis::Request& set = h.node->received[0];
   EXPECT_EQ(set.command, redis::Command::set);
@@ -70,7 +74,7 @@ TEST(SingleNodeLock, SetNxPxGrantsOnOk) {
 TEST(SingleNodeLock, NilReplyFails) {
   Harness h;
   h.node->script.push_back({redis::Reply::nil_reply(0), 1ms});
-  h.world.run(TrueTime{1s});
+  h.world->run(TrueTime{1s});
   EXPECT_EQ(h.client->failed, 1);
   EXPECT_TRUE(h.facts<LockGranted>().empty());
   EXPECT_EQ(h.facts<RequestCompleted>().at(0).outcome, Outcome::fail);
@@ -82,7 +86,7 @@ TEST(SingleNodeLock, TimeoutIsInfoAndLateReplyIgnored) {
   config.request_timeout = 50ms;
   Harness h(config);
   h.node->script.push_back({redis::Reply::ok_reply(0), 200ms});
-  h.world.run(TrueTime{1s});
+  h.world->run(TrueTime{1s});
   EXPECT_EQ(h.client->failed, 1);
   EXPECT_EQ(h.client->acquired, 0);
   EXPECT_EQ(h.facts<RequestCompleted>().at(0).outcome, Outcome::info);
@@ -96,7 +100,7 @@ TEST(SingleNodeLock, SetnxThenExpireSendsTwoCommands) {
   Harness h(config);
   h.node->script.push_back({redis::Reply::integer_reply(0, 1), 1ms});
   h.node->script.push_back({redis::Reply::integer_reply(0, 1), 1ms});
-  h.world.run(TrueTime{1s});
+  h.world->run(TrueTime{1s});
   ASSERT_EQ(h.node->received.size(), 2u);
   EXPECT_EQ(h.node->received[0].command, redis::Command::setnx);
   EXPECT_EQ(h.node->received[1].command, redis::Command::expire);
@@ -114,10 +118,10 @@ TEST(SingleNodeLock, FencingTokenFromIncr) {
   Harness h(config);
   h.node->script.push_back({redis::Reply::ok_reply(0), 1ms});
   h.node->script.push_back({redis::Reply::integer_reply(0, 34), 1ms});
-  h.world.run(TrueTime{1s});
+  h.world->run(TrueTime{1s});
   ASSERT_EQ(h.node->received.size(), 2u);
   EXPECT_EQ(h.node->received[1].command, redis::Command::incr);
-  EXPECT_EQ(h.node->received[1].key, h.world.intern_key("fence"));
+  EXPECT_EQ(h.node->received[1].key, h.world->intern_key("fence"));
   EXPECT_EQ(h.client->last.fencing_token, 34);
   EXPECT_EQ(h.facts<LockGranted>().at(0).fencing_token, 34);
 }
@@ -130,25 +134,25 @@ TEST(SingleNodeLock, FencingTokenInTheLocksScript) {
   config.fencing = FencingStyle::incr_in_script;
   Harness h(config);
   h.node->script.push_back({redis::Reply::integer_reply(0, 34), 1ms});
-  h.world.run(TrueTime{1s});
+  h.world->run(TrueTime{1s});
   ASSERT_EQ(h.node->received.size(), 1u);
   const redis::Request& eval = h.node->received[0];
   EXPECT_EQ(eval.script, redis::Script::lock_and_incr);
-  EXPECT_EQ(eval.key, h.world.intern_key("lock"));
-  EXPECT_EQ(eval.counter_key, h.world.intern_key("fence"));
+  EXPECT_EQ(eval.key, h.world->intern_key("lock"));
+  EXPECT_EQ(eval.counter_key, h.world->intern_key("fence"));
   EXPECT_EQ(eval.expire_amount, 10'000);
   EXPECT_EQ(h.client->last.fencing_token, 34);
   EXPECT_EQ(h.facts<LockGranted>().at(0).fencing_token, 34);
 
   Harness taken(config);
   taken.node->script.push_back({redis::Reply::integer_reply(0, 0), 1ms});
-  taken.world.run(TrueTime{1s});
+  taken.world->run(TrueTime{1s});
   EXPECT_EQ(taken.client->failed, 1);
   EXPECT_EQ(taken.node->received.size(), 1u);
 
   Harness broken(config);
   broken.node->script.push_back({redis::Reply::error_reply(0, redis::Error::not_integer), 1ms});
-  broken.world.run(TrueTime{1s});
+  broken.world->run(TrueTime{1s});
   EXPECT_EQ(broken.client->failed, 1);
   ASSERT_EQ(broken.node->received.size(), 2u);
   EXPECT_EQ(broken.node->received[1].script, redis::Script::compare_and_delete);
@@ -161,7 +165,7 @@ TEST(SingleNodeLock, TooLateToBeValidFailsAndReleases) {
   config.request_timeout = 1s;
   Harness h(config);
   h.node->script.push_back({redis::Reply::ok_reply(0), 98ms});  // elapsed 99 ms > 100 - 3
-  h.world.run(TrueTime{1s});
+  h.world->run(TrueTime{1s});
   EXPECT_EQ(h.client->failed, 1);
   EXPECT_TRUE(h.facts<LockGranted>().empty());
   ASSERT_EQ(h.node->received.size(), 2u);
@@ -177,7 +181,7 @@ TEST(SingleNodeLock, ReleaseEndsBeliefAndSendsTheScript) {
     h.client->release_after = 5ms;
     h.node->script.push_back({redis::Reply::ok_reply(0), 1ms});
     h.node->script.push_back({redis::Reply::integer_reply(0, 1), 1ms});
-    h.world.run(TrueTime{1s});
+    h.world->run(TrueTime{1s});
     ASSERT_EQ(h.node->received.size(), 2u);
     const redis::Request& rel = h.node->received[1];
     if (style == ReleaseStyle::del) {
@@ -201,14 +205,15 @@ TEST(SingleNodeLock, LeaseValidityUsesTheClientsClock) {
   SingleNodeLockConfig config;
   config.clock = ClockKind::monotonic;
   NullTrace trace;
-  World world(1, trace);
+  WorldPlan plan;
   auto n = std::make_unique<ScriptedNode>();
   n->script.push_back({redis::Reply::ok_reply(0), 1ms});
-  config.node = world.add(std::move(n), ProcessKind::redis_node);
+  config.node = plan.add(std::move(n), ProcessKind::redis_node);
   config.validity.ttl = 10s;
   auto c = host_for(config);
   LockHost* client = c.get();
-  world.add(std::move(c), ProcessKind::client, Clock{Duration{0}, 100'000});  // 10 % fast
+  plan.add(std::move(c), ProcessKind::client, Clock{Duration{0}, 100'000});  // 10 % fast
+  World world(1, std::move(plan), trace);
   world.run(TrueTime{9200ms});
   EXPECT_FALSE(client->lock->lease_valid());  // 9.2 s true = 10.12 s on its clock
   const LockGranted* grant = nullptr;

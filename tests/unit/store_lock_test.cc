@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
 
 #include "scripted_node.h"
 #include "sim/core/trace.h"
@@ -82,21 +83,23 @@ Reply with(Status status) {
 // its key created at revision |revision|, and |lower| keys below it that go
 // one after another as the test's events say.
 struct Rig {
-  explicit Rig(StoreLockConfig config, std::size_t members = 1, Clock client_clock = Clock{}) : world(1, trace) {
+  explicit Rig(StoreLockConfig config, std::size_t members = 1, Clock client_clock = Clock{}) {
+    WorldPlan plan;
     for (std::size_t i = 0; i < members; ++i) {
       auto m = std::make_unique<ScriptedStore>("s" + std::to_string(i + 1));
       stores.push_back(m.get());
-      config.members.push_back(world.add(std::move(m), ProcessKind::store_member));
+      config.members.push_back(plan.add(std::move(m), ProcessKind::store_member));
     }
-    config.key = world.intern_key("lock");
+    config.key = plan.key("lock");
     auto host = std::make_unique<LockHost>([config](Process& self, LockListener& l, std::uint64_t tags) {
       return make_store_lock(self, l, config, tags);
     });
     client = host.get();
-    world.add(std::move(host), ProcessKind::client, client_clock);
+    plan.add(std::move(host), ProcessKind::client, client_clock);
+    world.emplace(1, std::move(plan), trace);
   }
   NullTrace trace;
-  World world;
+  std::optional<World> world;  // made at the end of the constructor, from its plan
   std::vector<ScriptedStore*> stores;
   LockHost* client;
 };
@@ -137,7 +140,7 @@ TEST(StoreLock, EtcdMutexHoldsWithNoLowerKeyAndCountsItsLeaseFromTheReply) {
   Rig rig(etcd());
   rig.stores[0]->delay = 5ms;
   rig.stores[0]->answer = etcd_store([] { return with(Status::not_found); });
-  rig.world.run(T(1s));
+  rig.world->run(T(1s));
   ASSERT_EQ(rig.client->acquired, 1);
   const Lease& lease = rig.client->last;
   const consensus::Key key{0, 5};  // prefix/<lease id>
@@ -160,7 +163,7 @@ TEST(StoreLock, EtcdMutexWhoseCreateFindsItselfTheOwnerHoldsInOneRequest) {
     if (q.op == Op::create_if_absent) r->number = r->create_revision;  // the owner is our key
     return r;
   };
-  rig.world.run(T(1s));
+  rig.world->run(T(1s));
   ASSERT_EQ(rig.client->acquired, 1);
   EXPECT_EQ(rig.client->last.fencing_token, 7);
   EXPECT_EQ(rig.stores[0]->count(Op::last_created_below), 0u);
@@ -171,11 +174,11 @@ TEST(StoreLock, KeepalivesMoveTheDeadlineToEachReplysArrival) {
   Rig rig(etcd());
   rig.stores[0]->delay = 5ms;
   rig.stores[0]->answer = etcd_store([] { return with(Status::not_found); });
-  rig.world.run(T(7s));
+  rig.world->run(T(7s));
   // Keepalives at 3.007 s and 6.007 s (every 3 s from the open reply at
   // 7 ms); the last reply arrives 7 ms later.
   EXPECT_EQ(rig.stores[0]->count(Op::keep_alive), 2u);
-  EXPECT_EQ(facts_of<LockExtended>(rig.world.history()).back().lease_end_local, L(6014ms + 10s));
+  EXPECT_EQ(facts_of<LockExtended>(rig.world->history()).back().lease_end_local, L(6014ms + 10s));
 }
 
 // Waiting: the next lower key goes (an event), none is left.
@@ -191,7 +194,7 @@ void wait_then(Rig& rig, bool own_key_present) {
       },
       own_key_present);
   rig.stores[0]->events.push_back({2s, consensus::Event{consensus::Key{0, 3}, 9}});
-  rig.world.run(T(3s));
+  rig.world->run(T(3s));
 }
 
 TEST(StoreLock, EtcdWaiterWatchesTheNextLowerKeyThenHolds) {
@@ -200,7 +203,7 @@ TEST(StoreLock, EtcdWaiterWatchesTheNextLowerKeyThenHolds) {
   ASSERT_EQ(rig.stores[0]->count(Op::watch_delete), 1u);
   EXPECT_EQ(rig.stores[0]->received[3].request.key.suffix, 3u);
   ASSERT_EQ(rig.client->acquired, 1);
-  EXPECT_GE(facts_of<LockGranted>(rig.world.history()).front().lease_end_local, L(2s));
+  EXPECT_GE(facts_of<LockGranted>(rig.world->history()).front().lease_end_local, L(2s));
 }
 
 TEST(StoreLock, EtcdRecheckFailsWhenTheOwnKeyWentWithTheLease) {
@@ -226,7 +229,7 @@ TEST(StoreLock, NotLeaderMovesRequestsToTheNamedLeader) {
     return std::optional<Reply>(r);
   };
   rig.stores[2]->answer = etcd_store([] { return with(Status::not_found); });
-  rig.world.run(T(1s));
+  rig.world->run(T(1s));
   EXPECT_EQ(rig.client->acquired, 1);
   EXPECT_EQ(rig.stores[0]->received.size(), 1u);
   EXPECT_EQ(rig.stores[1]->received.size(), 0u);
@@ -242,7 +245,7 @@ TEST(StoreLock, AReadWithoutReplyIsAskedOfTheNextMember) {
     return etcd_store([] { return with(Status::not_found); })(q);
   };
   rig.stores[1]->answer = etcd_store([] { return with(Status::not_found); });
-  rig.world.run(T(2s));
+  rig.world->run(T(2s));
   EXPECT_EQ(rig.client->acquired, 1);
   EXPECT_EQ(rig.stores[1]->count(Op::last_created_below), 1u);
 }
@@ -268,7 +271,7 @@ LocalTime curator_end(SessionPolicy policy) {
     if (q.op == Op::last_created_below) return with(Status::not_found);
     return r;
   };
-  rig.world.run(T(500ms));
+  rig.world->run(T(500ms));
   EXPECT_EQ(rig.client->acquired, 1);
   return rig.client->last.end_local;
 }
@@ -287,9 +290,9 @@ TEST(StoreLock, SessionGoneEndsTheHoldersBelief) {
     if (q.op == Op::keep_alive) return with(Status::session_gone);
     return etcd_store([] { return with(Status::not_found); })(q);
   };
-  rig.world.run(T(5s));
+  rig.world->run(T(5s));
   ASSERT_EQ(rig.client->acquired, 1);
-  const auto ends = facts_of<BeliefEnded>(rig.world.history());
+  const auto ends = facts_of<BeliefEnded>(rig.world->history());
   ASSERT_EQ(ends.size(), 1u);
   EXPECT_EQ(ends[0].reason, BeliefEnd::validity_check);
 }
@@ -316,7 +319,7 @@ TEST(StoreLock, ChubbyDelayedAcquireRetriesWhenTheLockDelayEnds) {
     r.create_revision = 11;
     return r;
   };
-  rig.world.run(T(3s));
+  rig.world->run(T(3s));
   ASSERT_EQ(rig.client->acquired, 1);
   EXPECT_EQ(rig.client->last.fencing_token, 11);
   // Asked at 3 ms; the delayed reply arrives at 6 ms; asked again 1.5 s
@@ -347,15 +350,15 @@ TrueTime takeover_time(Clock clock) {
     }
     return r;
   };
-  rig.world.run(T(40s));
-  const auto grants = facts_of<LockGranted>(rig.world.history());
+  rig.world->run(T(40s));
+  const auto grants = facts_of<LockGranted>(rig.world->history());
   EXPECT_EQ(grants.size(), 1u);
   for (const auto& r : rig.stores[0]->received)
     if (r.request.op == Op::cas_put) {
       EXPECT_EQ(r.request.revision, 3) << "the takeover compares the version it watched";
       break;
     }
-  for (const Fact& f : rig.world.history().facts)
+  for (const Fact& f : rig.world->history().facts)
     if (std::holds_alternative<LockGranted>(f.body)) return f.at;
   return kTrueNever;
 }
@@ -393,12 +396,12 @@ TEST(StoreLock, ObservationHolderLosesTheLeaseWhenARenewalFindsTheRecordTaken) {
     r.mod_revision = 8;
     return r;
   };
-  rig.world.run(T(10s));
+  rig.world->run(T(10s));
   ASSERT_EQ(rig.client->acquired, 1);
   // Held from 6 ms (get, then the claim); the renewal sent 2 s later
   // succeeded: the lease now ends 10 s after it left. The next one failed.
-  EXPECT_EQ(facts_of<LockExtended>(rig.world.history()).front().lease_end_local, L(2006ms + 10s));
-  const auto ends = facts_of<BeliefEnded>(rig.world.history());
+  EXPECT_EQ(facts_of<LockExtended>(rig.world->history()).front().lease_end_local, L(2006ms + 10s));
+  const auto ends = facts_of<BeliefEnded>(rig.world->history());
   ASSERT_EQ(ends.size(), 1u);
 }
 
@@ -429,7 +432,7 @@ TEST(StoreLock, StockOpsGoToTheStoreGuardedByTheCreateRevision) {
     sell.op = resource::Op::decrement;
     host.lock->resource_op(sell);
   };
-  rig.world.run(T(100ms));
+  rig.world->run(T(100ms));
   ASSERT_EQ(rig.client->acquired, 1);
   ASSERT_TRUE(rig.client->lock->keeps_resource());
   ASSERT_EQ(rig.client->resource_replies.size(), 2u);
@@ -472,7 +475,7 @@ std::vector<LocalTime> phase_times(const History& h, Phase phase) {
 TEST(ClientV3, KeepalivesGoOnTheSendLoopsTickAThirdOfTheTtlAfterEachReply) {
   Rig rig(clientv3());
   rig.stores[0]->answer = etcd_store([] { return with(Status::not_found); });
-  rig.world.run(T(8s));
+  rig.world->run(T(8s));
   // The open reply comes at 2 ms: the send loop wakes then and every 500 ms;
   // each keepalive's reply (2 ms later) puts the next 10 s / 3 after it, to
   // the first wake-up past that.
@@ -488,25 +491,25 @@ TEST(ClientV3, KeepalivesGoOnTheSendLoopsTickAThirdOfTheTtlAfterEachReply) {
   EXPECT_EQ(sent[1], L(3504ms));
   EXPECT_EQ(sent[2], L(7004ms));
   // The first reply came before the grant: only the later two extend the held lease.
-  EXPECT_EQ(phase_times(rig.world.history(), Phase::extended).size(), 2u);
+  EXPECT_EQ(phase_times(rig.world->history(), Phase::extended).size(), 2u);
 }
 
 TEST(ClientV3, DoneClosesAtTheDeadlineLoopsFirstTickAfterTheDeadlineAndAChecksSaysSessionLost) {
   Rig rig(clientv3(/*keepalive_phase=*/0ms, /*deadline_phase=*/250ms));
   rig.stores[0]->answer = etcd_until(3s, *rig.stores[0]);
-  rig.world.run(T(20s));
+  rig.world->run(T(20s));
   // The only answered keepalive: its reply at 6 ms, before the grant at
   // 12 ms: deadline 10.006 s. The deadline loop wakes at 3 ms + 250 ms + k s:
   // 10.253 s is the first after.
-  const auto closed = phase_times(rig.world.history(), Phase::session_lost);
+  const auto closed = phase_times(rig.world->history(), Phase::session_lost);
   ASSERT_EQ(closed.size(), 1u);
   EXPECT_EQ(closed[0], L(10253ms));
-  const auto granted = facts_of<LockGranted>(rig.world.history());
+  const auto granted = facts_of<LockGranted>(rig.world->history());
   ASSERT_EQ(granted.size(), 1u);
   EXPECT_EQ(granted[0].lease_end_local, L(10006ms)) << "the promise: the client's own deadline";
   EXPECT_FALSE(rig.client->lock->lease_valid());
   rig.client->lock->lose();
-  const auto ended = facts_of<BeliefEnded>(rig.world.history());
+  const auto ended = facts_of<BeliefEnded>(rig.world->history());
   ASSERT_EQ(ended.size(), 1u);
   EXPECT_EQ(ended[0].reason, BeliefEnd::session_lost);
 }
@@ -519,14 +522,14 @@ TEST(ClientV3, ByDefaultBothLoopsStartWithTheSessionAndDoneClosesHalfASecondAfte
   c.clientv3 = true;
   Rig rig(c);
   rig.stores[0]->answer = etcd_until(5s, *rig.stores[0]);
-  rig.world.run(T(20s));
+  rig.world->run(T(20s));
   // Both loops start with the open reply at 3 ms; keepalives at 4 ms (at
   // once) and 3.504 s, whose reply at 3.506 s is the last: deadline
   // 13.506 s. The deadline loop ticks at 3 ms + k s: 14.003 s.
-  const auto closed = phase_times(rig.world.history(), Phase::session_lost);
+  const auto closed = phase_times(rig.world->history(), Phase::session_lost);
   ASSERT_EQ(closed.size(), 1u);
   EXPECT_EQ(closed[0], L(14003ms));
-  const auto extended = phase_times(rig.world.history(), Phase::extended);
+  const auto extended = phase_times(rig.world->history(), Phase::extended);
   ASSERT_EQ(extended.size(), 1u) << "the session-start reply came before the grant";
   EXPECT_EQ(extended[0], L(3506ms));
 }
@@ -534,7 +537,7 @@ TEST(ClientV3, ByDefaultBothLoopsStartWithTheSessionAndDoneClosesHalfASecondAfte
 TEST(ClientV3, ACheckBeforeDoneClosesPassesThoughTheOwnDeadlineHasPassed) {
   Rig rig(clientv3(0ms, 250ms));
   rig.stores[0]->answer = etcd_until(3s, *rig.stores[0]);
-  rig.world.run(T(10100ms));
+  rig.world->run(T(10100ms));
   EXPECT_TRUE(rig.client->lock->lease_valid()) << "10.1 s: past the 10.006 s deadline, Done() still open";
 }
 
@@ -549,8 +552,8 @@ TEST(ClientV3, ALeaseNotFoundReplyClosesDoneAtOnce) {
     }
     return base(q);
   };
-  rig.world.run(T(5s));
-  const auto closed = phase_times(rig.world.history(), Phase::session_lost);
+  rig.world->run(T(5s));
+  const auto closed = phase_times(rig.world->history(), Phase::session_lost);
   ASSERT_EQ(closed.size(), 1u);
   EXPECT_EQ(closed[0], L(3506ms)) << "the second keepalive's reply";
 }
@@ -559,8 +562,8 @@ TEST(ClientV3, AKeepaliveReplyThatComesLateStillExtendsTheLease) {
   Rig rig(clientv3(0ms, 250ms));
   rig.stores[0]->answer = etcd_store([] { return with(Status::not_found); });
   rig.stores[0]->keepalive_delay = 4s;  // far past the request timeout: the stream has none
-  rig.world.run(T(12s));
-  const auto extended = facts_of<LockExtended>(rig.world.history());
+  rig.world->run(T(12s));
+  const auto extended = facts_of<LockExtended>(rig.world->history());
   ASSERT_FALSE(extended.empty());
   EXPECT_TRUE(rig.client->lock->lease_valid());
 }
@@ -568,7 +571,7 @@ TEST(ClientV3, AKeepaliveReplyThatComesLateStillExtendsTheLease) {
 TEST(ClientV3, WithoutRepliesTheSendLoopSendsAtEveryTick) {
   Rig rig(clientv3(0ms, 250ms));
   rig.stores[0]->answer = etcd_until(1s, *rig.stores[0]);
-  rig.world.run(T(6s));
+  rig.world->run(T(6s));
   // Replies until 1 s: the next keepalive is due at 3.339 s and goes at the
   // 3.503 s wake-up, then at every one after without a reply, to 5.503 s.
   EXPECT_EQ(rig.stores[0]->count(Op::keep_alive), 1u + 5u);
@@ -578,8 +581,8 @@ TEST(ClientV3, ARefusedStreamReopensOnTheNextMemberAfterRetryConnWait) {
   Rig rig(clientv3(0ms, 250ms), /*members=*/2);
   rig.stores[0]->answer = etcd_store([] { return with(Status::not_found); });
   rig.stores[1]->answer = etcd_store([] { return with(Status::not_found); });
-  rig.world.schedule_fault(T(1s), fault::Crash{0, Duration{-1}, /*process_only=*/true});
-  rig.world.run(T(6s));
+  rig.world->schedule_fault(T(1s), fault::Crash{0, Duration{-1}, /*process_only=*/true});
+  rig.world->run(T(6s));
   // The keepalive sent at 3.503 s is refused (back at 3.505 s); 500 ms
   // later the stream is on s2, whose first pass sends at once.
   ASSERT_EQ(rig.stores[1]->count(Op::keep_alive), 1u);

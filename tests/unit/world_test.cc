@@ -8,6 +8,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -43,7 +44,8 @@ std::uint64_t id_of(const Message& m) {
 // every lifecycle call as "<true time> <name> <what>".
 class Probe final : public Process {
  public:
-  Probe(std::string name, const World& world, std::vector<std::string>& log)
+  // |world| is made once the plan holding this probe is complete.
+  Probe(std::string name, const std::unique_ptr<World>& world, std::vector<std::string>& log)
       : Process(std::move(name)), w_(world), log_(log) {}
 
   std::function<void(Probe&)> start;
@@ -75,21 +77,28 @@ class Probe final : public Process {
   }
   void on_run_end() override { note("run-end"); }
 
-  void note(const std::string& what) { log_.push_back(format_time(w_.true_now()) + " " + name() + " " + what); }
+  void note(const std::string& what) { log_.push_back(format_time(w_->true_now()) + " " + name() + " " + what); }
 
  private:
-  const World& w_;
+  const std::unique_ptr<World>& w_;
   std::vector<std::string>& log_;
 };
 
 // One world plus its trace and the shared log; the trace outlives the world.
+// Probes are added to the plan; the world is made from it the first time a
+// test asks for it, and no probe may come after.
 struct Rig {
-  explicit Rig(std::uint64_t seed = 1) : world(std::make_unique<World>(seed, trace)) {}
+  explicit Rig(std::uint64_t seed = 1) : seed(seed) {}
   Probe& add(const std::string& name, Clock clock = Clock{}) {
-    auto p = std::make_unique<Probe>(name, *world, log);
+    if (made) throw std::logic_error("a probe added after the world was made");
+    auto p = std::make_unique<Probe>(name, made, log);
     Probe& ref = *p;
-    world->add(std::move(p), ProcessKind::other, clock);
+    plan.add(std::move(p), ProcessKind::other, clock);
     return ref;
+  }
+  World& world() {
+    if (!made) made = std::make_unique<World>(seed, std::move(plan), trace);
+    return *made;
   }
   // The log lines of one process, without its start/run-end lines unless asked.
   std::vector<std::string> of(const std::string& name, bool lifecycle = false) const {
@@ -107,7 +116,7 @@ struct Rig {
   template <typename F>
   std::vector<Fact> facts_of() const {
     std::vector<Fact> out;
-    for (const auto& f : world->history().facts)
+    for (const auto& f : made->history().facts)
       if (std::holds_alternative<F>(f.body)) out.push_back(f);
     return out;
   }
@@ -121,7 +130,9 @@ struct Rig {
 
   StringTrace trace;
   std::vector<std::string> log;
-  std::unique_ptr<World> world;
+  std::uint64_t seed;
+  WorldPlan plan;
+  std::unique_ptr<World> made;
 };
 
 using Lines = std::vector<std::string>;
@@ -129,24 +140,24 @@ using Lines = std::vector<std::string>;
 TEST(WorldTest, DeliversAtSendTimePlusLatency) {
   // A message sent at t over a link of latency L is delivered at t + L, with its payload, and traced.
   Rig rig;
-  rig.world->set_default_link(LinkSpec{Latency::constant(3ms), 0});
+  rig.plan.default_link = LinkSpec{Latency::constant(3ms), 0};
   Probe& a = rig.add("a");
   Probe& b = rig.add("b");
   Probe& c = rig.add("c");
-  rig.world->set_link(a.id(), c.id(), LinkSpec{Latency::constant(10ms), 0});
+  rig.plan.links.push_back({0, 2, LinkSpec{Latency::constant(10ms), 0}});  // a -> c
   a.start = [&](Probe& self) { self.set_timer(5ms, 1); };
   a.timer = [&](Probe& self, std::uint64_t) {
     self.send(b.id(), req(7));
     self.send(c.id(), req(8));
   };
-  rig.world->run(T(1s));
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"8ms b msg 7 from a"}));
   EXPECT_EQ(rig.of("c"), (Lines{"15ms c msg 8 from a"}));
   EXPECT_TRUE(rig.trace_has(R"({"t":5000000,"type":"send","from":"a","to":"b")"));
   EXPECT_TRUE(rig.trace_has(R"({"t":8000000,"type":"deliver","from":"a","to":"b")"));
-  EXPECT_EQ(rig.world->true_now(), T(1s));
-  EXPECT_EQ(rig.world->find("c"), c.id());
-  EXPECT_EQ(rig.world->find("zz"), kNoProcess);
+  EXPECT_EQ(rig.world().true_now(), T(1s));
+  EXPECT_EQ(rig.world().find("c"), c.id());
+  EXPECT_EQ(rig.world().find("zz"), kNoProcess);
 }
 
 TEST(WorldTest, RunStartsEveryProcessAndEndsAtTheBound) {
@@ -154,7 +165,7 @@ TEST(WorldTest, RunStartsEveryProcessAndEndsAtTheBound) {
   Rig rig;
   rig.add("a");
   rig.add("b");
-  rig.world->run(T(3s));
+  rig.world().run(T(3s));
   EXPECT_EQ(rig.log, (Lines{"0s a start", "0s b start", "3s a run-end", "3s b run-end"}));
   const auto ends = rig.facts_of<RunEnded>();
   ASSERT_EQ(ends.size(), 1u);
@@ -177,8 +188,8 @@ TEST(WorldTest, PausedProcessRunsDeliveriesAndTimersInOrderAtResume) {
     self.note("monotonic " + format_time(self.monotonic_now()));
     self.send(a.id(), req(100));
   };
-  rig.world->schedule_fault(T(1500us), fault::Pause{b.id(), 10ms});
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(1500us), fault::Pause{b.id(), 10ms});
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"11.5ms b msg 1 from a", "11.5ms b monotonic 11.5ms", "11.5ms b timer 1",
                                 "11.5ms b msg 2 from a", "11.5ms b monotonic 11.5ms"}));
   EXPECT_EQ(rig.of("a"), (Lines{"1ms a timer 10", "5ms a timer 11", "12.5ms a msg 100 from b",
@@ -193,10 +204,10 @@ TEST(WorldTest, OverlappingPausesExtendButNeverShorten) {
   Rig rig;
   Probe& b = rig.add("b");
   b.start = [&](Probe& self) { self.set_timer(2ms, 1); };
-  rig.world->schedule_fault(T(1ms), fault::Pause{b.id(), 10ms});   // until 11ms
-  rig.world->schedule_fault(T(5ms), fault::Pause{b.id(), 20ms});   // until 25ms
-  rig.world->schedule_fault(T(6ms), fault::Pause{b.id(), 1ms});    // until 7ms: no effect
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(1ms), fault::Pause{b.id(), 10ms});   // until 11ms
+  rig.world().schedule_fault(T(5ms), fault::Pause{b.id(), 20ms});   // until 25ms
+  rig.world().schedule_fault(T(6ms), fault::Pause{b.id(), 1ms});    // until 7ms: no effect
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"25ms b timer 1"}));
   const auto resumes = rig.faults(FaultKind::resume);
   ASSERT_EQ(resumes.size(), 1u);
@@ -210,19 +221,19 @@ TEST(WorldTest, RecordsEachFaultSpanOnceWhenItEnds) {
   Rig rig;
   Probe& a = rig.add("a");
   Probe& b = rig.add("b");
-  rig.world->schedule_fault(T(1ms), fault::Pause{a.id(), 10ms});   // until 11ms
-  rig.world->schedule_fault(T(2ms), fault::Pause{a.id(), 20ms});   // until 22ms: the same stretch, longer
-  rig.world->schedule_fault(T(3ms), fault::Pause{a.id(), 1ms});    // inside it: nothing
-  rig.world->schedule_fault(T(5ms), fault::Pause{b.id(), 50ms});
-  rig.world->schedule_fault(T(6ms), fault::Crash{b.id(), 4ms});    // ends b's pause; restarts at 10ms
-  rig.world->schedule_fault(T(7ms), fault::Partition{{{a.id()}, {b.id()}}, PartitionMode::hold, 5ms});
-  rig.world->schedule_fault(T(8ms), fault::ClockSlew{a.id(), 500, 100ms});  // still slewing at the end
-  rig.world->schedule_fault(T(30ms), fault::Crash{b.id()});                 // stays down
-  rig.world->run(T(40ms));
+  rig.world().schedule_fault(T(1ms), fault::Pause{a.id(), 10ms});   // until 11ms
+  rig.world().schedule_fault(T(2ms), fault::Pause{a.id(), 20ms});   // until 22ms: the same stretch, longer
+  rig.world().schedule_fault(T(3ms), fault::Pause{a.id(), 1ms});    // inside it: nothing
+  rig.world().schedule_fault(T(5ms), fault::Pause{b.id(), 50ms});
+  rig.world().schedule_fault(T(6ms), fault::Crash{b.id(), 4ms});    // ends b's pause; restarts at 10ms
+  rig.world().schedule_fault(T(7ms), fault::Partition{{{a.id()}, {b.id()}}, PartitionMode::hold, 5ms});
+  rig.world().schedule_fault(T(8ms), fault::ClockSlew{a.id(), 500, 100ms});  // still slewing at the end
+  rig.world().schedule_fault(T(30ms), fault::Crash{b.id()});                 // stays down
+  rig.world().run(T(40ms));
   std::vector<std::string> spans;
   for (const Fact& f : rig.facts_of<FaultSpan>()) {
     const auto& s = std::get<FaultSpan>(f.body);
-    spans.push_back(std::string(span_kind_name(s.what)) + " " + (s.target == kNoProcess ? "-" : rig.world->history().name_of(s.target)) +
+    spans.push_back(std::string(span_kind_name(s.what)) + " " + (s.target == kNoProcess ? "-" : rig.world().history().name_of(s.target)) +
                     " " + format_time(s.from) + ".." + format_time(f.at) + " " + span_end_name(s.ended));
   }
   EXPECT_EQ(spans, (Lines{"paused b 5ms..6ms crashed", "down b 6ms..10ms restarted", "partitioned - 7ms..12ms healed",
@@ -247,12 +258,12 @@ TEST(WorldTest, CrashWithoutRestartStaysDownAndPauseOfACrashedProcessIsIgnored) 
   Probe& b = rig.add("b");
   a.start = [&](Probe& self) { self.set_timer(5ms, 0); };
   a.timer = [&](Probe& self, std::uint64_t) { self.send(b.id(), req(1)); };
-  rig.world->schedule_fault(T(1ms), fault::Crash{b.id()});
-  rig.world->schedule_fault(T(2ms), fault::Pause{b.id(), 1ms});
-  rig.world->schedule_fault(T(3ms), fault::Crash{b.id(), 1ms});  // already down: ignored
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(1ms), fault::Crash{b.id()});
+  rig.world().schedule_fault(T(2ms), fault::Pause{b.id(), 1ms});
+  rig.world().schedule_fault(T(3ms), fault::Crash{b.id(), 1ms});  // already down: ignored
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b", true), (Lines{"0s b start", "1ms b crash"}));
-  EXPECT_EQ(rig.world->state(b.id()), ProcessState::crashed);
+  EXPECT_EQ(rig.world().state(b.id()), ProcessState::crashed);
   EXPECT_TRUE(rig.faults(FaultKind::pause).empty());
   EXPECT_EQ(rig.faults(FaultKind::crash).size(), 1u);
 }
@@ -262,16 +273,16 @@ TEST(WorldTest, SendsAfterAPhaseTriggeredPauseWaitForTheResume) {
   Rig rig;
   Probe& a = rig.add("a");
   Probe& b = rig.add("b");
-  rig.world->on_phase(b.id(), Phase::acquired, 0ns, fault::Pause{b.id(), 10ms});
+  rig.world().on_phase(b.id(), Phase::acquired, 0ns, fault::Pause{b.id(), 10ms});
   a.start = [&](Probe& self) { self.send(b.id(), req(1)); };
   b.message = [&](Probe& self, const Message&) {
     self.send(a.id(), req(100));
     self.reach(Phase::acquired);
-    EXPECT_EQ(rig.world->state(self.id()), ProcessState::paused);
+    EXPECT_EQ(rig.world().state(self.id()), ProcessState::paused);
     self.send(a.id(), req(101));
     self.set_timer(1ms, 5);
   };
-  rig.world->run(T(1s));
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("a"), (Lines{"2ms a msg 100 from b", "12ms a msg 101 from b"}));
   EXPECT_EQ(rig.of("b"), (Lines{"1ms b msg 1 from a", "11ms b timer 5"}));
 }
@@ -282,8 +293,8 @@ std::string story_told_with(bool built) {
   Rig rig;
   Probe& a = rig.add("a");
   Probe& b = rig.add("b");
-  rig.world->on_phase(b.id(), Phase::acquired, 0ns, fault::Pause{b.id(), 10ms});
-  rig.world->on_phase(b.id(), Phase::released, 0ns, fault::Crash{b.id(), 1ms});
+  rig.world().on_phase(b.id(), Phase::acquired, 0ns, fault::Pause{b.id(), 10ms});
+  rig.world().on_phase(b.id(), Phase::released, 0ns, fault::Crash{b.id(), 1ms});
   const auto send = [built](Probe& from, ProcessId to, std::uint64_t id) {
     if (built) {
       from.send_built<redis::Request>(to, [id](redis::Request& r) { r.request_id = id; });
@@ -307,7 +318,7 @@ std::string story_told_with(bool built) {
       send(self, a.id(), 6000);
     }
   };
-  rig.world->run(T(1s));
+  rig.world().run(T(1s));
   std::string told = rig.trace.text();
   for (const auto& line : rig.log) told += line + "\n";
   return told;
@@ -334,8 +345,8 @@ TEST(WorldTest, ResumeKeepsLinkFifoWhenAMessageArrivesAtTheResumeInstant) {
     self.set_timer(9500us, 0);
   };
   a.timer = [&](Probe& self, std::uint64_t) { self.send(b.id(), req(2)); };  // arrives at 10.5ms = resume
-  rig.world->schedule_fault(T(500us), fault::Pause{b.id(), 10ms});
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(500us), fault::Pause{b.id(), 10ms});
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"10.5ms b msg 1 from a", "10.5ms b msg 2 from a"}));
 }
 
@@ -345,9 +356,9 @@ TEST(WorldTest, MessageThatArrivedBeforeAPartitionSurvivesThePause) {
   Probe& a = rig.add("a");
   Probe& b = rig.add("b");
   a.start = [&](Probe& self) { self.send(b.id(), req(1)); };  // arrives at 1ms while b is paused
-  rig.world->schedule_fault(T(500us), fault::Pause{b.id(), 10ms});
-  rig.world->schedule_fault(T(5ms), fault::Partition{{{a.id()}, {b.id()}}, PartitionMode::drop, 20ms});
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(500us), fault::Pause{b.id(), 10ms});
+  rig.world().schedule_fault(T(5ms), fault::Partition{{{a.id()}, {b.id()}}, PartitionMode::drop, 20ms});
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"10.5ms b msg 1 from a"}));
 }
 
@@ -356,8 +367,8 @@ TEST(WorldTest, ProcessPausedAtTimeZeroStartsAtResume) {
   Rig rig;
   rig.add("a");
   Probe& b = rig.add("b");
-  rig.world->schedule_fault(T(0s), fault::Pause{b.id(), 5ms});
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(0s), fault::Pause{b.id(), 5ms});
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b", true), (Lines{"5ms b start", "1s b run-end"}));
 }
 
@@ -376,13 +387,13 @@ TEST(WorldTest, CrashDropsDeliveriesAndOldTimersNeverFireAfterRestart) {
     self.set_timer(6ms, 0);
   };
   a.timer = [&](Probe& self, std::uint64_t) {
-    if (rig.world->true_now() == T(3ms)) {
-      EXPECT_EQ(rig.world->state(b.id()), ProcessState::crashed);
+    if (rig.world().true_now() == T(3ms)) {
+      EXPECT_EQ(rig.world().state(b.id()), ProcessState::crashed);
     }
-    self.send(b.id(), req(static_cast<std::uint64_t>(rig.world->true_now().time_since_epoch() / 1ms)));
+    self.send(b.id(), req(static_cast<std::uint64_t>(rig.world().true_now().time_since_epoch() / 1ms)));
   };
-  rig.world->schedule_fault(T(2ms), fault::Crash{b.id(), 3ms});
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(2ms), fault::Crash{b.id(), 3ms});
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"2ms b crash", "5ms b restart", "7ms b timer 2", "7ms b msg 6 from a"}));
   EXPECT_TRUE(rig.trace_has(R"({"t":4000000,"type":"drop-crashed","from":"a","to":"b")"));
   EXPECT_EQ(rig.faults(FaultKind::crash).size(), 1u);
@@ -396,9 +407,9 @@ TEST(WorldTest, CrashDiscardsWhatWaitedThroughAPause) {
   Probe& b = rig.add("b");
   b.start = [&](Probe& self) { self.set_timer(2ms, 1); };
   a.start = [&](Probe& self) { self.send(b.id(), req(1)); };
-  rig.world->schedule_fault(T(500us), fault::Pause{b.id(), 10ms});
-  rig.world->schedule_fault(T(5ms), fault::Crash{b.id(), 1ms});
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(500us), fault::Pause{b.id(), 10ms});
+  rig.world().schedule_fault(T(5ms), fault::Crash{b.id(), 1ms});
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"5ms b crash", "6ms b restart"}));
 }
 
@@ -407,7 +418,7 @@ TEST(WorldTest, SendsAndTimersFromTheHandlerThatCrashedAreLost) {
   Rig rig;
   Probe& a = rig.add("a");
   Probe& b = rig.add("b");
-  rig.world->on_phase(b.id(), Phase::acquired, 0ns, fault::Crash{b.id(), 1ms});
+  rig.world().on_phase(b.id(), Phase::acquired, 0ns, fault::Crash{b.id(), 1ms});
   a.start = [&](Probe& self) { self.send(b.id(), req(1)); };
   b.message = [&](Probe& self, const Message&) {
     self.reach(Phase::acquired);
@@ -415,7 +426,7 @@ TEST(WorldTest, SendsAndTimersFromTheHandlerThatCrashedAreLost) {
     self.set_timer(5ms, 99);
     self.set_alarm(ClockKind::wall, self.wall_now() + 6ms, 98);
   };
-  rig.world->run(T(1s));
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"1ms b msg 1 from a", "1ms b crash", "2ms b restart"}));
   EXPECT_EQ(rig.of("a"), Lines{});
 }
@@ -429,8 +440,8 @@ TEST(WorldTest, TimerCancelledAfterItFiredDuringAPauseNeverRuns) {
   b.start = [&](Probe& self) { timeout = self.set_timer(2ms, 7); };
   b.message = [&](Probe& self, const Message&) { self.cancel_timer(timeout); };
   a.start = [&](Probe& self) { self.send(b.id(), req(1)); };  // arrives at 1ms, before the timer
-  rig.world->schedule_fault(T(500us), fault::Pause{b.id(), 10ms});
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(500us), fault::Pause{b.id(), 10ms});
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"10.5ms b msg 1 from a"}));
 }
 
@@ -443,7 +454,7 @@ TEST(WorldTest, CancelledTimerNeverFires) {
     self.set_timer(3ms, 2);
     self.cancel_timer(t);
   };
-  rig.world->run(T(1s));
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"3ms b timer 2"}));
 }
 
@@ -459,8 +470,8 @@ TEST(WorldTest, HoldPartitionDeliversHeldMessagesAtHealInOrder) {
   a.timer = [&](Probe& self, std::uint64_t tag) { self.send(b.id(), req(tag)); };
   b.start = [&](Probe& self) { self.set_timer(2ms, 0); };
   b.timer = [&](Probe& self, std::uint64_t) { self.send(a.id(), req(50)); };
-  rig.world->schedule_fault(T(500us), fault::Partition{{{a.id()}, {b.id()}}, PartitionMode::hold, 10ms});
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(500us), fault::Partition{{{a.id()}, {b.id()}}, PartitionMode::hold, 10ms});
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"2ms b timer 0", "10.5ms b msg 0 from a", "10.5ms b msg 1 from a",
                                 "10.5ms b msg 2 from a", "10.5ms b msg 3 from a", "13ms b msg 12 from a"}));
   EXPECT_EQ(rig.of("a"), (Lines{"1ms a timer 1", "2ms a timer 2", "3ms a timer 3", "10.5ms a msg 50 from b",
@@ -487,16 +498,19 @@ struct Told {
 Told told_across_a_partition(bool traced, bool triggered, std::uint64_t budget) {
   StringTrace trace;
   NullTrace untraced;
-  World world(1, traced ? static_cast<TraceSink&>(trace) : untraced);
-  world.set_default_link(LinkSpec{Latency::constant(3ms), 0});
-  world.set_budgets(budget, kDefaultMaxFacts);
+  WorldPlan plan;
+  plan.default_link = LinkSpec{Latency::constant(3ms), 0};
+  plan.max_events = budget;
   Told told;
-  auto a_owned = std::make_unique<Probe>("a", world, told.log);
-  auto b_owned = std::make_unique<Probe>("b", world, told.log);
+  std::unique_ptr<World> made;
+  auto a_owned = std::make_unique<Probe>("a", made, told.log);
+  auto b_owned = std::make_unique<Probe>("b", made, told.log);
   Probe& a = *a_owned;
   Probe& b = *b_owned;
-  world.add(std::move(a_owned), ProcessKind::other);
-  world.add(std::move(b_owned), ProcessKind::other);
+  plan.add(std::move(a_owned), ProcessKind::other);
+  plan.add(std::move(b_owned), ProcessKind::other);
+  made = std::make_unique<World>(1, std::move(plan), traced ? static_cast<TraceSink&>(trace) : untraced);
+  World& world = *made;
   a.start = [&](Probe& self) { self.set_timer(1ms, 1); };
   a.timer = [&](Probe& self, std::uint64_t tag) {
     self.send(b.id(), req(tag));
@@ -550,8 +564,8 @@ TEST(WorldTest, HealKeepsLinkFifoWhenAMessageArrivesAtTheHealInstant) {
     self.set_timer(9500us, 0);
   };
   a.timer = [&](Probe& self, std::uint64_t) { self.send(b.id(), req(2)); };  // arrives at 10.5ms = heal
-  rig.world->schedule_fault(T(500us), fault::Partition{{{a.id()}, {b.id()}}, PartitionMode::hold, 10ms});
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(500us), fault::Partition{{{a.id()}, {b.id()}}, PartitionMode::hold, 10ms});
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"10.5ms b msg 1 from a", "10.5ms b msg 2 from a"}));
 }
 
@@ -569,8 +583,8 @@ TEST(WorldTest, DropPartitionLosesMessages) {
     self.send(b.id(), req(tag));
     self.send(c.id(), req(tag));  // c is on a's side
   };
-  rig.world->schedule_fault(T(500us), fault::Partition{{{a.id(), c.id()}, {b.id()}}, PartitionMode::drop, 10ms});
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(500us), fault::Partition{{{a.id(), c.id()}, {b.id()}}, PartitionMode::drop, 10ms});
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), (Lines{"13ms b msg 12 from a"}));
   EXPECT_EQ(rig.of("c"), (Lines{"2ms c msg 1 from a", "3ms c msg 2 from a", "4ms c msg 3 from a",
                                 "13ms c msg 12 from a"}));
@@ -583,8 +597,8 @@ TEST(WorldTest, PartitionWithoutHealHoldsUntilTheEnd) {
   Probe& a = rig.add("a");
   Probe& b = rig.add("b");
   a.start = [&](Probe& self) { self.send(b.id(), req(0)); };
-  rig.world->schedule_fault(T(0s), fault::Partition{{{a.id()}, {b.id()}}, PartitionMode::hold});
-  rig.world->run(T(1s));
+  rig.world().schedule_fault(T(0s), fault::Partition{{{a.id()}, {b.id()}}, PartitionMode::hold});
+  rig.world().run(T(1s));
   EXPECT_EQ(rig.of("b"), Lines{});
   EXPECT_TRUE(rig.faults(FaultKind::heal).empty());
 }
@@ -594,9 +608,9 @@ TEST(WorldTest, PhaseTriggersFireOnceAtTheGivenOccurrenceWithDelay) {
   Rig rig;
   Probe& a = rig.add("a");
   Probe& b = rig.add("b");
-  rig.world->on_phase(b.id(), Phase::worked, 5ms, fault::ClockJump{b.id(), 1s}, 2);
-  rig.world->on_phase(b.id(), Phase::worked, 0ns, fault::ClockDrift{b.id(), 100}, 3);
-  rig.world->on_phase(b.id(), Phase::done, 0ns, fault::ClockDrift{b.id(), 7});  // never reached
+  rig.world().on_phase(b.id(), Phase::worked, 5ms, fault::ClockJump{b.id(), 1s}, 2);
+  rig.world().on_phase(b.id(), Phase::worked, 0ns, fault::ClockDrift{b.id(), 100}, 3);
+  rig.world().on_phase(b.id(), Phase::done, 0ns, fault::ClockDrift{b.id(), 7});  // never reached
   a.start = [&](Probe& self) {
     for (std::uint64_t ms = 1; ms <= 4; ++ms) self.set_timer(Duration{ms * 1ms}, ms);
   };
@@ -605,7 +619,7 @@ TEST(WorldTest, PhaseTriggersFireOnceAtTheGivenOccurrenceWithDelay) {
     self.reach(Phase::worked);
     self.note("after reach");
   };
-  rig.world->run(T(1s));
+  rig.world().run(T(1s));
   const auto jumps = rig.faults(FaultKind::clock_jump);
   ASSERT_EQ(jumps.size(), 1u);
   EXPECT_EQ(jumps[0].at, T(8ms));
@@ -617,7 +631,7 @@ TEST(WorldTest, PhaseTriggersFireOnceAtTheGivenOccurrenceWithDelay) {
   EXPECT_EQ(rig.of("b"), (Lines{"2ms b msg 1 from a", "2ms b after reach", "3ms b msg 2 from a", "3ms b after reach",
                                 "4ms b msg 3 from a", "4ms b clock-adjusted", "4ms b after reach",
                                 "5ms b msg 4 from a", "5ms b after reach", "8ms b clock-adjusted"}));
-  EXPECT_EQ(rig.world->clock(b.id()).drift_ppm(T(5ms)), 100);
+  EXPECT_EQ(rig.world().clock(b.id()).drift_ppm(T(5ms)), 100);
 }
 
 TEST(WorldTest, ClockJumpCallsOnClockAdjustedAndWallAlarmsFireAtTheRightTrueTime) {
@@ -636,9 +650,9 @@ TEST(WorldTest, ClockJumpCallsOnClockAdjustedAndWallAlarmsFireAtTheRightTrueTime
   };
   back.start = [&](Probe& self) { self.set_alarm(ClockKind::wall, LocalTime{10s}, 4); };
   back.adjusted = [&](Probe& self) { self.set_alarm(ClockKind::wall, LocalTime{10s}, 5); };
-  rig.world->schedule_fault(T(2s), fault::ClockJump{fwd.id(), 5s});
-  rig.world->schedule_fault(T(2s), fault::ClockJump{back.id(), -5s});
-  rig.world->run(T(20s));
+  rig.world().schedule_fault(T(2s), fault::ClockJump{fwd.id(), 5s});
+  rig.world().schedule_fault(T(2s), fault::ClockJump{back.id(), -5s});
+  rig.world().run(T(20s));
   EXPECT_EQ(rig.of("fwd"), (Lines{"2s fwd clock-adjusted", "5s fwd timer 3", "10s fwd timer 2"}));
   EXPECT_EQ(rig.of("back"), (Lines{"2s back clock-adjusted", "10s back timer 4", "15s back timer 5"}));
 }
@@ -657,7 +671,7 @@ TEST(WorldTest, TimersAndAlarmsFollowDrift) {
       EXPECT_EQ(self.monotonic_now(), LocalTime{1020ms});
     }
   };
-  rig.world->run(T(5s));
+  rig.world().run(T(5s));
   EXPECT_EQ(rig.of("p"), (Lines{"1s p timer 1", "1s p timer 2"}));
 }
 
@@ -669,9 +683,9 @@ TEST(WorldTest, PromisedEndIsFilledForGrantsAtRunEnd) {
     self.record(LockGranted{1, self.id(), 0xabc, resource::kNoToken, 10s, ClockKind::wall, self.wall_now() + 10s});
     self.record(LockGranted{2, self.id(), 0xdef, 5, 10s, ClockKind::monotonic, self.monotonic_now() + 10s});
   };
-  rig.world->schedule_fault(T(2s), fault::ClockJump{c.id(), 3s});
-  rig.world->schedule_fault(T(4s), fault::ClockDrift{c.id(), 1'000'000});  // twice as fast from 4s
-  rig.world->run(T(20s));
+  rig.world().schedule_fault(T(2s), fault::ClockJump{c.id(), 3s});
+  rig.world().schedule_fault(T(4s), fault::ClockDrift{c.id(), 1'000'000});  // twice as fast from 4s
+  rig.world().run(T(20s));
   const auto grants = rig.facts_of<LockGranted>();
   ASSERT_EQ(grants.size(), 2u);
   // wall: 0..2s reads 0..2s, jumps to 5s, reads 7s at 4s, then 2x: reaches 10s at 5.5s.
@@ -687,7 +701,7 @@ TEST(WorldTest, PromisedEndIsFilledForGrantsAtRunEnd) {
 std::string busy_trace(std::uint64_t seed) {
   Rig rig(seed);
   std::string error;
-  rig.world->set_default_link(LinkSpec{*parse_latency("lognormal(2ms, 0.8)", error), 20'000});
+  rig.plan.default_link = LinkSpec{*parse_latency("lognormal(2ms, 0.8)", error), 20'000};
   Probe& server = rig.add("server", Clock(1s, 50));
   std::vector<Probe*> clients;
   for (const char* name : {"c1", "c2", "c3"}) clients.push_back(&rig.add(name, Clock(0s, -30)));
@@ -702,11 +716,11 @@ std::string busy_trace(std::uint64_t seed) {
     redis::Reply r = redis::Reply::integer_reply(id_of(m), static_cast<std::int64_t>(self.rng().below(100)));
     self.send(m.from, r);
   };
-  rig.world->schedule_fault(T(50ms), fault::Pause{server.id(), 20ms});
-  rig.world->schedule_fault(T(100ms), fault::Partition{{{clients[0]->id()}, {server.id()}}, PartitionMode::hold, 30ms});
-  rig.world->schedule_fault(T(150ms), fault::ClockJump{server.id(), -2s});
-  rig.world->schedule_fault(T(200ms), fault::Crash{clients[1]->id(), 40ms});
-  rig.world->run(T(400ms));
+  rig.world().schedule_fault(T(50ms), fault::Pause{server.id(), 20ms});
+  rig.world().schedule_fault(T(100ms), fault::Partition{{{clients[0]->id()}, {server.id()}}, PartitionMode::hold, 30ms});
+  rig.world().schedule_fault(T(150ms), fault::ClockJump{server.id(), -2s});
+  rig.world().schedule_fault(T(200ms), fault::Crash{clients[1]->id(), 40ms});
+  rig.world().run(T(400ms));
   return rig.trace.text();
 }
 
@@ -720,21 +734,23 @@ TEST(WorldTest, SameSeedGivesByteIdenticalTraceAndAnotherSeedDiffers) {
   // And a HashingTrace agrees with itself across runs of the same world.
   auto hash_of = [](std::uint64_t seed) {
     HashingTrace h;
-    World w(seed, h);
+    WorldPlan plan;
+    std::unique_ptr<World> made;
     std::vector<std::string> log;
-    auto a = std::make_unique<Probe>("a", w, log);
-    auto b = std::make_unique<Probe>("b", w, log);
+    auto a = std::make_unique<Probe>("a", made, log);
+    auto b = std::make_unique<Probe>("b", made, log);
     const ProcessId bid = 1;
     a->start = [](Probe& self) { self.set_timer(Duration{self.rng().between(0, 1'000'000)}, 0); };
     a->timer = [bid](Probe& self, std::uint64_t n) {
       self.send(bid, req(n));
       self.set_timer(Duration{self.rng().between(0, 1'000'000)}, n + 1);
     };
-    w.add(std::move(a), ProcessKind::client);
-    w.add(std::move(b), ProcessKind::redis_node);
+    plan.add(std::move(a), ProcessKind::client);
+    plan.add(std::move(b), ProcessKind::redis_node);
     std::string error;
-    w.set_default_link(LinkSpec{*parse_latency("uniform(1ms, 3ms)", error), 0});
-    w.run(T(100ms));
+    plan.default_link = LinkSpec{*parse_latency("uniform(1ms, 3ms)", error), 0};
+    made = std::make_unique<World>(seed, std::move(plan), h);
+    made->run(T(100ms));
     return std::make_pair(h.hash(), h.lines());
   };
   EXPECT_EQ(hash_of(5), hash_of(5));
