@@ -9,9 +9,9 @@
 #include "sim/check/judge.h"
 #include "sim/check/sessions.h"
 #include "sim/core/trace.h"
-#include "sim/scenario/build.h"
+#include "sim/run/build.h"
+#include "sim/run/run.h"
 #include "sim/scenario/file.h"
-#include "sim/scenario/run.h"
 
 namespace locksim {
 namespace {

@@ -18,8 +18,8 @@
 #include <cstdlib>
 #include <memory>
 
+#include "sim/run/run.h"
 #include "sim/scenario/file.h"
-#include "sim/scenario/run.h"
 #include "sim/search/search.h"
 
 namespace locksim::search {

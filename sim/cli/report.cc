@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "sim/core/trace.h"
-#include "sim/scenario/judged_trace.h"
+#include "sim/run/judged_trace.h"
 
 namespace locksim::cli {
 

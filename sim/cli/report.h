@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/run.h"
+#include "sim/run/run.h"
 #include "sim/scenario/spec.h"
 
 namespace locksim::cli {

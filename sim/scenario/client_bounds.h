@@ -11,7 +11,7 @@
 // with OP one of = < <= > >= (default =) and VALUE a count, a percentage of
 // the client's resource ops (accepted, rejected, rejected-REASON) or a
 // duration (wait). Read with the rest of [expect]; checked against the
-// run's ClientOutcome (check/client_outcomes.h).
+// run's ClientOutcome (check/client_outcomes.h) by run/client_bounds_check.h.
 #pragma once
 
 #include <string>
@@ -20,7 +20,6 @@
 #include "sim/check/client_outcomes.h"
 #include "sim/scenario/doc.h"
 #include "sim/scenario/reader.h"
-#include "sim/scenario/run.h"
 #include "sim/scenario/spec.h"
 
 namespace locksim::scenario {
@@ -33,11 +32,3 @@ void read_client_bounds(Reader& r, const DocNode& expect, const std::vector<Clie
                         std::vector<ClientBound>& out);
 
 }  // namespace locksim::scenario
-
-namespace locksim {
-
-// The bounds that do not hold: "c2.rejected" expected "100%", got "50% (1 of 2 ops)".
-void check_client_bounds(const std::vector<ClientBound>& bounds, const std::vector<ClientOutcome>& outcomes,
-                         const History& h, std::vector<Mismatch>& out);
-
-}  // namespace locksim

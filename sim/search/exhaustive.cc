@@ -7,7 +7,7 @@
 
 #include "sim/check/margins.h"
 #include "sim/core/trace.h"
-#include "sim/scenario/run.h"
+#include "sim/run/run.h"
 #include "sim/world/latency.h"
 
 namespace locksim::search {

@@ -13,7 +13,7 @@
 
 #include <toml++/toml.h>
 
-#include "sim/scenario/run.h"
+#include "sim/run/run.h"
 #include "sim/search/search.h"
 
 namespace locksim::search {

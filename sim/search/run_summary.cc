@@ -2,7 +2,7 @@
 
 #include "sim/core/run_error.h"
 #include "sim/core/trace.h"
-#include "sim/scenario/run.h"
+#include "sim/run/run.h"
 #include "sim/scenario/spec.h"
 #include "sim/search/byte_codec.h"
 

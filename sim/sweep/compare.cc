@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "sim/core/trace.h"
-#include "sim/scenario/run.h"
+#include "sim/run/run.h"
 #include "sim/sweep/seeds.h"
 
 namespace locksim::sweep {

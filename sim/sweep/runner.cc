@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "sim/core/trace.h"
-#include "sim/scenario/run.h"
+#include "sim/run/run.h"
 #include "sim/sweep/csv_writer.h"
 #include "sim/sweep/resume.h"
 #include "sim/sweep/seeds.h"

@@ -19,7 +19,7 @@
 
 #include "sim/check/property.h"
 #include "sim/core/time.h"
-#include "sim/scenario/run.h"
+#include "sim/run/run.h"
 #include "sim/sweep/columns.h"
 
 namespace locksim::sweep {

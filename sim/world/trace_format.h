@@ -3,7 +3,7 @@
 // trace_schema.h (docs/trace.md is generated from it); a test holds every line
 // these functions write to that declaration, so a field added here and not
 // there — or there and not here — fails. The judged lines at the end are
-// written by sim/scenario/judged_trace.cc with this file's TraceLine.
+// written by sim/run/judged_trace.cc with this file's TraceLine.
 #pragma once
 
 #include <cstdint>

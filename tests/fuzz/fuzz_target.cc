@@ -26,8 +26,8 @@
 #include "sim/cli/numbers.h"
 #include "sim/core/run_error.h"
 #include "sim/core/trace.h"
+#include "sim/run/run.h"
 #include "sim/scenario/file.h"
-#include "sim/scenario/run.h"
 #include "sim/sweep/axis.h"
 
 namespace locksim::fuzz {

@@ -7,8 +7,8 @@
 #include <map>
 
 #include "sim/core/trace.h"
+#include "sim/run/run.h"
 #include "sim/scenario/file.h"
-#include "sim/scenario/run.h"
 
 namespace locksim {
 namespace {

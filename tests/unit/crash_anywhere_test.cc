@@ -48,9 +48,9 @@
 #include "sim/core/run_error.h"
 #include "sim/core/trace.h"
 #include "sim/history/server_event.h"
+#include "sim/run/run.h"
 #include "sim/scenario/file.h"
 #include "sim/scenario/phase_reach.h"
-#include "sim/scenario/run.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "sim/core/trace.h"
+#include "sim/run/run.h"
 #include "sim/scenario/file.h"
-#include "sim/scenario/run.h"
 #include "tests/unit/catalogue_variants.h"
 
 namespace locksim {

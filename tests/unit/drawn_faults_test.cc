@@ -8,8 +8,8 @@
 #include <string>
 
 #include "sim/core/trace.h"
+#include "sim/run/run.h"
 #include "sim/scenario/file.h"
-#include "sim/scenario/run.h"
 #include "sim/world/trace_format.h"
 
 namespace locksim {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "sim/core/trace.h"
+#include "sim/run/run.h"
 #include "sim/scenario/file.h"
-#include "sim/scenario/run.h"
 
 namespace locksim {
 namespace {

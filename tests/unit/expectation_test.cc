@@ -2,7 +2,7 @@
 // mismatch only when the measured number falls outside it.
 #include <gtest/gtest.h>
 
-#include "sim/scenario/run.h"
+#include "sim/run/run.h"
 
 namespace locksim {
 namespace {

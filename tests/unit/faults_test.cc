@@ -8,8 +8,8 @@
 
 #include "sim/check/faults.h"
 #include "sim/core/trace.h"
+#include "sim/run/run.h"
 #include "sim/scenario/file.h"
-#include "sim/scenario/run.h"
 
 namespace locksim {
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/check/judge.h"
-#include "sim/scenario/run.h"
+#include "sim/run/run.h"
 #include "tests/unit/catalogue_variants.h"
 
 namespace locksim {

@@ -1,4 +1,4 @@
-// The judged lines (sim/scenario/judged_trace.h): on hand-written histories,
+// The judged lines (sim/run/judged_trace.h): on hand-written histories,
 // each kind of line says what the checkers computed — belief intervals and
 // why they stopped, promised-window pieces as P1 reads them, the service
 // holder on a quorum, role intervals, verdicts with the --json witness.
@@ -8,7 +8,7 @@
 // lines must be exactly what the checkers say. After editing such a trace by
 // hand, rewrite its judged lines with
 //   LOCKSIM_REWRITE_JUDGED=1 build/tests/locksim_tests --gtest_filter='JudgedFixtures.*'
-#include "sim/scenario/judged_trace.h"
+#include "sim/run/judged_trace.h"
 
 #include <gtest/gtest.h>
 

@@ -11,9 +11,9 @@
 #include "sim/core/limits.h"
 #include "sim/core/run_error.h"
 #include "sim/core/trace.h"
-#include "sim/scenario/build.h"
+#include "sim/run/build.h"
+#include "sim/run/run.h"
 #include "sim/scenario/file.h"
-#include "sim/scenario/run.h"
 #include "sim/world/clock.h"
 
 namespace locksim {

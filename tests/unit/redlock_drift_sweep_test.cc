@@ -15,8 +15,8 @@
 #include <gtest/gtest.h>
 
 #include "sim/core/trace.h"
+#include "sim/run/run.h"
 #include "sim/scenario/file.h"
-#include "sim/scenario/run.h"
 
 namespace locksim {
 namespace {

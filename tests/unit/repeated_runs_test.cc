@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "sim/core/run_error.h"
-#include "sim/scenario/build.h"
+#include "sim/run/build.h"
+#include "sim/run/run.h"
 #include "sim/scenario/file.h"
-#include "sim/scenario/run.h"
 #include "sim/world/trace_format.h"
 #include "sim/world/world.h"
 #include "tests/unit/catalogue_variants.h"

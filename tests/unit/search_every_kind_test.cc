@@ -12,9 +12,9 @@
 #include <string>
 
 #include "sim/core/trace.h"
+#include "sim/run/run.h"
 #include "sim/scenario/faults/fault_kinds.h"
 #include "sim/scenario/file.h"
-#include "sim/scenario/run.h"
 #include "sim/search/exhaustive.h"
 #include "sim/search/finding_file.h"
 #include "sim/search/strategy.h"

@@ -14,7 +14,7 @@
 
 #include "sim/core/marked_regions.h"
 #include "sim/core/trace.h"
-#include "sim/scenario/run.h"
+#include "sim/run/run.h"
 #include "sim/world/trace_schema.h"
 #include "tests/unit/catalogue_variants.h"
 

@@ -1,4 +1,4 @@
-#include "sim/scenario/build.h"
+#include "sim/run/build.h"
 
 #include <algorithm>
 #include <memory>

@@ -11,11 +11,11 @@
 #include "sim/check/client_outcomes.h"
 #include "sim/check/faults.h"
 #include "sim/check/judge.h"
-#include "sim/history/history.h"
 #include "sim/check/liveness.h"
 #include "sim/check/sessions.h"
 #include "sim/core/trace.h"
-#include "sim/scenario/build.h"
+#include "sim/history/history.h"
+#include "sim/run/build.h"
 #include "sim/scenario/spec.h"
 
 namespace locksim {

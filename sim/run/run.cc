@@ -1,9 +1,9 @@
-#include "sim/scenario/run.h"
+#include "sim/run/run.h"
 
 #include "sim/check/judge.h"
-#include "sim/scenario/build.h"
-#include "sim/scenario/client_bounds.h"
-#include "sim/scenario/judged_trace.h"
+#include "sim/run/build.h"
+#include "sim/run/client_bounds_check.h"
+#include "sim/run/judged_trace.h"
 
 namespace locksim {
 

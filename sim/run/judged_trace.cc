@@ -1,4 +1,4 @@
-#include "sim/scenario/judged_trace.h"
+#include "sim/run/judged_trace.h"
 
 #include <algorithm>
 #include <optional>
