@@ -34,7 +34,8 @@ bool safe_to_resend(consensus::Op op) {
 StoreLock::StoreLock(Process& self, LockListener& listener, StoreLockConfig config, std::uint64_t tag_base)
     : self_(self), listener_(listener), config_(std::move(config)), tag_base_(tag_base), belief_(self) {
   LOCKSIM_CHECK(!config_.members.empty(), "a store lock needs the store's members");
-  if (config_.clientv3) clientv3_.emplace(self_, config_.members, config_.clientv3_timing, tag_base_ + kClientV3Tags);
+  if (config_.clientv3)
+    clientv3_.emplace(self_, config_.members, config_.knobs.clientv3_timing, tag_base_ + kClientV3Tags);
 }
 
 // A check: an etcd client reads Session.Done(); a Curator application its
@@ -211,16 +212,16 @@ void StoreLock::keep_alive() {
   if (session_ == consensus::kNoStoreSession) return;
   consensus::Request r = request(consensus::Op::keep_alive);
   send(r, Purpose::keep_alive);
-  keepalive_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kKeepaliveTag);
+  keepalive_timer_ = self_.set_timer(config_.knobs.keepalive_every, tag_base_ + kKeepaliveTag);
 }
 
 LocalTime StoreLock::belief_end() const {
   if (clientv3_) return clientv3_->deadline();
-  switch (config_.policy) {
+  switch (config_.knobs.policy) {
     case SessionPolicy::deadline: return deadline_;
-    case SessionPolicy::obey_suspended: return saturating_add(last_heard_, config_.suspended_after);
+    case SessionPolicy::obey_suspended: return saturating_add(last_heard_, config_.knobs.suspended_after);
     case SessionPolicy::obey_lost:
-      return saturating_add(last_heard_, saturating_add(config_.suspended_after, config_.lost_after));
+      return saturating_add(last_heard_, saturating_add(config_.knobs.suspended_after, config_.knobs.lost_after));
     case SessionPolicy::ignore: return saturating_add(last_heard_, kMaxDuration);
   }
   return deadline_;
@@ -242,7 +243,7 @@ void StoreLock::on_session_reply(const consensus::Reply& reply, const Outstandin
   if (sent.purpose == Purpose::open_session) {
     session_ = reply.session;
     self_.cancel_timer(keepalive_timer_);
-    keepalive_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kKeepaliveTag);
+    keepalive_timer_ = self_.set_timer(config_.knobs.keepalive_every, tag_base_ + kKeepaliveTag);
   } else if (sent.request.session != session_) {
     return;  // a keepalive of a session already given up
   }

@@ -65,7 +65,7 @@ void StoreLock::restart_wait() {
 void StoreLock::single_key_acquire() {
   step_ = Step::acquiring;
   consensus::Request r = request(consensus::Op::acquire);
-  r.number = to_ms(config_.lock_delay);
+  r.number = to_ms(config_.knobs.lock_delay);
   send(r, Purpose::attempt);
 }
 
@@ -104,7 +104,7 @@ void StoreLock::on_attempt_reply(const consensus::Reply& reply, const Outstandin
         send(w, Purpose::attempt);
         return;
       }
-      if (config_.recipe == StoreRecipe::etcd_mutex && config_.recheck_after_wait) {
+      if (config_.recipe == StoreRecipe::etcd_mutex && config_.knobs.recheck_after_wait) {
         step_ = Step::rechecking;
         send(request(consensus::Op::get), Purpose::attempt);
         return;
@@ -138,14 +138,14 @@ void StoreLock::on_attempt_reply(const consensus::Reply& reply, const Outstandin
       if (reply.status == Status::ok) {
         my_revision_ = reply.mod_revision;
         renew_sent_ = sent.sent;
-        renew_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kRenewTag);
-        return grant(my_value_, my_revision_, saturating_add(sent.sent, config_.renew_deadline));
+        renew_timer_ = self_.set_timer(config_.knobs.keepalive_every, tag_base_ + kRenewTag);
+        return grant(my_value_, my_revision_, saturating_add(sent.sent, config_.knobs.renew_deadline));
       }
       // Someone wrote the record first: watch it from its new version.
       observed_revision_ = reply.mod_revision;
       observed_since_ = self_.clock_now(config_.clock);
       step_ = Step::observing;
-      retry_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kRetryTag);
+      retry_timer_ = self_.set_timer(config_.knobs.keepalive_every, tag_base_ + kRetryTag);
       return;
     default: return;  // a reply for a step already left
   }
@@ -185,7 +185,7 @@ void StoreLock::on_observed(const consensus::Reply& reply) {
     observed_since_ = now;
   }
   if (now - observed_since_ >= config_.ttl) return claim(observed_revision_);
-  retry_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kRetryTag);
+  retry_timer_ = self_.set_timer(config_.knobs.keepalive_every, tag_base_ + kRetryTag);
 }
 
 void StoreLock::renew() {
@@ -197,7 +197,7 @@ void StoreLock::renew() {
     r.value = my_value_;
     send(r, Purpose::renew);
   }
-  renew_timer_ = self_.set_timer(config_.keepalive_every, tag_base_ + kRenewTag);
+  renew_timer_ = self_.set_timer(config_.knobs.keepalive_every, tag_base_ + kRenewTag);
 }
 
 void StoreLock::on_renewed(const consensus::Reply& reply, const Outstanding& sent) {
@@ -216,7 +216,7 @@ void StoreLock::on_renewed(const consensus::Reply& reply, const Outstanding& sen
   }
   my_revision_ = reply.mod_revision;
   renew_sent_ = sent.sent;
-  belief_.extend(saturating_add(renew_sent_, config_.renew_deadline));
+  belief_.extend(saturating_add(renew_sent_, config_.knobs.renew_deadline));
 }
 
 // --- ending an attempt -----------------------------------------------------------------

@@ -33,22 +33,15 @@ enum class SessionPolicy : std::uint8_t {
   ignore,          // never stop on connection state (the mutex does not stop the holder by itself)
 };
 
-struct StoreLockConfig {
-  StoreRecipe recipe = StoreRecipe::etcd_mutex;
-  std::vector<ProcessId> members;  // the store; requests go to the last known leader, not_leader hints move them
-  consensus::KeyId key = 0;        // the lock's prefix (queue recipes) or key (single-key, record)
-  Duration ttl = std::chrono::seconds(10);  // the session TTL asked for; observation: the lease duration
+// The client's own knobs, the keys of [store_lock]: its key table reads them
+// into this struct (a key not written takes its protocol's or release's
+// value, read/store_section.cc), so they are declared once.
+struct StoreLockKnobs {
   Duration keepalive_every = std::chrono::seconds(3);  // etcd TTL/3; ZooKeeper ping; observation: retry period
-  Duration request_timeout = std::chrono::seconds(1);
-  ClockKind clock = ClockKind::monotonic;  // the clock the client measures its lease with
-
   // etcd: after the wait for lower keys, re-read the own key and fail with
   // ErrSessionExpired when it is gone (false: the recipe before Jepsen's report).
   bool recheck_after_wait = true;
-  // etcd: the session is clientv3's (clientv3_keepalive.h) — keepalives on
-  // its send loop, the session given up by its deadline loop — instead of a
-  // keepalive every |keepalive_every| with a request timeout.
-  bool clientv3 = false;
+  // etcd with a clientv3 session (StoreLockConfig::clientv3): its loops.
   ClientV3Timing clientv3_timing;
   // ZooKeeper + Curator.
   SessionPolicy policy = SessionPolicy::deadline;
@@ -59,6 +52,20 @@ struct StoreLockConfig {
   // Observation leases: the holder gives up when it has not renewed for this
   // long (Kubernetes' renew deadline; DynamoDB: the lease duration).
   Duration renew_deadline = std::chrono::seconds(10);
+};
+
+struct StoreLockConfig {
+  StoreRecipe recipe = StoreRecipe::etcd_mutex;
+  std::vector<ProcessId> members;  // the store; requests go to the last known leader, not_leader hints move them
+  consensus::KeyId key = 0;        // the lock's prefix (queue recipes) or key (single-key, record)
+  Duration ttl = std::chrono::seconds(10);  // the session TTL asked for; observation: the lease duration
+  Duration request_timeout = std::chrono::seconds(1);
+  ClockKind clock = ClockKind::monotonic;  // the clock the client measures its lease with
+  // etcd: the session is clientv3's (clientv3_keepalive.h) — keepalives on
+  // its send loop, the session given up by its deadline loop — instead of a
+  // keepalive every |knobs.keepalive_every| with a request timeout.
+  bool clientv3 = false;
+  StoreLockKnobs knobs;
 
   // The stock lives in the store (etcd's recommended pattern): stock ops go
   // to the store as read_stock and a guarded_decrement comparing the

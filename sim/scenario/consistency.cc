@@ -84,18 +84,18 @@ void check_store_session(Reader& r, const DocNode& root, const ScenarioSpec& spe
   const SourcePos file_pos{spec.file, 0};
   const StoreLockSpec& sl = lock.store_lock;
   const bool observation = protocol_decl(lock.protocol).observation;
-  const Duration limit = observation ? sl.renew_deadline : lock.ttl;
-  if (sl.keepalive_every >= limit) {
+  const Duration limit = observation ? sl.knobs.renew_deadline : lock.ttl;
+  if (sl.knobs.keepalive_every >= limit) {
     fail_at(r, first_written(root, {{"store_lock", "keepalive_every"}, {"lock", "ttl"}}), file_pos,
             "store_lock.keepalive_every",
-            "the client renews every " + human_duration(sl.keepalive_every) + ", which is not shorter than " +
+            "the client renews every " + human_duration(sl.knobs.keepalive_every) + ", which is not shorter than " +
                 (observation ? "the renew deadline (" : "the session TTL (") + human_duration(limit) +
                 "): the lease would run out before its first renewal");
   }
-  if (observation && sl.renew_deadline > lock.ttl) {
+  if (observation && sl.knobs.renew_deadline > lock.ttl) {
     fail_at(r, first_written(root, {{"store_lock", "renew_deadline"}, {"lock", "ttl"}}), file_pos,
             "store_lock.renew_deadline",
-            "the holder gives up after " + human_duration(sl.renew_deadline) +
+            "the holder gives up after " + human_duration(sl.knobs.renew_deadline) +
                 " without renewing, later than a contender may take over (lock.ttl = " + human_duration(lock.ttl) +
                 "): two holders by design");
   }

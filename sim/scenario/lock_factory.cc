@@ -23,28 +23,15 @@ LockFactory store_factory(const ScenarioSpec& spec, const LockTargets& targets) 
   lock.members = targets.service.nodes;
   lock.key = targets.service.lock_key;
   lock.ttl = l.ttl;
-  lock.keepalive_every = s.keepalive_every;
   lock.request_timeout = l.request_timeout;
   lock.clock = l.clock;
-  lock.recheck_after_wait = s.recheck;
-  if (protocol.clientv3) {
-    lock.clientv3 = true;
-    ClientV3Timing& t = lock.clientv3_timing;
-    t.keepalive_tick = s.keepalive_tick;
-    t.keepalive_tick_phase = s.keepalive_tick_phase;
-    t.deadline_tick = s.deadline_tick;
-    t.deadline_tick_phase = s.deadline_tick_phase;
-    t.first_keepalive_timeout = s.first_keepalive_timeout;
-    // clientv3 waits the reply's TTL / 3; a written keepalive_every wins.
-    if (s.keepalive_every_written) t.keepalive_every = s.keepalive_every;
-  }
+  lock.clientv3 = protocol.clientv3;
+  lock.knobs = s.knobs;
+  // clientv3 waits the reply's TTL / 3; a written keepalive_every wins.
+  if (s.keepalive_every_written) lock.knobs.clientv3_timing.keepalive_every = s.knobs.keepalive_every;
   // Curator's policies are ZooKeeper's; every other session lock believes
   // until its own deadline.
-  lock.policy = protocol.curator_policies ? s.policy : SessionPolicy::deadline;
-  lock.suspended_after = s.suspended_after;
-  lock.lost_after = s.lost_after;
-  lock.lock_delay = s.lock_delay;
-  lock.renew_deadline = s.renew_deadline;
+  if (!protocol.curator_policies) lock.knobs.policy = SessionPolicy::deadline;
   lock.stock_in_store = spec.store.stock;
   return [lock](Process& self, LockListener& listener, std::uint64_t tag_base) -> std::unique_ptr<LockClient> {
     return make_store_lock(self, listener, lock, tag_base);

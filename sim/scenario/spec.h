@@ -55,24 +55,16 @@ struct WatchdogSpec {
 };
 
 // [store_lock]: the client side of a store-kept lock — its session, the
-// recipe's options and the client policy (sim/lock/store_lock_config.h).
+// recipe's options and the client policy, as the model takes them
+// (sim/lock/store_lock_config.h). Every knob not written is resolved from the
+// protocol and its release (read/store_section.cc): keepalive_every by the
+// protocol's rule (etcd TTL/3, ...), recheck and clientv3's loops from the
+// release (their phases stay 0: the loops start with the client's first
+// session), suspended_after 2T/3, lost_after T, lock_delay and
+// renew_deadline the protocol's.
 struct StoreLockSpec {
-  Duration keepalive_every{};  // resolved: the protocol's rule (etcd TTL/3, ...) unless written
+  StoreLockKnobs knobs;
   bool keepalive_every_written = false;  // etcd: else each reply's TTL / 3, as clientv3 computes it
-  bool recheck = true;         // etcd: re-read the own key after waiting; resolved from the release
-  // etcd's clientv3 lessor loops (sim/lock/clientv3_keepalive.h): resolved
-  // from the release unless written; the phases are 0 (the loops start with
-  // the client's first session) unless written.
-  Duration keepalive_tick{};
-  Duration keepalive_tick_phase{};
-  Duration deadline_tick{};
-  Duration deadline_tick_phase{};
-  Duration first_keepalive_timeout{};
-  SessionPolicy policy{};      // ZooKeeper: obey-suspended, obey-lost or ignore
-  Duration suspended_after{};  // resolved: 2T/3 unless written
-  Duration lost_after{};       // resolved: T unless written
-  Duration lock_delay{};       // Chubby, Consul; resolved from the protocol unless written
-  Duration renew_deadline{};   // Kubernetes, DynamoDB; resolved from the protocol unless written
 };
 
 struct LockSpec {

@@ -108,8 +108,8 @@ StoreLockConfig etcd(bool recheck = true) {
   StoreLockConfig c;
   c.recipe = StoreRecipe::etcd_mutex;
   c.ttl = 10s;
-  c.keepalive_every = 3s;
-  c.recheck_after_wait = recheck;
+  c.knobs.keepalive_every = 3s;
+  c.knobs.recheck_after_wait = recheck;
   return c;
 }
 
@@ -255,10 +255,10 @@ LocalTime curator_end(SessionPolicy policy) {
   StoreLockConfig c;
   c.recipe = StoreRecipe::curator_mutex;
   c.ttl = 6s;
-  c.keepalive_every = 2s;
-  c.policy = policy;
-  c.suspended_after = 4s;
-  c.lost_after = 6s;
+  c.knobs.keepalive_every = 2s;
+  c.knobs.policy = policy;
+  c.knobs.suspended_after = 4s;
+  c.knobs.lost_after = 6s;
   Rig rig(c);
   rig.stores[0]->answer = [](const Request& q) -> std::optional<Reply> {
     Reply r;
@@ -301,8 +301,8 @@ TEST(StoreLock, ChubbyDelayedAcquireRetriesWhenTheLockDelayEnds) {
   StoreLockConfig c;
   c.recipe = StoreRecipe::chubby_lock;
   c.ttl = 12s;
-  c.keepalive_every = 4s;
-  c.lock_delay = 60s;
+  c.knobs.keepalive_every = 4s;
+  c.knobs.lock_delay = 60s;
   Rig rig(c);
   auto acquires = std::make_shared<int>(0);
   rig.stores[0]->answer = [acquires](const Request& q) -> std::optional<Reply> {
@@ -334,8 +334,8 @@ TrueTime takeover_time(Clock clock) {
   StoreLockConfig c;
   c.recipe = StoreRecipe::observation_lease;
   c.ttl = 15s;
-  c.keepalive_every = 2s;
-  c.renew_deadline = 10s;
+  c.knobs.keepalive_every = 2s;
+  c.knobs.renew_deadline = 10s;
   Rig rig(c, 1, clock);
   rig.stores[0]->answer = [](const Request& q) -> std::optional<Reply> {
     Reply r;
@@ -380,8 +380,8 @@ TEST(StoreLock, ObservationHolderLosesTheLeaseWhenARenewalFindsTheRecordTaken) {
   StoreLockConfig c;
   c.recipe = StoreRecipe::observation_lease;
   c.ttl = 15s;
-  c.keepalive_every = 2s;
-  c.renew_deadline = 10s;
+  c.knobs.keepalive_every = 2s;
+  c.knobs.renew_deadline = 10s;
   Rig rig(c);
   auto puts = std::make_shared<int>(0);
   rig.stores[0]->answer = [puts](const Request& q) -> std::optional<Reply> {
@@ -450,8 +450,8 @@ TEST(StoreLock, StockOpsGoToTheStoreGuardedByTheCreateRevision) {
 StoreLockConfig clientv3(Duration keepalive_phase = 0ms, Duration deadline_phase = 250ms) {
   StoreLockConfig c = etcd();
   c.clientv3 = true;
-  c.clientv3_timing.keepalive_tick_phase = keepalive_phase;
-  c.clientv3_timing.deadline_tick_phase = deadline_phase;
+  c.knobs.clientv3_timing.keepalive_tick_phase = keepalive_phase;
+  c.knobs.clientv3_timing.deadline_tick_phase = deadline_phase;
   return c;
 }
 

@@ -45,17 +45,17 @@ TEST(StoreRelease, EtcdFollows3423UnlessTheFileNamesAnother) {
   EXPECT_EQ(spec.store.lessor_queue_clock, ClockKind::wall);
   EXPECT_EQ(spec.store.expired_retry, 7s) << "ReqTimeout: 5 s + 2 x the 1 s election timeout";
   EXPECT_FALSE(spec.store.renew_confirms_leadership);
-  EXPECT_FALSE(spec.lock.store_lock.recheck) << "no 3.4 Mutex re-reads its own key";
-  EXPECT_EQ(spec.lock.store_lock.keepalive_tick, 500ms);
-  EXPECT_EQ(spec.lock.store_lock.deadline_tick, 1s);
-  EXPECT_EQ(spec.lock.store_lock.first_keepalive_timeout, 5s);
-  EXPECT_EQ(spec.lock.store_lock.keepalive_tick_phase, 0ms) << "the first keepalive goes out with the session";
-  EXPECT_EQ(spec.lock.store_lock.deadline_tick_phase, 0ms) << "the deadline loop starts with the session";
+  EXPECT_FALSE(spec.lock.store_lock.knobs.recheck_after_wait) << "no 3.4 Mutex re-reads its own key";
+  EXPECT_EQ(spec.lock.store_lock.knobs.clientv3_timing.keepalive_tick, 500ms);
+  EXPECT_EQ(spec.lock.store_lock.knobs.clientv3_timing.deadline_tick, 1s);
+  EXPECT_EQ(spec.lock.store_lock.knobs.clientv3_timing.first_keepalive_timeout, 5s);
+  EXPECT_EQ(spec.lock.store_lock.knobs.clientv3_timing.keepalive_tick_phase, 0ms) << "the first keepalive goes out with the session";
+  EXPECT_EQ(spec.lock.store_lock.knobs.clientv3_timing.deadline_tick_phase, 0ms) << "the deadline loop starts with the session";
 
   const ScenarioSpec newer = spec_of(store_file("etcd", "preset = \"etcd-3.5.33\"\n"));
   EXPECT_EQ(newer.store.lessor_queue_clock, ClockKind::monotonic);
   EXPECT_TRUE(newer.store.renew_confirms_leadership);
-  EXPECT_TRUE(newer.lock.store_lock.recheck);
+  EXPECT_TRUE(newer.lock.store_lock.knobs.recheck_after_wait);
 }
 
 TEST(StoreRelease, AKeyWrittenWinsOverTheRelease) {
@@ -63,14 +63,14 @@ TEST(StoreRelease, AKeyWrittenWinsOverTheRelease) {
       "etcd", "preset = \"etcd-3.5.33\"\n[store]\nlessor_queue_clock = \"wall\"\n[store_lock]\nrecheck = false\n"
               "deadline_tick_phase = \"300ms\"\n"));
   EXPECT_EQ(spec.store.lessor_queue_clock, ClockKind::wall);
-  EXPECT_FALSE(spec.lock.store_lock.recheck);
-  EXPECT_EQ(spec.lock.store_lock.deadline_tick_phase, 300ms);
+  EXPECT_FALSE(spec.lock.store_lock.knobs.recheck_after_wait);
+  EXPECT_EQ(spec.lock.store_lock.knobs.clientv3_timing.deadline_tick_phase, 300ms);
 }
 
 TEST(StoreRelease, ZooKeeperReleasesDifferInWhenLostComes) {
   EXPECT_EQ(spec_of(store_file("zookeeper")).lock.preset, "zookeeper-3.8.0");
-  EXPECT_EQ(spec_of(store_file("zookeeper")).lock.store_lock.lost_after, 9s);
-  EXPECT_EQ(spec_of(store_file("zookeeper", "preset = \"zookeeper-3.9.3\"\n")).lock.store_lock.lost_after,
+  EXPECT_EQ(spec_of(store_file("zookeeper")).lock.store_lock.knobs.lost_after, 9s);
+  EXPECT_EQ(spec_of(store_file("zookeeper", "preset = \"zookeeper-3.9.3\"\n")).lock.store_lock.knobs.lost_after,
             Duration(9s) * 666'667 / 1'000'000);
 }
 
@@ -114,11 +114,11 @@ TEST(StoreRelease, ACenturyLongTtlResolvesEveryShareOfItExactly) {
   const Duration century = 100 * kYear;
   const ScenarioSpec etcd = spec_of(with_ttl("etcd", "3155760000s", ""));
   EXPECT_EQ(etcd.lock.ttl, century);
-  EXPECT_EQ(etcd.lock.store_lock.keepalive_every, Duration{century.count() / 1'000'000 * 333'333});
+  EXPECT_EQ(etcd.lock.store_lock.knobs.keepalive_every, Duration{century.count() / 1'000'000 * 333'333});
   const ScenarioSpec zk = spec_of(with_ttl("zookeeper", "3155760000s", "preset = \"zookeeper-3.9.3\"\n"));
-  EXPECT_EQ(zk.lock.store_lock.lost_after, Duration{century.count() / 1'000'000 * 666'667})
+  EXPECT_EQ(zk.lock.store_lock.knobs.lost_after, Duration{century.count() / 1'000'000 * 666'667})
       << "2T/3 after SUSPENDED: 4T/3 after the last packet";
-  EXPECT_EQ(spec_of(with_ttl("etcd", "876000s", "")).lock.store_lock.keepalive_every,
+  EXPECT_EQ(spec_of(with_ttl("etcd", "876000s", "")).lock.store_lock.knobs.keepalive_every,
             Duration{std::int64_t{876'000'000'000'000} / 1'000'000 * 333'333});
 }
 

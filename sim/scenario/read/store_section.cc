@@ -114,83 +114,89 @@ constexpr std::pair<SessionPolicy, std::string_view> kPolicies[] = {{SessionPoli
                                                                     {SessionPolicy::obey_lost, "obey-lost"},
                                                                     {SessionPolicy::ignore, "ignore"}};
 
+// A key read into the client's knobs (StoreLockKnobs), as the model takes them.
+template <typename Get>
+Binding<StoreLockSpec> knob(Get get) {
+  return into_nested<StoreLockSpec>([get](StoreLockSpec& s) -> auto& { return get(s.knobs); });
+}
+
 const KeyTable<StoreLockSpec> kStoreLockKeys{
     {{.name = "keepalive_every",
       .rule = DurationRule{.sign = Sign::positive},
       .doc = "how often the client keeps its session alive (etcd: TTL/3; ZooKeeper ping: T/3; Consul: TTL/2), or "
              "renews / polls an observation lock (Kubernetes retry period 2 s; DynamoDB heartbeat 5 s)",
       .default_note = "the protocol's"},
-     into(&StoreLockSpec::keepalive_every)},
+     knob([](StoreLockKnobs& k) -> auto& { return k.keepalive_every; })},
     {{.name = "recheck",
       .rule = BoolRule{},
       .doc = "etcd only: after waiting for the lower keys to go, re-read the own key and fail with "
              "ErrSessionExpired when it is gone (3.5 on). `false` is the recipe before Jepsen's report, and every "
              "3.4 release's: a waiter whose session expired while it waited believes it holds the lock",
       .default_note = "the release's (3.4.23: `false`)"},
-     into(&StoreLockSpec::recheck)},
+     knob([](StoreLockKnobs& k) -> auto& { return k.recheck_after_wait; })},
     {{.name = "keepalive_tick",
       .rule = DurationRule{.sign = Sign::positive},
       .doc = "etcd only: clientv3's sendKeepAliveLoop wakes this often (retryConnWait) and sends a keepalive "
              "when `keepalive_every` has passed since the last reply — and at every tick while no reply comes",
       .default_note = "the release's (500 ms)"},
-     into(&StoreLockSpec::keepalive_tick)},
+     knob([](StoreLockKnobs& k) -> auto& { return k.clientv3_timing.keepalive_tick; })},
     {{.name = "keepalive_tick_phase",
       .rule = DurationRule{.sign = Sign::non_negative},
       .doc = "etcd only: when the send loop first wakes after the client opens its first session. 0 is a "
              "client made for the session (its first keepalive goes out at once); another value, a client whose "
              "lessor started earlier for another lease. Below `keepalive_tick`",
       .default_note = "0"},
-     into(&StoreLockSpec::keepalive_tick_phase)},
+     knob([](StoreLockKnobs& k) -> auto& { return k.clientv3_timing.keepalive_tick_phase; })},
     {{.name = "deadline_tick",
       .rule = DurationRule{.sign = Sign::positive},
       .doc = "etcd only: clientv3's deadlineLoop wakes this often and closes the session (`Done()`) once its "
              "deadline — the last keepalive reply's arrival + the TTL — has passed: the client learns it lost "
              "the lease up to this long after its own deadline",
       .default_note = "the release's (1 s)"},
-     into(&StoreLockSpec::deadline_tick)},
+     knob([](StoreLockKnobs& k) -> auto& { return k.clientv3_timing.deadline_tick; })},
     {{.name = "deadline_tick_phase",
       .rule = DurationRule{.sign = Sign::non_negative},
       .doc = "etcd only: when the deadline loop first wakes after the client opens its first session (0: "
              "it ticks whole periods after the session's start, as on a client made for it). Below "
              "`deadline_tick`",
       .default_note = "0"},
-     into(&StoreLockSpec::deadline_tick_phase)},
+     knob([](StoreLockKnobs& k) -> auto& { return k.clientv3_timing.deadline_tick_phase; })},
     {{.name = "first_keepalive_timeout",
       .rule = DurationRule{.sign = Sign::positive},
       .doc = "etcd only: a new session's deadline before its first keepalive reply (clientv3: DialTimeout + "
              "1 s, or 5 s without a DialTimeout)",
       .default_note = "the release's (5 s)"},
-     into(&StoreLockSpec::first_keepalive_timeout)},
+     knob([](StoreLockKnobs& k) -> auto& { return k.clientv3_timing.first_keepalive_timeout; })},
     {{.name = "policy",
       .rule = choice_of(kPolicies),
       .doc = "ZooKeeper only: when the Curator application stops acting as the holder — at SUSPENDED "
              "(`suspended_after` of silence from the ensemble), at LOST (`lost_after` later), or never",
       .default_note = "`\"obey-suspended\"`"},
-     into(&StoreLockSpec::policy)},
+     knob([](StoreLockKnobs& k) -> auto& { return k.policy; })},
     {{.name = "suspended_after",
       .rule = DurationRule{.sign = Sign::positive},
       .doc = "ZooKeeper only: the client's read timeout; silence this long is SUSPENDED",
       .default_note = "2/3 of `lock.ttl`"},
-     into(&StoreLockSpec::suspended_after)},
+     knob([](StoreLockKnobs& k) -> auto& { return k.suspended_after; })},
     {{.name = "lost_after",
       .rule = DurationRule{.sign = Sign::positive},
       .doc = "ZooKeeper only: LOST comes this long after SUSPENDED — Curator's simulated expiry after one "
              "session timeout with a 3.8 client; a 3.9.3 client expires the session itself 4T/3 after it last "
              "heard from the ensemble, 2T/3 after SUSPENDED",
       .default_note = "the release's: `lock.ttl` (3.8.0), 2/3 of it (3.9.3)"},
-     into(&StoreLockSpec::lost_after)},
+     knob([](StoreLockKnobs& k) -> auto& { return k.lost_after; })},
     {{.name = "lock_delay",
       .rule = DurationRule{.sign = Sign::non_negative},
       .doc = "Chubby and Consul only: after a holder *fails* (its session expires; not after a clean release) "
              "nobody can take the lock for this long, by the leader's clock",
       .default_note = "Chubby 60 s, Consul 15 s"},
-     into(&StoreLockSpec::lock_delay)},
+     knob([](StoreLockKnobs& k) -> auto& { return k.lock_delay; })},
     {{.name = "renew_deadline",
       .rule = DurationRule{.sign = Sign::positive},
       .doc = "Kubernetes and DynamoDB only: the holder stops acting as the holder when its last successful "
              "renewal is this old on its own clock",
       .default_note = "Kubernetes 10 s; DynamoDB the lease (`lock.ttl`)"},
-     into(&StoreLockSpec::renew_deadline)},};
+     knob([](StoreLockKnobs& k) -> auto& { return k.renew_deadline; })},};
 
 bool listed(const std::vector<std::string_view>& keys, std::string_view key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
@@ -281,9 +287,10 @@ void check_store_phases(ReadContext& c) {
   const StoreLockSpec& sl = c.spec.lock.store_lock;
   check_phase(c, "store", "lessor_tick_phase", st.lessor_tick_phase, st.lessor_tick, "lessor_tick");
   if (!protocol_decl(c.spec.lock.protocol).clientv3) return;
-  check_phase(c, "store_lock", "keepalive_tick_phase", std::optional(sl.keepalive_tick_phase), sl.keepalive_tick,
+  const ClientV3Timing& t = sl.knobs.clientv3_timing;
+  check_phase(c, "store_lock", "keepalive_tick_phase", std::optional(t.keepalive_tick_phase), t.keepalive_tick,
               "keepalive_tick");
-  check_phase(c, "store_lock", "deadline_tick_phase", std::optional(sl.deadline_tick_phase), sl.deadline_tick,
+  check_phase(c, "store_lock", "deadline_tick_phase", std::optional(t.deadline_tick_phase), t.deadline_tick,
               "deadline_tick");
 }
 
@@ -306,13 +313,14 @@ void resolve_store_defaults(ReadContext& c) {
     store.promotion_extension = p.promotion_extension.value_or(store.election_timeout);
   sl.keepalive_every_written = !unwritten("store_lock", "keepalive_every");
   if (unwritten("store_lock", "keepalive_every"))
-    sl.keepalive_every = p.keepalive_per_ttl_ppm > 0 ? std::max(Duration{1}, scale_ppm(lock.ttl, p.keepalive_per_ttl_ppm))
-                                                     : p.keepalive_fixed;
-  if (unwritten("store_lock", "policy")) sl.policy = p.policy;
-  if (unwritten("store_lock", "suspended_after")) sl.suspended_after = std::max(Duration{1}, lock.ttl * 2 / 3);
-  if (unwritten("store_lock", "lost_after")) sl.lost_after = lock.ttl;
-  if (unwritten("store_lock", "lock_delay")) sl.lock_delay = p.lock_delay;
-  if (unwritten("store_lock", "renew_deadline")) sl.renew_deadline = p.renew_deadline.value_or(lock.ttl);
+    sl.knobs.keepalive_every = p.keepalive_per_ttl_ppm > 0
+                                   ? std::max(Duration{1}, scale_ppm(lock.ttl, p.keepalive_per_ttl_ppm))
+                                   : p.keepalive_fixed;
+  if (unwritten("store_lock", "policy")) sl.knobs.policy = p.policy;
+  if (unwritten("store_lock", "suspended_after")) sl.knobs.suspended_after = std::max(Duration{1}, lock.ttl * 2 / 3);
+  if (unwritten("store_lock", "lost_after")) sl.knobs.lost_after = lock.ttl;
+  if (unwritten("store_lock", "lock_delay")) sl.knobs.lock_delay = p.lock_delay;
+  if (unwritten("store_lock", "renew_deadline")) sl.knobs.renew_deadline = p.renew_deadline.value_or(lock.ttl);
   // The release: what the file names, else the protocol's own.
   const StoreRelease* release = find_store_release(lock.preset);
   if (release == nullptr) release = default_store_release(spec.lock.protocol);
@@ -323,12 +331,13 @@ void resolve_store_defaults(ReadContext& c) {
   if (unwritten("store", "expired_retry") && listed(protocol_decl(spec.lock.protocol).lessor_keys, "expired_retry"))
     store.expired_retry = saturating_add(5s, saturating_mul(store.election_timeout, 2));
   if (unwritten("store", "renew_confirms_leadership")) store.renew_confirms_leadership = release->renew_confirms_leadership;
-  if (unwritten("store_lock", "recheck")) sl.recheck = release->recheck;
-  if (unwritten("store_lock", "keepalive_tick")) sl.keepalive_tick = release->keepalive_tick;
-  if (unwritten("store_lock", "deadline_tick")) sl.deadline_tick = release->deadline_tick;
-  if (unwritten("store_lock", "first_keepalive_timeout")) sl.first_keepalive_timeout = release->first_keepalive_timeout;
+  if (unwritten("store_lock", "recheck")) sl.knobs.recheck_after_wait = release->recheck;
+  ClientV3Timing& t = sl.knobs.clientv3_timing;
+  if (unwritten("store_lock", "keepalive_tick")) t.keepalive_tick = release->keepalive_tick;
+  if (unwritten("store_lock", "deadline_tick")) t.deadline_tick = release->deadline_tick;
+  if (unwritten("store_lock", "first_keepalive_timeout")) t.first_keepalive_timeout = release->first_keepalive_timeout;
   if (release->lost_after_per_ttl_ppm > 0 && unwritten("store_lock", "lost_after"))
-    sl.lost_after = std::max(Duration{1}, scale_ppm(lock.ttl, release->lost_after_per_ttl_ppm));
+    sl.knobs.lost_after = std::max(Duration{1}, scale_ppm(lock.ttl, release->lost_after_per_ttl_ppm));
 }
 
 }  // namespace locksim::scenario
