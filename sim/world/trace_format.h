@@ -1,9 +1,11 @@
 // Writes the trace's lines: the header, each message and each fact, the
-// promises and clocks after the end. What each line holds is declared once in
-// trace_schema.h (docs/trace.md is generated from it); a test holds every line
-// these functions write to that declaration, so a field added here and not
-// there — or there and not here — fails. The judged lines at the end are
-// written by sim/run/judged_trace.cc with this file's TraceLine.
+// promises and clocks after the end. A fact's line and a message's payload
+// are written by walking their declarations (trace_fact_lines.cc,
+// trace_payload_lines.cc), which the schema (trace_schema.h, and
+// docs/trace.md from it) lists as they are; the header, message, promise
+// and clock lines here and the judged lines (sim/run/judged_trace.cc, with
+// this file's TraceLine) are written by hand, and a test holds every line of
+// every catalogue trace to the schema.
 #pragma once
 
 #include <cstdint>

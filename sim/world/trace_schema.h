@@ -1,8 +1,11 @@
 // The trace's line format, declared once: each line type and each message
 // payload kind with its fields (name, JSON type, whether it may be left out
-// or be null, one line of doc). Everything else about the format is drawn
-// from here: `locksim trace-schema` prints it as JSON, the analysis reads
-// that JSON to know the lines (analysis/trace_schema.json, kept equal by a
+// or be null, one line of doc). The fact lines and the payload kinds are
+// declared beside the code that writes them (trace_fact_lines.cc,
+// trace_payload_lines.cc) and collected here; the others are listed in
+// trace_schema.cc. Everything else about the format is drawn from here:
+// `locksim trace-schema` prints it as JSON, the analysis reads that JSON to
+// know the lines (analysis/trace_schema.json, kept equal by a
 // test), docs/trace.md holds its tables (`locksim trace-schema --update`),
 // and a test holds every line of every catalogue trace to it — a field
 // written but not declared, or declared but never written, fails.
