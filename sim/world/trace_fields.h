@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
@@ -32,11 +33,16 @@ struct Field {
 
 // A line type (a fact's) or a payload kind (a message's), with its fields
 // in the order they are written.
+// A payload in words close to Redis's, for people (a message line's "msg").
+template <typename T>
+using Words = std::string (*)(const T& item, const History& h);
+
 template <typename T>
 struct LineDecl {
   std::string_view name;
   std::string_view doc;
   std::vector<Field<T>> fields;
+  Words<T> words = nullptr;  // payloads only
 
   // Writes every field that applies to |item|.
   void write(TraceLine& line, const T& item, const History& h) const {

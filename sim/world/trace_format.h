@@ -42,7 +42,6 @@ std::string lock_value_text(std::uint64_t v);
 std::string run_header_json(std::uint64_t seed, const History& history);
 std::string fact_json(const Fact& fact, const History& history);
 std::string message_json(TrueTime at, const char* what, const Message& m, const History& history);
-std::string describe_payload(const Payload& payload, const History& history);
 // The end of a grant's (or an extension's) promised window, known only when
 // the run is over: written then, at |run_end|, so that every line's "t" is
 // in time order; "at" says when the grant or extension was.

@@ -82,6 +82,11 @@ std::string key_text(redis::KeyId k, const History& h) {
   return k < h.key_names.size() ? h.key_names[k] : std::to_string(k);
 }
 
+// A store key as prefix/suffix.
+std::string store_key_text(consensus::Key k, const History& h) {
+  return key_text(k.prefix, h) + "/" + std::to_string(k.suffix);
+}
+
 const TraceField kRequestId = {"request_id", "i", "pairs a reply with its request"};
 
 // What a Redis request's fields apply to.
@@ -167,7 +172,10 @@ const LineDecl<redis::Request> kRedisRequest{
      {{"timeout_ms", "i?", "WAIT"},
       [](TraceLine& l, const char* n, const Request& r, const History&) {
         if (is(r, Command::wait)) l.num(n, r.expire_amount);
-      }}}};
+      }}},
+    [](const Request& r, const History& h) {
+      return redis::describe(r, key_text(r.key, h), key_text(r.counter_key, h));
+    }};
 
 using Reply = redis::Reply;
 
@@ -186,7 +194,8 @@ const LineDecl<Reply> kRedisReply{
      {{"error", "s?", "error: Redis's text"},
       [](TraceLine& l, const char* n, const Reply& r, const History&) {
         if (r.kind == Reply::Kind::error) l.str(n, r.error_message());
-      }}}};
+      }}},
+    [](const Reply& r, const History&) { return r.to_string(); }};
 
 const LineDecl<resource::Request> kResourceRequest{
     "resource-request", "a client's operation on the protected resource",
@@ -195,7 +204,12 @@ const LineDecl<resource::Request> kResourceRequest{
      {{"session", "i", "the session the client believes it holds"}, integer<&resource::Request::session>},
      {{"token", "i", "the fencing token it carries; -1 when none"}, integer<&resource::Request::fencing_token>},
      {{"value", "s", "the lock value"}, lock_value<&resource::Request::lock_value>},
-     {{"argument", "i", "write, decrement: what was read"}, integer<&resource::Request::argument>}}};
+     {{"argument", "i", "write, decrement: what was read"}, integer<&resource::Request::argument>}},
+    [](const resource::Request& r, const History&) {
+      std::string s = std::string(resource::op_name(r.op)) + " session " + std::to_string(r.session);
+      if (r.fencing_token != resource::kNoToken) s += " token " + std::to_string(r.fencing_token);
+      return s;
+    }};
 
 const LineDecl<resource::Reply> kResourceReply{
     "resource-reply", "the resource's answer",
@@ -203,7 +217,11 @@ const LineDecl<resource::Reply> kResourceReply{
      {{"accepted", "b", "whether it applied the operation"}, boolean<&resource::Reply::accepted>},
      {{"reject", "s", "none | stale-token | mark-mismatch | out-of-stock | missing-token"},
       word<&resource::Reply::reject, resource::reject_name>},
-     {{"value", "i", "read: the current value"}, integer<&resource::Reply::value>}}};
+     {{"value", "i", "read: the current value"}, integer<&resource::Reply::value>}},
+    [](const resource::Reply& r, const History&) {
+      if (r.accepted) return "accepted value " + std::to_string(r.value);
+      return std::string("rejected ") + resource::reject_name(r.reject);
+    }};
 
 using Entry = redis::ReplicationEntry;
 
@@ -222,23 +240,40 @@ const LineDecl<Entry> kReplicationEntry{
      {{"expire_at_ms", "i?", "set with an expiry, on the master's expiry clock"},
       [](TraceLine& l, const char* n, const Entry& e, const History&) {
         if (e.op == Entry::Op::set && e.expire_at_ms >= 0) l.num(n, e.expire_at_ms);
-      }}}};
+      }}},
+    [](const Entry& e, const History& h) -> std::string {
+      const std::string at = " @" + std::to_string(e.offset);
+      switch (e.op) {
+        case Entry::Op::set: return "repl SET " + key_text(e.key, h) + " " + e.value.to_string() + at;
+        case Entry::Op::del: return "repl DEL " + key_text(e.key, h) + at;
+        case Entry::Op::flush: return "repl FLUSHALL (full resync)" + at;
+      }
+      return "repl ?";
+    }};
 
 const LineDecl<redis::ReplicationAck> kReplicationAck{
     "replication-ack", "a replica's acknowledgement",
     {{{"offset", "i", "how far it applied"}, integer<&redis::ReplicationAck::offset>},
-     {{"attach", "b", "true: PSYNC, asks for a full resync"}, boolean<&redis::ReplicationAck::attach>}}};
+     {{"attach", "b", "true: PSYNC, asks for a full resync"}, boolean<&redis::ReplicationAck::attach>}},
+    [](const redis::ReplicationAck& a, const History&) {
+      return std::string(a.attach ? "PSYNC (attach) " : "REPLCONF ACK ") + std::to_string(a.offset);
+    }};
 
 const LineDecl<redis::GetAck> kGetAck{
-    "replication-getack", "REPLCONF GETACK: a master asks its replicas to acknowledge", {}};
+    "replication-getack", "REPLCONF GETACK: a master asks its replicas to acknowledge", {},
+    [](const redis::GetAck&, const History&) { return std::string("REPLCONF GETACK"); }};
 
 const LineDecl<redis::ReplicaOf> kReplicaOf{
     "replicaof", "a sentinel reconfigures a node",
     {{{"master", "s~", "the new master (null: REPLICAOF NO ONE)"}, process_or_null<&redis::ReplicaOf::master>},
-     {{"epoch", "i", "the configuration epoch"}, integer<&redis::ReplicaOf::epoch>}}};
+     {{"epoch", "i", "the configuration epoch"}, integer<&redis::ReplicaOf::epoch>}},
+    [](const redis::ReplicaOf& r, const History& h) {
+      return r.master == kNoProcess ? std::string("REPLICAOF NO ONE") : "REPLICAOF " + h.name_of(r.master);
+    }};
 
 const LineDecl<redis::Ping> kPing{
-    "ping", "a sentinel's ping", {{kRequestId, integer<&redis::Ping::id>}}};
+    "ping", "a sentinel's ping", {{kRequestId, integer<&redis::Ping::id>}},
+    [](const redis::Ping&, const History&) { return std::string("PING"); }};
 
 const LineDecl<redis::Pong> kPong{
     "pong", "a node's answer",
@@ -251,44 +286,61 @@ const LineDecl<redis::Pong> kPong{
       [](TraceLine& l, const char* n, const redis::Pong& p, const History& h) {
         if (!p.is_master) l.process(n, p.master, h);
       }},
-     {{"offset", "i", "its replication offset"}, integer<&redis::Pong::offset>}}};
+     {{"offset", "i", "its replication offset"}, integer<&redis::Pong::offset>}},
+    [](const redis::Pong& p, const History& h) {
+      return p.is_master ? std::string("PONG (master)") : "PONG (replica of " + h.name_of(p.master) + ")";
+    }};
 
 const LineDecl<redis::IsMasterDown> kIsMasterDown{
     "is-master-down", "a sentinel asks another whether the master is down (and for its vote)",
     {{kRequestId, integer<&redis::IsMasterDown::id>},
      {{"master", "s~", "the master"}, process_or_null<&redis::IsMasterDown::master>},
      {{"epoch", "i", "the asker's epoch"}, integer<&redis::IsMasterDown::epoch>},
-     {{"wants_vote", "b", "whether it asks for a vote"}, boolean<&redis::IsMasterDown::wants_vote>}}};
+     {{"wants_vote", "b", "whether it asks for a vote"}, boolean<&redis::IsMasterDown::wants_vote>}},
+    [](const redis::IsMasterDown& m, const History& h) {
+      return "is-master-down-by-addr " + h.name_of(m.master) + " epoch " + std::to_string(m.epoch) +
+             (m.wants_vote ? " (vote?)" : "");
+    }};
 
 const LineDecl<redis::MasterDownReply> kMasterDownReply{
     "master-down-reply", "the answer",
     {{kRequestId, integer<&redis::MasterDownReply::id>},
      {{"down", "b", "whether it sees the master down"}, boolean<&redis::MasterDownReply::down>},
      {{"leader", "s~", "the sentinel it votes for (null: none)"}, process_or_null<&redis::MasterDownReply::leader>},
-     {{"epoch", "i", "the vote's epoch"}, integer<&redis::MasterDownReply::epoch>}}};
+     {{"epoch", "i", "the vote's epoch"}, integer<&redis::MasterDownReply::epoch>}},
+    [](const redis::MasterDownReply& r, const History& h) {
+      return std::string(r.down ? "down" : "up") + ", vote " + h.name_of(r.leader);
+    }};
 
 const LineDecl<redis::SwitchMaster> kSwitchMaster{
     "switch-master", "+switch-master, to peers and clients",
     {{{"old_master", "s~", "the old master"}, process_or_null<&redis::SwitchMaster::old_master>},
      {{"new_master", "s~", "the new one"}, process_or_null<&redis::SwitchMaster::new_master>},
-     {{"epoch", "i", "the epoch"}, integer<&redis::SwitchMaster::epoch>}}};
+     {{"epoch", "i", "the epoch"}, integer<&redis::SwitchMaster::epoch>}},
+    [](const redis::SwitchMaster& s, const History& h) {
+      return "+switch-master " + h.name_of(s.old_master) + " -> " + h.name_of(s.new_master);
+    }};
 
 const LineDecl<redis::GetMaster> kGetMaster{
     "get-master", "a client asks a sentinel for the master",
-    {{kRequestId, integer<&redis::GetMaster::id>}}};
+    {{kRequestId, integer<&redis::GetMaster::id>}},
+    [](const redis::GetMaster&, const History&) { return std::string("get-master-addr-by-name"); }};
 
 const LineDecl<redis::MasterIs> kMasterIs{
     "master-is", "the sentinel's answer",
     {{kRequestId, integer<&redis::MasterIs::id>},
      {{"master", "s~", "the master (null: none known)"}, process_or_null<&redis::MasterIs::master>},
-     {{"epoch", "i", "the epoch"}, integer<&redis::MasterIs::epoch>}}};
+     {{"epoch", "i", "the epoch"}, integer<&redis::MasterIs::epoch>}},
+    [](const redis::MasterIs& m, const History& h) { return "master is " + h.name_of(m.master); }};
 
 const LineDecl<service::Call> kServiceCall{
     "service-call", "a call to another service (the story's slow dependency)",
-    {{kRequestId, integer<&service::Call::request_id>}}};
+    {{kRequestId, integer<&service::Call::request_id>}},
+    [](const service::Call&, const History&) { return std::string("call"); }};
 
 const LineDecl<service::Answer> kServiceAnswer{
-    "service-answer", "its answer", {{kRequestId, integer<&service::Answer::request_id>}}};
+    "service-answer", "its answer", {{kRequestId, integer<&service::Answer::request_id>}},
+    [](const service::Answer&, const History&) { return std::string("answer"); }};
 
 // A store key's two halves.
 template <typename T>
@@ -312,7 +364,10 @@ const LineDecl<StoreRequest> kStoreRequest{
      {{"suffix", "i", "the key's suffix (a lock waiter's sequence)"}, key_suffix<StoreRequest>},
      {{"session", "i", "the store session it acts for"}, integer<&StoreRequest::session>},
      {{"revision", "i", "the revision it names (a watch, a compare)"}, integer<&StoreRequest::revision>},
-     {{"number", "i", "the operation's number argument (a TTL in ms, a count)"}, integer<&StoreRequest::number>}}};
+     {{"number", "i", "the operation's number argument (a TTL in ms, a count)"}, integer<&StoreRequest::number>}},
+    [](const StoreRequest& r, const History& h) {
+      return std::string(consensus::op_name(r.op)) + " " + store_key_text(r.key, h);
+    }};
 
 const LineDecl<StoreReply> kStoreReply{
     "store-reply", "the store's answer",
@@ -325,24 +380,34 @@ const LineDecl<StoreReply> kStoreReply{
      {{"session", "i", "the session"}, integer<&StoreReply::session>},
      {{"create_revision", "i", "the key's create revision"}, integer<&StoreReply::create_revision>},
      {{"mod_revision", "i", "the key's last revision"}, integer<&StoreReply::mod_revision>},
-     {{"number", "i", "the answer's number (a TTL granted, a count)"}, integer<&StoreReply::number>}}};
+     {{"number", "i", "the answer's number (a TTL granted, a count)"}, integer<&StoreReply::number>}},
+    [](const StoreReply& r, const History&) {
+      return std::string(consensus::status_name(r.status)) + " rev " + std::to_string(r.create_revision);
+    }};
 
 const LineDecl<consensus::Event> kStoreEvent{
     "store-event", "a watch fired: a key changed",
     {{{"key", "s", "the key's prefix"}, key_prefix<consensus::Event>},
      {{"suffix", "i", "its suffix"}, key_suffix<consensus::Event>},
-     {{"revision", "i", "the change's revision"}, integer<&consensus::Event::revision>}}};
+     {{"revision", "i", "the change's revision"}, integer<&consensus::Event::revision>}},
+    [](const consensus::Event& e, const History& h) {
+      return "deleted " + store_key_text(e.key, h) + " @" + std::to_string(e.revision);
+    }};
 
 const LineDecl<consensus::RequestVote> kRequestVote{
     "request-vote", "a candidate asks for a vote (Raft)",
     {{{"term", "i", "its term"}, integer<&consensus::RequestVote::term>},
      {{"last_log_index", "i", "its log's last index"}, integer<&consensus::RequestVote::last_log_index>},
-     {{"last_log_term", "i", "its log's last term"}, integer<&consensus::RequestVote::last_log_term>}}};
+     {{"last_log_term", "i", "its log's last term"}, integer<&consensus::RequestVote::last_log_term>}},
+    [](const consensus::RequestVote& v, const History&) { return "RequestVote term " + std::to_string(v.term); }};
 
 const LineDecl<consensus::Vote> kVote{
     "vote", "the answer",
     {{{"term", "i", "the voter's term"}, integer<&consensus::Vote::term>},
-     {{"granted", "b", "whether it voted"}, boolean<&consensus::Vote::granted>}}};
+     {{"granted", "b", "whether it voted"}, boolean<&consensus::Vote::granted>}},
+    [](const consensus::Vote& v, const History&) {
+      return std::string(v.granted ? "vote yes" : "vote no") + " term " + std::to_string(v.term);
+    }};
 
 using Append = consensus::Append;
 
@@ -356,13 +421,20 @@ const LineDecl<Append> kAppend{
      {{"entry", "s?", "the entry's command, when there is one"},
       [](TraceLine& l, const char* n, const Append& a, const History&) {
         if (a.entry_term) l.str(n, consensus::command_kind_name(a.entry.kind));
-      }}}};
+      }}},
+    [](const Append& a, const History&) {
+      return std::string(a.entry_term ? "AppendEntries " : "heartbeat ") + "term " + std::to_string(a.term) +
+             " commit " + std::to_string(a.commit);
+    }};
 
 const LineDecl<consensus::AppendReply> kAppendReply{
     "append-reply", "the follower's answer",
     {{{"term", "i", "its term"}, integer<&consensus::AppendReply::term>},
      {{"success", "b", "whether it appended"}, boolean<&consensus::AppendReply::success>},
-     {{"match_index", "i", "how far it matches"}, integer<&consensus::AppendReply::match_index>}}};
+     {{"match_index", "i", "how far it matches"}, integer<&consensus::AppendReply::match_index>}},
+    [](const consensus::AppendReply& r, const History&) {
+      return std::string(r.success ? "append ok " : "append refused ") + std::to_string(r.match_index);
+    }};
 
 // Each payload's declaration, by its type.
 const LineDecl<redis::Request>& decl_of(const redis::Request*) { return kRedisRequest; }
@@ -394,6 +466,10 @@ const LineDecl<consensus::AppendReply>& decl_of(const consensus::AppendReply*) {
 
 std::vector<TraceLineDecl> payload_line_decls() {
   return declarations_of<Payload>(TraceSection::message, [](const auto* p) -> const auto& { return decl_of(p); });
+}
+
+std::string describe_payload(const Payload& payload, const History& h) {
+  return std::visit([&](const auto& p) { return decl_of(&p).words(p, h); }, payload);
 }
 
 void payload_fields(TraceLine& line, const Payload& payload, const History& h) {
