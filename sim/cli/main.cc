@@ -1,11 +1,13 @@
 // locksim: a deterministic fault-injection simulator for distributed-lock safety.
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/cli/allocator.h"
 #include "sim/cli/commands.h"
 #include "sim/core/version.h"
+#include "sim/scenario/doc.h"
 
 namespace {
 
@@ -45,6 +47,23 @@ exit codes: 0 verdicts match [expect] (sweep: all rows written; search: nothing
 found), 1 a verdict does not (search: a violation was found), 2 bad input.
 )";
 
+using Command = int (*)(const std::string& program, const std::vector<std::string>& args);
+
+// Every subcommand by its name: the dispatch and the suggestion for a
+// misspelt one read the same list.
+constexpr std::pair<std::string_view, Command> kCommands[] = {
+    {"run", locksim::cli::run_command},
+    {"sweep", locksim::cli::sweep_command},
+    {"compare", locksim::cli::compare_command},
+    {"search", locksim::cli::search_command},
+    {"search-merge", locksim::cli::search_merge_command},
+    {"shrink", locksim::cli::shrink_command},
+    {"validate", locksim::cli::validate_command},
+    {"list", locksim::cli::list_command},
+    {"keys", locksim::cli::keys_command},
+    {"trace-schema", locksim::cli::trace_schema_command},
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -66,16 +85,15 @@ int main(int argc, char** argv) {
               << "build: " << LOCKSIM_BUILD_KIND << "\n";
     return kExitOk;
   }
-  if (command == "run") return run_command(program, args);
-  if (command == "sweep") return sweep_command(program, args);
-  if (command == "compare") return compare_command(program, args);
-  if (command == "search") return search_command(program, args);
-  if (command == "search-merge") return search_merge_command(program, args);
-  if (command == "shrink") return shrink_command(program, args);
-  if (command == "validate") return validate_command(program, args);
-  if (command == "list") return list_command(program, args);
-  if (command == "keys") return keys_command(program, args);
-  if (command == "trace-schema") return trace_schema_command(program, args);
-  std::cerr << "locksim: unknown command '" << command << "'\n\n" << kUsage;
+  std::vector<std::string> names;
+  for (const auto& [name, run] : kCommands) {
+    if (command == name) return run(program, args);
+    names.emplace_back(name);
+  }
+  // A close misspelling gets its one line; anything else the whole usage.
+  const std::string suggestion = locksim::scenario::did_you_mean(command, names);
+  std::cerr << "locksim: unknown command '" << command << "'" << suggestion << "\n";
+  if (suggestion.empty()) std::cerr << "\n" << kUsage;
+  else std::cerr << "'locksim --help' lists the commands\n";
   return kExitBadInput;
 }

@@ -435,8 +435,18 @@ for value, fragment in [
 case("cli-seed-max-runs", "", ["seed 18446744073709551615"], args=["run", "{file}", "--seed", "18446744073709551615"],
      code=0)
 case("cli-unknown-option", "", ["unrecognised option '--sede'"], args=["run", "{file}", "--sede", "1"])
-case("cli-unknown-command", None, ["unknown command 'rn'"], args=["rn"])
+case("cli-unknown-command", None, ["unknown command 'rn' (did you mean \"run\"?)"], args=["rn"])
+case("cli-unknown-command-suggests", None, ["unknown command 'serach' (did you mean \"search\"?)",
+                                            "'locksim --help' lists the commands"], args=["serach"])
 case("cli-two-files", "", ["too many positional options"], args=["run", "{file}", "{file}"])
+# `--set lock.ttl=5 seconds` unquoted: the shell's second word is named, with the quoting that keeps it.
+UNQUOTED = "'seconds' follows --set lock.ttl=5 but is not an option or a file"
+QUOTED = "as --set 'lock.ttl=5 seconds'"
+case("cli-unquoted-set-value-run", "", [UNQUOTED, QUOTED], args=["run", "{file}", "--set", "lock.ttl=5", "seconds"])
+case("cli-unquoted-set-value-before-file", "", [UNQUOTED, QUOTED],
+     args=["run", "--set", "lock.ttl=5", "seconds", "{file}"])
+case("cli-unquoted-set-value-equals", "", [UNQUOTED, QUOTED],
+     args=["sweep", "{file}", "--set=lock.ttl=5", "seconds", "--seeds", "1", "--vary", "lock.ttl=1s,2s"])
 
 # ---------------------------------------------------------------- budgets at run time
 case("run-event-budget", Replace('run_for = "20s"', 'run_for = "20s"\nmax_events = 20'),

@@ -168,6 +168,30 @@ def test_bad_command_lines_exit_2(locksim, args, fragment):
     assert fragment in result.stderr
 
 
+def test_a_misspelt_command_gets_one_suggestion_and_a_stranger_the_usage(locksim):
+    close = locksim("runn")
+    assert close.returncode == 2
+    assert close.stderr == "locksim: unknown command 'runn' (did you mean \"run\"?)\n'locksim --help' lists the commands\n"
+    far = locksim("frobnicate")
+    assert far.returncode == 2 and "did you mean" not in far.stderr and "commands:" in far.stderr
+
+
+def test_an_unquoted_set_value_is_named_whatever_the_command(locksim):
+    """The shell splits `--set lock.ttl=5 seconds`: the leftover word is named, with the quoting that keeps it,
+    alone (no help text) — also where it would otherwise be read as one more file (search, compare)."""
+    for args in (["run", "scenarios/single-node-gc-pause.toml", "--set", "lock.ttl=5", "seconds"],
+                 ["search", "scenarios/search/gc-pause.toml", "--set", "lock.ttl=5", "seconds", "--budget", "1"]):
+        result = locksim(*args)
+        assert result.returncode == 2, result.stderr
+        assert "'seconds' follows --set lock.ttl=5" in result.stderr and "--set 'lock.ttl=5 seconds'" in result.stderr
+        assert "usage" not in result.stderr.lower() and len(result.stderr.splitlines()) == 1, result.stderr
+
+
+def test_a_catalogue_name_after_a_set_is_not_taken_for_a_split_value(locksim):
+    result = locksim("run", "--set", "lock.ttl=5s", "single-node-gc-pause")
+    assert "follows --set" not in result.stderr and result.returncode in (0, 1), result.stderr
+
+
 def test_validate_reports_every_variant(locksim):
     """validate names each good file with its variants and exits 0."""
     files = [f"scenarios/{name}.toml" for name in CATALOGUE]
