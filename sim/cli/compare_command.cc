@@ -17,6 +17,7 @@
 #include "sim/cli/errors.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
+#include "sim/cli/output_dir.h"
 #include "sim/cli/shell_quote.h"
 #include "sim/core/run_error.h"
 #include "sim/core/trace.h"
@@ -257,11 +258,7 @@ int compare_command(const std::string& program, const std::vector<std::string>& 
   }
   std::ofstream csv;
   if (!o.out_path.empty()) {
-    csv.open(o.out_path);
-    if (!csv) {
-      std::cerr << "locksim compare: cannot write " << o.out_path << "\n";
-      return kExitBadInput;
-    }
+    if (!open_output("compare", o.out_path, csv, std::cerr)) return kExitBadInput;
     csv << csv_header(max_faults) << "\n" << std::flush;
   }
   std::vector<std::vector<sweep::CompareCell>> results;

@@ -11,6 +11,7 @@
 #include "sim/cli/errors.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
+#include "sim/cli/output_dir.h"
 #include "sim/cli/report.h"
 #include "sim/cli/shell_quote.h"
 #include "sim/core/run_error.h"
@@ -106,11 +107,7 @@ std::optional<RunResult> run_variant(const RunOptions& o, const ScenarioSpec& sp
   std::ofstream trace_file;
   if (!o.trace_path.empty()) {
     const std::string path = trace_path_for(o.trace_path, spec.variant, several);
-    trace_file.open(path);
-    if (!trace_file) {
-      std::cerr << "locksim run: cannot write trace file " << path << "\n";
-      return std::nullopt;
-    }
+    if (!open_output("run", path, trace_file, std::cerr)) return std::nullopt;
     trace = std::make_unique<StreamTrace>(trace_file);
   } else {
     trace = std::make_unique<NullTrace>();

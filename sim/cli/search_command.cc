@@ -24,6 +24,7 @@
 #include "sim/cli/errors.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
+#include "sim/cli/output_dir.h"
 #include "sim/cli/search_output.h"
 #include "sim/core/trace.h"
 #include "sim/scenario/file.h"
@@ -204,14 +205,7 @@ int search_command(const std::string& program, const std::vector<std::string>& a
         spec->search.hunt.push_back(p);
     }
   }
-  if (!o.out_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(o.out_dir, ec);
-    if (ec) {
-      std::cerr << "locksim search: cannot create " << o.out_dir << ": " << ec.message() << "\n";
-      return kExitBadInput;
-    }
-  }
+  if (!o.out_dir.empty() && !make_dirs("search", o.out_dir, std::cerr)) return kExitBadInput;
 
   search::SearchBase base{*spec, search::phase_sites(*spec)};
   const toml::table merged = toml::parse(*merged_text);

@@ -15,6 +15,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/cli/options.h"
+#include "sim/cli/output_dir.h"
 #include "sim/cli/shell_quote.h"
 #include "sim/search/search.h"
 
@@ -164,12 +165,7 @@ int search_merge_command(const std::string& program, const std::vector<std::stri
       return kExitBadInput;
     }
   }
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  if (ec) {
-    std::cerr << "locksim search-merge: cannot create " << out_dir << ": " << ec.message() << "\n";
-    return kExitBadInput;
-  }
+  if (!make_dirs("search-merge", out_dir, std::cerr)) return kExitBadInput;
 
   Json merged = first;
   merged.erase("shard");  // one search's shard; the merge lists what it holds instead

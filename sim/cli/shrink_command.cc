@@ -12,6 +12,7 @@
 #include "sim/cli/errors.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
+#include "sim/cli/output_dir.h"
 #include "sim/cli/search_output.h"
 #include "sim/scenario/file.h"
 #include "sim/search/finalize.h"
@@ -122,9 +123,9 @@ int shrink_command(const std::string& program, const std::vector<std::string>& a
     std::cout << "\n" << out.final.text;
     return kExitOk;
   }
-  std::ofstream f(out_path);
-  f << out.final.text;
-  if (!f) {
+  std::ofstream f;
+  if (!open_output("shrink", out_path, f, std::cerr)) return kExitBadInput;
+  if (!(f << out.final.text)) {
     std::cerr << "locksim shrink: cannot write " << out_path << "\n";
     return kExitBadInput;
   }

@@ -16,6 +16,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
+#include "sim/cli/output_dir.h"
 #include "sim/cli/sweep_options.h"
 #include "sim/core/version.h"
 #include "sim/scenario/file.h"
@@ -304,6 +305,8 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
   plan.seeds = a.seeds;
   plan.writes_header = a.shard.index == 1;
 
+  for (const std::string* path : {&a.out_path, &a.per_run_path})
+    if (!path->empty() && !make_parent_dirs("sweep", *path, std::cerr)) return kExitBadInput;
   sweep::RunnerOptions run_options;
   run_options.threads = a.threads;
   run_options.out_path = a.out_path;

@@ -192,6 +192,35 @@ def test_a_catalogue_name_after_a_set_is_not_taken_for_a_split_value(locksim):
     assert "follows --set" not in result.stderr and result.returncode in (0, 1), result.stderr
 
 
+def test_every_command_makes_the_directories_it_writes_in_or_says_why_not(locksim, tmp_path):
+    """One rule for outputs: a missing directory is made (run --trace, sweep --out and --per-run, compare --out,
+    shrink --out, search --out); a path through a file is refused, naming the directory and the reason."""
+    story = "scenarios/single-node-gc-pause.toml"
+    runs = {
+        "run": ["run", story, "--variant", "base", "--trace", str(tmp_path / "r" / "deep" / "t.jsonl")],
+        "sweep": ["sweep", story, "--vary", "lock.ttl=1s,2s", "--seeds", "1", "--out", str(tmp_path / "s" / "x.csv"),
+                  "--per-run", str(tmp_path / "p" / "y.csv")],
+        "compare": ["compare", story, "--seeds", "1", "--out", str(tmp_path / "c" / "c.csv")],
+        "shrink": ["shrink", story, "--variant", "base", "--out", str(tmp_path / "k" / "small.toml")],
+        "search": ["search", "scenarios/search/gc-pause.toml", "--budget", "4", "--out", str(tmp_path / "f" / "g")],
+    }
+    for name, args in runs.items():
+        result = locksim(*args)
+        assert result.returncode in (0, 1), (name, result.stderr)
+    for made in ["r/deep/t.jsonl", "s/x.csv", "p/y.csv", "c/c.csv", "k/small.toml", "f/g/search.json"]:
+        assert (tmp_path / made).is_file(), made
+    (tmp_path / "plain").write_text("")
+    blocked = str(tmp_path / "plain" / "sub")
+    for name, args in [("run", ["run", story, "--trace", blocked + "/t.jsonl"]),
+                       ("sweep", ["sweep", story, "--vary", "lock.ttl=1s", "--seeds", "1", "--out", blocked + "/x.csv"]),
+                       ("compare", ["compare", story, "--seeds", "1", "--out", blocked + "/c.csv"]),
+                       ("search", ["search", "scenarios/search/gc-pause.toml", "--budget", "1", "--out", blocked])]:
+        result = locksim(*args)
+        assert result.returncode == 2, (name, result.stderr)
+        assert f"locksim {name}: cannot create {tmp_path / 'plain'}" in result.stderr, result.stderr
+        assert "Not a directory" in result.stderr, result.stderr
+
+
 def test_validate_reports_every_variant(locksim):
     """validate names each good file with its variants and exits 0."""
     files = [f"scenarios/{name}.toml" for name in CATALOGUE]
