@@ -14,6 +14,7 @@
 #include "sim/cli/options.h"
 #include "sim/cli/output_dir.h"
 #include "sim/cli/search_output.h"
+#include "sim/cli/shell_quote.h"
 #include "sim/scenario/file.h"
 #include "sim/search/finalize.h"
 #include "sim/search/finding_file.h"
@@ -21,6 +22,20 @@
 namespace po = boost::program_options;
 
 namespace locksim::cli {
+
+namespace {
+
+// The command that made this shrink, every flag that shaped the run kept,
+// for the shrunk file's header.
+std::string shrink_line(const std::string& program, const std::string& path, const std::string& variant,
+                        const std::vector<std::string>& sets, std::uint64_t seed, Property property) {
+  std::string line = std::filesystem::path(program).filename().string() + " shrink " + shell_quote(path);
+  if (variant != "base") line += " --variant " + shell_quote(variant);
+  for (const std::string& set : sets) line += " --set " + shell_quote(set);
+  return line + " --seed " + std::to_string(seed) + " --property " + property_name(property);
+}
+
+}  // namespace
 
 int shrink_command(const std::string& program, const std::vector<std::string>& args) {
   po::options_description options(
@@ -97,30 +112,30 @@ int shrink_command(const std::string& program, const std::vector<std::string>& a
   } else {
     const auto broken = std::find_if(run->verdicts.begin(), run->verdicts.end(), [](const Verdict& v) { return v.violated; });
     if (broken == run->verdicts.end()) {
-      std::cout << *path << " (variant " << variant << ", seed " << seed.value_or(spec->seed)
+      std::cerr << *path << " (variant " << variant << ", seed " << seed.value_or(spec->seed)
                 << ") breaks no property: nothing to shrink\n";
       return kExitMismatch;
     }
     property = broken->property;
   }
   if (!run->verdicts[static_cast<std::size_t>(property)].violated) {
-    std::cout << *path << " (variant " << variant << ", seed " << seed.value_or(spec->seed) << ") does not break "
+    std::cerr << *path << " (variant " << variant << ", seed " << seed.value_or(spec->seed) << ") does not break "
               << property_name(property) << ": nothing to shrink\n";
     return kExitMismatch;
   }
   search::FinalizeOptions fo;
   fo.explain_seeds = explain_seeds;
   fo.name = spec->name + "-shrunk";
-  fo.how_found = "Shrunk by `" + std::filesystem::path(program).filename().string() + " shrink " + *path + (variant != "base" ? " --variant " + variant : "") +
-                 " --seed " + std::to_string(seed.value_or(spec->seed)) + " --property " + property_name(property) +
-                 "`.";
+  fo.how_found = "Shrunk by `" + shrink_line(program, *path, variant, sets, seed.value_or(spec->seed), property) + "`.";
   FindingOutput out;
   out.finding.property = property;
   out.finding.seed = seed.value_or(spec->seed);
   out.final = search::finalize(std::move(doc), property, fo);
   if (out_path.empty()) {
-    print_finding(std::cout, program, 1, out);
-    std::cout << "\n" << out.final.text;
+    // Standard output is the scenario alone (`shrink X > x.toml` reads back);
+    // what was found and how, for people, goes to standard error.
+    print_finding(std::cerr, program, 1, out);
+    std::cout << out.final.text;
     return kExitOk;
   }
   std::ofstream f;

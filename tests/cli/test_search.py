@@ -156,7 +156,22 @@ def test_shrink_a_catalogue_story(locksim, tmp_path):
     assert 'by = "+7.7s"' in text     # bisected from the story's +15 s
     assert locksim("run", out).returncode == 0
     safe = locksim("shrink", ROOT / "scenarios/redlock-clock-jump.toml", "--variant", "monotonic-expiry")
-    assert safe.returncode == 1 and "breaks no property: nothing to shrink" in safe.stdout
+    assert safe.returncode == 1 and "breaks no property: nothing to shrink" in safe.stderr and safe.stdout == ""
+
+
+def test_shrink_to_standard_output_writes_the_scenario_alone_and_records_every_flag(locksim, tmp_path):
+    """Without --out, standard output is only the shrunk scenario (`shrink X > x.toml` reads back); the finding
+    goes to standard error; the header's replay command keeps the --variant and every --set that made the run."""
+    r = locksim("shrink", ROOT / "scenarios/redlock-clock-jump.toml", "--set", "lock.ttl=10s", "--set",
+                "redlock.node_timeout=50ms", "--explain-seeds", "3")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("# Shrunk by `locksim shrink ") and "finding 1:" not in r.stdout
+    assert "--set lock.ttl=10s --set redlock.node_timeout=50ms --seed 1" in r.stdout.splitlines()[0]
+    assert "finding 1: P1 grant-exclusive" in r.stderr
+    saved = tmp_path / "shrunk.toml"
+    saved.write_text(r.stdout)
+    assert locksim("validate", saved).returncode == 0
+    assert locksim("run", saved).returncode == 0
 
 
 @pytest.mark.parametrize("args,fragment", [
