@@ -14,6 +14,7 @@
 
 #include "sim/cli/catalogue.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/interrupt_hint.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
 #include "sim/cli/output_dir.h"
@@ -307,6 +308,9 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
 
   for (const std::string* path : {&a.out_path, &a.per_run_path})
     if (!path->empty() && !make_parent_dirs("sweep", *path, std::cerr)) return kExitBadInput;
+  if (!a.out_path.empty())
+    say_on_interrupt("locksim sweep: interrupted; the rows finished so far are in " + a.out_path +
+                     ": run the same command with --resume to go on from there");
   sweep::RunnerOptions run_options;
   run_options.threads = a.threads;
   run_options.out_path = a.out_path;

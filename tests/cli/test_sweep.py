@@ -157,6 +157,27 @@ def test_resume_after_a_kill_equals_an_uninterrupted_sweep(locksim, tmp_path):
     assert runs.read_bytes() == (tmp_path / "whole.runs.csv").read_bytes()
 
 
+def test_ctrl_c_says_how_to_go_on_and_resume_does(locksim, tmp_path):
+    """Ctrl-C (SIGINT) stops a sweep as an interrupted process, after one line naming the file that holds the
+    finished rows and --resume; the resumed sweep ends with every row."""
+    args = [SCENARIO, "--vary", "clock.C.drift=1%..1.6%:0.02%", "--set", "network.latency=uniform(500us, 2ms)",
+            "--seeds", "150", "--threads", "1"]
+    out = tmp_path / "stopped.csv"
+    proc = subprocess.Popen([locksim.binary, "sweep", *map(str, args), "--out", out], cwd=locksim_root(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (out.exists() and out.read_text().count("\n") >= 3):
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate()
+    assert proc.returncode == -signal.SIGINT, err
+    assert err.endswith(f"locksim sweep: interrupted; the rows finished so far are in {out}: run the same command "
+                        "with --resume to go on from there\n"), err
+    assert out.read_text().count("\n") - 1 < 31, "the sweep was stopped part-way"
+    ok(sweep(locksim, *args, "--out", out, "--resume"))
+    assert out.read_text().count("\n") - 1 == 31
+
+
 def test_resume_drops_a_partial_last_line(locksim, tmp_path):
     """A last line without a newline (a write cut short) is cut off and its cell run again."""
     ok(sweep(locksim, *SMALL, "--out", tmp_path / "whole.csv"))
