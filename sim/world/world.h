@@ -108,7 +108,6 @@ class World final : private Dispatcher {
 
  private:
   friend class Process;
-  World(std::uint64_t seed, TraceSink& trace);
   ProcessId add(std::unique_ptr<Process> process, ProcessKind kind, Clock clock);
   void set_link(ProcessId from, ProcessId to, const LinkSpec& spec);
   // A run dispatches at most |max_events| events and records at most

@@ -8,10 +8,8 @@
 
 namespace locksim {
 
-World::World(std::uint64_t seed, TraceSink& trace)
-    : seed_(seed), model_stream_seed_(seed), trace_(trace), tracing_(trace.enabled()), engine_(*this) {}
-
-World::World(std::uint64_t seed, WorldPlan plan, TraceSink& trace) : World(seed, trace) {
+World::World(std::uint64_t seed, WorldPlan plan, TraceSink& trace)
+    : seed_(seed), model_stream_seed_(seed), trace_(trace), tracing_(trace.enabled()), engine_(*this) {
   set_budgets(plan.max_events, plan.max_facts);
   history_.key_names = std::move(plan.keys);
   // A slot holds a deque: growing the vector would move every one of them.
