@@ -381,7 +381,7 @@ class _Builder:
             named = {s for s in (w.session, w.other_session) if s is not None}
             if named:
                 items = [i.id for i in self.data.items if i is not marker and named & set(i.sessions)]
-            else:  # the application's state (P5) names no session: the accepted ops that made it
+            else:  # P5 over a history without the breaking op names no session: the accepted ops that made it
                 items = [i.id for i in self.data.items if "lt-op-ok" in i.class_name and i.start_ns <= w.at_ns]
             self.data.violations.append({
                 "id": marker.id, "property": v.property, "property_id": v.id, "at": model.fmt_time(w.at_ns),

@@ -225,7 +225,22 @@ Verdict check_invariant(const History& h, WitnessDetail detail) {
   std::optional<std::int64_t> initial_stock;  // known when recorded before any op
   bool any_op = false;
   std::int64_t decrements = 0;
-  std::optional<TrueTime> last_change;
+  // A counter or collection is judged when nothing is in flight (quiescent),
+  // but it broke at an op, which the witness names so a timeline marks it:
+  // for a counter the first op after which increments - counter changed (a
+  // write computed from a stale read); for a collection the first add whose
+  // session never incremented the size after it.
+  struct Breaker {
+    TrueTime at;
+    ProcessId client;
+    SessionId session;
+    resource::Op op;
+  };
+  std::optional<Breaker> last_op;
+  std::optional<Breaker> breaker;
+  std::int64_t gap = 0;
+  std::int64_t breaker_lost = 0;  // what the counter's breaker lost (< 0: counted too many)
+  std::vector<Breaker> open_adds;
   // Only the witness's words tell the lowest stock: a sweep, which asks for
   // the instant alone, does not pay the pass that finds it.
   std::int64_t lowest_stock = 0;
@@ -237,17 +252,42 @@ Verdict check_invariant(const History& h, WitnessDetail detail) {
     if (const auto* op = std::get_if<ResourceOp>(&f.body)) {
       if (!op->accepted) continue;
       any_op = true;
+      last_op = Breaker{f.at, op->client, op->session, op->op};
       if (op->op == resource::Op::decrement || op->op == resource::Op::check_and_decrement) ++decrements;
+      if (op->op == resource::Op::add) open_adds.push_back(*last_op);
+      if (op->op == resource::Op::increment_size) {
+        const auto own = std::find_if(open_adds.begin(), open_adds.end(),
+                                      [&](const Breaker& b) { return b.client == op->client && b.session == op->session; });
+        if (own != open_adds.end()) open_adds.erase(own);
+      }
       continue;
     }
     const auto* app = std::get_if<AppState>(&f.body);
     if (app == nullptr) continue;
-    // A broken counter or collection is judged when nothing is in flight
-    // (quiescent), but it broke at the last op that changed the state: the
-    // witness points there, so a timeline marks the write that lost the update.
-    const TrueTime broke_at = app->quiescent && last_change ? *last_change : f.at;
-    if (!app->quiescent) last_change = f.at;
+    if (app->kind == AppKind::counter && !app->quiescent) {
+      // Without a recorded op (a history from elsewhere) the state's own
+      // instant is the best witness.
+      if (app->increments - app->counter != gap && !breaker)
+        breaker = last_op ? *last_op : Breaker{f.at, kNoProcess, 0, resource::Op::write},
+        breaker_lost = app->increments - app->counter - gap;
+      gap = app->increments - app->counter;
+    }
+    if (app->kind == AppKind::collection && !app->quiescent && !last_op)
+      breaker = Breaker{f.at, kNoProcess, 0, resource::Op::add};  // the last change, for want of ops
+    if (app->kind == AppKind::collection && app->quiescent && !open_adds.empty()) breaker = open_adds.front();
+    const TrueTime broke_at = breaker ? breaker->at : f.at;
     const auto at = [&] { return when(f.at); };  // only a witness needs it
+    // "c1 (session 1) write accepted at 15.005s": the op that broke it.
+    const auto by = [&] {
+      if (breaker && breaker->client != kNoProcess)
+        return session_label(h, breaker->client, breaker->session) + " " + resource::op_name(breaker->op) +
+               " accepted at " + when(breaker->at);
+      return "the op before the state recorded at " + when(broke_at);
+    };
+    const auto fill = [&](Witness w) {
+      if (breaker && breaker->client != kNoProcess) w.client = breaker->client, w.session = breaker->session;
+      return w;
+    };
     switch (app->kind) {
       case AppKind::stock: {
         if (!any_op && !initial_stock) initial_stock = app->stock;
@@ -263,29 +303,32 @@ Verdict check_invariant(const History& h, WitnessDetail detail) {
           if (lowest_stock < app->stock)
             text += "; it went on down to " + std::to_string(lowest_stock) + ": oversold by " +
                     std::to_string(-lowest_stock) + " in all";
-          return Witness{f.at, text, "oversold"};
+          Witness w{f.at, text, "oversold"};
+          if (last_op) w.client = last_op->client, w.session = last_op->session;
+          return w;
         });
         break;
       }
       case AppKind::counter: {
         if (!app->quiescent || app->counter == app->increments) break;
         const std::int64_t lost = app->increments - app->counter;
-        record(v, detail, broke_at, [&] { return Witness{broke_at,
-                   "counter is " + std::to_string(app->counter) + " after " +
-                       plural(app->increments, "accepted increment", "accepted increments") + " (last changed at " +
-                       when(broke_at) + ", checked at " + at() + "): " +
-                       (lost > 0 ? plural(lost, "update", "updates") + " lost"
-                                 : plural(-lost, "increment", "increments") + " too many"),
-                   lost > 0 ? "lost-update" : "extra-increment"}; });
+        record(v, detail, broke_at, [&] { return fill(Witness{broke_at,
+                   by() + (breaker_lost >= 0 ? " lost " + plural(breaker_lost, "update", "updates")
+                                             : " counted " + plural(-breaker_lost, "increment", "increments") + " too many") +
+                       ": the counter is " + std::to_string(app->counter) + " after " +
+                       plural(app->increments, "accepted increment", "accepted increments") + " when checked at " + at() +
+                       (lost == breaker_lost ? std::string()
+                        : lost > 0           ? " (" + plural(lost, "update", "updates") + " lost in all)"
+                                             : " (" + plural(-lost, "increment", "increments") + " too many in all)"),
+                   lost > 0 ? "lost-update" : "extra-increment"}); });
         break;
       }
       case AppKind::collection: {
         if (!app->quiescent || app->size == app->elements) break;
-        record(v, detail, broke_at, [&] { return Witness{broke_at,
-                   "collection size is " + std::to_string(app->size) + " but it holds " +
-                       plural(app->elements, "element", "elements") + " (last changed at " + when(broke_at) +
-                       ", checked at " + at() + ")",
-                   "size-mismatch"}; });
+        record(v, detail, broke_at, [&] { return fill(Witness{broke_at,
+                   by() + " left the size behind: the collection's size is " + std::to_string(app->size) +
+                       " but it holds " + plural(app->elements, "element", "elements") + " when checked at " + at(),
+                   "size-mismatch"}); });
         break;
       }
       case AppKind::register_value:

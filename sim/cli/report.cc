@@ -55,7 +55,7 @@ std::string client_line(const ClientOutcome& c, const History& h) {
   if (c.releases_ok + c.releases_failed + c.releases_unknown > 0)
     line += "; releases " + std::to_string(c.releases_ok) + " ok, " + std::to_string(c.releases_failed) +
             " failed, " + std::to_string(c.releases_unknown) + " unknown";
-  line += "; longest wait " + format_duration(c.longest_wait) + (c.waiting_at_end ? " (still waiting at the end)" : "");
+  line += "; longest wait " + format_duration_rounded(c.longest_wait) + (c.waiting_at_end ? " (still waiting at the end)" : "");
   return line;
 }
 
@@ -87,15 +87,15 @@ void print_table(std::ostream& out, const VariantOutcome& v) {
   if (l.expired_grants > 0) out << " (" << l.expired_grants << " expired at grant)";
   out << " from " << l.acquire_attempts << " acquire attempts ("
       << percent(l.acquire_ok, l.acquire_attempts) << " ok, " << l.acquire_info << " unknown), acquire latency mean "
-      << format_duration(l.mean_acquire_latency) << " max " << format_duration(l.max_acquire_latency)
-      << ", longest stuck " << format_duration(l.longest_stuck) << ", unheld " << format_duration(l.unheld_time)
-      << " of " << format_duration(l.run_length) << "\n";
+      << format_duration_rounded(l.mean_acquire_latency) << " max " << format_duration_rounded(l.max_acquire_latency)
+      << ", longest stuck " << format_duration_rounded(l.longest_stuck) << ", unheld " << format_duration_rounded(l.unheld_time)
+      << " of " << format_duration_rounded(l.run_length) << "\n";
   // Only under a transactional resource: what the optimism cost.
   if (l.commits + l.rollbacks > 0) {
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.3g", committed_per_second(l));
     out << "  efficiency: " << l.commits << " commits (" << rate << "/s), " << l.rollbacks
-        << " rolled back, wasted work " << format_duration(l.wasted_work) << "\n";
+        << " rolled back, wasted work " << format_duration_rounded(l.wasted_work) << "\n";
   }
   if (r.clients.size() <= kClientLines)
     for (const ClientOutcome& c : r.clients) out << "    " << client_line(c, r.history) << "\n";

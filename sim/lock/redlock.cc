@@ -1,7 +1,9 @@
-#include "sim/core/limits.h"
 #include "sim/lock/redlock.h"
 
+#include <algorithm>
+
 #include "sim/core/check.h"
+#include "sim/core/limits.h"
 #include "sim/lock/fencing.h"
 #include "sim/lock/release.h"
 
@@ -10,9 +12,10 @@ namespace locksim {
 namespace {
 
 // Timer tags relative to tag_base: one per node for its request timeout, then
-// the fencing-token timeout.
+// the fencing-token timeout, then one per node for its release's reply.
 constexpr std::uint64_t kNodeTimeoutTags = 0;
 constexpr std::uint64_t kTokenTimeoutTag = 1 << 16;
+constexpr std::uint64_t kReleaseTimeoutTags = 1 << 17;
 }  // namespace
 
 RedlockClient::RedlockClient(Process& self, LockListener& listener, RedlockConfig config, std::uint64_t tag_base)
@@ -20,6 +23,8 @@ RedlockClient::RedlockClient(Process& self, LockListener& listener, RedlockConfi
   LOCKSIM_CHECK(!config_.nodes.empty(), "Redlock needs nodes");
   round_.request.assign(config_.nodes.size(), 0);
   round_.timeout.assign(config_.nodes.size(), TimerId{});
+  release_.request.assign(config_.nodes.size(), 0);
+  release_.timeout.assign(config_.nodes.size(), TimerId{});
 }
 
 std::uint32_t RedlockClient::quorum() const {
@@ -100,6 +105,13 @@ void RedlockClient::on_reply(const redis::Reply& reply) {
     if (!token) return undo_attempt(Outcome::fail);
     return grant(*token);
   }
+  if (release_.op != 0) {
+    for (std::size_t node = 0; node < config_.nodes.size(); ++node) {
+      if (release_.request[node] != reply.request_id) continue;
+      self_.cancel_timer(release_.timeout[node]);
+      return release_reply(node, reply.kind == redis::Reply::Kind::integer && reply.integer >= 1);
+    }
+  }
   if (!round_.active) return;
   for (std::size_t node = 0; node < config_.nodes.size(); ++node) {
     if (round_.request[node] != reply.request_id) continue;
@@ -109,7 +121,7 @@ void RedlockClient::on_reply(const redis::Reply& reply) {
                                                         : reply.kind == redis::Reply::Kind::ok;
     return node_done(node, ok);
   }
-  // Anything else answers an abandoned request (timed out) or a release.
+  // Anything else answers an abandoned request (timed out) or a cleanup release.
 }
 
 void RedlockClient::on_timer(std::uint64_t tag) {
@@ -118,6 +130,16 @@ void RedlockClient::on_timer(std::uint64_t tag) {
     if (token_request_ == 0 || state_ != State::fencing) return;
     token_request_ = 0;
     return undo_attempt(Outcome::info);
+  }
+  if (local >= kReleaseTimeoutTags) {
+    const std::size_t node = local - kReleaseTimeoutTags;
+    if (release_.op == 0 || node >= config_.nodes.size() || release_.request[node] == 0) return;
+    release_.request[node] = 0;
+    // No reply: this node may or may not have deleted our value. Once no
+    // node is left to hear from, an undecided release is unknown.
+    if (std::none_of(release_.request.begin(), release_.request.end(), [](std::uint64_t id) { return id != 0; }))
+      finish_release(Outcome::info);
+    return;
   }
   const std::size_t node = local - kNodeTimeoutTags;
   if (!round_.active || node >= config_.nodes.size() || round_.request[node] == 0) return;
@@ -210,21 +232,51 @@ void RedlockClient::give_up() {
   if (config_.knobs.cleanup == FailedAttemptCleanup::at_give_up) release_everywhere(attempt_value_);
 }
 
-void RedlockClient::release_everywhere(std::uint64_t value) {
-  for (ProcessId node : config_.nodes) {
+void RedlockClient::release_everywhere(std::uint64_t value, std::uint64_t op) {
+  for (std::size_t node = 0; node < config_.nodes.size(); ++node) {
     const std::uint64_t id = next_request_id_++;
-    self_.send_built<redis::Request>(node, [&](redis::Request& r) {
+    if (op != 0) {
+      release_.request[node] = id;
+      release_.timeout[node] = self_.set_timer(config_.knobs.node_timeout, tag_base_ + kReleaseTimeoutTags + node);
+    }
+    self_.send_built<redis::Request>(config_.nodes[node], [&](redis::Request& r) {
       make_compare_and_delete(r, config_.key, value);
       r.request_id = id;
     });
   }
 }
 
+void RedlockClient::release_reply(std::size_t node, bool deleted) {
+  release_.request[node] = 0;
+  ++(deleted ? release_.deleted : release_.refused);
+  if (release_.deleted >= quorum()) return finish_release(Outcome::ok);
+  if (config_.nodes.size() - release_.refused < quorum()) return finish_release(Outcome::fail);
+  if (std::none_of(release_.request.begin(), release_.request.end(), [](std::uint64_t id) { return id != 0; }))
+    finish_release(Outcome::info);
+}
+
+void RedlockClient::finish_release(Outcome outcome) {
+  self_.record(RequestCompleted{self_.id(), release_.op, RequestKind::release, outcome});
+  drop_release();
+}
+
+void RedlockClient::drop_release() {
+  for (std::size_t node = 0; node < config_.nodes.size(); ++node) {
+    if (release_.request[node] != 0) self_.cancel_timer(release_.timeout[node]);
+    release_.request[node] = 0;
+  }
+  release_.op = 0;
+  release_.deleted = 0;
+  release_.refused = 0;
+}
+
 void RedlockClient::release() {
   abandon_round();  // an extension in flight no longer matters
   belief_.release();
-  self_.record(RequestInvoked{self_.id(), next_request_id_, RequestKind::release});
-  release_everywhere(belief_.lease().value);
+  drop_release();  // one still undecided stays unknown
+  release_.op = next_request_id_;
+  self_.record(RequestInvoked{self_.id(), release_.op, RequestKind::release});
+  release_everywhere(belief_.lease().value, release_.op);
 }
 
 void RedlockClient::lose() { belief_.lose(); }
@@ -250,6 +302,7 @@ void RedlockClient::on_crash() {
   state_ = State::idle;
   belief_.crash();
   abandon_round();
+  drop_release();  // its replies will not be heard: unknown
   token_request_ = 0;
 }
 

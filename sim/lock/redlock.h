@@ -17,6 +17,10 @@
 //      (RedlockConfig::cleanup).
 //   5. Release: compare-and-delete on all nodes. Extension: compare-and-pexpire
 //      on all nodes, good when a quorum agrees within the remaining validity.
+//      A release's outcome, as node-redlock v5 reports it: ok once a quorum
+//      deleted our value, failed once too many nodes answered that they no
+//      longer had it for a quorum to remain, unknown when the replies that
+//      would decide it never came (each node waits node_timeout).
 // With fencing, a token is INCRed on one designated node after the quorum.
 //
 // Left out: the page's advice to limit re-extensions; per-node connection
@@ -93,7 +97,12 @@ class RedlockClient final : public LockClient {
   void fail_attempt(Outcome outcome);
   // Step 4 as RedlockConfig::cleanup says, then fail_attempt(outcome).
   void undo_attempt(Outcome outcome);
-  void release_everywhere(std::uint64_t value);
+  // Sends compare-and-delete to every node; given the user's release's |op|,
+  // the replies decide its outcome.
+  void release_everywhere(std::uint64_t value, std::uint64_t op = 0);
+  void release_reply(std::size_t node, bool deleted);
+  void finish_release(Outcome outcome);
+  void drop_release();
   // Fills the round's request (a default-made one, in its message slot).
   void make_request(redis::Request& r) const;
   std::uint32_t quorum() const;
@@ -113,6 +122,16 @@ class RedlockClient final : public LockClient {
   std::uint64_t token_request_ = 0;
   TimerId token_timeout_;
   Round round_;
+  // The user's release in flight: one open request per node. A release
+  // still open when the next begins stays unknown (as at the end of a run).
+  struct Release {
+    std::uint64_t op = 0;  // 0 = none in flight
+    std::uint32_t deleted = 0;
+    std::uint32_t refused = 0;
+    std::vector<std::uint64_t> request;  // per node: the request id awaited, 0 = none
+    std::vector<TimerId> timeout;
+  };
+  Release release_;
   LeaseBelief belief_;
 };
 

@@ -74,7 +74,7 @@ std::string describe_firing(const FaultOutcome& fault) {
   if (fault.fired == 0) return "never fired";
   const std::string times = fault.fired == 1 ? "once" : std::to_string(fault.fired) + " times";
   if (fault.effective == 0) return "fired " + times + ", never with an effect";
-  std::string text = "fired at " + format_time(fault.first_effective_at);
+  std::string text = "fired at " + format_time_rounded(fault.first_effective_at);
   if (fault.fired > 1) text += " (" + times + ")";
   if (fault.effective < fault.fired) text += ", " + std::to_string(fault.fired - fault.effective) + " without effect";
   return text;
@@ -95,10 +95,10 @@ std::vector<Mismatch> compare_with_expectation(const Expectation& expect, const 
   }
   if (expect.longest_stuck_at_least && liveness.longest_stuck < *expect.longest_stuck_at_least)
     out.push_back({"longest-stuck", ">= " + format_duration(*expect.longest_stuck_at_least),
-                   format_duration(liveness.longest_stuck)});
+                   format_duration_rounded(liveness.longest_stuck)});
   if (expect.longest_stuck_at_most && liveness.longest_stuck > *expect.longest_stuck_at_most)
     out.push_back({"longest-stuck", "<= " + format_duration(*expect.longest_stuck_at_most),
-                   format_duration(liveness.longest_stuck)});
+                   format_duration_rounded(liveness.longest_stuck)});
   const auto count_bound = [&](const std::optional<std::int64_t>& at_least, const std::optional<std::int64_t>& at_most,
                                std::int64_t actual, const char* what) {
     if (at_least && actual < *at_least) out.push_back({what, ">= " + std::to_string(*at_least), std::to_string(actual)});

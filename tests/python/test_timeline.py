@@ -48,7 +48,7 @@ def test_verdict_lines_are_drawn_at_first_witnesses(gc_path, gc_verdicts):
     assert "P3 P4 P5" in [t.get_text() for t in own.axes[0].texts]
     under = [t.get_text() for t in own.texts]
     assert any(t.startswith("Verdicts: violated P2 belief-exclusive") for t in under)
-    assert any("1 update lost" in t for t in under)
+    assert any("lost 1 update" in t for t in under)
 
 
 def test_lanes_for_clients_nodes_and_resource(redlock_path):

@@ -450,7 +450,53 @@ TEST(CheckInvariant, CounterLostUpdateAtQuiescence) {
   EXPECT_EQ(v.count, 1);
   ASSERT_TRUE(v.witness.has_value());
   EXPECT_EQ(v.witness->at, TrueTime{15s});
-  EXPECT_EQ(v.witness->text, "counter is 1 after 2 accepted increments (last changed at 15s, checked at 30s): 1 update lost");
+  EXPECT_EQ(v.witness->text, "the op before the state recorded at 15s lost 1 update: the counter is 1 after 2 accepted "
+                             "increments when checked at 30s");
+}
+
+// With the ops recorded, the witness names the write that lost the update —
+// not the last change — and its client and session; more losses later are
+// counted in all.
+TEST(CheckInvariant, LostUpdateNamesTheStaleWrite) {
+  Story s;
+  s.op(1s, 1, c1, resource::Op::read)
+      .op(2s, 2, c2, resource::Op::read)
+      .op(3s, 2, c2, resource::Op::write)
+      .app(3s, counter(1, 1, false))
+      .op(4s, 1, c1, resource::Op::write)  // computed from the read at 1s
+      .app(4s, counter(1, 2, false))
+      .op(9s, 3, c2, resource::Op::write)
+      .app(9s, counter(1, 3, false))
+      .app(30s, counter(1, 3, true))
+      .end(30s);
+  const Verdict v = check_invariant(s.history());
+  ASSERT_TRUE(v.witness.has_value());
+  EXPECT_EQ(v.witness->at, TrueTime{4s});
+  EXPECT_EQ(v.witness->client, c1);
+  EXPECT_EQ(v.witness->session, 1u);
+  EXPECT_EQ(v.witness->kind, "lost-update");
+  EXPECT_EQ(v.witness->text, "c1 (session 1) write accepted at 4s lost 1 update: the counter is 1 after 3 accepted "
+                             "increments when checked at 30s (2 updates lost in all)");
+}
+
+// A collection's add whose size increment never came is the witness, though
+// other sessions added and counted after it.
+TEST(CheckInvariant, SizeMismatchNamesTheUnmatchedAdd) {
+  Story s;
+  s.op(1s, 1, c2, resource::Op::add)
+      .app(1s, collection(0, 1, false))
+      .op(2s, 2, c1, resource::Op::add)
+      .app(2s, collection(0, 2, false))
+      .op(3s, 1, c2, resource::Op::increment_size)
+      .app(3s, collection(1, 2, false))
+      .app(30s, collection(1, 2, true))
+      .end(30s);
+  const Verdict v = check_invariant(s.history());
+  ASSERT_TRUE(v.witness.has_value());
+  EXPECT_EQ(v.witness->at, TrueTime{2s});
+  EXPECT_EQ(v.witness->client, c1);
+  EXPECT_EQ(v.witness->text, "c1 (session 2) add accepted at 2s left the size behind: the collection's size is 1 but it "
+                             "holds 2 elements when checked at 30s");
 }
 
 // A collection whose size disagrees with its elements at a quiescent point breaks the invariant.
@@ -465,7 +511,8 @@ TEST(CheckInvariant, CollectionSizeMismatch) {
   EXPECT_EQ(v.count, 1);
   ASSERT_TRUE(v.witness.has_value());
   EXPECT_EQ(v.witness->at, TrueTime{12s});
-  EXPECT_EQ(v.witness->text, "collection size is 1 but it holds 2 elements (last changed at 12s, checked at 30s)");
+  EXPECT_EQ(v.witness->text, "the op before the state recorded at 12s left the size behind: the collection's size is 1 "
+                             "but it holds 2 elements when checked at 30s");
 }
 
 // A register (and an app of kind none) has no invariant to break.

@@ -312,5 +312,53 @@ TEST(Redlock, ReleaseGoesToEveryNode) {
   EXPECT_EQ(ends[0].reason, BeliefEnd::released);
 }
 
+
+// A release's outcome comes from its replies, as node-redlock v5 reports it:
+// ok once a quorum deleted the value, failed once too many nodes no longer
+// had it for a quorum to remain, unknown when the deciding replies never came.
+Outcome release_outcome(std::initializer_list<Answer> release_replies) {
+  RedlockConfig config;
+  config.knobs.parallel = true;
+  Rig rig(config);
+  rig.client->release_after = 10ms;
+  rig.answer({kOk, kOk, kOk, kOk, kOk});
+  rig.answer(release_replies);
+  rig.world->run(TrueTime{1s});
+  std::optional<Outcome> outcome;
+  for (const RequestCompleted& done : facts_of<RequestCompleted>(rig.world->history()))
+    if (done.kind == RequestKind::release) {
+      EXPECT_FALSE(outcome.has_value()) << "one release, one outcome";
+      outcome = done.outcome;
+    }
+  EXPECT_TRUE(outcome.has_value()) << "every release ends with an outcome";
+  return outcome.value_or(Outcome::ok);
+}
+
+TEST(Redlock, ReleaseOutcomeFollowsTheReplies) {
+  EXPECT_EQ(release_outcome({kOne, kOne, kOne, kZero, kSilent}), Outcome::ok);
+  EXPECT_EQ(release_outcome({kOne, kSilent, kOne, kSilent, kOne}), Outcome::ok);
+  EXPECT_EQ(release_outcome({kZero, kZero, kZero, kOne, kOne}), Outcome::fail);
+  EXPECT_EQ(release_outcome({kOne, kOne, kZero, kZero, kZero}), Outcome::fail);
+  // Two deleted, one refused, two silent: a quorum may or may not have deleted it.
+  EXPECT_EQ(release_outcome({kOne, kOne, kZero, kSilent, kSilent}), Outcome::info);
+  EXPECT_EQ(release_outcome({kSilent, kSilent, kSilent, kSilent, kSilent}), Outcome::info);
+}
+
+// A crash while the replies are out leaves the release unknown: nothing is
+// recorded for it, and the end of the run counts it so.
+TEST(Redlock, ReleaseCutShortByACrashStaysOpen) {
+  RedlockConfig config;
+  config.knobs.parallel = true;
+  Rig rig(config);
+  rig.client->release_after = 10ms;
+  rig.answer({kOk, kOk, kOk, kOk, kOk});
+  rig.answer({Answer{redis::Reply::integer_reply(0, 1), 100ms}, Answer{redis::Reply::integer_reply(0, 1), 100ms},
+              Answer{redis::Reply::integer_reply(0, 1), 100ms}, kSilent, kSilent});
+  rig.world->schedule_fault(TrueTime{50ms}, fault::Crash{rig.client->id(), Duration{-1}});
+  rig.world->run(TrueTime{1s});
+  for (const RequestCompleted& done : facts_of<RequestCompleted>(rig.world->history()))
+    EXPECT_NE(done.kind, RequestKind::release);
+}
+
 }  // namespace
 }  // namespace locksim
