@@ -2,7 +2,9 @@
 
 ``locksim compare FILE... --out cells.csv`` writes one row per (story, variant)::
 
-    story,file,variant,runs,P1_violations,P1_rate,P1_first_seed,...,P5_first_seed,fault1,fault1_fired_share,...
+    scenario,variant,runs,grant-exclusive.violated,grant-exclusive.rate,...,invariant.first_seed,fault.NAME.fired,...,file
+
+(the results vocabulary of docs/results.md, read by ``analysis/results.py``).
 
 This draws one panel per property — rows the stories, columns the services (every variant seen, in first-seen
 order) — each cell coloured by the share of runs that violated the property and annotated with it. The colour
@@ -19,7 +21,6 @@ Exit status: 0 drawn; 2 bad input (missing file, not a compare CSV), one line on
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +37,7 @@ import matplotlib.patches  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from analysis.command_line import OneLineParser  # noqa: E402
-from analysis import style  # noqa: E402
+from analysis import results, style  # noqa: E402
 
 PROPERTIES = [("P1", "grant-exclusive"), ("P2", "belief-exclusive"), ("P3", "resource-exclusive"),
               ("P4", "resource-current"), ("P5", "invariant")]
@@ -61,23 +62,22 @@ class Matrix:
 def load(path: Union[str, Path]) -> Matrix:
     """Reads a ``locksim compare --out`` CSV."""
     try:
-        with open(path, newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        raise CompareError(f"{path}: {e.strerror}") from None
-    needed = {"story", "variant", "runs"} | {f"{pid}_rate" for pid, _ in PROPERTIES}
-    if not rows or not needed <= set(rows[0]):
+        frame = results.read_csv(path)
+    except results.ResultsError as e:
+        raise CompareError(str(e)) from None
+    needed = {"scenario", "variant", "runs"} | {f"{name}.rate" for _, name in PROPERTIES}
+    if frame.empty or not needed <= set(frame.columns):
         raise CompareError(f"{path}: not a locksim compare CSV (expected the columns {', '.join(sorted(needed))})")
     stories, services, runs, rates = [], [], {}, {}
-    for r in rows:
-        story, service = r["story"], r["variant"]
+    for r in frame.to_dict("records"):
+        story, service = r["scenario"], r["variant"]
         if story not in stories:
             stories.append(story)
         if service not in services:
             services.append(service)
         runs[(story, service)] = int(r["runs"])
-        for pid, _ in PROPERTIES:
-            rates[(story, service, pid)] = float(r[f"{pid}_rate"])
+        for pid, name in PROPERTIES:
+            rates[(story, service, pid)] = float(r[f"{name}.rate"])
     return Matrix(stories, services, runs, rates)
 
 

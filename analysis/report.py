@@ -71,7 +71,7 @@ if __name__ == "__main__":  # a command: say what to install rather than fail in
     exit_if_missing("report")
 
 from analysis.command_line import OneLineParser  # noqa: E402
-from analysis import compare_plot, provenance, search_report, sweep_plots, timeline, timeline_html  # noqa: E402
+from analysis import compare_plot, provenance, results, search_report, sweep_plots, timeline, timeline_html  # noqa: E402
 from analysis.timeline_html_data import timeline_data  # noqa: E402
 from analysis.style import OKABE_ITO, VIOLATION  # noqa: E402
 from analysis.trace import PROPERTIES, TraceError, load, load_verdicts  # noqa: E402
@@ -167,9 +167,9 @@ def run_scenario(locksim: Path, scenario: Path, workdir: Path, variants: Sequenc
         first = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[0]
         raise ReportError(f"locksim run failed: {first}")
     try:
-        doc = json.loads(done.stdout)
-    except json.JSONDecodeError as e:
-        raise ReportError(f"locksim run --json printed no JSON ({e})") from None
+        doc = results.read_json(done.stdout)
+    except results.ResultsError as e:
+        raise ReportError(f"locksim run --json: {e}") from None
     names = [v["name"] for v in doc.get("variants", [])]
     traces = {}
     for name in names:

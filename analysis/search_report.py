@@ -21,9 +21,10 @@ nor matplotlib: ``section`` takes the directory and a function from a finding's 
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 from typing import Callable, Optional
+
+from analysis import results
 
 E = html.escape
 
@@ -38,12 +39,12 @@ class SearchReportError(Exception):
 def load(directory: Path) -> dict:
     """``search.json`` of a search's output directory."""
     path = Path(directory) / "search.json"
+    if not path.exists():
+        raise SearchReportError(f"{path}: no such file (give the directory of locksim search --out)")
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SearchReportError(f"{path}: no such file (give the directory of locksim search --out)") from None
-    except (OSError, json.JSONDecodeError) as e:
-        raise SearchReportError(f"{path}: cannot read ({e})") from None
+        doc = results.read_json(path)
+    except results.ResultsError as e:
+        raise SearchReportError(str(e)) from None
     if not isinstance(doc, dict) or "findings" not in doc or "coverage" not in doc:
         raise SearchReportError(f"{path}: not a search.json written by locksim search")
     return doc
@@ -176,7 +177,7 @@ def _coverage(doc: dict) -> str:
     cov = doc["coverage"]
     kinds = "".join(f"<tr><td>{E(k['kind'])}</td><td>{k['placed']}</td><td>{k['fired']}</td>"
                     f"<td>{k['effective']}</td><td>{_untried(k)}</td></tr>" for k in cov.get("kinds", []))
-    props = "".join(f"<tr><td>{PROPERTY_IDS.get(p['name'], '?')} {E(p['name'])}</td><td>{p['violations']}</td>"
+    props = "".join(f"<tr><td>{p['id']} {E(p['property'])}</td><td>{p['violated']}</td>"
                     f"<td>{duration_text(p.get('closest_margin_ns'))}</td></tr>" for p in cov.get("properties", []))
     strategies = ", ".join(f"{E(k)} {v}" for k, v in cov.get("runs_by_strategy", {}).items() if v)
     triggers = cov.get("triggers", {})

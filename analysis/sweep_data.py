@@ -15,7 +15,7 @@ from typing import Sequence, Union
 
 import pandas as pd
 
-from analysis import units
+from analysis import results, units
 from analysis.trace import PROPERTIES
 
 __all__ = ["SweepError", "Sweep", "load", "wilson", "pooled", "select", "check_fixed", "most_violated",
@@ -87,14 +87,9 @@ def load(path: Union[str, Path]) -> Sweep:
     """Reads a sweep CSV (one or several concatenated). Raises SweepError with a one-line reason."""
     path = Path(path)
     try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
-    except FileNotFoundError:
-        raise SweepError(f"{path}: no such file") from None
-    except pd.errors.EmptyDataError:
-        raise SweepError(f"{path}: empty file (no header, no rows)") from None
-    except (OSError, UnicodeDecodeError, pd.errors.ParserError) as e:
-        raise SweepError(f"{path}: not a sweep CSV ({str(e).splitlines()[0]})") from None
-    frame.columns = [str(c).strip() for c in frame.columns]
+        frame = results.read_csv(path)
+    except results.ResultsError as e:
+        raise SweepError(str(e).replace("not a locksim CSV", "not a sweep CSV")) from None
     cols = list(frame.columns)
     for needed in ("scenario", "variant", "runs"):
         if needed not in cols:
@@ -102,19 +97,11 @@ def load(path: Union[str, Path]) -> Sweep:
     if cols.index("runs") < cols.index("variant"):
         raise SweepError(f"{path}: not a sweep CSV: 'runs' comes before 'variant'")
     keys = cols[cols.index("variant") + 1:cols.index("runs")]
-    # Concatenated files: drop repeated header lines.
-    frame = frame[frame["scenario"] != "scenario"].reset_index(drop=True)
     if frame.empty:
         raise SweepError(f"{path}: no rows (only a header)")
     props = [p for p in PROPERTIES if all(f"{p}.{f}" in cols for f in PROPERTY_FIELDS)]
     if not props:
         raise SweepError(f"{path}: not a sweep CSV: no property columns (e.g. grant-exclusive.rate)")
-    for c in cols:
-        if c in ("scenario", "variant") or c in keys or c.endswith(".first_seed"):
-            # Seeds are 64-bit: as text, or a float would round them.
-            frame[c] = frame[c].astype(str).str.strip()
-        else:  # "-", "" or "nan": not applicable / not measured
-            frame[c] = pd.to_numeric(frame[c], errors="coerce")
     if frame["runs"].isna().any():
         bad = int(frame.index[frame["runs"].isna()][0]) + 2
         raise SweepError(f"{path}:{bad}: 'runs' is not a number")

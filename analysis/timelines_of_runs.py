@@ -34,13 +34,13 @@ if __name__ == "__main__":  # a command: say what to install rather than fail in
     from analysis.dependencies import exit_if_missing
     exit_if_missing("timelines_of_runs")
 
-from analysis import timeline, timeline_html  # noqa: E402
+from analysis import results, timeline, timeline_html  # noqa: E402
 from analysis.command_line import OneLineParser  # noqa: E402
 
 
 def drawings(run_json: Path) -> list[tuple[Path, str, Path]]:
     """(trace, variant, verdicts file) for each variant of one ``run --json`` file, in its order."""
-    variants = [v["name"] for v in json.loads(run_json.read_text(encoding="utf-8"))["variants"]]
+    variants = [v["name"] for v in results.read_json(run_json)["variants"]]
     stem = run_json.with_suffix("")
     # `run --trace NAME.jsonl` adds the variant's name only when it writes several traces.
     if len(variants) == 1:

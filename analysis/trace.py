@@ -48,6 +48,7 @@ from typing import Any, Iterable, Optional, Union
 
 import pandas as pd
 
+from analysis import results
 from analysis.trace_records import (  # noqa: F401  (re-exported: analysis.trace is where records are imported from)
     FORMAT, JUDGED_CLASSES, LINE_FIELDS, PAYLOAD_FIELDS, WITNESS_FIELDS, App, BeliefEnd, Clock, Complete, End, Extend,
     Fault, FaultFired, FaultSpan, Field, GetMaster, GiveUp, Grant, Invoke, IsMasterDown, Judged, JudgedBelief,
@@ -409,11 +410,9 @@ def load_verdicts(path: Union[str, Path], variant: Optional[str] = None) -> tupl
     """
     path = Path(path)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise TraceError(f"{path}: cannot read ({e.strerror or e})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise TraceError(f"{path}: not a verdicts file (not JSON: {e})") from None
+        doc = results.read_json(path)
+    except (results.ResultsError, UnicodeDecodeError) as e:
+        raise TraceError(f"{path}: not a verdicts file ({e})") from None
     variants = doc.get("variants") if isinstance(doc, dict) else None
     if not isinstance(variants, list) or not all(isinstance(v, dict) for v in variants):
         raise TraceError(f"{path}: not a verdicts file (no \"variants\" list)")

@@ -27,6 +27,7 @@
 
 #include "sim/check/fact_pass.h"
 #include "sim/check/holder.h"
+#include "sim/check/invariant_breaker.h"
 #include "sim/check/sessions.h"
 #include "sim/core/check.h"
 
@@ -220,27 +221,43 @@ Verdict check_resource_current(const History& h, const SessionTable& table, Witn
   return v;
 }
 
+namespace {
+
+// "c1 (session 1) write accepted at 15.005s lost 1 update: the counter is 1
+// after 2 accepted increments when checked at 40s".
+Witness counter_witness(const History& h, const InvariantBreaker& breaker, const AppState& app, TrueTime checked) {
+  const TrueTime at = breaker.breaker() ? breaker.breaker()->at : checked;
+  const std::int64_t lost = app.increments - app.counter;
+  const std::int64_t own = breaker.lost_by_breaker();
+  std::string text = breaker.described(h, checked) +
+                     (own >= 0 ? " lost " + plural(own, "update", "updates")
+                               : " counted " + plural(-own, "increment", "increments") + " too many") +
+                     ": the counter is " + std::to_string(app.counter) + " after " +
+                     plural(app.increments, "accepted increment", "accepted increments") + " when checked at " +
+                     when(checked);
+  if (lost != own)
+    text += lost > 0 ? " (" + plural(lost, "update", "updates") + " lost in all)"
+                     : " (" + plural(-lost, "increment", "increments") + " too many in all)";
+  return breaker.named(Witness{at, text, lost > 0 ? "lost-update" : "extra-increment"});
+}
+
+Witness collection_witness(const History& h, const InvariantBreaker& breaker, const AppState& app, TrueTime checked) {
+  const TrueTime at = breaker.breaker() ? breaker.breaker()->at : checked;
+  return breaker.named(Witness{at,
+                               breaker.described(h, checked) + " left the size behind: the collection's size is " +
+                                   std::to_string(app.size) + " but it holds " +
+                                   plural(app.elements, "element", "elements") + " when checked at " + when(checked),
+                               "size-mismatch"});
+}
+
+}  // namespace
+
 Verdict check_invariant(const History& h, WitnessDetail detail) {
   Verdict v = verdict_for(Property::invariant);
   std::optional<std::int64_t> initial_stock;  // known when recorded before any op
   bool any_op = false;
   std::int64_t decrements = 0;
-  // A counter or collection is judged when nothing is in flight (quiescent),
-  // but it broke at an op, which the witness names so a timeline marks it:
-  // for a counter the first op after which increments - counter changed (a
-  // write computed from a stale read); for a collection the first add whose
-  // session never incremented the size after it.
-  struct Breaker {
-    TrueTime at;
-    ProcessId client;
-    SessionId session;
-    resource::Op op;
-  };
-  std::optional<Breaker> last_op;
-  std::optional<Breaker> breaker;
-  std::int64_t gap = 0;
-  std::int64_t breaker_lost = 0;  // what the counter's breaker lost (< 0: counted too many)
-  std::vector<Breaker> open_adds;
+  InvariantBreaker breaker;
   // Only the witness's words tell the lowest stock: a sweep, which asks for
   // the instant alone, does not pay the pass that finds it.
   std::int64_t lowest_stock = 0;
@@ -252,42 +269,14 @@ Verdict check_invariant(const History& h, WitnessDetail detail) {
     if (const auto* op = std::get_if<ResourceOp>(&f.body)) {
       if (!op->accepted) continue;
       any_op = true;
-      last_op = Breaker{f.at, op->client, op->session, op->op};
+      breaker.op(f.at, *op);
       if (op->op == resource::Op::decrement || op->op == resource::Op::check_and_decrement) ++decrements;
-      if (op->op == resource::Op::add) open_adds.push_back(*last_op);
-      if (op->op == resource::Op::increment_size) {
-        const auto own = std::find_if(open_adds.begin(), open_adds.end(),
-                                      [&](const Breaker& b) { return b.client == op->client && b.session == op->session; });
-        if (own != open_adds.end()) open_adds.erase(own);
-      }
       continue;
     }
     const auto* app = std::get_if<AppState>(&f.body);
     if (app == nullptr) continue;
-    if (app->kind == AppKind::counter && !app->quiescent) {
-      // Without a recorded op (a history from elsewhere) the state's own
-      // instant is the best witness.
-      if (app->increments - app->counter != gap && !breaker)
-        breaker = last_op ? *last_op : Breaker{f.at, kNoProcess, 0, resource::Op::write},
-        breaker_lost = app->increments - app->counter - gap;
-      gap = app->increments - app->counter;
-    }
-    if (app->kind == AppKind::collection && !app->quiescent && !last_op)
-      breaker = Breaker{f.at, kNoProcess, 0, resource::Op::add};  // the last change, for want of ops
-    if (app->kind == AppKind::collection && app->quiescent && !open_adds.empty()) breaker = open_adds.front();
-    const TrueTime broke_at = breaker ? breaker->at : f.at;
-    const auto at = [&] { return when(f.at); };  // only a witness needs it
-    // "c1 (session 1) write accepted at 15.005s": the op that broke it.
-    const auto by = [&] {
-      if (breaker && breaker->client != kNoProcess)
-        return session_label(h, breaker->client, breaker->session) + " " + resource::op_name(breaker->op) +
-               " accepted at " + when(breaker->at);
-      return "the op before the state recorded at " + when(broke_at);
-    };
-    const auto fill = [&](Witness w) {
-      if (breaker && breaker->client != kNoProcess) w.client = breaker->client, w.session = breaker->session;
-      return w;
-    };
+    breaker.state(f.at, *app);
+    const TrueTime broke_at = breaker.breaker() ? breaker.breaker()->at : f.at;
     switch (app->kind) {
       case AppKind::stock: {
         if (!any_op && !initial_stock) initial_stock = app->stock;
@@ -298,39 +287,25 @@ Verdict check_invariant(const History& h, WitnessDetail detail) {
           // The first negative sample is the witness; the lowest the stock
           // ever reached is the figure a review asks for: how many units were
           // sold that did not exist.
-          std::string text = "stock is " + std::to_string(app->stock) + " at " + at() + " (" + context +
+          std::string text = "stock is " + std::to_string(app->stock) + " at " + when(f.at) + " (" + context +
                              "): oversold by " + std::to_string(-app->stock);
           if (lowest_stock < app->stock)
             text += "; it went on down to " + std::to_string(lowest_stock) + ": oversold by " +
                     std::to_string(-lowest_stock) + " in all";
           Witness w{f.at, text, "oversold"};
-          if (last_op) w.client = last_op->client, w.session = last_op->session;
+          if (const auto& last = breaker.last_op()) w.client = last->client, w.session = last->session;
           return w;
         });
         break;
       }
-      case AppKind::counter: {
-        if (!app->quiescent || app->counter == app->increments) break;
-        const std::int64_t lost = app->increments - app->counter;
-        record(v, detail, broke_at, [&] { return fill(Witness{broke_at,
-                   by() + (breaker_lost >= 0 ? " lost " + plural(breaker_lost, "update", "updates")
-                                             : " counted " + plural(-breaker_lost, "increment", "increments") + " too many") +
-                       ": the counter is " + std::to_string(app->counter) + " after " +
-                       plural(app->increments, "accepted increment", "accepted increments") + " when checked at " + at() +
-                       (lost == breaker_lost ? std::string()
-                        : lost > 0           ? " (" + plural(lost, "update", "updates") + " lost in all)"
-                                             : " (" + plural(-lost, "increment", "increments") + " too many in all)"),
-                   lost > 0 ? "lost-update" : "extra-increment"}); });
+      case AppKind::counter:
+        if (app->quiescent && app->counter != app->increments)
+          record(v, detail, broke_at, [&] { return counter_witness(h, breaker, *app, f.at); });
         break;
-      }
-      case AppKind::collection: {
-        if (!app->quiescent || app->size == app->elements) break;
-        record(v, detail, broke_at, [&] { return fill(Witness{broke_at,
-                   by() + " left the size behind: the collection's size is " + std::to_string(app->size) +
-                       " but it holds " + plural(app->elements, "element", "elements") + " when checked at " + at(),
-                   "size-mismatch"}); });
+      case AppKind::collection:
+        if (app->quiescent && app->size != app->elements)
+          record(v, detail, broke_at, [&] { return collection_witness(h, breaker, *app, f.at); });
         break;
-      }
       case AppKind::register_value:
       case AppKind::none: break;
     }

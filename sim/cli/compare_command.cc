@@ -14,6 +14,7 @@
 
 #include "sim/cli/catalogue.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/compare_output.h"
 #include "sim/cli/errors.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
@@ -98,60 +99,6 @@ std::string verdict_cell(const sweep::CompareCell& c) {
   return out.empty() ? "safe" : out;
 }
 
-std::string csv_header(std::size_t max_faults) {
-  std::string h = "story,file,variant,runs";
-  for (Property p : kAllProperties) {
-    const std::string id = property_id(p);
-    h += "," + id + "_violations," + id + "_rate," + id + "_first_seed";
-  }
-  for (std::size_t f = 1; f <= max_faults; ++f)
-    h += ",fault" + std::to_string(f) + ",fault" + std::to_string(f) + "_fired_share";
-  return h;
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-std::string share(std::uint64_t part, std::uint64_t whole) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6f", whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole));
-  return text;
-}
-
-std::string csv_row(const sweep::CompareCell& c, std::size_t max_faults) {
-  std::string row = csv_field(c.story) + "," + csv_field(c.file) + "," + csv_field(c.variant) + "," +
-                    std::to_string(c.runs);
-  for (std::size_t p = 0; p < kPropertyCount; ++p) {
-    row += "," + std::to_string(c.violations[p]) + "," + share(c.violations[p], c.runs) + ",";
-    if (c.first_seed[p]) row += std::to_string(*c.first_seed[p]);
-  }
-  for (std::size_t f = 0; f < max_faults; ++f)
-    row += f < c.faults.size() ? "," + csv_field(c.faults[f]) + "," + share(c.fault_effective[f], c.runs) : ",,";
-  return row;
-}
-
-std::string cell_json(const sweep::CompareCell& c) {
-  std::ostringstream j;
-  j << "{\"story\":" << json_quote(c.story) << ",\"file\":" << json_quote(c.file) << ",\"variant\":"
-    << json_quote(c.variant) << ",\"description\":" << json_quote(c.description) << ",\"runs\":" << c.runs
-    << ",\"properties\":[";
-  for (std::size_t p = 0; p < kPropertyCount; ++p) {
-    j << (p ? "," : "") << "{\"id\":\"" << property_id(kAllProperties[p]) << "\",\"name\":\""
-      << property_name(kAllProperties[p]) << "\",\"violations\":" << c.violations[p] << ",\"first_seed\":"
-      << (c.first_seed[p] ? "\"" + std::to_string(*c.first_seed[p]) + "\"" : std::string("null")) << "}";
-  }
-  j << "],\"faults\":[";
-  for (std::size_t f = 0; f < c.faults.size(); ++f)
-    j << (f ? "," : "") << "{\"name\":" << json_quote(c.faults[f]) << ",\"fired\":" << c.fault_effective[f]
-      << ",\"expected\":" << (c.fault_expected[f] ? "true" : "false") << "}";
-  j << "]}";
-  return j.str();
-}
-
 void print_story(std::ostream& out, const std::string& program, const std::vector<sweep::CompareCell>& cells) {
   const sweep::CompareCell& first = cells.front();
   out << first.story << " (" << first.file << "), " << first.runs << " runs per service\n";
@@ -224,7 +171,6 @@ int compare_command(const std::string& program, const std::vector<std::string>& 
   // Every file and variant is read and resolved before anything runs.
   std::vector<std::vector<ScenarioSpec>> specs;
   std::vector<std::string> paths;
-  std::size_t max_faults = 0;
   for (const std::string& name : o.files) {
     const std::optional<std::string> path = scenario_path(name);
     if (!path) {
@@ -246,7 +192,6 @@ int compare_command(const std::string& program, const std::vector<std::string>& 
         print_errors(std::cerr, "locksim compare: ", errors);
         return kExitBadInput;
       }
-      max_faults = std::max(max_faults, spec->faults.size());
       story.push_back(std::move(*spec));
     }
     if (story.empty()) {
@@ -256,10 +201,11 @@ int compare_command(const std::string& program, const std::vector<std::string>& 
     paths.push_back(*path);
     specs.push_back(std::move(story));
   }
+  const std::vector<std::string> fault_columns = compare_fault_columns(specs);
   std::ofstream csv;
   if (!o.out_path.empty()) {
     if (!open_output("compare", o.out_path, csv, std::cerr)) return kExitBadInput;
-    csv << csv_header(max_faults) << "\n" << std::flush;
+    csv << compare_csv_header(fault_columns) << "\n" << std::flush;
   }
   std::vector<std::vector<sweep::CompareCell>> results;
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -271,20 +217,13 @@ int compare_command(const std::string& program, const std::vector<std::string>& 
         std::cerr << "locksim compare: " << paths[i] << ": variant " << spec.variant << ": " << e.what() << "\n";
         return kExitBadInput;
       }
-      if (csv.is_open()) csv << csv_row(story.back(), max_faults) << "\n" << std::flush;
+      if (csv.is_open()) csv << compare_csv_row(story.back(), fault_columns) << "\n" << std::flush;
     }
     if (!o.json) print_story(std::cout, program, story);
     results.push_back(std::move(story));
   }
   if (o.json) {
-    std::cout << "{\"seeds\":" << o.seeds << ",\"cells\":[";
-    bool first = true;
-    for (const auto& story : results)
-      for (const sweep::CompareCell& c : story) {
-        std::cout << (first ? "" : ",") << cell_json(c);
-        first = false;
-      }
-    std::cout << "]}\n";
+    std::cout << compare_json(o.seeds, results) << "\n";
     return kExitOk;
   }
   print_matrix(std::cout, results);

@@ -4,6 +4,7 @@
 
 #include "sim/core/trace.h"
 #include "sim/run/judged_trace.h"
+#include "sim/sweep/results_schema.h"
 
 namespace locksim::cli {
 
@@ -55,7 +56,8 @@ std::string client_line(const ClientOutcome& c, const History& h) {
   if (c.releases_ok + c.releases_failed + c.releases_unknown > 0)
     line += "; releases " + std::to_string(c.releases_ok) + " ok, " + std::to_string(c.releases_failed) +
             " failed, " + std::to_string(c.releases_unknown) + " unknown";
-  line += "; longest wait " + format_duration_rounded(c.longest_wait) + (c.waiting_at_end ? " (still waiting at the end)" : "");
+  line += "; longest wait " + format_duration_rounded(c.longest_wait);
+  if (c.waiting_at_end) line += " (still waiting at the end)";
   return line;
 }
 
@@ -88,7 +90,8 @@ void print_table(std::ostream& out, const VariantOutcome& v) {
   out << " from " << l.acquire_attempts << " acquire attempts ("
       << percent(l.acquire_ok, l.acquire_attempts) << " ok, " << l.acquire_info << " unknown), acquire latency mean "
       << format_duration_rounded(l.mean_acquire_latency) << " max " << format_duration_rounded(l.max_acquire_latency)
-      << ", longest stuck " << format_duration_rounded(l.longest_stuck) << ", unheld " << format_duration_rounded(l.unheld_time)
+      << ", longest stuck " << format_duration_rounded(l.longest_stuck) << ", unheld "
+      << format_duration_rounded(l.unheld_time)
       << " of " << format_duration_rounded(l.run_length) << "\n";
   // Only under a transactional resource: what the optimism cost.
   if (l.commits + l.rollbacks > 0) {
@@ -115,14 +118,14 @@ void print_table(std::ostream& out, const VariantOutcome& v) {
 
 void print_json(std::ostream& out, const std::string& scenario, const std::string& file, std::uint64_t seed,
                 const std::vector<VariantOutcome>& variants) {
-  out << "{\"scenario\":" << json_quote(scenario) << ",\"file\":" << json_quote(file) << ",\"seed\":" << seed
-      << ",\"variants\":[";
+  out << "{\"schema\":\"" << sweep::kResultsSchema << "\",\"scenario\":" << json_quote(scenario)
+      << ",\"file\":" << json_quote(file) << ",\"seed\":" << sweep::seed_json(seed) << ",\"variants\":[";
   for (std::size_t i = 0; i < variants.size(); ++i) {
     const VariantOutcome& v = variants[i];
     const RunResult& r = v.result;
     if (i) out << ",";
     out << "{\"name\":" << json_quote(v.spec.variant) << ",\"description\":" << json_quote(v.spec.variant_description)
-        << ",\"seed\":" << r.seed << ",\"verdicts\":{";
+        << ",\"seed\":" << sweep::seed_json(r.seed) << ",\"verdicts\":{";
     for (Property p : kAllProperties) {
       const Verdict& verdict = r.verdicts[static_cast<std::size_t>(p)];
       if (p != Property::grant_exclusive) out << ",";

@@ -117,7 +117,8 @@ std::string coverage_json(const search::SearchBase& base, const search::Coverage
   for (std::size_t n = 0; n < cov.runs_by_faults_fired.size(); ++n) j << (n ? "," : "") << cov.runs_by_faults_fired[n];
   j << "],\"properties\":[";
   for (std::size_t i = 0; i < space.hunt.size(); ++i)
-    j << (i ? "," : "") << "{\"name\":\"" << property_name(space.hunt[i]) << "\",\"violations\":" << cov.violations[i]
+    j << (i ? "," : "") << "{\"property\":\"" << property_name(space.hunt[i]) << "\",\"id\":\""
+      << property_id(space.hunt[i]) << "\",\"violated\":" << cov.violations[i]
       << ",\"closest_margin_ns\":" << (cov.closest[i] ? std::to_string(cov.closest[i]->count()) : "null") << "}";
   j << "],\"runs_by_strategy\":{";
   for (std::size_t s = 0; s < cov.runs_by_strategy.size(); ++s)

@@ -27,7 +27,10 @@ namespace locksim::cli {
 namespace {
 
 // What must agree between shards of one search.
-constexpr const char* kSameSearch[] = {"scenario", "file", "variant", "strategy", "seed", "budget", "hunt"};
+constexpr const char* kSameSearch[] = {"schema", "scenario", "file", "variant", "strategy", "seed", "budget", "hunt"};
+
+// A value as a message shows it: text bare (a seed is a string), the rest as JSON.
+std::string shown(const Json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
 
 struct Shard {
   fs::path dir;
@@ -151,7 +154,7 @@ int search_merge_command(const std::string& program, const std::vector<std::stri
     for (const char* key : kSameSearch)
       if (s.summary.value(key, Json()) != first.value(key, Json())) {
         std::cerr << "locksim search-merge: " << s.dir.string() << " is a shard of another search: its " << key
-                  << " is " << s.summary.value(key, Json()).dump() << ", not " << first.value(key, Json()).dump() << "\n";
+                  << " is " << shown(s.summary.value(key, Json())) << ", not " << shown(first.value(key, Json())) << "\n";
         return kExitBadInput;
       }
     const std::uint64_t k = s.summary["shard"][0].get<std::uint64_t>();

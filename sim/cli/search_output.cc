@@ -10,6 +10,7 @@
 #include "sim/core/trace.h"
 #include "sim/search/byte_codec.h"
 #include "sim/search/finding_file.h"
+#include "sim/sweep/results_schema.h"
 
 namespace locksim::cli {
 
@@ -29,7 +30,8 @@ std::string finding_json(const FindingOutput& f) {
   j << "{\"property\":\"" << property_name(f.finding.property) << "\",\"broken\":[";
   for (std::size_t i = 0; i < f.finding.broken.size(); ++i)
     j << (i ? "," : "") << "\"" << property_name(f.finding.broken[i]) << "\"";
-  j << "],\"shard\":" << f.finding.shard << ",\"run\":" << f.finding.run + 1 << ",\"seed\":" << f.finding.seed
+  j << "],\"shard\":" << f.finding.shard << ",\"run\":" << f.finding.run + 1
+    << ",\"seed\":" << sweep::seed_json(f.finding.seed)
     << ",\"strategy\":" << json_quote(f.finding.candidate.strategy) << ",\"file\":" << json_quote(f.path)
     << ",\"faults_found\":" << f.final.faults_before << ",\"faults_shrunk\":" << f.final.faults_after
     << ",\"shrink_runs\":" << f.final.shrunk.runs << ",\"shrink_steps\":[";
@@ -55,7 +57,7 @@ std::string finding_json(const FindingOutput& f) {
 std::string near_miss_json(const NearMissOutput& n) {
   std::ostringstream j;
   j << "{\"property\":\"" << property_name(n.near.property) << "\",\"margin_ns\":" << n.near.margin.count()
-    << ",\"shard\":" << n.near.shard << ",\"run\":" << n.near.run + 1 << ",\"seed\":" << n.near.seed
+    << ",\"shard\":" << n.near.shard << ",\"run\":" << n.near.run + 1 << ",\"seed\":" << sweep::seed_json(n.near.seed)
     << ",\"strategy\":" << json_quote(n.near.candidate.strategy) << ",\"file\":" << json_quote(n.path)
     << ",\"faults\":[";
   for (std::size_t i = 0; i < n.file.uses.size(); ++i) {
@@ -69,7 +71,7 @@ std::string near_miss_json(const NearMissOutput& n) {
 
 std::string crash_json(const CrashOutput& c) {
   return "{\"shard\":" + std::to_string(c.crash.shard) + ",\"run\":" + std::to_string(c.crash.run + 1) +
-         ",\"seed\":" + std::to_string(c.crash.seed) + ",\"what\":" + json_quote(c.crash.what) +
+         ",\"seed\":" + sweep::seed_json(c.crash.seed) + ",\"what\":" + json_quote(c.crash.what) +
          ",\"file\":" + json_quote(c.path) + "}";
 }
 
@@ -177,9 +179,10 @@ std::string summary_json(const search::SearchBase& base, const std::string& path
                          const SearchResults& results) {
   const SearchSpec& space = base.spec.search;
   std::ostringstream j;
-  j << "{\"scenario\":" << json_quote(base.spec.name) << ",\"file\":" << json_quote(path) << ",\"variant\":"
-    << json_quote(variant) << ",\"strategy\":\"" << search::strategy_name(options.strategy) << "\",\"seed\":"
-    << options.seed << ",\"budget\":" << options.budget << ",\"shard\":[" << options.shard.index << ","
+  j << "{\"schema\":\"" << sweep::kResultsSchema << "\",\"scenario\":" << json_quote(base.spec.name)
+    << ",\"file\":" << json_quote(path) << ",\"variant\":" << json_quote(variant) << ",\"strategy\":\""
+    << search::strategy_name(options.strategy) << "\",\"seed\":" << sweep::seed_json(options.seed)
+    << ",\"budget\":" << options.budget << ",\"shard\":[" << options.shard.index << ","
     << options.shard.count << "],\"runs\":" << outcome.runs << ",\"hunt\":[";
   for (std::size_t i = 0; i < space.hunt.size(); ++i) j << (i ? "," : "") << "\"" << property_name(space.hunt[i]) << "\"";
   j << "],\"result\":\"" << result_word(results) << "\",\"findings\":[";

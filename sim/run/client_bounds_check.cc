@@ -45,7 +45,8 @@ void check_client_bounds(const std::vector<ClientBound>& bounds, const std::vect
     const std::string what = b.client + "." + b.what;
     if (b.unit == ClientBound::Unit::duration) {
       if (!holds(b.op, c->longest_wait.count(), b.value))
-        out.push_back({what, b.text, format_duration_rounded(c->longest_wait) + (c->waiting_at_end ? " (still waiting)" : "")});
+        out.push_back({what, b.text,
+                       format_duration_rounded(c->longest_wait) + (c->waiting_at_end ? " (still waiting)" : "")});
       continue;
     }
     const std::int64_t n = count_of(*c, b.what);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "sim/check/property.h"
+#include "sim/sweep/results_schema.h"
 #include "sim/sweep/seeds.h"
 
 namespace locksim::sweep {
@@ -96,9 +97,8 @@ std::string key_unit_values(const CellLabel& cell, const ColumnLayout& layout) {
 }  // namespace
 
 std::string summary_extra_header(const ColumnLayout& layout) {
-  std::string out;
-  for (Property p : kAllProperties) out += "," + std::string(property_name(p)) + ".first_seed";
-  for (const std::string& f : layout.faults) out += "," + csv_field("fault." + f + ".fired");
+  std::string out = first_seed_header();
+  for (const std::string& f : layout.faults) out += fault_fired_header(f);
   for (const std::string& c : layout.clients)
     for (const char* figure : kClientFigures) out += "," + csv_field(c + "." + figure);
   return out + key_unit_header(layout);
@@ -106,18 +106,14 @@ std::string summary_extra_header(const ColumnLayout& layout) {
 
 std::string per_run_extra_header(const ColumnLayout& layout) {
   std::string out;
-  for (const std::string& f : layout.faults) out += "," + csv_field("fault." + f);
+  for (const std::string& f : layout.faults) out += fault_fired_header(f);
   for (const std::string& c : layout.clients) out += "," + csv_field(c + ".longest_wait_ms");
   return out + key_unit_header(layout);
 }
 
 std::string summary_header(const ColumnLayout& layout) {
   const std::vector<std::string>& keys = layout.keys;
-  std::string out = header_start(keys) + "runs";
-  for (Property p : kAllProperties) {
-    const std::string name = property_name(p);
-    out += "," + name + ".violated," + name + ".rate," + name + ".ci_low," + name + ".ci_high";
-  }
+  std::string out = header_start(keys) + "runs" + property_over_runs_header();
   out += ",sessions.mean,acquire_attempts.mean,acquire_ok_rate.mean,acquire_latency_ms.mean,"
          "longest_stuck_ms.mean,unheld_ms.mean,expired_grants.mean,commits.mean,rollbacks.mean,wasted_ms.mean,"
          "committed_per_s.mean";
@@ -158,7 +154,7 @@ std::string summary_row(const CellLabel& cell, const CellAccumulator& acc, const
 
 std::string per_run_header(const ColumnLayout& layout) {
   std::string out = header_start(layout.keys) + "replica,seed";
-  for (Property p : kAllProperties) out += std::string(",") + property_name(p);
+  for (Property p : kAllProperties) out += std::string(",") + property_name(p) + ".violated";
   for (Property p : kAllProperties) out += std::string(",") + property_name(p) + ".first_witness_ms";
   out += ",sessions,longest_stuck_ms";
   return out + per_run_extra_header(layout) + "\n";

@@ -15,9 +15,11 @@
 //   then (format 2) the columns of columns.h: <p>.first_seed x5,
 //     fault.<name>.fired per fault, six figures per client, <key>_s|_ppm
 // Per-run file (--per-run), one row per run:
-//   scenario,variant,<keys>,replica,seed,<p> x5 (1 violated / 0 holds),
-//   <p>.first_witness_ms x5 (empty when it holds),sessions,longest_stuck_ms,
-//   then fault.<name> per fault, <client>.longest_wait_ms, <key>_s|_ppm
+//   scenario,variant,<keys>,replica,seed,<p>.violated x5 (1 violated / 0
+//   holds: the summary's count over one run), <p>.first_witness_ms x5 (empty
+//   when it holds),sessions,longest_stuck_ms, then (format 4)
+//   fault.<name>.fired per fault (1 fired with an effect / 0),
+//   <client>.longest_wait_ms, <key>_s|_ppm
 //
 // Rates, interval bounds and means print with six decimals (%.6f); the two
 // means that may not exist (acquire_ok_rate with no attempt, latency with no
@@ -39,7 +41,7 @@ namespace locksim::sweep {
 
 // The layout's version, recorded in the manifest (manifest.h): bump it when
 // a column is added, removed or printed differently.
-inline constexpr std::uint64_t kCsvFormat = 3;
+inline constexpr std::uint64_t kCsvFormat = 4;
 
 std::string csv_field(std::string_view text);
 

@@ -45,7 +45,7 @@ def test_json_output_has_the_documented_shape(locksim):
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
     assert doc["scenario"] == "single-node-gc-pause"
-    assert doc["seed"] == 1
+    assert doc["seed"] == "1" and doc["schema"] == "locksim-results/2"
     names = [v["name"] for v in doc["variants"]]
     assert names == ["base", "fenced"]
     base = doc["variants"][0]
@@ -83,7 +83,7 @@ def test_variant_and_seed_select_what_runs(locksim):
     result = locksim("run", "scenarios/single-node-gc-pause.toml", "--variant", "fenced", "--seed", "42", "--json")
     doc = json.loads(result.stdout)
     assert [v["name"] for v in doc["variants"]] == ["fenced"]
-    assert doc["seed"] == 42 and doc["variants"][0]["seed"] == 42
+    assert doc["seed"] == "42" and doc["variants"][0]["seed"] == "42"
 
 
 def test_mismatch_exits_1_and_prints_the_reproducing_command(locksim):

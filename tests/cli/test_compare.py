@@ -70,4 +70,4 @@ def test_store_protocol_controls_hold_over_many_seeds(locksim):
     assert [c["variant"] for c in cells] == ["base", "zookeeper", "chubby", "consul", "kubernetes", "dynamodb"]
     for c in cells:
         assert c["runs"] == int(seeds)
-        assert [p["violations"] for p in c["properties"]] == [0] * 5, c["variant"]
+        assert [v["violated"] for v in c["verdicts"].values()] == [0] * 5, c["variant"]

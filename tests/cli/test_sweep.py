@@ -97,9 +97,9 @@ def test_per_run_rows_are_cells_times_seeds(locksim, tmp_path):
     ok(sweep(locksim, SCENARIO, "--vary", "clock.C.drift=0.5%..2%:0.5%", "--vary", "lock.ttl=5s,10s",
              "--seeds", "7", "--per-run", runs, "--out", tmp_path / "s.csv"))
     lines = runs.read_text().splitlines()
-    assert lines[0].startswith("scenario,variant,clock.C.drift,lock.ttl,replica,seed,grant-exclusive,")
-    assert lines[0].endswith(",invariant.first_witness_ms,sessions,longest_stuck_ms,fault.c1-cut-from-D-E,"
-                             "fault.c2-cut-from-A-B,c1.longest_wait_ms,c2.longest_wait_ms,clock.C.drift_ppm,lock.ttl_s")
+    assert lines[0].startswith("scenario,variant,clock.C.drift,lock.ttl,replica,seed,grant-exclusive.violated,")
+    assert lines[0].endswith(",invariant.first_witness_ms,sessions,longest_stuck_ms,fault.c1-cut-from-D-E.fired,"
+                             "fault.c2-cut-from-A-B.fired,c1.longest_wait_ms,c2.longest_wait_ms,clock.C.drift_ppm,lock.ttl_s")
     assert len(lines) - 1 == 4 * 2 * 7
     row = lines[-1].split(",")
     assert row[2:5] == ["2%", "10s", "6"]  # first --vary outermost: the last cell is the last of both axes
@@ -355,7 +355,7 @@ def test_manifests_describe_the_sweep(locksim, tmp_path):
              "--per-run", tmp_path / "r.csv"))
     summary = json.loads((tmp_path / "s.csv.json").read_text())
     per_run = json.loads((tmp_path / "r.csv.json").read_text())
-    assert summary["format"] == "locksim sweep manifest" and summary["csv_format"] == 3
+    assert summary["format"] == "locksim sweep manifest" and summary["csv_format"] == 4
     assert summary["file"] == "summary" and per_run["file"] == "per-run"
     assert summary["scenario_name"] == "redlock-clock-drift" and len(summary["scenario_hash"]) == 16
     assert summary["set"] == ["lock.ttl=5s"] and summary["vary"] == ["clock.C.drift=1%,2%"]

@@ -98,6 +98,7 @@ S = 1_000_000_000
 MS = 1_000_000
 
 GC_VERDICTS = {
+    "schema": "locksim-results/2",
     "scenario": "single-node-gc-pause",
     "variants": [
         {"name": "base", "verdicts": {
@@ -127,6 +128,7 @@ GC_VERDICTS = {
 
 
 REDLOCK_EXTEND_VERDICTS = {
+    "schema": "locksim-results/2",
     "scenario": "redlock-extend-slew",
     "variants": [
         {"name": "base", "verdicts": {
@@ -197,6 +199,7 @@ def oversell_path() -> Path:
 
 
 FAILOVER_VERDICTS = {
+    "schema": "locksim-results/2",
     "scenario": "master-replica-failover",
     "variants": [
         {"name": "base", "verdicts": {

@@ -108,10 +108,11 @@ TEST(SweepSummary, SummaryRowShape) {
 TEST(SweepSummary, PerRunRowShape) {
   const ColumnLayout layout{{"k"}, {ValueUnit::seconds}, {"gc"}, {}};
   EXPECT_EQ(per_run_header(layout),
-            "scenario,variant,k,replica,seed,grant-exclusive,belief-exclusive,resource-exclusive,resource-current,"
-            "invariant,grant-exclusive.first_witness_ms,belief-exclusive.first_witness_ms,"
+            "scenario,variant,k,replica,seed,grant-exclusive.violated,belief-exclusive.violated,"
+            "resource-exclusive.violated,resource-current.violated,invariant.violated,"
+            "grant-exclusive.first_witness_ms,belief-exclusive.first_witness_ms,"
             "resource-exclusive.first_witness_ms,resource-current.first_witness_ms,invariant.first_witness_ms,"
-            "sessions,longest_stuck_ms,fault.gc,k_s\n");
+            "sessions,longest_stuck_ms,fault.gc.fired,k_s\n");
   const std::string scenario = "s", variant = "v";
   const std::vector<std::string> values = {"1.5s"};
   RunSummary violating = run(true, 2, 3, 2, 10);
