@@ -153,7 +153,8 @@ def draw(matrix: Matrix, title: Optional[str] = None) -> Figure:
                         color=style.text_on(matplotlib.colors.to_hex(fill)))
         ax.set_title(f"{pid} {name}", fontsize=9)
         ax.set_xticks(range(n_cols))
-        ax.set_xticklabels(matrix.services, rotation=55, ha="right", fontsize=7)
+        # Upright labels would need wide columns; slanted ones' boxes overlap their neighbours'.
+        ax.set_xticklabels(matrix.services, rotation=90, fontsize=7)
         ax.set_yticks(range(n_rows))
         ax.set_yticklabels(matrix.stories, fontsize=8)
         ax.tick_params(length=0)
