@@ -80,8 +80,8 @@ def draw(sweeps: Sequence[Sweep], x: str, title: Optional[str] = None) -> Figure
     axes[-1].legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, title="variant")
     runs = sorted({int(r) for s in sweeps for r in s.frame["runs"]})
     fig.suptitle(title or f"What the resource threw away, against {x}", fontsize=12, x=0.08, ha="left")
-    fig.text(0.08, 0.005, f"{'/'.join(map(str, runs))} runs per point · {', '.join(s.source for s in sweeps)}", fontsize=7,
-             color=style.NOTE)
+    style.footer(fig, axes[0].get_position().x0, f"{'/'.join(map(str, runs))} runs per point · "
+                 f"{', '.join(s.source for s in sweeps)}", fontsize=7, color=style.NOTE)
     return fig
 
 

@@ -4,16 +4,18 @@
 the scenario (path, name, content hash), the variant, the ``--set`` values that
 were fixed for every cell, the ``--vary`` specs or the grid, the seeds per cell,
 the locksim version and the command line — and, for the tools here, the fault
-and client names of the first cell and the scenario's ``[expect]`` verdicts.
-This module reads it (it is optional: a CSV without one still plots) and gives
+and client names of the first cell, the faults its story needs and the
+scenario's ``[expect]`` verdicts. This module reads it (it is optional: a CSV
+without one still plots) and gives
 
 - ``provenance_lines``: what was run, in a few lines, for the foot of a figure
   or a report section;
-- ``story_warnings``: cells where a property never broke although the story
-  says it should, or although a fault that the story rests on did not fire in
-  every run — a 0 % that may only mean the story did not happen (docs/sweeps.md's
-  ``--vary lock.ttl=5s,10s,30s`` on ``redlock-clock-drift``: the story's step
-  times assume a 10 s TTL);
+- ``story_warnings``: one line per fault the story needs (``[expect] fired``)
+  that fired in too few of some cells' runs for their numbers to mean what
+  they show — a 0 % that the runs without it might have broken, a rate they
+  hold down (``gap_matters``: the rule ``locksim compare`` applies too);
+  ``story_gaps`` names those cells, for the plots to mark and the report to
+  list. A 0 % in cells where every fault fired is an answer, not a warning;
 - ``replay_command``: the ``locksim run`` that replays a cell's first
   violating run (the CSV's ``<p>.first_seed``), from the manifest's file,
   variant and ``--set`` values plus the cell's own.
@@ -22,14 +24,18 @@ This module reads it (it is optional: a CSV without one still plots) and gives
 from __future__ import annotations
 
 import json
-import math
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence, Union
 
 import pandas as pd
 
-__all__ = ["load_manifest", "provenance_lines", "story_warnings", "replay_command", "cell_label"]
+from analysis.sweep_data import fired_columns, pooled, wilson
+from analysis.trace import PROPERTIES
+
+__all__ = ["load_manifest", "provenance_lines", "story_warnings", "story_gaps", "StoryGap", "gap_matters",
+           "story_faults", "share_text", "replay_command", "cell_label"]
 
 
 def load_manifest(csv_path: Union[str, Path]) -> Optional[dict]:
@@ -66,40 +72,109 @@ def cell_label(row: pd.Series, keys: Sequence[str]) -> str:
     return ", ".join(f"{k}={row[k]}" for k in keys) or "the one cell"
 
 
-def _fired_columns(frame: pd.DataFrame) -> list[str]:
-    return [c for c in frame.columns if c.startswith("fault.") and c.endswith(".fired")]
+# --- where a fault the story needs fired in too few runs ---------------------------------------------------------
+
+
+def gap_matters(runs: int, violated: int, fired: int) -> bool:
+    """Whether the runs - fired runs without a fault the story needs could change what a cell with ``violated``
+    violating runs says — sim/sweep/story_gap.h's rule, which says why, held to the same cases
+    (tests/data/story_gap_cases.csv): a 0 % when those runs, at the highest rate the others still allow (their 95 %
+    Wilson upper bound), would be expected to break it at least once; a rate when violated / fired (the story's own
+    rate: the violations need the fault) lies above the cell's 95 % interval."""
+    if fired >= runs:
+        return False
+    if fired <= 0:
+        return True  # the story never happened: any number here says nothing about it
+    if violated == 0:
+        return (runs - fired) * wilson(0, fired)[1] >= 1
+    return min(1.0, violated / fired) > wilson(violated, runs)[1]
+
+
+@dataclass(frozen=True)
+class StoryGap:
+    """A cell where a fault the story needs fired in too few runs for some of its numbers to mean what they show."""
+
+    cell: tuple  # (scenario, variant, each key's value in the sweep's order): what a plot marks
+    label: str  # "lock.ttl=2s", with the variant first when the rows have several
+    fault: str
+    fired: int  # runs in which it fired with an effect
+    runs: int
+    held: tuple  # properties at 0 % that the missing runs might have broken
+    understated: tuple  # properties whose rate the missing runs hold down
+
+
+def story_faults(manifest: Optional[dict], frame: pd.DataFrame) -> list[str]:
+    """The faults the story needs (the manifest's ``story_faults``: [expect] fired, or every fault when it lists
+    none); every fault with a column when the manifest does not say."""
+    columns = fired_columns(frame)
+    named = (manifest or {}).get("story_faults")
+    return list(columns) if named is None else [f for f in named if f in columns]
+
+
+def story_gaps(frame: pd.DataFrame, keys: Sequence[str], properties: Sequence[str],
+               manifest: Optional[dict]) -> list[StoryGap]:
+    """Every (cell, fault) where the fault's missing runs could change what the cell says of ``properties``."""
+    faults = story_faults(manifest, frame)
+    props = [p for p in properties if f"{p}.violated" in frame.columns]
+    if not faults or not props:
+        return []
+    cells = pooled(frame, ["scenario", "variant", *keys], props)
+    several = cells["scenario"].nunique() > 1 or cells["variant"].nunique() > 1
+    columns = fired_columns(cells)
+    out = []
+    for _, row in cells.iterrows():
+        runs = int(row["runs"])
+        label = cell_label(row, keys)
+        if several:
+            label = f"{row['scenario']} · {row['variant']}" + ("" if not keys else f": {label}")
+        for fault in faults:
+            share = row[columns[fault]]
+            if share != share:  # NaN: this cell has no such fault
+                continue
+            fired = round(share * runs)
+            held = tuple(p for p in props if row[f"{p}.violated"] == 0 and gap_matters(runs, 0, fired))
+            understated = tuple(p for p in props if row[f"{p}.violated"] > 0 and
+                                gap_matters(runs, int(row[f"{p}.violated"]), fired))
+            if held or understated:
+                out.append(StoryGap((row["scenario"], row["variant"], *(row[k] for k in keys)), label, fault, fired,
+                                    runs, held, understated))
+    return out
+
+
+def share_text(part: int, whole: int) -> str:
+    """"81 %": never "100 %" for a share short of every run, nor "0 %" for some."""
+    shown = round(100 * part / whole)
+    if part < whole:
+        shown = min(shown, 99)
+    if part > 0:
+        shown = max(shown, 1)
+    return f"{shown} %"
 
 
 def story_warnings(frame: pd.DataFrame, keys: Sequence[str], properties: Sequence[str],
-                   manifest: Optional[dict], most: int = 4) -> list[str]:
-    """Warnings about cells whose 0 % may mean the story did not happen (one line per kind, cells listed)."""
-    expect = (manifest or {}).get("expect") or {}
-    fired = _fired_columns(frame)
+                   manifest: Optional[dict]) -> list[str]:
+    """One line per fault the story needs that fired in too few runs somewhere for the numbers there to mean what
+    they show: how many cells, the lowest share and where, and which 0 % and which rates it concerns."""
+    gaps = story_gaps(frame, keys, properties, manifest)
+    cells = len(frame.drop_duplicates(["scenario", "variant", *keys]))
     out = []
-    for prop in properties:
-        column = f"{prop}.violated"
-        if column not in frame.columns:
-            continue
-        quiet = frame[frame[column].fillna(0) == 0]
-        if quiet.empty:
-            continue
-        partial = []  # (cell, fault, share)
-        for _, row in quiet.iterrows():
-            for c in fired:
-                share = row[c]
-                if isinstance(share, float) and not math.isnan(share) and share < 1:
-                    partial.append((cell_label(row, keys), c[len("fault."):-len(".fired")], share))
-        if partial:
-            shown = "; ".join(f"{cell}: {fault} fired in {100 * share:.0f} % of runs" for cell, fault, share in
-                              partial[:most])
-            more = f" (and {len(partial) - most} more)" if len(partial) > most else ""
-            out.append(f"{prop} never broke in cells where a fault did not always fire — {shown}{more}: "
-                       f"a 0 % there may only mean the fault did not happen")
-        if expect.get(prop) == "violated":
-            cells = [cell_label(row, keys) for _, row in quiet.iterrows()]
-            shown = "; ".join(cells[:most]) + (f" (and {len(cells) - most} more)" if len(cells) > most else "")
-            out.append(f"the story expects {prop} violated, yet no run broke it at {shown}: the swept values may "
-                       f"change the story's premise (step times tied to one TTL, a drift inside the allowance...)")
+    for fault in dict.fromkeys(g.fault for g in gaps):
+        mine = sorted((g for g in gaps if g.fault == fault), key=lambda g: g.fired / g.runs)
+        low = mine[0]
+        if len(mine) == 1:
+            where = f"in only {share_text(low.fired, low.runs)} of the runs at {low.label}"
+        else:
+            where = (f"in too few runs at {len(mine)} of {cells} cells (the fewest: {share_text(low.fired, low.runs)}"
+                     f" at {low.label})")
+        held = [p for p in PROPERTIES if any(p in g.held for g in mine)]
+        understated = [p for p in PROPERTIES if any(p in g.understated for g in mine)]
+        said = []
+        if held:
+            said.append(f"a 0 % ({', '.join(held)}) may only mean it did not happen")
+        if understated:
+            said.append(f"a rate ({', '.join(understated)}) may read low")
+        out.append(f"{fault} fired with an effect {where}: the runs without it did not test the story, so there "
+                   f"{' and '.join(said)}")
     return out
 
 

@@ -398,6 +398,19 @@ def _replay_timeline(locksim: Path, work: Path, manifest: dict, sweep, cell: str
                    f"sweep counted, with its witnesses marked.")
 
 
+def _gap_table(gaps: Sequence[provenance.StoryGap]) -> str:
+    """Every cell the story warnings concern, in full (the figures mark them; here they are named)."""
+    if not gaps:
+        return ""
+    rows = "".join(f"<tr><td>{E(g.label)}</td><td>{E(g.fault)}</td><td class=\"num\">{g.fired} of {g.runs} "
+                   f"({E(provenance.share_text(g.fired, g.runs))})</td><td>{E(', '.join(g.held) or '–')}</td>"
+                   f"<td>{E(', '.join(g.understated) or '–')}</td></tr>" for g in gaps)
+    return (f'<details><summary>The cells these warnings concern ({len(gaps)})</summary><div class="scroll">'
+            f'<table class="rows"><thead><tr><th>cell</th><th>fault</th><th>fired with an effect in</th>'
+            f'<th>0 % that may only mean it did not happen</th><th>rate that may read low</th></tr></thead>'
+            f'<tbody>{rows}</tbody></table></div></details>')
+
+
 def _sweep_section(opts: SweepOptions, locksim: Optional[Path] = None, work: Optional[Path] = None) -> str:
     sweep = sweep_plots.load(opts.csv)
     manifest = provenance.load_manifest(opts.csv)
@@ -415,29 +428,35 @@ def _sweep_section(opts: SweepOptions, locksim: Optional[Path] = None, work: Opt
     prop = [opts.prop] if opts.prop else []
     fixed_keys = {w.split("=", 1)[0].strip() for w in opts.where}
     heat_where = [w for w in opts.where if w.split("=", 1)[0].strip() not in (opts.x, opts.y)]
+
+    def add(plan, draw, alt: str) -> None:
+        sweep_plots.mark_gaps(plan, manifest)
+        caption = f"{plan.gap_marks[0].upper()}{plan.gap_marks[1:]} (see the warnings below)." \
+            if plan.marks_drawn() else ""
+        figures.append(_figure(sweep_plots.figure_bytes(lambda: draw(plan)), alt, caption))
+
     for variant in variants:
         if opts.y and opts.y not in fixed_keys:  # the second key varies: one line per value of it
             plan = sweep_plots.curve_series(sweep, opts.x, prop, opts.y, [variant], heat_where)
         else:
             plan = sweep_plots.curve_series(sweep, opts.x, prop, "property", [variant], opts.where)
-        figures.append(_figure(sweep_plots.figure_bytes(lambda: sweep_plots.draw_curve(plan)),
-                               f"violation rate against {opts.x}, variant {variant}"))
+        add(plan, sweep_plots.draw_curve, f"violation rate against {opts.x}, variant {variant}")
     if len(variants) > 1 and not (opts.y and opts.y not in fixed_keys):
         plan = sweep_plots.curve_series(sweep, opts.x, prop, "variant", [], opts.where)
-        figures.append(_figure(sweep_plots.figure_bytes(lambda: sweep_plots.draw_curve(plan)),
-                               f"violation rate against {opts.x}, one line per variant"))
+        add(plan, sweep_plots.draw_curve, f"violation rate against {opts.x}, one line per variant")
     if opts.y:
         for variant in variants:
             heat = sweep_plots.heat_grid(sweep, opts.x, opts.y, opts.prop, variant, heat_where)
-            figures.append(_figure(sweep_plots.figure_bytes(lambda: sweep_plots.draw_heatmap(heat)),
-                                   f"heat map of {heat.prop} over {opts.x} and {opts.y}, variant {variant}"))
+            add(heat, sweep_plots.draw_heatmap,
+                f"heat map of {heat.prop} over {opts.x} and {opts.y}, variant {variant}")
     parts += figures
     # What was run, and where a 0 % may only mean the story did not happen.
     shown = [opts.prop] if opts.prop else sweep.properties
     warnings = provenance.story_warnings(sweep.frame, sweep.keys, shown, manifest)
     parts.append('<div class="provenance"><p><b>What was run.</b> ' +
                  "<br>".join(E(line) for line in provenance.provenance_lines(manifest)) + "</p>" +
-                 "".join(f'<p class="warn"><b>Warning:</b> {E(w)}</p>' for w in warnings) + "</div>")
+                 "".join(f'<p class="warn"><b>Warning:</b> {E(w)}</p>' for w in warnings) +
+                 _gap_table(provenance.story_gaps(sweep.frame, sweep.keys, shown, manifest)) + "</div>")
     replays = _replays(sweep, manifest, shown)
     if replays:
         items = "".join(f"<tr><td>{E(cell)}</td><td>{E(PROPERTIES.get(p, p))}</td><td><code>{E(command)}</code></td>"

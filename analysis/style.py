@@ -7,6 +7,10 @@ clients take the palette in order (vermillion is never a client: it means
 "something went wrong" — a violation, a rejected operation), faults are black
 or grey, and text that explains rather than shows is grey.
 
+``footer()`` writes a figure's notes under everything else it holds, measured
+by the renderer rather than guessed, so that no footer runs into a rotated
+tick label or a two-line axis label.
+
 Figure defaults are applied through ``context()``, a ``matplotlib.rc_context``,
 so importing this module never changes a notebook's global settings. SVG keeps
 text as text (``svg.fonttype = none``): labels stay searchable and small; its
@@ -18,6 +22,9 @@ from __future__ import annotations
 
 import matplotlib
 import matplotlib.colors
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 OKABE_ITO = {
     "black": "#000000",
@@ -87,3 +94,18 @@ def text_on(colour: str) -> str:
 def context():
     """``with style.context(): ...`` — locksim's figure defaults, for drawing and saving."""
     return matplotlib.rc_context(RC)
+
+
+def footer(fig: Figure, x: float, text: str, gap_in: float = 0.12, **text_kw) -> Text:
+    """Writes ``text`` (its top left at figure fraction ``x``) ``gap_in`` inches under the lowest of everything
+    ``fig`` holds so far — axes with their tick and axis labels, colour bars, legends, titles, other texts — as the
+    renderer measures them. Below the figure's edge is fine: the plots save with tight bounding boxes."""
+    if not hasattr(fig.canvas, "get_renderer"):
+        FigureCanvasAgg(fig)  # the measuring renderer; saving as SVG or PNG later switches canvases as usual
+    renderer = fig.canvas.get_renderer()
+    boxes = [a.get_tightbbox(renderer) for a in fig.axes]
+    boxes += [t.get_window_extent(renderer) for t in fig.texts if t.get_visible() and t.get_text().strip()]
+    boxes += [legend.get_window_extent(renderer) for legend in fig.legends]
+    bottom = min((b.y0 for b in boxes if b is not None), default=0.0)
+    y = (bottom - gap_in * fig.dpi) / fig.bbox.height
+    return fig.text(x, y, text, va="top", ha="left", **text_kw)

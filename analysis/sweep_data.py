@@ -19,7 +19,7 @@ from analysis import results, units
 from analysis.trace import PROPERTIES
 
 __all__ = ["SweepError", "Sweep", "load", "wilson", "pooled", "select", "check_fixed", "most_violated",
-           "runs_text", "series_name", "prop_label", "MEANS", "PROPERTY_FIELDS", "Z95"]
+           "runs_text", "series_name", "prop_label", "fired_columns", "MEANS", "PROPERTY_FIELDS", "Z95"]
 
 MEANS = ["sessions.mean", "acquire_attempts.mean", "acquire_ok_rate.mean", "acquire_latency_ms.mean",
          "longest_stuck_ms.mean", "unheld_ms.mean", "expired_grants.mean",
@@ -43,6 +43,12 @@ def wilson(violated: float, runs: float, z: float = Z95) -> tuple[float, float]:
     low = 0.0 if violated <= 0 else max(0.0, centre - half)
     high = 1.0 if violated >= runs else min(1.0, centre + half)
     return low, high
+
+
+def fired_columns(frame: pd.DataFrame) -> dict[str, str]:
+    """Per fault, in column order, the column of its share of a cell's runs in which it fired with an effect."""
+    return {c[len("fault."):-len(".fired")]: c for c in frame.columns
+            if c.startswith("fault.") and c.endswith(".fired")}
 
 
 def prop_label(prop: str) -> str:
@@ -110,7 +116,8 @@ def load(path: Union[str, Path]) -> Sweep:
 
 def pooled(frame: pd.DataFrame, by: Sequence[str], properties: Sequence[str]) -> pd.DataFrame:
     """One row per distinct ``by`` combination: violated counts and runs add up, rates and Wilson intervals are
-    recomputed, means are averaged weighted by runs. A single row keeps its own rate and interval."""
+    recomputed, means and faults' fired shares are averaged weighted by runs. A single row keeps its own rate and
+    interval."""
     rows = []
     for values, group in frame.groupby(list(by), sort=False, dropna=False):
         values = values if isinstance(values, tuple) else (values,)
@@ -137,7 +144,7 @@ def pooled(frame: pd.DataFrame, by: Sequence[str], properties: Sequence[str]) ->
             row[f"{p}.violated"] = k
             row[f"{p}.rate"] = k / runs if runs else math.nan
             row[f"{p}.ci_low"], row[f"{p}.ci_high"] = wilson(k, runs)
-        for m in MEANS:
+        for m in MEANS + list(fired_columns(frame).values()):
             if m in group:
                 w = group["runs"].where(group[m].notna(), 0)
                 row[m] = float((group[m].fillna(0) * w).sum() / w.sum()) if w.sum() else math.nan

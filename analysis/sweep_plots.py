@@ -123,10 +123,16 @@ class Series:
     marker: str
     dash: object
     members: list[str] = field(default_factory=list)  # properties merged into this line (identical rates)
+    # Per member: its property and each point's cell (scenario, variant, each key's value), to find its story gaps.
+    sources: list[tuple[str, list[tuple]]] = field(default_factory=list)
 
     @property
     def never(self) -> bool:
         return all(r == 0 for r in self.rate)
+
+    def in_doubt(self, gaps: set) -> list[bool]:
+        """Per point: whether a fault its story needs fired in too few of its runs (``gaps``: (cell, property))."""
+        return [any((cells[i], prop) in gaps for prop, cells in self.sources) for i in range(len(self.x))]
 
 
 @dataclass
@@ -139,8 +145,13 @@ class CurvePlan:
     title: str
     subtitle: str
     log_x: bool
+    gap_marks = "hollow markers: the points these warnings concern"
     prop: Optional[str] = None  # the one property drawn, with --by variant or --by KEY
     notes: list[str] = field(default_factory=list)  # at the figure's foot: warnings, then what was run
+    gaps: set = field(default_factory=set)  # (cell, property) where the story may not have happened: drawn hollow
+
+    def marks_drawn(self) -> bool:
+        return any(any(s.in_doubt(self.gaps)) for s in self.series)
 
 
 def curve_series(sweep: Sweep, x: str, properties: Sequence[str] = (), by: str = "property",
@@ -198,11 +209,14 @@ def curve_series(sweep: Sweep, x: str, properties: Sequence[str] = (), by: str =
             colour, marker, dash = PROPERTY_LOOK.get(prop, (SERIES_COLOURS[i % 7], SERIES_MARKERS[i % 7], "-"))
         else:
             colour, marker, dash = SERIES_COLOURS[i % 7], SERIES_MARKERS[i % 7], SERIES_DASHES[i % 7]
+        cells = [tuple(row[k] if k in row.index else fixed[k] for k in ["scenario", "variant", *sel.keys])
+                 for _, row in rows.iterrows()]
         series.append(Series(label=label, x=list(rows["_pos"]), x_text=list(rows[x]),
                              rate=[100 * r for r in rows[f"{prop}.rate"]],
                              low=[100 * r for r in rows[f"{prop}.ci_low"]],
                              high=[100 * r for r in rows[f"{prop}.ci_high"]],
-                             runs=list(rows["runs"]), colour=colour, marker=marker, dash=dash, members=[label]))
+                             runs=list(rows["runs"]), colour=colour, marker=marker, dash=dash, members=[label],
+                             sources=[(prop, cells)]))
     if not series:
         raise SweepError(f"{sweep.source}: nothing to draw (the chosen properties are not applicable here)")
     if merge_identical:
@@ -213,6 +227,7 @@ def curve_series(sweep: Sweep, x: str, properties: Sequence[str] = (), by: str =
                 merged.append(s)
             else:
                 twin.members.append(s.label)
+                twin.sources += s.sources
         for m in merged:
             if len(m.members) > 1 and len(merged) == 1 and len(m.members) > 3:
                 what = {"property": "properties", "variant": "variants"}.get(by, f"values of {by}")
@@ -269,6 +284,10 @@ def draw_curve(plan: CurvePlan) -> Figure:
         ms = 5.0 + 3.0 * (n - 1 - i) / max(n - 1, 1)
         ax.plot(s.x, s.rate, color=s.colour, ls=s.dash, lw=lw, marker=s.marker, ms=ms, mec="white", mew=0.7,
                 label=s.label, zorder=3 + i * 0.01, clip_on=False)
+        doubt = s.in_doubt(plan.gaps)
+        if any(doubt):  # hollow: a point whose story may not have happened in enough of its runs
+            ax.plot([x for x, d in zip(s.x, doubt) if d], [r for r, d in zip(s.rate, doubt) if d], ls="none",
+                    marker=s.marker, ms=ms, mfc="white", mec=s.colour, mew=1.5, zorder=3.5 + i * 0.01, clip_on=False)
     # Fixed, never scaled to the data: 0 stays on the floor and 2 % looks like 2 %.
     ax.set_ylim(0, RATE_AXIS_MAX)
     ax.yaxis.set_major_locator(FixedLocator([0, 20, 40, 60, 80, 100]))
@@ -311,28 +330,38 @@ def draw_curve(plan: CurvePlan) -> Figure:
               title="property" if plan.by == "property" else plan.by, title_fontsize=8.5, alignment="left")
     fig.text(0.08, 0.965, plan.title, fontsize=12, fontweight="bold", va="top", ha="left")
     fig.text(0.08, 0.905, plan.subtitle, fontsize=8.5, color=style.NOTE, va="top", ha="left")
-    _draw_notes(fig, plan.notes, 0.08, 0.02, 150)
+    _draw_notes(fig, plan.notes, 0.08, 150)
     return fig
 
 
-def _draw_notes(fig: Figure, notes: Sequence[str], x: float, y: float, width: int) -> None:
-    """Warnings and provenance under the figure (tight bounding boxes take them in)."""
+def _draw_notes(fig: Figure, notes: Sequence[str], x: float, width: int) -> None:
+    """Warnings and provenance under everything else in the figure (tight bounding boxes take them in)."""
     if not notes:
         return
     lines = [w for n in notes for w in textwrap.wrap(n, width, break_on_hyphens=False, subsequent_indent="  ")]
-    fig.text(x, y, "\n".join(lines), fontsize=7, color=style.NOTE, va="top", ha="left", linespacing=1.3)
+    style.footer(fig, x, "\n".join(lines), fontsize=7, color=style.NOTE, linespacing=1.3)
 
 
 def annotate(plan, csv: Union[str, Path], properties: Sequence[str], report=None) -> list[str]:
-    """Gives ``plan`` its notes: story warnings for the cells it draws, then the manifest's provenance. Returns the
-    warnings (``report``, if given, is called with each: the command line prints them on stderr)."""
+    """Gives ``plan`` its notes — story warnings for the cells it draws (and which marks show them), then the
+    manifest's provenance — and the cells to mark. Returns the warnings (``report``, if given, is called with each:
+    the command line prints them on stderr)."""
     manifest = provenance.load_manifest(csv)
     warnings = provenance.story_warnings(plan.sweep.frame, plan.sweep.keys, properties, manifest)
+    mark_gaps(plan, manifest)
     for w in warnings:
         if report is not None:
             report(w)
-    plan.notes = ["warning: " + w for w in warnings] + provenance.provenance_lines(manifest)
+    marks = [plan.gap_marks] if plan.marks_drawn() else []
+    plan.notes = ["warning: " + w for w in warnings] + marks + provenance.provenance_lines(manifest)
     return warnings
+
+
+def mark_gaps(plan, manifest: Optional[dict]) -> None:
+    """Gives ``plan`` the cells to mark (hollow points, dashed outlines): where a fault its story needs fired in too
+    few runs for the number drawn to mean what it shows (provenance.story_gaps)."""
+    gaps = provenance.story_gaps(plan.sweep.frame, plan.sweep.keys, plan.sweep.properties, manifest)
+    plan.gaps = {(g.cell, p) for g in gaps for p in g.held + g.understated}
 
 
 def _thin(xs: Sequence[float], most: int) -> list[float]:
@@ -368,6 +397,17 @@ class HeatPlan:
     title: str
     subtitle: str
     notes: list[str] = field(default_factory=list)  # at the figure's foot: warnings, then what was run
+    gaps: set = field(default_factory=set)  # (cell, property) where the story may not have happened: outlined
+    gap_marks = "dashed outlines: the cells these warnings concern"
+
+    def cell(self, i: int, j: int) -> tuple:
+        """The (scenario, variant, each key's value) of row i, column j."""
+        values = {self.x.key: self.x_texts[j], self.y.key: self.y_texts[i], **self.fixed}
+        return (self.sweep.scenarios[0], self.variant, *(values[k] for k in self.sweep.keys))
+
+    def marks_drawn(self) -> bool:
+        return any((self.cell(i, j), self.prop) in self.gaps for i in range(len(self.y_texts))
+                   for j in range(len(self.x_texts)))
 
 
 def heat_grid(sweep: Sweep, x: str, y: str, prop: Optional[str] = None, variant: Optional[str] = None,
@@ -436,6 +476,9 @@ def draw_heatmap(plan: HeatPlan) -> Figure:
                       extent=(-0.5, nx - 0.5, -0.5, ny - 0.5))
     for i in range(ny):
         for j in range(nx):
+            if (plan.cell(i, j), plan.prop) in plan.gaps:  # its story may not have happened in enough runs
+                ax.add_patch(Rectangle((j - 0.44, i - 0.44), 0.88, 0.88, fill=False, ls=(0, (3, 2)), lw=1.4, zorder=3,
+                                       edgecolor=style.text_on(matplotlib.colors.to_hex(cmap(norm(plan.rate[i, j]))))))
             if np.isnan(plan.rate[i, j]):
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#F2F2F2", edgecolor="#BBBBBB",
                                        hatch="///", lw=0.5))
@@ -475,7 +518,7 @@ def draw_heatmap(plan: HeatPlan) -> Figure:
     y -= (0.24 * len(title) + 0.08) / height
     fig.text(0.15 / width, y, "\n".join(subtitle), fontsize=8.5, color=style.NOTE, va="top", ha="left",
              linespacing=1.35)
-    _draw_notes(fig, plan.notes, 0.15 / width, 0.35 / height, int(width * 15))
+    _draw_notes(fig, plan.notes, 0.15 / width, int(width * 15))
     return fig
 
 

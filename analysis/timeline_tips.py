@@ -133,18 +133,20 @@ def partition_tip(s: Span, sides: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def burst_tip(kind: str, msgs: Sequence[Message], most: int = 8) -> str:
-    """A burst of dropped or held messages: when, and from whom to whom (the busiest pairs first)."""
-    pairs: dict[tuple[str, str], int] = {}
+def burst_tip(kind: str, msgs: Sequence[Message]) -> str:
+    """A burst of dropped or held messages: when, and from whom to whom — a line per sender, the busiest first, its
+    receivers after it (so every pair is told, in as many lines as there are senders)."""
+    pairs: dict[str, dict[str, int]] = {}
     for m in msgs:
-        pairs[m.sender, m.receiver] = pairs.get((m.sender, m.receiver), 0) + 1
+        to = pairs.setdefault(m.sender, {})
+        to[m.receiver] = to.get(m.receiver, 0) + 1
     head = f"{len(msgs)} message{'s' if len(msgs) != 1 else ''} {kind} " + (
         f"at {fmt_time(msgs[0].t)}" if len(msgs) == 1 else f"from {fmt_time(msgs[0].t)} to {fmt_time(msgs[-1].t)}")
-    ranked = sorted(pairs.items(), key=lambda pair: -pair[1])  # ties keep the order they first appeared in
-    lines = [head] + [f"{a} → {b} ×{n}" for (a, b), n in ranked[:most]]
-    if len(ranked) > most:
-        lines.append(f"… and {len(ranked) - most} more pairs")
-    return "\n".join(lines)
+    # Ties keep the order they first appeared in.
+    senders = sorted(pairs.items(), key=lambda item: -sum(item[1].values()))
+    lines = [f"{a} → " + ", ".join(f"{b} ×{n}" for b, n in sorted(to.items(), key=lambda pair: -pair[1]))
+             for a, to in senders]
+    return "\n".join([head, *lines])
 
 
 def violation_tip(group: Sequence[PropertyVerdict]) -> str:

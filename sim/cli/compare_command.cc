@@ -1,7 +1,8 @@
 // locksim compare: the same stories against every lock service, as a table.
 // Each FILE is a story whose variants are the services; every (story,
 // variant) runs --seeds seeds (sweep/compare.h). Prints a block per story
-// (rates per property, faults that did not always fire, a replay command per
+// (rates per property, a note per fault that fired in too few runs for the
+// table to mean what it says (compare_notes.h), a replay command per
 // violated property) and the verdict matrix; --out writes one CSV row per
 // cell as each finishes; --json prints everything as one object instead.
 #include <boost/program_options.hpp>
@@ -14,6 +15,7 @@
 
 #include "sim/cli/catalogue.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/compare_notes.h"
 #include "sim/cli/compare_output.h"
 #include "sim/cli/errors.h"
 #include "sim/cli/numbers.h"
@@ -112,12 +114,8 @@ void print_story(std::ostream& out, const std::string& program, const std::vecto
                   percent(c.violations[4], c.runs).c_str());
     out << line;
   }
+  for (const std::string& note : fault_notes(cells)) out << "  " << note << "\n";
   for (const sweep::CompareCell& c : cells) {
-    for (std::size_t f = 0; f < c.faults.size(); ++f)
-      if (c.fault_expected[f] && c.fault_effective[f] < c.runs)
-        out << "  note: " << c.variant << ": " << c.faults[f] << " fired with an effect in only "
-            << c.fault_effective[f] << " of " << c.runs
-            << " runs; a low rate may only mean the story did not happen\n";
     // One replay per seed: the first violating run is often the same for several properties.
     std::map<std::uint64_t, std::string> by_seed;
     for (std::size_t p = 0; p < kPropertyCount; ++p)

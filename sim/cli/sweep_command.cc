@@ -29,6 +29,7 @@
 #include "sim/sweep/manifest.h"
 #include "sim/sweep/progress.h"
 #include "sim/sweep/runner.h"
+#include "sim/sweep/story_gap.h"
 #include "sim/sweep/vary_cells.h"
 
 namespace po = boost::program_options;
@@ -192,10 +193,11 @@ sweep::Manifest make_manifest(const std::string& program, const std::vector<std:
   return m;
 }
 
-// The first cell's spec gives the fault and client columns and the
-// expectations the plot and report commands compare with.
+// The first cell's spec gives the fault and client columns, and the faults
+// and expectations the plot and report commands compare with.
 struct FirstCell {
   sweep::ColumnLayout layout;
+  std::vector<std::string> story_faults;
   std::vector<std::pair<std::string, std::string>> expect;  // property name -> verdict
 };
 
@@ -210,7 +212,10 @@ std::optional<FirstCell> first_cell(const sweep::CellSource& cells, const sweep:
   }
   const std::optional<ScenarioSpec> spec = resolver.resolve(cell, error);
   if (!spec) return std::nullopt;
-  FirstCell first{sweep::column_layout(cells.keys(), cell.values, *spec), {}};
+  FirstCell first{sweep::column_layout(cells.keys(), cell.values, *spec), {}, {}};
+  const std::vector<bool> needs = sweep::story_needs(*spec);
+  for (std::size_t f = 0; f < spec->faults.size(); ++f)
+    if (needs[f]) first.story_faults.push_back(spec->faults[f].name);
   for (Property p : kAllProperties)
     if (const auto& want = spec->expect.violated[static_cast<std::size_t>(p)])
       first.expect.emplace_back(property_name(p), *want ? "violated" : "holds");
@@ -294,6 +299,7 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
   const sweep::CellRange range = sweep::shard_cells(cells.size(), a.shard);
   sweep::Manifest manifest = make_manifest(program, args, a, *scenario, sweep_cells, range);
   manifest.faults = first->layout.faults;
+  manifest.story_faults = first->story_faults;
   manifest.clients = first->layout.clients;
   manifest.expect = first->expect;
   sweep::SweepPlan plan;

@@ -8,6 +8,7 @@
 #include "sim/core/trace.h"
 #include "sim/run/run.h"
 #include "sim/sweep/seeds.h"
+#include "sim/sweep/story_gap.h"
 
 namespace locksim::sweep {
 
@@ -28,11 +29,8 @@ CompareCell compare_cell(const ScenarioSpec& spec, const std::string& file, std:
   cell.variant = spec.variant;
   cell.description = spec.variant_description;
   cell.runs = seeds;
-  for (const FaultSpec& f : spec.faults) {
-    cell.faults.push_back(f.name);
-    const auto& fired = spec.expect.fired;
-    cell.fault_expected.push_back(fired.empty() || std::find(fired.begin(), fired.end(), f.name) != fired.end());
-  }
+  for (const FaultSpec& f : spec.faults) cell.faults.push_back(f.name);
+  cell.fault_expected = story_needs(spec);
   const std::uint64_t base = cell_seed_base(spec.name, spec.variant, "");
   std::vector<RunMarks> marks(seeds);
   // A run that fails (a RunError: a budget exceeded) stops the cell; the

@@ -167,6 +167,7 @@ std::string manifest_json(const Manifest& m) {
   j["shard_cells"] = {{"begin", m.shard_begin}, {"end", m.shard_end}};
   j["command_line"] = m.command_line;
   j["faults"] = m.faults;
+  j["story_faults"] = m.story_faults;
   j["clients"] = m.clients;
   j["expect"] = nlohmann::ordered_json::object();
   for (const auto& [property, verdict] : m.expect) j["expect"][property] = verdict;

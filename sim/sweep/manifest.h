@@ -27,10 +27,12 @@
 //   shard_cells       {"begin": B, "end": E}: the shard's cells [B, E), 0-based
 //   command_line      the arguments, program name first
 //   faults, clients   the fault and client names of the sweep's first cell
-//                     (the columns of columns.h), and expect: its [expect]
-//                     verdicts by property name — for the plot and report
-//                     commands, which warn when a cell's story did not
-//                     happen (written, never compared)
+//                     (the columns of columns.h); story_faults: those of its
+//                     faults the story needs (story_gap.h, story_needs); and
+//                     expect: its [expect] verdicts by property name — for
+//                     the plot and report commands, which warn where a fault
+//                     the story needs fired in too few of a cell's runs
+//                     (written, never compared)
 #pragma once
 
 #include <cstdint>
@@ -63,6 +65,7 @@ struct Manifest {
   std::uint64_t shard_end = 0;
   std::vector<std::string> command_line;
   std::vector<std::string> faults;
+  std::vector<std::string> story_faults;  // the faults [expect] fired lists (all when it lists none)
   std::vector<std::string> clients;
   std::vector<std::pair<std::string, std::string>> expect;  // property name -> "holds" | "violated"
 };

@@ -6,6 +6,7 @@ import os
 import shlex
 
 GC = "scenarios/compare/gc-pause.toml"
+GAP = "tests/data/gap-story.toml"  # a pause that fires in about half the runs (base), a tenth, 95 % and every run
 
 
 def test_compare_prints_rates_replays_and_the_matrix(locksim):
@@ -29,6 +30,28 @@ def test_compare_prints_rates_replays_and_the_matrix(locksim):
     # base breaks P2-P5 when the pause outlasts the lease; the revision token keeps P3 and P5.
     assert row[1:5] == ["P2", "P3", "P4", "P5"]
     assert "P3" not in row[5:] and "P5" not in row[5:]
+
+
+def test_a_fault_that_fired_in_too_few_runs_gets_one_note_naming_where_it_matters(locksim):
+    """One note for the fault, not one per service: it names the services whose numbers the runs without the pause
+    could change, the lowest share first, and says which 0 % and which rates; the service where it fired in 94 % of
+    the runs (too few missing to move anything) and the one where it always fired are left out."""
+    result = locksim("compare", GAP, "--seeds", "200", "--threads", "2")
+    assert result.returncode == 0, result.stderr
+    notes = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("note:")]
+    assert notes == ["note: late-pause fired with an effect in only 12% of rarer's runs, 49% of base's: the runs "
+                     "without it did not test the story, so there a 0% (rarer P1, base P1) may only mean it did not "
+                     "happen and a rate (rarer P2 P3 P4 P5, base P2 P3 P4 P5) may read low"]
+    fired = {c["variant"]: c["faults"][0]["fired_runs"] for c in json.loads(
+        locksim("compare", GAP, "--seeds", "200", "--threads", "2", "--json").stdout)["cells"]}
+    assert fired["nearly"] < 200 and fired["always"] == 200  # "nearly" missed some runs, and still no note
+
+
+def test_faults_that_always_fire_get_no_note(locksim):
+    """The side-by-side stories' faults fire in every run: no note at all."""
+    result = locksim("compare", GC, "--seeds", "60", "--threads", "2")
+    assert result.returncode == 0, result.stderr
+    assert "note:" not in result.stdout
 
 
 def test_compare_is_the_same_whatever_the_threads(locksim, tmp_path):

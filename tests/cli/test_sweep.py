@@ -362,8 +362,10 @@ def test_manifests_describe_the_sweep(locksim, tmp_path):
     assert summary["keys"] == ["clock.C.drift"] and summary["cells"] == 2 and summary["seeds"] == 2
     assert summary["shard"] == "2/2" and summary["shard_cells"] == {"begin": 1, "end": 2}
     assert summary["command_line"][1:3] == ["sweep", SCENARIO] and summary["grid_hash"] == ""
-    # For the plot and report commands: the first cell's faults, clients and [expect] verdicts.
+    # For the plot and report commands: the first cell's faults, those its story needs ([expect] fired lists
+    # both), clients and [expect] verdicts.
     assert summary["faults"] == ["c1-cut-from-D-E", "c2-cut-from-A-B"] and summary["clients"] == ["c1", "c2"]
+    assert summary["story_faults"] == summary["faults"]
     assert summary["expect"] == {"grant-exclusive": "violated", "belief-exclusive": "violated"}
     assert {k: v for k, v in per_run.items() if k != "file"} == {k: v for k, v in summary.items() if k != "file"}
 

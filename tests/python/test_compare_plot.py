@@ -65,3 +65,28 @@ def test_report_gains_the_side_by_side_section(compare_csv, tmp_path):
     page = out.read_text()
     assert '<h2 id="compare">Side by side</h2>' in page
     assert "compare-failover" in page and "P1 100%" in page
+
+
+def test_the_plot_outlines_the_cells_that_locksim_compare_notes(tmp_path):
+    """tests/data/gap-story.toml, whose pause fires in about half the runs (base), a tenth (rarer), 95 % (nearly)
+    and every run (always): the plot finds, by the same rule, the cells and properties the command's note names,
+    in the same order; it outlines them and its footer names the fewest; the others draw no outline."""
+    out = tmp_path / "gap.csv"
+    done = subprocess.run([str(report.locksim_path(None)), "compare", "tests/data/gap-story.toml", "--seeds", "200",
+                           "--threads", "2", "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    [note] = [line.strip() for line in done.stdout.splitlines() if line.strip().startswith("note:")]
+    m = compare_plot.load(out)
+    gaps = compare_plot.gaps(m)
+    assert [g.service for g in gaps] == ["rarer", "base"]
+
+    def named(held: bool) -> str:
+        return ", ".join(f"{g.service} " + " ".join(p for p in g.pids if (m.violations[(g.story, g.service, p)] == 0)
+                                                     == held) for g in gaps)
+    assert f"a 0% ({named(True)}) may only mean it did not happen" in note
+    assert f"a rate ({named(False)}) may read low" in note
+    fig = compare_plot.draw(m)
+    outlined = [p for ax in fig.axes for p in ax.patches if p.get_linestyle() != "solid"]
+    assert len(outlined) == sum(len(g.pids) for g in gaps)
+    assert any("dashed outline" in t.get_text() and "late-pause in 12 % of rarer's runs" in t.get_text()
+               for t in fig.texts)

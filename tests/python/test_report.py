@@ -173,8 +173,9 @@ def test_report_renders_in_headless_chromium(gc_report, tmp_path):
 
 
 def test_report_shows_a_sweeps_provenance_and_replays_its_first_violation(locksim_bin, tmp_path):
-    """With a manifest beside the CSV: what was run, the story warnings, each cell's replay command, and the
-    timeline of the most violated cell's first violating run."""
+    """With a manifest beside the CSV: what was run, each cell's replay command, and the timeline of the most
+    violated cell's first violating run — and no warning: at 30 s the TTL outlasts the 15 s pause, which fired in
+    every run, so 0 % is the answer there."""
     sweep = tmp_path / "ttl.csv"
     done = subprocess.run([str(locksim_bin), "sweep", str(GC), "--vary", "lock.ttl=5s,30s", "--seeds", "3",
                            "--out", str(sweep)], capture_output=True, text=True, cwd=ROOT, timeout=120)
@@ -184,9 +185,31 @@ def test_report_shows_a_sweeps_provenance_and_replays_its_first_violation(locksi
     assert result.returncode == 0, result.stderr
     page = out.read_text()
     assert "What was run." in page and "content hash" in page
-    assert "Warning:" in page and "lock.ttl=30s" in page  # a 30 s TTL outlasts the 15 s pause: the story is gone
+    assert "Warning:" not in page
     assert re.search(r"locksim run \S+single-node-gc-pause.toml --variant base --set lock.ttl=5s --seed \d+", page)
     assert "timeline of the first run that violated" in page
+
+
+def test_report_warns_where_a_fault_missed_runs_and_names_every_such_cell(locksim_bin, tmp_path):
+    """tests/data/gap-story.toml swept over its pause's window: where the pause fired in about half the runs (80 s)
+    or a tenth (400 s) the report warns once for the pause, names both cells in its table and captions the marks in
+    the figure; the cell where it always fired (8 s) is in neither."""
+    gap = ROOT / "tests" / "data" / "gap-story.toml"
+    sweep = tmp_path / "gap.csv"
+    done = subprocess.run([str(locksim_bin), "sweep", str(gap), "--vary",
+                           "fault.late-pause.at=uniform(0s, 8s),uniform(0s, 80s),uniform(0s, 400s)", "--seeds", "20",
+                           "--out", str(sweep)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "report.html"
+    result = make_report(locksim_bin, out, gap, "--variant", "base", "--no-interactive", "--sweep", sweep, "--x",
+                         "fault.late-pause.at")
+    assert result.returncode == 0, result.stderr
+    page = out.read_text()
+    assert page.count("<b>Warning:</b> late-pause fired with an effect") == 1
+    table = page[page.index("The cells these warnings concern (2)"):]
+    table = table[:table.index("</table>")]
+    assert "uniform(0s, 80s)" in table and "uniform(0s, 400s)" in table and "uniform(0s, 8s)" not in table
+    assert "Hollow markers: the points these warnings concern" in page
 
 
 def test_report_without_interactive_timelines_has_no_script(locksim_bin, tmp_path):

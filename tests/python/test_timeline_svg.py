@@ -10,7 +10,9 @@ from pathlib import Path
 
 from analysis import style, timeline
 from analysis.timeline_svg import with_titles
+from analysis.timeline_tips import burst_tip
 from analysis.trace import JudgedBelief, load
+from analysis.trace_records import Message
 from svg_titles import SVG, hover_titles
 
 
@@ -75,3 +77,14 @@ def test_belief_titles_follow_the_judged_lines(failover_path, tmp_path):
     for b in trace.of(JudgedBelief):
         head = f"{b.client} · session {b.session}"
         assert any(t.startswith(head + "\n") or t.startswith(head + " · fencing token") for t in titles), head
+
+
+def test_a_burst_title_tells_every_pair_a_line_per_sender():
+    """Forty dropped messages from four senders to five nodes: every pair is in the title, one line per sender (the
+    busiest first), none cut off with "and N more"."""
+    msgs = [Message(t=1_000_000 * i, type="partition-drop", sender=f"c{1 + i % 4}", receiver=f"r{1 + i % 5}", msg="")
+            for i in range(40)]
+    lines = burst_tip("dropped", msgs).split("\n")
+    assert lines[0] == "40 messages dropped from 0 s to 0.039 s"
+    assert len(lines) == 5 and all(line.startswith(f"c{n} → ") for n, line in zip((1, 2, 3, 4), lines[1:]))
+    assert sum(line.count("×") for line in lines) == 20 and "more" not in "\n".join(lines)
