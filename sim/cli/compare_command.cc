@@ -1,10 +1,11 @@
 // locksim compare: the same stories against every lock service, as a table.
 // Each FILE is a story whose variants are the services; every (story,
-// variant) runs --seeds seeds (sweep/compare.h). Prints a block per story
-// (rates per property, a note per fault that fired in too few runs for the
-// table to mean what it says (compare_notes.h), a replay command per
-// violated property) and the verdict matrix; --out writes one CSV row per
-// cell as each finishes; --json prints everything as one object instead.
+// variant) runs --seeds seeds (sweep/compare.h), with every --set applied.
+// Prints a block per story (rates per property, a note per fault that fired
+// in too few runs for the table to mean what it says (compare_notes.h), a
+// replay command per violated property) and the verdict matrix; --out writes
+// one CSV row per cell as each finishes; --json prints everything as one
+// object instead. Its size and progress go to stderr.
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <fstream>
@@ -13,18 +14,19 @@
 #include <sstream>
 #include <thread>
 
-#include "sim/cli/catalogue.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/compare_notes.h"
 #include "sim/cli/compare_output.h"
+#include "sim/cli/compare_stories.h"
+#include "sim/cli/distinct_outputs.h"
 #include "sim/cli/errors.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
 #include "sim/cli/output_dir.h"
 #include "sim/cli/shell_quote.h"
+#include "sim/cli/stopwatch.h"
 #include "sim/core/run_error.h"
 #include "sim/core/trace.h"
-#include "sim/scenario/file.h"
 #include "sim/sweep/compare.h"
 
 namespace po = boost::program_options;
@@ -36,6 +38,7 @@ namespace {
 struct CompareOptions {
   std::vector<std::string> files;
   std::vector<std::string> variants;  // empty: all
+  std::vector<std::string> sets;      // applied to every story and variant
   std::uint64_t seeds = 1000;
   unsigned threads = 1;
   std::string out_path;
@@ -53,6 +56,7 @@ bool read_options(const std::vector<std::string>& args, CompareOptions& o, int& 
       ("help,h", "show this help")
       ("seeds", po::value(&seeds_text), "runs per story and variant, 1 to 100000000 (default 1000)")
       ("variant", po::value(&o.variants), "compare only this variant (repeatable)")
+      ("set", po::value(&o.sets), "override a key in every story and variant, as run's --set (repeatable)")
       ("threads", po::value(&threads_text), "worker threads, 1 to 256 (default: the machine's hardware threads)")
       ("out", po::value(&o.out_path), "also write one CSV row per (story, variant) here, as each finishes")
       ("json", "print one JSON object instead of tables");
@@ -64,6 +68,7 @@ bool read_options(const std::vector<std::string>& args, CompareOptions& o, int& 
     std::cerr << "locksim compare: which stories? (locksim compare scenarios/compare/*.toml)\n";
     return false;
   }
+  if (!each_given_once("compare", "--variant", o.variants, std::cerr)) return false;
   std::string message;
   const auto seeds = parse_whole_number(seeds_text, 1, 100'000'000, "--seeds", message);
   if (!seeds) {
@@ -101,7 +106,8 @@ std::string verdict_cell(const sweep::CompareCell& c) {
   return out.empty() ? "safe" : out;
 }
 
-void print_story(std::ostream& out, const std::string& program, const std::vector<sweep::CompareCell>& cells) {
+void print_story(std::ostream& out, const std::string& program, const std::vector<std::string>& sets,
+                 const std::vector<sweep::CompareCell>& cells) {
   const sweep::CompareCell& first = cells.front();
   out << first.story << " (" << first.file << "), " << first.runs << " runs per service\n";
   char line[256];
@@ -121,9 +127,12 @@ void print_story(std::ostream& out, const std::string& program, const std::vecto
     for (std::size_t p = 0; p < kPropertyCount; ++p)
       if (c.first_seed[p]) by_seed[*c.first_seed[p]] += std::string(by_seed[*c.first_seed[p]].empty() ? "" : " ") +
                                                          property_id(kAllProperties[p]);
-    for (const auto& [seed, ids] : by_seed)
+    for (const auto& [seed, ids] : by_seed) {
       out << "  replay " << c.variant << " (" << ids << "): " << shell_quote(program) << " run " << shell_quote(c.file)
-          << " --variant " << shell_quote(c.variant) << " --seed " << seed << "\n";
+          << " --variant " << shell_quote(c.variant) << " --seed " << seed;
+      for (const std::string& set : sets) out << " --set " << shell_quote(set);
+      out << "\n";
+    }
   }
   out << "\n";
 }
@@ -167,61 +176,42 @@ int compare_command(const std::string& program, const std::vector<std::string>& 
   int exit_code = kExitOk;
   if (!read_options(args, o, exit_code)) return exit_code;
   // Every file and variant is read and resolved before anything runs.
-  std::vector<std::vector<ScenarioSpec>> specs;
-  std::vector<std::string> paths;
-  for (const std::string& name : o.files) {
-    const std::optional<std::string> path = scenario_path(name);
-    if (!path) {
-      std::cerr << "locksim compare: " << name << ": no such file, and no catalogue scenario of that name\n";
-      return kExitBadInput;
-    }
-    ScenarioErrors errors;
-    const auto file = ScenarioFile::load(*path, errors);
-    if (!file) {
-      print_errors(std::cerr, "locksim compare: ", errors);
-      return kExitBadInput;
-    }
-    std::vector<ScenarioSpec> story;
-    for (const std::string& variant : o.variants.empty() ? file->variants() : o.variants) {
-      const std::vector<std::string> known = file->variants();
-      if (std::find(known.begin(), known.end(), variant) == known.end()) continue;  // a service this story lacks
-      auto spec = file->resolve(variant, {}, errors);
-      if (!spec) {
-        print_errors(std::cerr, "locksim compare: ", errors);
-        return kExitBadInput;
-      }
-      story.push_back(std::move(*spec));
-    }
-    if (story.empty()) {
-      std::cerr << "locksim compare: " << *path << " has none of the variants asked for\n";
-      return kExitBadInput;
-    }
-    paths.push_back(*path);
-    specs.push_back(std::move(story));
-  }
-  const std::vector<std::string> fault_columns = compare_fault_columns(specs);
+  CompareStories stories;
+  if (!load_stories(o.files, o.variants, o.sets, stories, std::cerr) ||
+      !out_spares_stories(o.out_path, stories, std::cerr))
+    return kExitBadInput;
+  const std::vector<std::string> fault_columns = compare_fault_columns(stories.specs);
   std::ofstream csv;
   if (!o.out_path.empty()) {
     if (!open_output("compare", o.out_path, csv, std::cerr)) return kExitBadInput;
     csv << compare_csv_header(fault_columns) << "\n" << std::flush;
   }
+  const MonotonicStopwatch stopwatch;
+  sweep::Progress progress(stderr, stopwatch, stderr_progress_style(), "locksim compare", stories.cells() * o.seeds,
+                           stories.cells());
+  progress.announce(stories.size_text(o.seeds, o.threads));
   std::vector<std::vector<sweep::CompareCell>> results;
-  for (std::size_t i = 0; i < specs.size(); ++i) {
+  std::size_t cells_done = 0;
+  for (std::size_t i = 0; i < stories.specs.size(); ++i) {
     std::vector<sweep::CompareCell> story;
-    for (const ScenarioSpec& spec : specs[i]) {
+    for (const ScenarioSpec& spec : stories.specs[i]) {
+      const auto ran = [&](std::uint64_t runs) { progress.update(cells_done, cells_done * o.seeds + runs); };
       try {
-        story.push_back(sweep::compare_cell(spec, paths[i], o.seeds, o.threads));
+        story.push_back(sweep::compare_cell(spec, stories.paths[i], o.seeds, o.threads, ran));
       } catch (const RunError& e) {
-        std::cerr << "locksim compare: " << paths[i] << ": variant " << spec.variant << ": " << e.what() << "\n";
+        std::cerr << "locksim compare: " << stories.paths[i] << ": variant " << spec.variant << ": " << e.what()
+                  << "\n";
         return kExitBadInput;
       }
+      ++cells_done;
       if (csv.is_open()) csv << compare_csv_row(story.back(), fault_columns) << "\n" << std::flush;
     }
-    if (!o.json) print_story(std::cout, program, story);
+    if (!o.json) print_story(std::cout, program, o.sets, story);
     results.push_back(std::move(story));
   }
+  progress.finish(cells_done, cells_done * o.seeds);
   if (o.json) {
-    std::cout << compare_json(o.seeds, results) << "\n";
+    std::cout << compare_json(o.seeds, o.sets, results) << "\n";
     return kExitOk;
   }
   print_matrix(std::cout, results);

@@ -63,9 +63,12 @@ std::string compare_csv_row(const sweep::CompareCell& c, const std::vector<std::
   return row + "," + sweep::csv_field(c.file);
 }
 
-std::string compare_json(std::uint64_t seeds, const std::vector<std::vector<sweep::CompareCell>>& results) {
+std::string compare_json(std::uint64_t seeds, const std::vector<std::string>& sets,
+                         const std::vector<std::vector<sweep::CompareCell>>& results) {
   std::string out = "{\"schema\":\"" + std::string(sweep::kResultsSchema) + "\",\"seeds\":" + std::to_string(seeds) +
-                    ",\"cells\":[";
+                    ",\"sets\":[";
+  for (std::size_t i = 0; i < sets.size(); ++i) out += (i ? "," : "") + json_quote(sets[i]);
+  out += "],\"cells\":[";
   bool first = true;
   for (const auto& story : results)
     for (const sweep::CompareCell& c : story) {

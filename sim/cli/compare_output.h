@@ -22,7 +22,8 @@ std::vector<std::string> compare_fault_columns(const std::vector<std::vector<Sce
 std::string compare_csv_header(const std::vector<std::string>& faults);
 std::string compare_csv_row(const sweep::CompareCell& cell, const std::vector<std::string>& faults);
 
-// {"schema":…,"seeds":N,"cells":[…]}: every cell, verdicts keyed by property.
-std::string compare_json(std::uint64_t seeds, const std::vector<std::vector<sweep::CompareCell>>& results);
+// {"schema":…,"seeds":N,"sets":[…],"cells":[…]}: every cell, verdicts keyed by property.
+std::string compare_json(std::uint64_t seeds, const std::vector<std::string>& sets,
+                         const std::vector<std::vector<sweep::CompareCell>>& results);
 
 }  // namespace locksim::cli

@@ -25,7 +25,7 @@ commands:
         [--threads T] [--shard K/N] [--out FILE] [--per-run FILE] [--resume]
                         run a variant over a parameter grid, N seeds per cell,
                         and write violation rates per cell as CSV
-  compare FILE... [--seeds N] [--variant NAME]... [--threads T] [--out FILE] [--json]
+  compare FILE... [--seeds N] [--variant NAME]... [--set KEY=VALUE]... [--threads T] [--out FILE] [--json]
                         the same stories against every lock service: each file's
                         variants are the services; prints the verdict matrix
   search FILE [--variant NAME] [--property P]... [--budget N | --time D] [--strategy S]

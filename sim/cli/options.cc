@@ -63,6 +63,12 @@ bool parse_command_line(const std::string& command, const po::options_descriptio
     if (!hint) std::cerr << visible;
     exit_code = kExitBadInput;
     return false;
+  } catch (const po::multiple_occurrences& e) {
+    // Said alone: the whole help would bury it.
+    std::cerr << "locksim " << command << ": " << e.get_option_name() << " is given more than once; " << command
+              << " takes one\n";
+    exit_code = kExitBadInput;
+    return false;
   } catch (const po::error& e) {
     std::cerr << "locksim " << command << ": " << e.what() << "\n\n" << visible;
     exit_code = kExitBadInput;
@@ -80,6 +86,16 @@ bool parse_command_line(const std::string& command, const po::options_descriptio
   if (vm.count("help")) {
     std::cout << visible;
     exit_code = kExitOk;
+    return false;
+  }
+  return true;
+}
+
+bool each_given_once(const std::string& command, const std::string& flag, const std::vector<std::string>& values,
+                     std::ostream& err) {
+  for (auto it = values.begin(); it != values.end(); ++it) {
+    if (std::find(values.begin(), it, *it) == it) continue;
+    err << "locksim " << command << ": " << flag << " " << *it << " is given twice; name each once\n";
     return false;
   }
   return true;

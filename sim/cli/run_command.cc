@@ -8,6 +8,7 @@
 
 #include "sim/cli/catalogue.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/distinct_outputs.h"
 #include "sim/cli/errors.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
@@ -69,6 +70,7 @@ bool read_options(const std::vector<std::string>& args, RunOptions& o, int& exit
     return false;
   }
   o.file = *path;
+  if (!each_given_once("run", "--variant", o.variants, std::cerr)) return false;
   o.json = vm.count("json") > 0;
   if (vm.count("seed") > 0) {
     std::string message;
@@ -98,6 +100,17 @@ std::vector<ScenarioSpec> resolve_variants(const ScenarioFile& scenario, const R
     specs.push_back(std::move(*spec));
   }
   return specs;
+}
+
+// Each variant's trace is a file of its own, and none is the scenario.
+bool traces_are_distinct(const RunOptions& o, const std::vector<ScenarioSpec>& specs) {
+  if (o.trace_path.empty()) return true;
+  std::vector<sweep::NamedFile> files{{"the scenario file", o.file, false}};
+  const bool several = specs.size() > 1;
+  for (const ScenarioSpec& spec : specs)
+    files.push_back({several ? "--trace (variant " + spec.variant + ")" : "--trace",
+                     trace_path_for(o.trace_path, spec.variant, several)});
+  return distinct_outputs("run", files, std::cerr);
 }
 
 // One variant's run, traced to a file when asked; nullopt after printing why
@@ -146,7 +159,7 @@ int run_command(const std::string& program, const std::vector<std::string>& args
     return kExitBadInput;
   }
   const std::vector<ScenarioSpec> specs = resolve_variants(*scenario, o);
-  if (specs.empty()) return kExitBadInput;
+  if (specs.empty() || !traces_are_distinct(o, specs)) return kExitBadInput;
   const std::uint64_t shown_seed = specs.front().seed;
   if (!o.json) {
     std::cout << "seed " << shown_seed << "\n" << scenario->name();

@@ -17,15 +17,16 @@
 #include <limits>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 
 #include "sim/cli/catalogue.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/distinct_outputs.h"
 #include "sim/cli/errors.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
 #include "sim/cli/output_dir.h"
 #include "sim/cli/search_output.h"
+#include "sim/cli/stopwatch.h"
 #include "sim/core/trace.h"
 #include "sim/scenario/file.h"
 #include "sim/search/finalize.h"
@@ -94,7 +95,7 @@ bool read_options(const std::vector<std::string>& args, SearchCliOptions& o, int
       ("no-shrink", "keep findings as found")
       ("explain-seeds", po::value(&explain_text), "fresh seeds per row of a finding's explanation (default 100)")
       ("out", po::value(&o.out_dir), "write findings, traces, explanations and search.json to this directory")
-      ("progress", "print a progress line to standard error every second")
+      ("progress", "a progress line on standard error every second, instead of the bar or the log's few lines")
       ("in-process", "run candidates in this process, not a forked worker: for a debugger; a crash then ends the search")
       ("json", "print one JSON object instead of text");
   std::vector<std::string> files;
@@ -159,12 +160,6 @@ bool read_options(const std::vector<std::string>& args, SearchCliOptions& o, int
   return true;
 }
 
-using WallTime = std::chrono::steady_clock::time_point;  // tidy: wall clock ok
-
-double seconds_since(WallTime start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();  // tidy: wall clock ok
-}
-
 }  // namespace
 
 int search_command(const std::string& program, const std::vector<std::string>& args) {
@@ -205,7 +200,9 @@ int search_command(const std::string& program, const std::vector<std::string>& a
         spec->search.hunt.push_back(p);
     }
   }
-  if (!o.out_dir.empty() && !make_dirs("search", o.out_dir, std::cerr)) return kExitBadInput;
+  if (!search_spares_scenario(*path, o.out_dir, std::cerr) ||
+      (!o.out_dir.empty() && !make_dirs("search", o.out_dir, std::cerr)))
+    return kExitBadInput;
 
   search::SearchBase base{*spec, search::phase_sites(*spec)};
   const toml::table merged = toml::parse(*merged_text);
@@ -240,21 +237,19 @@ int search_command(const std::string& program, const std::vector<std::string>& a
       std::cout.flush();
     }
   }
-  const std::uint64_t planned = search::runs_in_shard(o.search.budget, o.search.shard);
-  const auto start = std::chrono::steady_clock::now();  // tidy: wall clock ok
-  double last_progress = 0;
-  if (o.time_limit_s) o.search.stop = [&] { return seconds_since(start) >= *o.time_limit_s; };
-  const bool show_progress = o.progress || (!o.json && isatty(STDERR_FILENO) != 0);
-  if (show_progress)
-    o.search.progress = [&](const search::SearchOutcome& so) {
-      const double t = seconds_since(start);
-      if (t - last_progress < 1.0) return;
-      last_progress = t;
-      std::cerr << progress_line(base, so, t, planned) << "\n";
-    };
+  const MonotonicStopwatch stopwatch;
+  sweep::Progress progress(stderr, stopwatch, o.progress ? sweep::ProgressStyle::log : stderr_progress_style(),
+                           "locksim search", search::runs_in_shard(o.search.budget, o.search.shard));
+  if (o.progress) progress.log_every(1.0);
+  if (o.time_limit_s) {
+    progress.stop_by(*o.time_limit_s);
+    o.search.stop = [&] { return stopwatch.elapsed_seconds() >= *o.time_limit_s; };
+  }
+  progress.announce(search_size_text(o.search, o.time_limit_s));
+  o.search.progress = [&](const search::SearchOutcome& so) { progress.update(0, so.runs, progress_detail(base, so)); };
   const search::SearchOutcome outcome = search::run_search(base, o.search);
-  const double elapsed = seconds_since(start);
-  if (show_progress) std::cerr << progress_line(base, outcome, elapsed, planned) << "\n";
+  const double elapsed = stopwatch.elapsed_seconds();
+  progress.finish(0, outcome.runs, progress_detail(base, outcome));
 
   const std::string how_found_prefix = "Found by `" + search_command_line(program, *path, o.variant, o.search) + "`\nat run ";
   const auto how_found = [&](std::uint64_t run, std::uint64_t shard, const std::string& strategy) {

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/distinct_outputs.h"
 #include "sim/cli/options.h"
 #include "sim/cli/output_dir.h"
 #include "sim/cli/shell_quote.h"
@@ -124,6 +125,31 @@ std::string nothing_found(const Json& merged, std::uint64_t runs) {
 
 std::int64_t margin_of(const Json& j) { return j.value("margin_ns", std::int64_t{0}); }
 
+// The shards (sorted) are of one search, each once; false after saying why not.
+bool one_search(const std::vector<Shard>& shards, std::uint64_t count) {
+  const Json& first = shards.front().summary;
+  std::set<std::uint64_t> seen;
+  for (const Shard& s : shards) {
+    for (const char* key : kSameSearch)
+      if (s.summary.value(key, Json()) != first.value(key, Json())) {
+        std::cerr << "locksim search-merge: " << s.dir.string() << " is a shard of another search: its " << key
+                  << " is " << shown(s.summary.value(key, Json())) << ", not " << shown(first.value(key, Json())) << "\n";
+        return false;
+      }
+    const std::uint64_t k = s.summary["shard"][0].get<std::uint64_t>();
+    if (s.summary["shard"][1].get<std::uint64_t>() != count) {
+      std::cerr << "locksim search-merge: " << s.dir.string() << " is shard " << k << " of "
+                << s.summary["shard"][1].get<std::uint64_t>() << ", the others are of " << count << "\n";
+      return false;
+    }
+    if (!seen.insert(k).second) {
+      std::cerr << "locksim search-merge: shard " << k << "/" << count << " is given twice (" << s.dir.string() << ")\n";
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 int search_merge_command(const std::string& program, const std::vector<std::string>& args) {
@@ -149,26 +175,9 @@ int search_merge_command(const std::string& program, const std::vector<std::stri
             [](const Shard& a, const Shard& b) { return a.summary["shard"][0] < b.summary["shard"][0]; });
   const Json& first = shards.front().summary;
   const std::uint64_t count = first["shard"][1].get<std::uint64_t>();
-  std::set<std::uint64_t> seen;
-  for (const Shard& s : shards) {
-    for (const char* key : kSameSearch)
-      if (s.summary.value(key, Json()) != first.value(key, Json())) {
-        std::cerr << "locksim search-merge: " << s.dir.string() << " is a shard of another search: its " << key
-                  << " is " << shown(s.summary.value(key, Json())) << ", not " << shown(first.value(key, Json())) << "\n";
-        return kExitBadInput;
-      }
-    const std::uint64_t k = s.summary["shard"][0].get<std::uint64_t>();
-    if (s.summary["shard"][1].get<std::uint64_t>() != count) {
-      std::cerr << "locksim search-merge: " << s.dir.string() << " is shard " << k << " of "
-                << s.summary["shard"][1].get<std::uint64_t>() << ", the others are of " << count << "\n";
-      return kExitBadInput;
-    }
-    if (!seen.insert(k).second) {
-      std::cerr << "locksim search-merge: shard " << k << "/" << count << " is given twice (" << s.dir.string() << ")\n";
-      return kExitBadInput;
-    }
-  }
-  if (!make_dirs("search-merge", out_dir, std::cerr)) return kExitBadInput;
+  if (!one_search(shards, count)) return kExitBadInput;
+  if (!merge_spares_shards(out_dir, dirs, std::cerr) || !make_dirs("search-merge", out_dir, std::cerr))
+    return kExitBadInput;
 
   Json merged = first;
   merged.erase("shard");  // one search's shard; the merge lists what it holds instead

@@ -11,6 +11,7 @@
 #include "sim/search/byte_codec.h"
 #include "sim/search/finding_file.h"
 #include "sim/sweep/results_schema.h"
+#include "sim/sweep/progress.h"
 
 namespace locksim::cli {
 
@@ -77,21 +78,26 @@ std::string crash_json(const CrashOutput& c) {
 
 }  // namespace
 
-std::string progress_line(const search::SearchBase& base, const search::SearchOutcome& outcome, double seconds,
-                          std::uint64_t runs_planned) {
-  const double per_second = seconds > 0 ? static_cast<double>(outcome.runs) / seconds : 0.0;
-  char rate[64];
-  std::snprintf(rate, sizeof rate, "%.0f runs/s", per_second);
-  std::string line = "runs " + std::to_string(outcome.runs) + " of " + std::to_string(runs_planned) + "  " + rate;
-  if (per_second > 0 && runs_planned > outcome.runs) {
-    const auto left = static_cast<std::int64_t>(static_cast<double>(runs_planned - outcome.runs) / per_second * 1e9);
-    line += "  ETA " + format_duration_rounded(Duration{left});
-  }
-  line += "  best margin:";
+std::string progress_detail(const search::SearchBase& base, const search::SearchOutcome& outcome) {
+  std::string line = "best margin:";
   const auto& hunt = base.spec.search.hunt;
   for (std::size_t i = 0; i < hunt.size(); ++i)
     line += std::string(" ") + property_id(hunt[i]) + " " + margin_short(outcome.coverage.closest[i]);
   return line + "  findings " + std::to_string(outcome.findings.size());
+}
+
+std::string search_size_text(const search::SearchOptions& options, const std::optional<double>& time_limit_s) {
+  const std::uint64_t runs = search::runs_in_shard(options.budget, options.shard);
+  std::string text = "up to " + std::to_string(runs) + (options.exhaustive != nullptr ? " cases" : " runs");
+  if (options.shard.count > 1)
+    text += " (shard " + std::to_string(options.shard.index) + "/" + std::to_string(options.shard.count) + " of " +
+            std::to_string(options.budget) + ")";
+  else
+    text += options.exhaustive != nullptr ? "" : " (--budget)";
+  if (time_limit_s) text += " or " + sweep::format_seconds(*time_limit_s) + " (--time)";
+  text += " on " + std::to_string(options.threads) + (options.threads == 1 ? " thread" : " threads");
+  return text + (options.every_property ? "; it stops once every hunted property has a finding"
+                                        : "; it stops at the first finding");
 }
 
 std::string search_command_line(const std::string& program, const std::string& path, const std::string& variant,

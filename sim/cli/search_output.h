@@ -6,6 +6,7 @@
 #pragma once
 
 #include <ostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,10 +54,13 @@ struct SearchResults {
   std::uint64_t failures = 0;  // runs that did not finish, kept or not
 };
 
-// "runs 12800 of 20000  1650 runs/s  ETA 4s  best margin: P1 -2.1s P2 340ms  findings 1"
-// (|runs_planned|: the shard's budget; the ETA assumes the rate so far).
-std::string progress_line(const search::SearchBase& base, const search::SearchOutcome& outcome, double seconds,
-                          std::uint64_t runs_planned);
+// What the search's progress adds to runs done, runs/s and ETA
+// (sweep/progress.h): "best margin: P1 -2.1s P2 340ms  findings 1".
+std::string progress_detail(const search::SearchBase& base, const search::SearchOutcome& outcome);
+
+// The search's size, said before it starts: "up to 10000 runs (--budget) on
+// 2 threads; it stops at the first finding" (a shard's part, --time, --all).
+std::string search_size_text(const search::SearchOptions& options, const std::optional<double>& time_limit_s);
 
 // What a search that found nothing may say: the sampler's bound, or for an
 // exhaustive search the certificate over its discretisation (or that it is incomplete).

@@ -9,6 +9,7 @@
 
 #include "sim/cli/catalogue.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/distinct_outputs.h"
 #include "sim/cli/errors.h"
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
@@ -33,6 +34,18 @@ std::string shrink_line(const std::string& program, const std::string& path, con
   if (variant != "base") line += " --variant " + shell_quote(variant);
   for (const std::string& set : sets) line += " --set " + shell_quote(set);
   return line + " --seed " + std::to_string(seed) + " --property " + property_name(property);
+}
+
+// --explain-seeds and --seed (absent: the file's); false after saying why.
+bool read_numbers(const std::string& explain_text, const std::string& seed_text, std::uint64_t& explain_seeds,
+                  std::optional<std::uint64_t>& seed) {
+  std::string message;
+  const auto n = parse_whole_number(explain_text, 1, 100'000, "--explain-seeds", message);
+  if (n) explain_seeds = *n;
+  if (n && !seed_text.empty()) seed = parse_whole_number(seed_text, 0, INT64_MAX, "--seed", message);
+  if (n && (seed_text.empty() || seed)) return true;
+  std::cerr << "locksim shrink: " << message << "\n";
+  return false;
 }
 
 }  // namespace
@@ -62,27 +75,16 @@ int shrink_command(const std::string& program, const std::vector<std::string>& a
     std::cerr << "locksim shrink: give one scenario file\n";
     return kExitBadInput;
   }
-  std::string message;
   std::uint64_t explain_seeds = 100;
-  if (const auto n = parse_whole_number(explain_text, 1, 100'000, "--explain-seeds", message)) {
-    explain_seeds = *n;
-  } else {
-    std::cerr << "locksim shrink: " << message << "\n";
-    return kExitBadInput;
-  }
   std::optional<std::uint64_t> seed;
-  if (!seed_text.empty()) {
-    seed = parse_whole_number(seed_text, 0, INT64_MAX, "--seed", message);
-    if (!seed) {
-      std::cerr << "locksim shrink: " << message << "\n";
-      return kExitBadInput;
-    }
-  }
+  if (!read_numbers(explain_text, seed_text, explain_seeds, seed)) return kExitBadInput;
   const std::optional<std::string> path = scenario_path(files.front());
   if (!path) {
     std::cerr << "locksim shrink: " << files.front() << ": no such file, and no catalogue scenario of that name\n";
     return kExitBadInput;
   }
+  if (!distinct_outputs("shrink", {{"the scenario file", *path, false}, {"--out", out_path}}, std::cerr))
+    return kExitBadInput;
   ScenarioErrors errors;
   const auto file = ScenarioFile::load(*path, errors);
   std::optional<ScenarioSpec> spec;

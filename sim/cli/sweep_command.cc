@@ -1,13 +1,9 @@
 // locksim sweep: one scenario variant over a grid of parameter values, many
 // seeds per cell, one CSV row per cell (sim/sweep/ does the work; this file
 // reads the command line, checks the files and the cells before anything
-// runs, describes the sweep in its manifest, and supplies the progress bar's
-// real-time clock).
-#include <unistd.h>
-
+// runs, and describes the sweep in its manifest).
 #include <algorithm>
 #include <boost/program_options.hpp>
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -18,6 +14,7 @@
 #include "sim/cli/numbers.h"
 #include "sim/cli/options.h"
 #include "sim/cli/output_dir.h"
+#include "sim/cli/stopwatch.h"
 #include "sim/cli/sweep_options.h"
 #include "sim/core/version.h"
 #include "sim/scenario/file.h"
@@ -54,24 +51,6 @@ Each run's seed is derived from the scenario, variant, cell and replica
 index only, so the rows are the same for any --threads and --shard split.
 
 options)";
-
-// Wall time for the progress bar's speed and ETA. This is the one real-time
-// read under sim/, and it lives in the CLI on purpose: the simulator never
-// sees it (sim/sweep only gets the Stopwatch interface), and nothing it
-// returns reaches a CSV row. tests/tidy_check.sh allows it only here, on the
-// marked line.
-class MonotonicStopwatch final : public sweep::Stopwatch {
- public:
-  MonotonicStopwatch() : start_(now()) {}
-  double elapsed_seconds() const override { return now() - start_; }
-
- private:
-  static double now() {
-    const auto since_boot = std::chrono::steady_clock::now().time_since_epoch();  // tidy: wall clock ok
-    return std::chrono::duration<double>(since_boot).count();
-  }
-  double start_;
-};
 
 int bad_input(const std::string& message) {
   std::cerr << "locksim sweep: " << message << "\n";
@@ -323,11 +302,10 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
   run_options.per_run_path = a.per_run_path;
   run_options.resume = a.resume;
   run_options.manifest = &manifest;
-  MonotonicStopwatch stopwatch;
-  if (isatty(STDERR_FILENO) == 1) {
-    run_options.stopwatch = &stopwatch;
-    run_options.progress_out = stderr;
-  }
+  const MonotonicStopwatch stopwatch;
+  run_options.stopwatch = &stopwatch;
+  run_options.progress_out = stderr;
+  run_options.progress_style = stderr_progress_style();
   sweep::SweepOutcome outcome;
   if (!sweep::run_sweep(plan, run_options, outcome, error)) return bad_input(error);
   return kExitOk;

@@ -22,7 +22,8 @@ struct RunMarks {
 
 }  // namespace
 
-CompareCell compare_cell(const ScenarioSpec& spec, const std::string& file, std::uint64_t seeds, unsigned threads) {
+CompareCell compare_cell(const ScenarioSpec& spec, const std::string& file, std::uint64_t seeds, unsigned threads,
+                         const RunsDone& ran) {
   CompareCell cell;
   cell.story = spec.name;
   cell.file = file;
@@ -37,6 +38,7 @@ CompareCell compare_cell(const ScenarioSpec& spec, const std::string& file, std:
   // lowest such replica's error is the one reported, whatever the threads.
   std::vector<std::exception_ptr> errors(seeds);
   std::atomic<std::uint64_t> next{0};
+  std::atomic<std::uint64_t> finished{0};
   std::atomic<bool> failed{false};
   const auto work = [&] {
     RepeatedRuns runs(spec);  // one world per worker, reset between its replicas
@@ -46,6 +48,7 @@ CompareCell compare_cell(const ScenarioSpec& spec, const std::string& file, std:
             replica_seed(base, r), {.witnesses = WitnessDetail::time_only, .compare_expectation = false});
         for (std::size_t p = 0; p < kPropertyCount; ++p) marks[r].violated[p] = result.verdicts[p].violated;
         for (const FaultOutcome& f : result.faults) marks[r].effective.push_back(f.effective > 0);
+        if (ran) ran(++finished);
       } catch (...) {
         errors[r] = std::current_exception();
         failed = true;

@@ -35,7 +35,12 @@ struct CompareCell {
   std::vector<bool> fault_expected;          // per fault: listed in [expect] fired (or none is listed)
 };
 
+// Called after each run with how many of the cell's runs have finished,
+// from any worker thread (progress.h's update may be called so).
+using RunsDone = std::function<void(std::uint64_t runs_done)>;
+
 // Runs |seeds| seeds of |spec| (file |file|) on |threads| threads.
-CompareCell compare_cell(const ScenarioSpec& spec, const std::string& file, std::uint64_t seeds, unsigned threads);
+CompareCell compare_cell(const ScenarioSpec& spec, const std::string& file, std::uint64_t seeds, unsigned threads,
+                         const RunsDone& ran = nullptr);
 
 }  // namespace locksim::sweep

@@ -43,7 +43,7 @@ struct ChunkResult {
 class Pool {
  public:
   Pool(const SweepPlan& plan, std::size_t first_cell, std::uint64_t chunk_runs, unsigned threads, CsvOutput& out,
-       CsvOutput* per_run, ProgressBar* progress)
+       CsvOutput* per_run, Progress* progress)
       : plan_(plan),
         first_cell_(first_cell),
         chunk_runs_(chunk_runs),
@@ -192,7 +192,7 @@ class Pool {
   CellAccumulator cell_acc_;       // the cell being written
   CsvOutput& out_;
   CsvOutput* per_run_;
-  ProgressBar* progress_;
+  Progress* progress_;
   std::uint64_t limit_;  // no item at or past this is started (a failed chunk lowers it)
   std::size_t cells_done_;
   std::uint64_t runs_done_ = 0;
@@ -222,6 +222,29 @@ bool open_output(CsvOutput& file, const std::string& path, const std::string& he
   if (manifest != nullptr && gets_manifest(path) && !write_manifest(manifest_path(path), *manifest, error))
     return false;
   return !plan.writes_header || file.write(header, error);
+}
+
+// "12 cells × 1000 seeds = 12000 runs on 2 threads": what a sweep (its
+// shard, what a resume left) is about to run.
+std::string size_text(const SweepPlan& plan, std::size_t first_cell, unsigned threads) {
+  const std::size_t all = plan.cells->size(), in_shard = plan.range.end - plan.range.begin;
+  const std::string cells = in_shard == all ? std::to_string(all) + " cells"
+                                            : "cells " + std::to_string(plan.range.begin + 1) + "-" +
+                                                  std::to_string(plan.range.end) + " of " + std::to_string(all);
+  // At most 10^9 cells × 10^9 seeds: within 64 bits.
+  const auto runs = [&](std::size_t n) { return std::to_string(std::uint64_t{n} * plan.seeds); };
+  std::string text = cells + " × " + std::to_string(plan.seeds) + " seeds = " + runs(in_shard) + " runs";
+  if (first_cell > 0)
+    text += ", " + std::to_string(first_cell) + " cells already written: " + runs(in_shard - first_cell) + " to go";
+  return text + " on " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+// Why a sweep with no cell left to run runs nothing.
+void say_nothing_to_run(const SweepPlan& plan, std::size_t first_cell, std::FILE* out) {
+  const std::string why = first_cell > 0
+                              ? "all " + std::to_string(first_cell) + " cells are written already"
+                              : "this shard has none of the " + std::to_string(plan.cells->size()) + " cells";
+  std::fprintf(out, "locksim sweep: %s: nothing to run\n", why.c_str());
 }
 
 }  // namespace
@@ -271,14 +294,19 @@ bool run_sweep(const SweepPlan& given, const RunnerOptions& options, SweepOutcom
     return false;
 
   const std::uint64_t cells_left = plan.range.end - plan.range.begin - first_cell;
-  if (cells_left == 0) return true;
+  if (cells_left == 0) {
+    if (options.progress_out != nullptr) say_nothing_to_run(plan, first_cell, options.progress_out);
+    return true;
+  }
   const unsigned threads = std::max(1U, options.threads);
   const std::uint64_t chunk = options.chunk_runs > 0 ? std::min(options.chunk_runs, plan.seeds)
                                                      : choose_chunk(cells_left, plan.seeds, threads);
-  std::unique_ptr<ProgressBar> progress;
-  if (options.stopwatch != nullptr && options.progress_out != nullptr)
-    progress = std::make_unique<ProgressBar>(options.progress_out, *options.stopwatch, plan.range.end - plan.range.begin,
-                                             cells_left * plan.seeds);
+  std::unique_ptr<Progress> progress;
+  if (options.stopwatch != nullptr && options.progress_out != nullptr) {
+    progress = std::make_unique<Progress>(options.progress_out, *options.stopwatch, options.progress_style,
+                                          "locksim sweep", cells_left * plan.seeds, plan.range.end - plan.range.begin);
+    progress->announce(size_text(plan, first_cell, threads));
+  }
   Pool pool(plan, first_cell, chunk, threads, out, options.per_run_path.empty() ? nullptr : &per_run_out,
             progress.get());
   const bool ok = pool.run(error);

@@ -81,9 +81,11 @@ struct RunnerOptions {
   // nullptr writes and checks none. Never written for standard output or a
   // file that is not a regular file (/dev/null).
   const Manifest* manifest = nullptr;
-  // Progress bar on |progress_out| when both are set.
+  // Progress (progress.h) on |progress_out| when both are set: the sweep's
+  // size first, then a bar or log lines as |progress_style| says.
   const Stopwatch* stopwatch = nullptr;
   std::FILE* progress_out = nullptr;
+  ProgressStyle progress_style = ProgressStyle::log;
   std::uint64_t chunk_runs = 0;  // replicas per chunk; 0 = choose from the sweep's size
 };
 

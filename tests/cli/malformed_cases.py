@@ -1,7 +1,7 @@
 """The battery of malformed inputs: every case is a file (or none) and a command
 line, with the exit code and the message fragments a user must see.
 
-A case is Case(name, snippet, args, code, fragments, key, files, setup, rewrite):
+A case is Case(name, snippet, args, code, fragments, key, files, setup, rewrite, absent):
   snippet    TOML appended to BASE (the file is written as battery.toml), or
              a Replace(old, new) edit of BASE, or Raw(text) for a whole file;
              None runs the command without writing a file.
@@ -14,6 +14,8 @@ A case is Case(name, snippet, args, code, fragments, key, files, setup, rewrite)
              in args is their directory.
   setup      commands that must succeed first (a sweep to --resume).
   rewrite    battery.toml's new snippet after the setup (a changed scenario).
+  absent     strings the message must not contain (an error that would only
+             follow from the real one).
 """
 import zlib
 from dataclasses import dataclass, field
@@ -54,6 +56,7 @@ class Case:
     files: Dict[str, Union[str, bytes]] = field(default_factory=dict)
     setup: List[List[str]] = field(default_factory=list)
     rewrite: Optional[str] = None
+    absent: List[str] = field(default_factory=list)
 
 
 def tag(text):
@@ -66,9 +69,9 @@ VALIDATE = ["validate", "{file}"]
 CASES: List[Case] = []
 
 
-def case(name, snippet, fragments, key=None, args=VALIDATE, code=2, files=None, setup=None, rewrite=None):
+def case(name, snippet, fragments, key=None, args=VALIDATE, code=2, files=None, setup=None, rewrite=None, absent=None):
     CASES.append(Case(name, snippet, list(args), code, list(fragments), key, dict(files or {}), list(setup or []),
-                      rewrite))
+                      rewrite, list(absent or [])))
 
 
 LIMIT = "longer than the longest supported run, 100 years"
@@ -696,6 +699,27 @@ for snippet, key, fragment in [
     ('[lock]\nprotocol = "etcdd"\n', "lock.protocol", 'did you mean "etcd"?'),
 ]:
     case("store-" + key.replace(".", "-").replace("_", "-") + "-" + tag(snippet), snippet, [fragment], key=key)
+
+# ---------------------------------------------------------------- a misspelt protocol, and nothing after it
+# The protocol decides which sections apply and which processes exist: judged against the default (single-node)
+# protocol instead, the rest of the file would add errors that are not the user's. Only the misspelling shows.
+FOLLOW_ONS = ["single-node lock uses exactly one node", "applies only with protocol", "applies only to a lock kept",
+              "unknown process", "is a release of", 'the protocol is "single-node"']
+REDLOCK_FILE = '[lock]\nprotocol = "redlock"\n[redis]\nnodes = ["A", "B", "C"]\n[redlock]\nquorum = 2\n[clock.A]\ndrift = "1%"\n'
+for name, snippet, key, fragment, args in [
+    ("redlock", REDLOCK_FILE.replace('"redlock"', '"redlok"', 1), "lock.protocol", 'did you mean "redlock"?', VALIDATE),
+    ("etcd", '[lock]\nprotocol = "etc"\npreset = "etcd-3.4.23"\n[store]\nmembers = ["s1", "s2", "s3"]\n'
+             '[fault.g]\nkind = "pause"\ntarget = "s1"\nat = "1s"\nlength = "1s"\n', "lock.protocol",
+     'did you mean "etcd"?', VALIDATE),
+    ("zookeeper", '[lock]\nprotocol = "zookeepr"\n[store_lock]\npolicy = "obey-lost"\n', "lock.protocol",
+     'did you mean "zookeeper"?', VALIDATE),
+    ("in-variant", REDLOCK_FILE + '[variant.v]\nlock.protocol = "redlok"\n', "variant.v.lock.protocol",
+     'did you mean "redlock"?', VALIDATE),
+    ("set", REDLOCK_FILE, None, '--set: lock.protocol: expected one of', ["run", "{file}", "--set", "lock.protocol=redlok"]),
+    ("sweep-set", REDLOCK_FILE, None, 'did you mean "redlock"?',
+     ["sweep", "{file}", "--seeds", "1", "--set", "lock.protocol=redlok"]),
+]:
+    case("protocol-misspelt-" + name, snippet, [fragment], key=key, args=args, absent=FOLLOW_ONS)
 
 # ---------------------------------------------------------------- transactional resources, no lock
 for snippet, key, fragment in [

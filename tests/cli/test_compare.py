@@ -94,3 +94,42 @@ def test_store_protocol_controls_hold_over_many_seeds(locksim):
     for c in cells:
         assert c["runs"] == int(seeds)
         assert [v["violated"] for v in c["verdicts"].values()] == [0] * 5, c["variant"]
+
+
+def test_set_applies_to_every_story_and_variant_and_is_recorded(locksim, tmp_path):
+    """--set changes every cell, as run's --set would; the replay lines and --json carry it; its errors are run's."""
+    plain = locksim("compare", GC, "--variant", "base", "--variant", "etcd", "--seeds", "40", "--out", tmp_path / "a.csv")
+    short = locksim("compare", GC, "--variant", "base", "--variant", "etcd", "--seeds", "40", "--set", "lock.ttl=1s",
+                    "--out", tmp_path / "b.csv")
+    assert plain.returncode == 0 and short.returncode == 0, short.stderr
+    assert (tmp_path / "a.csv").read_text() != (tmp_path / "b.csv").read_text(), "a 1 s lease changes the rates"
+    replays = [line.split(": ", 1)[1] for line in short.stdout.splitlines() if line.strip().startswith("replay ")]
+    assert replays and all(r.endswith(" --set lock.ttl=1s") for r in replays), short.stdout
+    # The replay reproduces its violation only with the --set: run it as printed.
+    words = shlex.split(replays[0])
+    again = locksim(*words[1:], "--json")
+    assert any(v["status"] == "violated" for v in json.loads(again.stdout)["variants"][0]["verdicts"].values())
+    as_json = json.loads(locksim("compare", GC, "--variant", "base", "--seeds", "5", "--set", "lock.ttl=1s",
+                                 "--json").stdout)
+    assert as_json["sets"] == ["lock.ttl=1s"]
+    for bad, message in [("lock.tll=5s", 'did you mean "lock.ttl"?'), ("lock.ttl", "expected KEY=VALUE")]:
+        result = locksim("compare", GC, "--seeds", "5", "--set", bad)
+        assert result.returncode == 2 and message in result.stderr, result.stderr
+        assert message in locksim("run", GC, "--set", bad).stderr, "the same error as run's"
+
+
+def test_variants_are_named_once_and_each_exists_somewhere(locksim):
+    """A --variant given twice, or one that no story has (a typo, not a missing service), is refused."""
+    twice = locksim("compare", GC, "--variant", "etcd", "--variant", "etcd", "--seeds", "5")
+    assert twice.returncode == 2 and "--variant etcd is given twice" in twice.stderr
+    typo = locksim("compare", GC, "scenarios/compare/failover.toml", "--variant", "etdc", "--seeds", "5")
+    assert typo.returncode == 2 and '--variant etdc: no story has it (did you mean "etcd"?)' in typo.stderr
+
+
+def test_compare_states_its_size_and_progress_in_a_log(locksim):
+    """Without a terminal compare says what it will run before it starts, in plain lines on stderr."""
+    result = locksim("compare", GC, "--variant", "base", "--variant", "etcd", "--seeds", "30", "--threads", "1")
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == "locksim compare: 1 story, 2 cells (story × variant) × 30 seeds = 60 runs on 1 thread"
+    assert all(line.startswith("locksim compare: ") for line in lines) and "\r" not in result.stderr

@@ -63,6 +63,8 @@ def test_malformed_input(locksim, tmp_path, case):
     assert "internal error" not in result.stderr and "Sanitizer" not in result.stderr, result.stderr
     for fragment in case.fragments:
         assert fragment in output, f"missing {fragment!r} in:\n{output}"
+    for fragment in case.absent:
+        assert fragment not in output, f"{fragment!r} follows from the real error, in:\n{output}"
     if case.key is not None:
         match = re.search(r"battery\.toml(?::(\d+))?: " + re.escape(case.key) + ": ", output)
         assert match, f"the message does not name battery.toml and {case.key}:\n{output}"

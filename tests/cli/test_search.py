@@ -291,3 +291,16 @@ def test_a_crash_while_shrinking_keeps_the_finding(locksim, tmp_path):
     replay = locksim("run", found)
     assert replay.returncode == 0 and "violated" in replay.stdout, replay.stdout + replay.stderr
     assert summary(tmp_path)["result"] == "crashed"
+
+
+def test_search_states_its_size_first(locksim, tmp_path):
+    """Before it starts, a search says its budget (a shard's part, --time) on stderr; stdout is unchanged."""
+    result = locksim("search", "scenarios/search/gc-pause.toml", "--budget", "40", "--shard", "2/4", "--time", "5min",
+                     "--threads", "1", "--json")
+    assert result.returncode in (0, 1), result.stderr
+    json.loads(result.stdout)
+    assert result.stderr.splitlines()[0] == ("locksim search: up to 10 runs (shard 2/4 of 40) or 5m00s (--time) on "
+                                             "1 thread; it stops at the first finding")
+    every = locksim("search", "scenarios/search/gc-pause.toml", "--budget", "30", "--all", "--progress", "--json")
+    assert "up to 30 runs (--budget)" in every.stderr and "once every hunted property has a finding" in every.stderr
+    assert "locksim search: done: " in every.stderr, "--progress ends with a line, however short the search"

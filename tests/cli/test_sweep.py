@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import pathlib
+import re
 import signal
 import subprocess
 import time
@@ -24,7 +25,12 @@ def sweep(locksim, *args):
 
 def ok(result):
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stderr == "", "nothing on stderr unless it is a terminal"
+    # Outside a terminal: the sweep's size, then (past its first second) plain progress lines, nothing else.
+    lines = result.stderr.splitlines()
+    assert re.fullmatch(r"locksim sweep: (.* seeds = \d+ runs.* on \d+ threads?|.*: nothing to run)", lines[0]), \
+        result.stderr
+    assert all(line.startswith("locksim sweep: ") for line in lines), result.stderr
+    assert "\r" not in result.stderr and "\x1b" not in result.stderr, "no terminal controls in a log"
     return result
 
 
@@ -295,9 +301,30 @@ def test_progress_bar_only_on_a_terminal(locksim, tmp_path):
         os.close(leader)
     assert result.returncode == 0
     text = drawn.decode()
-    assert "4/4 cells" in text and "runs/s" in text and "ETA" in text
+    assert text.startswith("locksim sweep: 4 cells × 20 seeds = 80 runs on "), text
+    assert "4/4 cells  80/80 runs" in text and "runs/s" in text and "ETA" in text and "\r" in text
     ok(sweep(locksim, *SMALL, "--out", tmp_path / "plain.csv"))
     assert (tmp_path / "tty.csv").read_bytes() == (tmp_path / "plain.csv").read_bytes()
+
+
+def test_a_sweep_in_a_log_says_its_size_and_estimate(locksim, tmp_path):
+    """Without a terminal a long sweep states its size at once, an estimate once its first second is timed, and
+    how it ended: plain lines on stderr, so a batch job's log shows it alive; the CSV is the same as ever."""
+    started = time.monotonic()
+    result = sweep(locksim, SCENARIO, "--vary", "clock.C.drift=0.5%..2%:0.25%", "--seeds", "2000", "--threads", "1",
+                   "--out", tmp_path / "log.csv")
+    ok(result)
+    lines = result.stderr.splitlines()
+    assert lines[0] == "locksim sweep: 7 cells × 2000 seeds = 14000 runs on 1 thread"
+    if time.monotonic() - started > 1.5:  # a machine fast enough to finish within the first second says no more
+        assert re.fullmatch(r"locksim sweep: the first \d+ runs took \d+s: about \S+ in all, ETA \S+", lines[1])
+        assert re.fullmatch(r"locksim sweep: done: 14000 runs in \S+ \(\d+ runs/s\)", lines[-1])
+    shard = sweep(locksim, SCENARIO, "--vary", "clock.C.drift=0.5%..2%:0.25%", "--seeds", "2", "--shard", "2/3",
+                  "--out", tmp_path / "shard.csv")
+    assert ok(shard).stderr.startswith("locksim sweep: cells 3-4 of 7 × 2 seeds = 4 runs on ")
+    resumed = sweep(locksim, SCENARIO, "--vary", "clock.C.drift=0.5%..2%:0.25%", "--seeds", "2000", "--threads", "1",
+                    "--out", tmp_path / "log.csv", "--resume")
+    assert ok(resumed).stderr == "locksim sweep: all 7 cells are written already: nothing to run\n"
 
 
 # --- hardening: numbers, files, manifests, resume checks, grids -----------------------------------------------------
@@ -312,8 +339,20 @@ def test_more_shards_than_cells(locksim, tmp_path):
         ok(sweep(locksim, *TINY, "--shard", f"{k}/5", "--out", tmp_path / f"p{k}.csv"))
     assert (tmp_path / "p1.csv").read_text().count("\n") == 1, "shard 1 of 5 has no cell: the header only"
     assert (tmp_path / "p2.csv").read_bytes() == b""
+    assert ok(sweep(locksim, *TINY, "--shard", "2/5", "--out", tmp_path / "p2.csv")).stderr == \
+        "locksim sweep: this shard has none of the 2 cells: nothing to run\n"
     joined = b"".join((tmp_path / f"p{k}.csv").read_bytes() for k in range(1, 6))
     assert joined == (tmp_path / "all.csv").read_bytes()
+
+
+def stopped(result, *fragments):
+    """A sweep that started (its size said) and stopped at a cell: exit 2, the error its last line."""
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2 and " seeds = " in lines[0] and lines[1].startswith("locksim sweep: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[1], result.stderr
+    return result
 
 
 def refused(result, *fragments):
@@ -476,10 +515,10 @@ def test_a_combination_that_fails_when_reached_stops_the_sweep(locksim, tmp_path
     """A grid row whose values pass alone but not together stops the sweep there: exit 2, file:line, earlier rows kept."""
     grid, out = tmp_path / "grid.csv", tmp_path / "s.csv"
     grid.write_text(QUORUM_GRID)
-    refused(sweep(locksim, "scenarios/no-faults-redlock.toml", "--grid", grid, "--seeds", "1", "--out", out),
+    stopped(sweep(locksim, "scenarios/no-faults-redlock.toml", "--grid", grid, "--seeds", "1", "--out", out),
             f"{grid}:4: redlock.quorum: must be between 1 and 3", '(cell redis.nodes=["A","B","C"];redlock.quorum=4)')
     assert out.read_text().count("\n") == 3, "the header and the two cells before the bad one"
-    result = refused(sweep(locksim, "scenarios/no-faults-redlock.toml", "--vary", 'redis.nodes=["A","B","C","D","E"],["A","B","C"]',
+    result = stopped(sweep(locksim, "scenarios/no-faults-redlock.toml", "--vary", 'redis.nodes=["A","B","C","D","E"],["A","B","C"]',
                            "--vary", "redlock.quorum=2,4", "--seeds", "1", "--out", out),
                      "--vary: redlock.quorum: must be between 1 and 3")
     assert out.read_text().count("\n") == 4, "cells 1-3 of the cross product are written"

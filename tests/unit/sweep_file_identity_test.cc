@@ -1,6 +1,7 @@
 // Files are compared by identity, not by spelling: "./a", "d/../a", symlinks
 // and hard links are the same file, files that do not exist yet compare by
-// canonical path, and devices are never the same file as anything.
+// the path they would be written at (relative spellings and dangling
+// symlinks included), and devices are never the same file as anything.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -51,6 +52,32 @@ TEST_F(SweepFileIdentity, NewFilesCompareByCanonicalPath) {
   EXPECT_FALSE(same_file(p("a.csv"), p("new.csv")));
 }
 
+// Relative spellings of one new file are one file, whatever the working
+// directory's own spelling: "x.csv", "./x.csv" and "../DIR/x.csv".
+TEST_F(SweepFileIdentity, RelativeSpellingsOfANewFile) {
+  const fs::path before = fs::current_path();
+  fs::current_path(dir_ / "d");
+  EXPECT_TRUE(same_file("x.csv", "./x.csv"));
+  EXPECT_TRUE(same_file("x.csv", "../d/x.csv"));
+  EXPECT_TRUE(same_file("x.csv", p("d/x.csv")));
+  EXPECT_FALSE(same_file("x.csv", "../x.csv"));
+  fs::current_path(before);
+}
+
+// A symlink whose target does not exist yet: writing through it creates the
+// target, so the two are one file (weakly_canonical alone says they differ).
+TEST_F(SweepFileIdentity, DanglingSymlinkIsItsTarget) {
+  fs::create_symlink("d/later.csv", p("dangling.csv"));
+  EXPECT_TRUE(same_file(p("dangling.csv"), p("d/later.csv")));
+  fs::create_symlink(p("d"), p("abs-dlink"));
+  fs::create_symlink("../abs-dlink/../d/x.csv", p("d/rel.csv"));
+  EXPECT_TRUE(same_file(p("d/rel.csv"), p("d/x.csv")));
+  EXPECT_FALSE(same_file(p("dangling.csv"), p("d/x.csv")));
+  fs::create_symlink(p("loop1"), p("loop2"));
+  fs::create_symlink(p("loop2"), p("loop1"));
+  EXPECT_FALSE(same_file(p("loop1"), p("a.csv")));  // ends, whatever it answers for the loop itself
+}
+
 // The message names both roles and both paths; empty paths and devices are skipped.
 TEST_F(SweepFileIdentity, CheckNamesBothPaths) {
   std::string error;
@@ -62,6 +89,9 @@ TEST_F(SweepFileIdentity, CheckNamesBothPaths) {
                                      {"--per-run", p("./a.csv")}},
                                     error));
   EXPECT_EQ(error, "--out " + p("a.csv") + " and --per-run " + p("./a.csv") + " are the same file; give each its own");
+  // Two files that are only read may be one (compare FILE FILE); a read and a written one may not.
+  EXPECT_TRUE(check_distinct_files({{"FILE", p("a.csv"), false}, {"FILE", p("./a.csv"), false}}, error));
+  EXPECT_FALSE(check_distinct_files({{"FILE", p("a.csv"), false}, {"--out", p("./a.csv")}}, error));
 }
 
 }  // namespace

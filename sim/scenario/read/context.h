@@ -24,6 +24,10 @@ class ReadContext {
   const DocNode& root;
   ScenarioSpec spec;
   ProcessNames processes;
+  // lock.protocol is written but could not be read (a misspelling): the
+  // protocol decides which sections apply and which processes exist, so
+  // nothing that depends on it can be judged.
+  bool protocol_unreadable = false;
 
   // The section |key| of the root, or an empty table standing in for it.
   const DocNode& section(std::string_view key);

@@ -1,4 +1,5 @@
 // [lock]: the client side of the lock protocol.
+#include <algorithm>
 #include <climits>
 
 #include "sim/scenario/presets.h"
@@ -174,6 +175,12 @@ void read_lock_section(ReadContext& c) {
   const DocNode& l = c.section("lock");
   LockSpec& lock = c.spec.lock;
   read_keys(c.r, l, kLockKeys, lock);
+  if (const DocNode* written = l.find("protocol"); written != nullptr) {
+    const auto& errors = c.r.errors();
+    c.protocol_unreadable =
+        std::any_of(errors.begin(), errors.end(), [&](const ScenarioError& e) { return e.key == written->path; });
+  }
+  if (c.protocol_unreadable) return;  // a preset's protocol would be compared with the default's
   const LockPreset* preset = find_lock_preset(lock.preset);
   if (preset != nullptr && preset->first_attempt_expiry && !protocol_decl(lock.protocol).quorum_of_masters)
     c.r.fail(*l.find("preset"),

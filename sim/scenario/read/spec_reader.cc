@@ -14,6 +14,11 @@ ScenarioSpec read_spec(Reader& r, const DocNode& root, const std::string& file) 
   // order process names are registered (and listed in messages).
   read_scenario_section(c);
   read_lock_section(c);
+  // Judged against the default protocol, the sections after it would each
+  // add an error that is not the user's ("[redlock] applies only with
+  // protocol = redlock", "unknown process s1"): the misspelling alone is
+  // reported, and the rest is read once the protocol is.
+  if (c.protocol_unreadable) return std::move(c.spec);
   read_store_sections(c);
   read_redis_section(c);
   read_sentinel_section(c);
