@@ -59,6 +59,18 @@ void read_unset(Reader& r, const DocNode& table, VariantTable& v) {
   }
 }
 
+// The dotted paths |depth| levels down |node| ("client.c2" at depth 2): what
+// an unset entry of that many parts could have meant.
+void paths_at_depth(const DocNode& node, std::size_t depth, const std::string& prefix, std::vector<std::string>& out) {
+  for (const DocNode& m : node.members) {
+    const std::string path = join_key(prefix, m.key);
+    if (depth == 1)
+      out.push_back(path);
+    else if (m.table)
+      paths_at_depth(m, depth - 1, path, out);
+  }
+}
+
 std::string starts_from(const VariantTable& v) {
   return v.extends.empty() ? "the base" : "variant " + in_quotes(v.extends);
 }
@@ -136,15 +148,13 @@ std::vector<const VariantTable*> lineage(const std::vector<VariantTable>& varian
 void apply_unset(const VariantTable& v, DocNode& inherited, ScenarioErrors& errors) {
   for (const VariantTable::Removal& removal : v.unset) {
     DocNode* parent = &inherited;
-    std::string prefix;
     for (std::size_t i = 0; i < removal.parts.size(); ++i) {
       const std::string& part = removal.parts[i];
       const bool last = i + 1 == removal.parts.size();
       DocNode* node = parent->table ? parent->find(part) : nullptr;
       if (node == nullptr) {
         std::vector<std::string> candidates;
-        if (parent->table)
-          for (const DocNode& m : parent->members) candidates.push_back(join_key(prefix, m.key));
+        paths_at_depth(inherited, removal.parts.size(), "", candidates);
         errors.push_back({removal.pos.file, removal.pos.line, v.unset_key,
                           in_quotes(removal.text) + " names nothing that variant " + in_quotes(v.name) +
                               " inherits from " + starts_from(v) + did_you_mean(removal.text, candidates)});
@@ -154,7 +164,6 @@ void apply_unset(const VariantTable& v, DocNode& inherited, ScenarioErrors& erro
         parent->members.erase(parent->members.begin() + (node - parent->members.data()));
         break;
       }
-      prefix = join_key(prefix, part);
       parent = node;
     }
   }
