@@ -79,7 +79,7 @@ def test_the_readme_ttl_sweep_warns_instead_of_a_silent_zero(ttl_sweep, tmp_path
 
 def test_the_manifest_names_faults_clients_and_expectations(ttl_sweep):
     manifest = json.loads(Path(str(ttl_sweep) + ".json").read_text())
-    assert manifest["expect"] == {"grant-exclusive": "violated", "belief-exclusive": "violated"}
+    assert manifest["expect"] == {"base": {"grant-exclusive": "violated", "belief-exclusive": "violated"}}
     frame = pd.read_csv(ttl_sweep, dtype=str)
     seeds = frame["grant-exclusive.first_seed"].fillna("").tolist()
     assert seeds[0] == "" and seeds[1].isdigit() and seeds[2] == ""  # only 10 s tells the story
@@ -88,3 +88,68 @@ def test_the_manifest_names_faults_clients_and_expectations(ttl_sweep):
     replay = subprocess.run([LOCKSIM, *command[1:], "--json"], capture_output=True, text=True, cwd=ROOT)
     verdict = json.loads(replay.stdout)["variants"][0]["verdicts"]["grant-exclusive"]
     assert verdict["status"] == "violated"
+
+
+# --- several variants in one sweep: every row judged, labelled and replayed as its own variant ---------------------
+
+MULTI = {**MANIFEST, "manifest_version": 2, "variants": ["base", "etcd"],
+         "expect": {"base": {"grant-exclusive": "violated"}, "etcd": {"grant-exclusive": "holds"}}}
+del MULTI["variant"]
+
+
+def multi_rows() -> pd.DataFrame:
+    frame = pd.concat([rows(), rows()], ignore_index=True)
+    frame.insert(0, "variant", ["base", "base", "etcd", "etcd"])
+    frame["fault.gc.fired"] = 1.0
+    frame.loc[3, "grant-exclusive.first_seed"] = "777"
+    return frame
+
+
+def test_each_row_is_held_to_its_own_variants_expectations():
+    """Only base expects P1 violated: its quiet cell is flagged, named with its variant; etcd's quiet cells are not."""
+    warnings = provenance.story_warnings(multi_rows(), ["lock.ttl"], ["grant-exclusive"], MULTI)
+    assert warnings == ["each of these cells' own variant expects grant-exclusive violated, yet no run broke it at "
+                        "base: lock.ttl=5s: the swept values may change the story's premise (step times tied to one "
+                        "TTL, a drift inside the allowance...)"]
+    assert provenance.expectations(MULTI, "etcd") == {"grant-exclusive": "holds"}
+    assert provenance.expectations(MANIFEST, "base") == {"grant-exclusive": "violated"}  # version 1: flat
+    assert provenance.expectations(MANIFEST, "etcd") == {}
+
+
+def test_replay_commands_name_the_rows_own_variant():
+    """A row replays with its own --variant; a row whose variant the manifest does not list gets no command."""
+    frame = multi_rows()
+    command = provenance.replay_command(MULTI, ["lock.ttl"], frame.iloc[3], "777")
+    assert command.startswith("locksim run scenarios/x.toml --variant etcd --set") and command.endswith("--seed 777")
+    assert "--variant base" in provenance.replay_command(MULTI, ["lock.ttl"], frame.iloc[1], "1")
+    assert provenance.replay_command(MANIFEST, ["lock.ttl"], frame.iloc[3], "777") is None  # joined from elsewhere
+
+
+def test_provenance_lines_list_every_variant():
+    assert "variants base, etcd, 20 seeds per cell" in provenance.provenance_lines(MULTI)[0]
+    assert "variant base, 20 seeds per cell" in provenance.provenance_lines(MANIFEST)[0]
+
+
+@pytest.fixture(scope="module")
+def composed_sweep(tmp_path_factory) -> Path:
+    """redlock-vs-etcd, all five variants, at the story's TTL and one that outlasts its clock step and pause."""
+    out = tmp_path_factory.mktemp("composed") / "rve.csv"
+    done = subprocess.run([LOCKSIM, "sweep", "redlock-vs-etcd", "--all-variants", "--vary", "lock.ttl=10s,20s",
+                           "--seeds", "3", "--out", str(out)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_plots_of_a_multi_variant_sweep_say_so(composed_sweep, tmp_path):
+    """sweep_plots --by variant draws a line per variant, warns for the variants whose story a 20 s TTL removes,
+    and lists every variant under the figure."""
+    done = subprocess.run([sys.executable, str(ROOT / "analysis" / "sweep_plots.py"), "curve", str(composed_sweep),
+                           "--x", "lock.ttl", "--property", "belief-exclusive", "--by", "variant",
+                           "--out", str(tmp_path / "rve.svg")], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert ("each of these cells' own variant expects belief-exclusive violated, yet no run broke it at base: "
+            "lock.ttl=20s; tuned-gc-pause: lock.ttl=20s; etcd-gc-pause: lock.ttl=20s") in done.stderr
+    svg = (tmp_path / "rve.svg").read_text()
+    assert "variants base, tuned, tuned-gc-pause, etcd, etcd-gc-pause" in svg
+    for variant in ("tuned-gc-pause", "etcd-gc-pause"):
+        assert variant in svg
