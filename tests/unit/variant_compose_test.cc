@@ -8,6 +8,7 @@
 #include "sim/core/trace.h"
 #include "sim/run/run.h"
 #include "sim/scenario/file.h"
+#include "tests/unit/resolve_ok.h"
 
 namespace locksim {
 namespace {
@@ -65,14 +66,6 @@ ScenarioFile load_ok(const std::string& text) {
   std::optional<ScenarioFile> file = ScenarioFile::from_string(text, "composed.toml", errors);
   for (const ScenarioError& e : errors) ADD_FAILURE() << e.to_string();
   return *file;
-}
-
-ScenarioSpec resolve_ok(const ScenarioFile& file, const std::string& variant,
-                        const std::vector<std::string>& overrides = {}) {
-  ScenarioError error;
-  std::optional<ScenarioSpec> spec = file.resolve(variant, overrides, error);
-  if (!spec) ADD_FAILURE() << error.to_string();
-  return spec.value_or(ScenarioSpec{});
 }
 
 // Every error of loading |text|; fails the test if it loads.
