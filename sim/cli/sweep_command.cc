@@ -5,7 +5,6 @@
 // real-time clock).
 #include <unistd.h>
 
-#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>

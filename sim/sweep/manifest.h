@@ -50,10 +50,11 @@
 namespace locksim::sweep {
 
 // Version 2: "variants" (a list) and "expect" per variant, for sweeps of
-// several variants. Bump it when a field changes its meaning or shape;
-// parse_manifest() reads every version up to it (--resume of a sweep that
-// an older locksim started then fails on the locksim version, by name,
-// instead of on a field it cannot read).
+// several variants. Bump it when a field changes its meaning or shape, and
+// keep parse_manifest() reading every version up to it: a --resume of a
+// sweep that an older locksim started is then refused for its locksim
+// version, by name, not for a field this one cannot read. (kCsvFormat,
+// csv_writer.h, versions the CSV's columns, which version 2 left alone.)
 inline constexpr std::uint64_t kManifestVersion = 2;
 
 // One variant's [expect] verdicts: property name -> "holds" | "violated".
