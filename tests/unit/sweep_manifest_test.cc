@@ -138,14 +138,20 @@ TEST(SweepManifest, VersionTwoListsTheVariantsAndVersionOneStillReads) {
   std::string v1 = manifest_json(sample());
   const std::string version_line = "  \"manifest_version\": 2,\n";
   const std::string variants_list = "\"variants\": [\n    \"base\"\n  ]";
-  v1.erase(v1.find(version_line), version_line.size());
-  v1.replace(v1.find(variants_list), variants_list.size(), "\"variant\": \"fast\"");
+  const std::size_t version_at = v1.find(version_line);
+  ASSERT_NE(version_at, std::string::npos) << v1;
+  v1.erase(version_at, version_line.size());
+  const std::size_t variants_at = v1.find(variants_list);
+  ASSERT_NE(variants_at, std::string::npos) << v1;
+  v1.replace(variants_at, variants_list.size(), "\"variant\": \"fast\"");
   const std::optional<Manifest> old = parse_manifest(v1, error);
   ASSERT_TRUE(old) << error << "\n" << v1;
   EXPECT_EQ(old->variants, std::vector<std::string>{"fast"});
 
   std::string future = json;
-  future[future.find("\"manifest_version\": 2") + 20] = '3';
+  const std::size_t two = future.find("\"manifest_version\": 2");
+  ASSERT_NE(two, std::string::npos) << future;
+  future[two + 20] = '3';
   EXPECT_FALSE(parse_manifest(future, error));
   EXPECT_EQ(error, "it has manifest version 3, and this locksim reads versions up to 2 (a newer locksim wrote it)");
 }
