@@ -1,12 +1,15 @@
 """Where a sweep's numbers came from, and when they may not mean what they seem.
 
 ``locksim sweep --out results.csv`` writes ``results.csv.json`` beside the CSV:
-the scenario (path, name, content hash), the variant, the ``--set`` values that
-were fixed for every cell, the ``--vary`` specs or the grid, the seeds per cell,
-the locksim version and the command line — and, for the tools here, the fault
-and client names of the first cell, the faults its story needs and the
-scenario's ``[expect]`` verdicts. This module reads it (it is optional: a CSV
-without one still plots) and gives
+the scenario (path, name, content hash), the variants swept, the ``--set``
+values that were fixed for every cell, the ``--vary`` specs or the grid, the
+seeds per cell, the locksim version and the command line — and, for the tools
+here, the fault and client names of the first cells, the faults the story
+needs and each variant's ``[expect]`` verdicts. A sweep may hold several
+variants (``--variant A --variant B``, ``--all-variants``): every row is
+labelled and replayed with its own ``--variant``. Manifests of version 1 (one
+``variant``, one flat ``expect``) read as a sweep of that one variant. This
+module reads it (it is optional: a CSV without one still plots) and gives
 
 - ``provenance_lines``: what was run, in a few lines, for the foot of a figure
   or a report section;
@@ -17,8 +20,8 @@ without one still plots) and gives
   ``story_gaps`` names those cells, for the plots to mark and the report to
   list. A 0 % in cells where every fault fired is an answer, not a warning;
 - ``replay_command``: the ``locksim run`` that replays a cell's first
-  violating run (the CSV's ``<p>.first_seed``), from the manifest's file,
-  variant and ``--set`` values plus the cell's own.
+  violating run (the CSV's ``<p>.first_seed``), from the manifest's file and
+  ``--set`` values, and the row's own variant and cell values.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from analysis.sweep_data import fired_columns, pooled, wilson
 from analysis.trace import PROPERTIES
 
 __all__ = ["load_manifest", "provenance_lines", "story_warnings", "story_gaps", "StoryGap", "gap_matters",
-           "story_faults", "share_text", "replay_command", "cell_label"]
+           "story_faults", "share_text", "replay_command", "cell_label", "variants_of", "expectations"]
 
 
 def load_manifest(csv_path: Union[str, Path]) -> Optional[dict]:
@@ -48,12 +51,39 @@ def load_manifest(csv_path: Union[str, Path]) -> Optional[dict]:
     return doc if isinstance(doc, dict) and doc.get("format") == "locksim sweep manifest" else None
 
 
+def variants_of(manifest: Optional[dict]) -> list[str]:
+    """The variants the manifest's sweep ran, in row order (a version 1 manifest has one)."""
+    if not manifest:
+        return []
+    if isinstance(manifest.get("variants"), list):
+        return [str(v) for v in manifest["variants"]]
+    return [str(manifest.get("variant", "base"))]
+
+
+def expectations(manifest: Optional[dict], variant: str) -> dict:
+    """The ``[expect]`` verdicts of ``variant`` (property -> "holds" | "violated"); {} when not recorded."""
+    expect = (manifest or {}).get("expect") or {}
+    if int((manifest or {}).get("manifest_version", 1)) < 2:  # version 1: the one variant's verdicts, flat
+        return expect if variant in variants_of(manifest) else {}
+    return expect.get(variant) or {}
+
+
+def row_variant(row: pd.Series, manifest: Optional[dict]) -> str:
+    """The row's own variant (its CSV column), or the manifest's first for rows without one."""
+    variant = row.get("variant") if hasattr(row, "get") else None
+    if isinstance(variant, str) and variant:
+        return variant
+    return (variants_of(manifest) or ["base"])[0]
+
+
 def provenance_lines(manifest: Optional[dict]) -> list[str]:
     """Two or three short lines: scenario and hash, what was fixed and swept, and the command."""
     if not manifest:
         return ["no manifest beside the CSV: what was fixed for these runs is not recorded"]
+    variants = variants_of(manifest)
+    which = f"variant {variants[0]}" if len(variants) == 1 else f"variants {', '.join(variants)}"
     lines = [f"scenario {manifest.get('scenario_name', '?')} ({manifest.get('scenario_path', '?')}, "
-             f"content hash {manifest.get('scenario_hash', '?')}), variant {manifest.get('variant', '?')}, "
+             f"content hash {manifest.get('scenario_hash', '?')}), {which}, "
              f"{manifest.get('seeds', '?')} seeds per cell, locksim {manifest.get('locksim_version', '?')}"]
     fixed = manifest.get("set") or []
     swept = manifest.get("vary") or []
@@ -68,8 +98,14 @@ def provenance_lines(manifest: Optional[dict]) -> list[str]:
     return lines
 
 
-def cell_label(row: pd.Series, keys: Sequence[str]) -> str:
-    return ", ".join(f"{k}={row[k]}" for k in keys) or "the one cell"
+def cell_label(row: pd.Series, keys: Sequence[str], with_variant: bool = False) -> str:
+    """"lock.ttl=5s", or with ``with_variant`` (a sweep of several variants) "etcd: lock.ttl=5s"."""
+    cell = ", ".join(f"{k}={row[k]}" for k in keys) or "the one cell"
+    return f"{row['variant']}: {cell}" if with_variant else cell
+
+
+def _several_variants(frame: pd.DataFrame) -> bool:
+    return "variant" in frame.columns and frame["variant"].nunique() > 1
 
 
 # --- where a fault the story needs fired in too few runs ---------------------------------------------------------
@@ -179,10 +215,14 @@ def story_warnings(frame: pd.DataFrame, keys: Sequence[str], properties: Sequenc
 
 
 def replay_command(manifest: Optional[dict], keys: Sequence[str], row: pd.Series, seed: str) -> Optional[str]:
-    """``locksim run FILE --variant V --set ... --seed S`` for a cell's run, or None without a manifest."""
+    """``locksim run FILE --variant V --set ... --seed S`` for a cell's run, V the row's own variant; None without a
+    manifest, or when the manifest does not describe the row's variant (a CSV joined from several sweeps)."""
     if not manifest or not seed:
         return None
-    args = ["locksim", "run", manifest.get("scenario_path", "?"), "--variant", manifest.get("variant", "base")]
+    variant = row_variant(row, manifest)
+    if variant not in variants_of(manifest):
+        return None
+    args = ["locksim", "run", manifest.get("scenario_path", "?"), "--variant", variant]
     for s in manifest.get("set") or []:
         args += ["--set", s]
     for k in keys:

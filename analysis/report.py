@@ -370,7 +370,9 @@ class SweepOptions:
 
 
 def _replays(sweep, manifest: Optional[dict], props: Sequence[str]) -> list[tuple[str, str, str, str]]:
-    """(cell, property, seed, command) for each cell's first violating run of each property, most violated first."""
+    """(cell, property, seed, command) for each cell's first violating run of each property, most violated first;
+    with several variants the cell names its variant, and the command replays that variant."""
+    several = len(sweep.variants) > 1
     out = []
     for _, row in sweep.frame.iterrows():
         for p in props:
@@ -379,16 +381,18 @@ def _replays(sweep, manifest: Optional[dict], props: Sequence[str]) -> list[tupl
                 continue
             command = provenance.replay_command(manifest, sweep.keys, row, seed)
             if command:
-                out.append((provenance.cell_label(row, sweep.keys), p, seed, command, float(row[f"{p}.rate"])))
+                out.append((provenance.cell_label(row, sweep.keys, several), p, seed, command,
+                            float(row[f"{p}.rate"])))
     out.sort(key=lambda r: -r[4])
     return [r[:4] for r in out]
 
 
 def _replay_timeline(locksim: Path, work: Path, manifest: dict, sweep, cell: str, prop: str, seed: str) -> str:
     """The timeline of one cell's first violating run, replayed with locksim run."""
-    row = next(r for _, r in sweep.frame.iterrows() if provenance.cell_label(r, sweep.keys) == cell)
+    several = len(sweep.variants) > 1
+    row = next(r for _, r in sweep.frame.iterrows() if provenance.cell_label(r, sweep.keys, several) == cell)
     overrides = list(manifest.get("set") or []) + [f"{k}={row[k]}" for k in sweep.keys]
-    variant = manifest.get("variant", "base")
+    variant = str(row["variant"])
     replay_dir = work / "replay"
     replay_dir.mkdir(exist_ok=True)
     doc, traces, _ = run_scenario(locksim, Path(manifest["scenario_path"]), replay_dir, [variant], int(seed), overrides)

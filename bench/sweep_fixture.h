@@ -42,7 +42,7 @@ inline std::unique_ptr<Sweep> make_sweep(const char* scenario, const char* vary,
   auto sweep = std::unique_ptr<Sweep>(new Sweep{std::move(*file), std::move(*cells), {}});
   SweepPlan& p = sweep->plan;
   p.scenario = sweep->file.name();
-  p.variant = "base";
+  p.variants = {"base"};
   p.cells = &sweep->cells;
   p.range = shard_cells(sweep->cells.size(), shard);
   p.resolve = [s = sweep.get()](const Cell& cell, std::string& e) -> std::optional<ScenarioSpec> {

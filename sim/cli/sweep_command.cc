@@ -1,4 +1,4 @@
-// locksim sweep: one scenario variant over a grid of parameter values, many
+// locksim sweep: scenario variants over a grid of parameter values, many
 // seeds per cell, one CSV row per cell (sim/sweep/ does the work; this file
 // reads the command line, checks the files and the cells before anything
 // runs, and describes the sweep in its manifest).
@@ -16,6 +16,7 @@
 #include "sim/cli/output_dir.h"
 #include "sim/cli/stopwatch.h"
 #include "sim/cli/sweep_options.h"
+#include "sim/cli/sweep_variants.h"
 #include "sim/core/version.h"
 #include "sim/scenario/file.h"
 #include "sim/sweep/axis.h"
@@ -27,6 +28,7 @@
 #include "sim/sweep/progress.h"
 #include "sim/sweep/runner.h"
 #include "sim/sweep/story_gap.h"
+#include "sim/sweep/variant_cells.h"
 #include "sim/sweep/vary_cells.h"
 
 namespace po = boost::program_options;
@@ -35,12 +37,13 @@ namespace locksim::cli {
 
 namespace {
 
-constexpr const char* kSweepUsage = R"(locksim sweep FILE [--variant V] --vary KEY=SPEC... --seeds N [options]
-locksim sweep FILE [--variant V] --grid GRID.csv --seeds N [options]
+constexpr const char* kSweepUsage = R"(locksim sweep FILE [--variant V... | --all-variants] --vary KEY=SPEC... --seeds N [options]
+locksim sweep FILE [--variant V... | --all-variants] --grid GRID.csv --seeds N [options]
 
-Runs one variant of a scenario over a grid of parameter values, N seeds per
-cell, and writes one CSV row per cell: violation counts, rates with 95 %
-Wilson intervals for the five properties, and liveness means.
+Runs variants of a scenario (the base unless told) over a grid of parameter
+values, N seeds per cell, and writes one CSV row per cell and variant:
+violation counts, rates with 95 % Wilson intervals for the five properties,
+and liveness means.
 
 SPEC is a range 1s..10s:1s (inclusive, step), a geometric range 1ms..10s*10
 (multiply while <= the end) or a list 0ppm,5000ppm,20000ppm. Ranges take
@@ -49,6 +52,9 @@ accepts. Several --vary make the cross product, the first outermost.
 
 Each run's seed is derived from the scenario, variant, cell and replica
 index only, so the rows are the same for any --threads and --shard split.
+With several --variant (or --all-variants) the rows come variant by
+variant, each the rows that variant's own sweep writes, in one CSV with one
+manifest.
 
 options)";
 
@@ -65,7 +71,9 @@ bool fail(std::string& error, std::string message) {
 // What the command line says, before anything is read.
 struct SweepArgs {
   std::string file;
-  std::string variant = "base";
+  std::vector<std::string> variant_names;  // --variant, as given
+  bool all_variants = false;
+  std::vector<std::string> variants;  // what the sweep runs: chosen once the file is read
   std::vector<std::string> varies;
   std::vector<std::string> sets;
   std::string grid_path;
@@ -138,8 +146,8 @@ bool make_cells(const SweepArgs& a, SweepCells& cells, std::string& error) {
 // from, wherever it sits in the grid.
 bool check_cells(SweepCells& cells, const sweep::CellResolver& resolver, std::string& error) {
   if (cells.grid)
-    return cells.grid->scan([&](const sweep::Cell& row, std::string& e) { return resolver.resolve(row, e).has_value(); },
-                            error);
+    return cells.grid->scan(
+        [&](const sweep::Cell& row, std::string& e) { return resolver.resolves_in_every_variant(row, e); }, error);
   return sweep::check_vary_cells(*cells.vary, resolver, error);
 }
 
@@ -153,7 +161,7 @@ sweep::Manifest make_manifest(const std::string& program, const std::vector<std:
   m.scenario_path = a.file;
   m.scenario_name = scenario.name();
   m.scenario_hash = scenario.content_hash();
-  m.variant = a.variant;
+  m.variants = a.variants;
   m.sets = a.sets;
   m.varies = a.varies;
   if (sweep_cells.grid) {
@@ -161,7 +169,7 @@ sweep::Manifest make_manifest(const std::string& program, const std::vector<std:
     m.grid_hash = sweep_cells.grid->content_hash();
   }
   m.keys = cells.keys();
-  m.cells = cells.size();
+  m.cells = cells.size() * a.variants.size();  // each variant's block of cells (variant_cells.h)
   m.seeds = a.seeds;
   m.shard_index = a.shard.index;
   m.shard_count = a.shard.count;
@@ -172,35 +180,6 @@ sweep::Manifest make_manifest(const std::string& program, const std::vector<std:
   return m;
 }
 
-// The first cell's spec gives the fault and client columns, and the faults
-// and expectations the plot and report commands compare with.
-struct FirstCell {
-  sweep::ColumnLayout layout;
-  std::vector<std::string> story_faults;
-  std::vector<std::pair<std::string, std::string>> expect;  // property name -> verdict
-};
-
-std::optional<FirstCell> first_cell(const sweep::CellSource& cells, const sweep::CellResolver& resolver,
-                                    std::string& error) {
-  std::unique_ptr<sweep::CellCursor> cursor = cells.open(0, std::min<std::size_t>(1, cells.size()), error);
-  if (!cursor) return std::nullopt;
-  sweep::Cell cell;
-  if (!cursor->next(cell, error)) {
-    if (error.empty()) error = "the sweep has no cells";
-    return std::nullopt;
-  }
-  const std::optional<ScenarioSpec> spec = resolver.resolve(cell, error);
-  if (!spec) return std::nullopt;
-  FirstCell first{sweep::column_layout(cells.keys(), cell.values, *spec), {}, {}};
-  const std::vector<bool> needs = sweep::story_needs(*spec);
-  for (std::size_t f = 0; f < spec->faults.size(); ++f)
-    if (needs[f]) first.story_faults.push_back(spec->faults[f].name);
-  for (Property p : kAllProperties)
-    if (const auto& want = spec->expect.violated[static_cast<std::size_t>(p)])
-      first.expect.emplace_back(property_name(p), *want ? "violated" : "holds");
-  return first;
-}
-
 // Reads the command line into |a|; false when the command must stop and
 // return |exit_code| (after printing why).
 bool read_sweep_options(const std::vector<std::string>& args, SweepArgs& a, int& exit_code) {
@@ -208,7 +187,8 @@ bool read_sweep_options(const std::vector<std::string>& args, SweepArgs& a, int&
   std::string seeds_text, threads_text, shard_text = "1/1";
   options.add_options()
       ("help,h", "show this help")
-      ("variant", po::value(&a.variant), "the variant to sweep (default: base)")
+      ("variant", po::value(&a.variant_names), "a variant to sweep (repeatable, each once; default: base)")
+      ("all-variants", "sweep every variant of the file, base first, into one CSV")
       ("vary", po::value(&a.varies), "KEY=SPEC: an axis of the grid (repeatable; first outermost)")
       ("grid", po::value(&a.grid_path), "read the cells from this CSV (header = keys, a row per cell) instead of --vary")
       ("seeds", po::value(&seeds_text), "runs per cell, 1 to 1000000000 (replicas 0..N-1, each with its own derived seed)")
@@ -228,26 +208,23 @@ bool read_sweep_options(const std::vector<std::string>& args, SweepArgs& a, int&
     if (const std::optional<std::string> path = scenario_path(a.file)) a.file = *path;
   }
   a.resume = vm.count("resume") > 0;
+  a.all_variants = vm.count("all-variants") > 0;
   std::string error;
   if (check_args(vm, seeds_text, threads_text, shard_text, a, error)) return true;
   exit_code = bad_input(error);
   return false;
 }
 
-// The scenario file, once the variant to sweep is known to be in it.
-std::optional<ScenarioFile> load_variant(const SweepArgs& a, std::string& error) {
+// The scenario file, and in |a| the variants to sweep, known to be in it.
+std::optional<ScenarioFile> load_variants(SweepArgs& a, std::string& error) {
   ScenarioError scenario_error;
   std::optional<ScenarioFile> scenario = ScenarioFile::load(a.file, scenario_error);
   if (!scenario) {
     error = scenario_error.to_string();
     return std::nullopt;
   }
-  const std::vector<std::string> known = scenario->variants();
-  if (std::find(known.begin(), known.end(), a.variant) != known.end()) return scenario;
-  std::string list;
-  for (const std::string& v : known) list += (list.empty() ? "" : ", ") + v;
-  error = a.file + ": unknown variant \"" + a.variant + "\"; variants: " + list;
-  return std::nullopt;
+  if (!choose_variants(*scenario, a.variant_names, a.all_variants, a.variants, error)) return std::nullopt;
+  return scenario;
 }
 
 }  // namespace
@@ -265,17 +242,19 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
       if (key == k) return bad_input("--set " + set + ": " + k + " is also a sweep key; give it in one place");
   }
 
-  const std::optional<ScenarioFile> scenario = load_variant(a, error);
+  const std::optional<ScenarioFile> scenario = load_variants(a, error);
   if (!scenario) return bad_input(error);
-  const sweep::CellResolver resolver(*scenario, a.variant, a.sets, cells.keys(), a.grid_path);
+  const sweep::CellResolver resolver(*scenario, a.variants, a.sets, cells.keys(), a.grid_path);
   if (!check_cells(sweep_cells, resolver, error)) return bad_input(error);
+  const std::optional<sweep::VariantCells> every = sweep::VariantCells::make(cells, a.variants.size(), error);
+  if (!every) return bad_input(error);
 
-  // The columns after the means come from the sweep's first cell, so that
-  // every shard writes the same header (columns.h).
-  const std::optional<FirstCell> first = first_cell(cells, resolver, error);
+  // The columns after the means come from each variant's first cell, so that
+  // every shard writes the same header (columns.h, sweep_variants.h).
+  const std::optional<FirstCells> first = first_cells(cells, resolver, a.variants, error);
   if (!first) return bad_input(error);
 
-  const sweep::CellRange range = sweep::shard_cells(cells.size(), a.shard);
+  const sweep::CellRange range = sweep::shard_cells(every->size(), a.shard);
   sweep::Manifest manifest = make_manifest(program, args, a, *scenario, sweep_cells, range);
   manifest.faults = first->layout.faults;
   manifest.story_faults = first->story_faults;
@@ -283,8 +262,8 @@ int sweep_command(const std::string& program, const std::vector<std::string>& ar
   manifest.expect = first->expect;
   sweep::SweepPlan plan;
   plan.scenario = scenario->name();
-  plan.variant = a.variant;
-  plan.cells = &cells;
+  plan.variants = a.variants;
+  plan.cells = &*every;
   plan.range = range;
   plan.resolve = [&resolver](const sweep::Cell& cell, std::string& e) { return resolver.resolve(cell, e); };
   plan.layout = &first->layout;

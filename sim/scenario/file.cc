@@ -13,11 +13,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/check.h"
 #include "sim/core/limits.h"
 #include "sim/core/rng.h"
 #include "sim/scenario/doc.h"
 #include "sim/scenario/read/spec_reader.h"
 #include "sim/scenario/reader.h"
+#include "sim/scenario/variant_table.h"
 
 namespace locksim {
 
@@ -29,11 +31,7 @@ using scenario::Reader;
 using scenario::trim;
 
 struct ScenarioFile::Impl {
-  struct Variant {
-    std::string name;
-    std::string description;
-    DocNode doc;  // the variant's keys, paths as written ("variant.fenced.lock.fencing")
-  };
+  using Variant = scenario::VariantTable;
   std::string path;
   std::uint64_t content_hash = 0;
   std::shared_ptr<const toml::table> toml;  // owns every value the trees point into
@@ -216,23 +214,19 @@ std::optional<ScenarioFile> ScenarioFile::from_string(std::string_view text, con
         r.fail(v, "\"base\" is the scenario itself; give the variant another name");
         continue;
       }
-      Impl::Variant variant{v.key, "", v};
-      variant.doc.members.clear();
-      for (const DocNode& m : v.members) {
-        if (m.key == "description")
-          r.string_value(m, "a string", variant.description);
-        else
-          variant.doc.members.push_back(m);
-      }
-      impl->variants.push_back(std::move(variant));
+      impl->variants.push_back(scenario::read_variant_table(r, v));
     }
   }
+  scenario::check_extends(r, impl->variants);
   errors = r.errors();
 
   // Every variant is validated, and every error reported once: a mistake in
-  // the base shows up in each variant too, and is listed only for the base.
+  // the base shows up in each variant too, and is listed only for the base
+  // (or for the variant that others extend). A variant whose extends chain
+  // is broken is not resolved: check_extends said why.
   ScenarioFile file(std::move(impl));
   for (const std::string& variant : file.variants()) {
+    if (variant != "base" && scenario::lineage(file.impl_->variants, variant).empty()) continue;
     ScenarioErrors variant_errors;
     if (file.resolve(variant, {}, variant_errors)) continue;
     for (ScenarioError& e : variant_errors) {
@@ -299,7 +293,15 @@ bool ScenarioFile::merge(const std::string& variant, const std::vector<std::stri
                             "; variants: " + join_list(known)});
       return false;
     }
-    merge_into(root, v->doc);
+    // Each variant it builds on, the base-most first: what that one
+    // inherited, less its unset entries, plus its own keys.
+    const std::vector<const Impl::Variant*> chain = scenario::lineage(impl.variants, variant);
+    LOCKSIM_CHECK(!chain.empty(), "a loaded file has no broken extends chain (from_string checks them)");
+    for (const Impl::Variant* step : chain) {
+      scenario::apply_unset(*step, root, errors);
+      merge_into(root, step->doc);
+    }
+    if (!errors.empty()) return false;
   }
   for (const std::string& o : overrides) {
     ScenarioError error;

@@ -3,11 +3,14 @@
 //
 // A file holds one story (the base document) and any number of
 // `[variant.NAME]` tables. A variant is a partial document: everything in it
-// except `description` deep-merges into the base (tables merge key by key;
-// strings, numbers and arrays replace), so it says only what differs and
-// inherits the rest, [expect] included. `--set a.b.c=value` overrides apply
-// after the variant by the same rule; the value is read as a TOML value and,
-// when that fails, as a plain string (`--set lock.ttl=10s`).
+// except `description`, `extends` and `unset` deep-merges into what it
+// inherits (tables merge key by key; strings, numbers and arrays replace), so
+// it says only what differs and inherits the rest, [expect] included. It
+// inherits the base, or with `extends = "other"` another variant as that one
+// resolves, less the keys and tables its `unset` names (variant_table.h).
+// `--set a.b.c=value` overrides apply after the variant by the same rule; the
+// value is read as a TOML value and, when that fails, as a plain string
+// (`--set lock.ttl=10s`).
 //
 // `[lock] preset = "redlock-rb"` (presets.h) applies to the merged document
 // and only sets defaults: a key written in the base, the variant or a --set
@@ -80,7 +83,8 @@ class ScenarioFile {
 
  private:
   struct Merged;  // a document tree and the --set values it points into (file.cc)
-  // The base with |variant| and |overrides| merged in; false with |errors|.
+  // The base with |variant| (and the variants it extends) and |overrides|
+  // merged in; false with |errors|.
   bool merge(const std::string& variant, const std::vector<std::string>& overrides, Merged& out,
              ScenarioErrors& errors) const;
   struct Impl;

@@ -44,10 +44,10 @@ std::string cell_suffix(const std::vector<std::string>& keys, const std::vector<
   return out + ")";
 }
 
-CellResolver::CellResolver(const ScenarioFile& file, std::string variant, std::vector<std::string> sets,
+CellResolver::CellResolver(const ScenarioFile& file, std::vector<std::string> variants, std::vector<std::string> sets,
                            std::vector<std::string> keys, std::string grid_path)
     : file_(file),
-      variant_(std::move(variant)),
+      variants_(std::move(variants)),
       sets_(std::move(sets)),
       keys_(std::move(keys)),
       grid_path_(std::move(grid_path)) {}
@@ -56,7 +56,8 @@ std::optional<ScenarioSpec> CellResolver::resolve(const Cell& cell, std::string&
   std::vector<std::string> overrides = sets_;
   for (std::string& o : cell_overrides(keys_, cell.values)) overrides.push_back(std::move(o));
   ScenarioError e;
-  std::optional<ScenarioSpec> spec = file_.resolve(variant_, overrides, e);
+  const std::string& variant = variants_.at(cell.variant);
+  std::optional<ScenarioSpec> spec = file_.resolve(variant, overrides, e);
   if (spec) return spec;
   // The parser calls every override "--set"; say which were the cell's.
   if (e.file == "--set" && (sets_.empty() || is_cell_key(e.key, keys_))) {
@@ -65,19 +66,28 @@ std::optional<ScenarioSpec> CellResolver::resolve(const Cell& cell, std::string&
   }
   error = e.to_string();
   if (!keys_.empty() && e.file != "--set") error += cell_suffix(keys_, cell.values, e.key, e.message);
+  // Among several variants, a value may fail in one only: say which.
+  if (variants_.size() > 1 && e.message.find("(in variant ") == std::string::npos)
+    error += " (in variant \"" + variant + "\")";
   return std::nullopt;
+}
+
+bool CellResolver::resolves_in_every_variant(Cell cell, std::string& error) const {
+  for (cell.variant = 0; cell.variant < variants_.size(); ++cell.variant)
+    if (!resolve(cell, error)) return false;
+  return true;
 }
 
 bool check_vary_cells(const VaryCells& cells, const CellResolver& resolver, std::string& error) {
   const std::vector<Axis>& axes = cells.axes();
   std::vector<std::size_t> digits(axes.size(), 0);
-  if (!resolver.resolve(cells.cell_at(digits), error)) return false;
+  if (!resolver.resolves_in_every_variant(cells.cell_at(digits), error)) return false;
   for (std::size_t k = 0; k < axes.size(); ++k) {
     const std::size_t n = axes[k].values.size();
     for (std::size_t j = 1; j < n; ++j) {
       if (j >= kCheckedValuesPerAxis && j + 1 < n) j = n - 1;  // past the bound: the last value only
       digits[k] = j;
-      if (!resolver.resolve(cells.cell_at(digits), error)) return false;
+      if (!resolver.resolves_in_every_variant(cells.cell_at(digits), error)) return false;
     }
     digits[k] = 0;
   }

@@ -29,6 +29,7 @@ struct Cell {
   std::size_t index = 0;            // 0-based, in the whole sweep (not the shard)
   std::vector<std::string> values;  // canonical, one per key
   int line = 0;                     // a grid file's line (1 = the first line), 0 for --vary cells
+  std::size_t variant = 0;          // which of the sweep's variants (variant_cells.h); 0 with one
 };
 
 class CellCursor {

@@ -149,13 +149,14 @@ void differ(std::vector<std::string>& out, const std::string& what, const std::s
 std::string manifest_json(const Manifest& m) {
   nlohmann::ordered_json j;  // members in the order written here
   j["format"] = kFormat;
+  j["manifest_version"] = kManifestVersion;
   j["csv_format"] = m.csv_format;
   j["file"] = m.file;
   j["locksim_version"] = m.locksim_version;
   j["scenario_path"] = m.scenario_path;
   j["scenario_name"] = m.scenario_name;
   j["scenario_hash"] = m.scenario_hash;
-  j["variant"] = m.variant;
+  j["variants"] = m.variants;
   j["set"] = m.sets;
   j["vary"] = m.varies;
   j["grid_path"] = m.grid_path;
@@ -170,28 +171,39 @@ std::string manifest_json(const Manifest& m) {
   j["story_faults"] = m.story_faults;
   j["clients"] = m.clients;
   j["expect"] = nlohmann::ordered_json::object();
-  for (const auto& [property, verdict] : m.expect) j["expect"][property] = verdict;
+  for (const VariantExpect& e : m.expect) {
+    j["expect"][e.variant] = nlohmann::ordered_json::object();
+    for (const auto& [property, verdict] : e.verdicts) j["expect"][e.variant][property] = verdict;
+  }
   // A path or an argument need not be UTF-8; JSON text must be, so such bytes are written as U+FFFD.
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
-std::optional<Manifest> parse_manifest(std::string_view json, std::string& error) {
-  Json root;
+namespace {
+
+// |json| as a JSON value, or nullopt with |error| in our words.
+std::optional<Json> parse_json(std::string_view json, std::string& error) {
   try {
-    root = Json::parse(json, [](int depth, Json::parse_event_t, const Json&) {
+    return Json::parse(json, [](int depth, Json::parse_event_t, const Json&) {
       if (depth >= kMaxDepth) throw TooDeep{};
       return true;
     });
   } catch (const Json::parse_error& e) {
     error = parse_problem(e, json);
-    return std::nullopt;
   } catch (const TooDeep&) {
     error = "nested more than " + std::to_string(kMaxDepth) + " levels deep";
-    return std::nullopt;
   } catch (const Json::exception&) {  // parse() throws only parse_error; still never the library's words
     error = "not JSON that locksim can read";
-    return std::nullopt;
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Manifest> parse_manifest(std::string_view json, std::string& error) {
+  const std::optional<Json> parsed = parse_json(json, error);
+  if (!parsed) return std::nullopt;
+  const Json& root = *parsed;
   if (!root.is_object()) {
     error = "not a JSON object";
     return std::nullopt;
@@ -204,13 +216,25 @@ std::optional<Manifest> parse_manifest(std::string_view json, std::string& error
     error = "its \"format\" is not \"" + std::string(kFormat) + "\"";
     return std::nullopt;
   }
+  std::uint64_t version = 1;
+  if (root.contains("manifest_version")) f.number("manifest_version", version);
+  if (f.error().empty() && version > kManifestVersion) {
+    error = "it has manifest version " + std::to_string(version) + ", and this locksim reads versions up to " +
+            std::to_string(kManifestVersion) + " (a newer locksim wrote it)";
+    return std::nullopt;
+  }
   f.number("csv_format", m.csv_format);
   f.text("file", m.file);
   f.text("locksim_version", m.locksim_version);
   f.text("scenario_path", m.scenario_path);
   f.text("scenario_name", m.scenario_name);
   f.text("scenario_hash", m.scenario_hash);
-  f.text("variant", m.variant);
+  if (version >= 2) {
+    f.list("variants", m.variants);
+  } else {
+    m.variants.emplace_back();
+    f.text("variant", m.variants.back());
+  }
   f.list("set", m.sets);
   f.list("vary", m.varies);
   f.text("grid_path", m.grid_path);
@@ -253,7 +277,7 @@ std::vector<std::string> manifest_differences(const Manifest& file, const Manife
   if (file.scenario_hash != now.scenario_hash)
     out.push_back("the scenario file changed since the sweep started (hash " + file.scenario_hash + " vs " +
                   now.scenario_hash + ")");
-  differ(out, "--variant", file.variant, now.variant);
+  differ(out, "--variant", joined(file.variants), joined(now.variants));
   differ(out, "--set", joined(file.sets), joined(now.sets));
   differ(out, "--vary", joined(file.varies), joined(now.varies));
   if (file.grid_hash.empty() != now.grid_hash.empty())

@@ -14,25 +14,32 @@
 // members in a fixed order, indented by two spaces. Bytes that are not UTF-8
 // (a path or an argument may hold them) are written as U+FFFD. Fields:
 //   format            "locksim sweep manifest"
+//   manifest_version  kManifestVersion: how the fields below are laid out
+//                     (absent in version 1)
 //   csv_format        the CSV layout's version (csv_writer.h, kCsvFormat)
 //   file              "summary" (--out) or "per-run" (--per-run)
 //   locksim_version   kVersion of the locksim that wrote it
 //   scenario_path, scenario_name, scenario_hash (FNV-1a of the file's bytes)
-//   variant, set (the --set values in order), vary (the --vary specs in
-//   order), grid_path and grid_hash ("" without --grid)
+//   variants (the variants swept, in the order their rows come: version 2;
+//   version 1 had one, "variant"), set (the --set values in order), vary
+//   (the --vary specs in order), grid_path and grid_hash ("" without --grid)
 //   keys              the cells' keys, in column order
 //   cells             cells in the whole sweep
 //   seeds             runs per cell
 //   shard             "K/N"
 //   shard_cells       {"begin": B, "end": E}: the shard's cells [B, E), 0-based
 //   command_line      the arguments, program name first
-//   faults, clients   the fault and client names of the sweep's first cell
-//                     (the columns of columns.h); story_faults: those of its
-//                     faults the story needs (story_gap.h, story_needs); and
-//                     expect: its [expect] verdicts by property name — for
-//                     the plot and report commands, which warn where a fault
-//                     the story needs fired in too few of a cell's runs
-//                     (written, never compared)
+//   faults, clients   the fault and client names of each variant's first
+//                     cell, the first variant's first (the columns of
+//                     columns.h); story_faults: those faults any variant's
+//                     story needs (story_gap.h, story_needs); and expect: per
+//                     variant, its [expect] verdicts by property name
+//                     ({"base": {"invariant": "violated"}, ...}; version 1
+//                     had the one variant's verdicts alone) — for the plot
+//                     and report commands, which judge each row by its own
+//                     variant's and warn where a fault the story needs fired
+//                     in too few of a cell's runs (written, never compared,
+//                     and so not read back here)
 #pragma once
 
 #include <cstdint>
@@ -44,6 +51,20 @@
 
 namespace locksim::sweep {
 
+// Version 2: "variants" (a list) and "expect" per variant, for sweeps of
+// several variants. Bump it when a field changes its meaning or shape, and
+// keep parse_manifest() reading every version up to it: a --resume of a
+// sweep that an older locksim started is then refused for its locksim
+// version, by name, not for a field this one cannot read. (kCsvFormat,
+// csv_writer.h, versions the CSV's columns, which version 2 left alone.)
+inline constexpr std::uint64_t kManifestVersion = 2;
+
+// One variant's [expect] verdicts: property name -> "holds" | "violated".
+struct VariantExpect {
+  std::string variant;
+  std::vector<std::pair<std::string, std::string>> verdicts;
+};
+
 struct Manifest {
   std::string file;  // "summary" or "per-run"
   std::uint64_t csv_format = 0;
@@ -51,7 +72,7 @@ struct Manifest {
   std::string scenario_path;
   std::string scenario_name;
   std::string scenario_hash;
-  std::string variant;
+  std::vector<std::string> variants;
   std::vector<std::string> sets;
   std::vector<std::string> varies;
   std::string grid_path;
@@ -67,7 +88,7 @@ struct Manifest {
   std::vector<std::string> faults;
   std::vector<std::string> story_faults;  // the faults [expect] fired lists (all when it lists none)
   std::vector<std::string> clients;
-  std::vector<std::pair<std::string, std::string>> expect;  // property name -> "holds" | "violated"
+  std::vector<VariantExpect> expect;  // per variant, in the order of |variants|
 };
 
 // Where the manifest of the CSV at |csv_path| lives.

@@ -120,8 +120,8 @@ bool check_summary(const SweepPlan& plan, const std::string& path, std::size_t& 
     }
     const Cell* cell = source.at(cells_done, problem);
     if (cell == nullptr) return false;
-    const std::string wrong = summary_row_problem(line, {plan.scenario, plan.variant, cell->values},
-                                                  static_cast<std::int64_t>(plan.seeds), *plan.layout);
+    const CellLabel label{plan.scenario, plan.variants.at(cell->variant), cell->values};
+    const std::string wrong = summary_row_problem(line, label, static_cast<std::int64_t>(plan.seeds), *plan.layout);
     if (!wrong.empty()) problem = where(path, index) + wrong + kNotOurs;
     cells_done += problem.empty() ? 1 : 0;
     return problem.empty();
@@ -151,8 +151,9 @@ bool check_per_run(const SweepPlan& plan, const std::string& path, std::size_t c
     const std::uint64_t replica = kept % seeds;
     const Cell* cell = source.at(static_cast<std::size_t>(kept / seeds), problem);
     if (cell == nullptr) return false;
-    if (replica == 0) seed_base = cell_seed_base(plan.scenario, plan.variant, cell_text(plan.cells->keys(), cell->values));
-    const std::string wrong = per_run_row_problem(line, {plan.scenario, plan.variant, cell->values}, *plan.layout,
+    const std::string& variant = plan.variants.at(cell->variant);
+    if (replica == 0) seed_base = cell_seed_base(plan.scenario, variant, cell_text(plan.cells->keys(), cell->values));
+    const std::string wrong = per_run_row_problem(line, {plan.scenario, variant, cell->values}, *plan.layout,
                                                   replica, replica_seed(seed_base, replica));
     if (!wrong.empty()) problem = where(path, index) + wrong + kNotOurs;
     kept += problem.empty() ? 1 : 0;

@@ -103,6 +103,8 @@ class Pool {
     }
   }
 
+  const std::string& variant_of(const Cell& cell) const { return plan_.variants.at(cell.variant); }
+
   // The next cell from the cursor. Holds mutex_ (cells are read in order).
   std::shared_ptr<LiveCell> read_cell() {
     auto live = std::make_shared<LiveCell>();
@@ -110,7 +112,8 @@ class Pool {
       if (live->error.empty()) live->error = "the sweep's cells ended early";
       return live;
     }
-    live->seed_base = cell_seed_base(plan_.scenario, plan_.variant, cell_text(plan_.cells->keys(), live->cell.values));
+    live->seed_base =
+        cell_seed_base(plan_.scenario, variant_of(live->cell), cell_text(plan_.cells->keys(), live->cell.values));
     return live;
   }
 
@@ -129,7 +132,7 @@ class Pool {
         result.error = live.error;
         return result;
       }
-      const CellLabel label{plan_.scenario, plan_.variant, live.cell.values, live.seed_base};
+      const CellLabel label{plan_.scenario, variant_of(live.cell), live.cell.values, live.seed_base};
       // One world for the chunk's seeds, reset between them (no trace: a sweep keeps none).
       RepeatedRuns runs(*live.spec);
       for (; replica < last; ++replica) {
@@ -141,7 +144,7 @@ class Pool {
       }
     } catch (const std::exception& e) {
       // Where, in the words `locksim run` needs to replay it.
-      result.error = plan_.scenario + ": variant " + plan_.variant + ", cell " +
+      result.error = plan_.scenario + ": variant " + variant_of(live.cell) + ", cell " +
                      cell_text(plan_.cells->keys(), live.cell.values) + ", replica " + std::to_string(replica) +
                      ", seed " + std::to_string(replica_seed(live.seed_base, replica)) + ": " + e.what();
     }
@@ -158,7 +161,8 @@ class Pool {
       cell_acc_.merge(chunk.acc);
       ++written_;
       if (written_ % chunks_per_cell_ == 0) {
-        const CellLabel label{plan_.scenario, plan_.variant, chunk.cell->cell.values, chunk.cell->seed_base};
+        const CellLabel label{plan_.scenario, variant_of(chunk.cell->cell), chunk.cell->cell.values,
+                              chunk.cell->seed_base};
         if (!out_.write(summary_row(label, cell_acc_, *plan_.layout), error)) return fail(error);
         cell_acc_ = CellAccumulator{};
         chunk.cell->spec.reset();  // every chunk of the cell is done with it

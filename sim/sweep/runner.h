@@ -33,6 +33,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/scenario/spec.h"
 #include "sim/sweep/cells.h"
@@ -58,10 +59,12 @@ CellRange shard_cells(std::size_t cells, Shard shard);
 // naming the cell. Called from worker threads, at most once per cell.
 using ResolveCell = std::function<std::optional<ScenarioSpec>(const Cell& cell, std::string& error)>;
 
-// What to run: one shard's cells of one scenario variant.
+// What to run: one shard's cells of one scenario and one or more variants.
 struct SweepPlan {
   std::string scenario;  // the scenario's name: first column and seed input
-  std::string variant;
+  // A cell's variant is variants[cell.variant] (variant_cells.h): its
+  // second column and seed input.
+  std::vector<std::string> variants{"base"};
   const CellSource* cells = nullptr;  // the whole sweep's cells; must outlive run_sweep
   CellRange range;                    // this shard's block of them
   ResolveCell resolve;

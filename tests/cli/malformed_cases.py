@@ -343,6 +343,33 @@ case("name-variant-base", '[variant.base]\nlock.ttl = "1s"\n', ['"base" is the s
 case("name-variant-unknown-key", '[variant.v]\nlock.tll = "1s"\n', ['did you mean "variant.v.lock.ttl"?'],
      key="variant.v.lock.tll")
 case("name-variant-to-run", "", ['unknown variant "fenced"'], args=["run", "{file}", "--variant", "fenced"])
+
+# ---------------------------------------------------------------- variants that compose: extends and unset
+FAST = '[variant.fast]\nlock.ttl = "1s"\n'
+case("variant-extends-unknown", FAST + '[variant.v]\nextends = "fsat"\n',
+     ['unknown variant "fsat" (did you mean "fast"?); variants: base, fast, v'], key="variant.v.extends")
+case("variant-extends-itself", '[variant.v]\nextends = "v"\n', ["a variant cannot extend itself"],
+     key="variant.v.extends")
+case("variant-extends-cycle", '[variant.a]\nextends = "b"\n[variant.b]\nextends = "a"\n',
+     ["variants extend each other in a cycle: a -> b -> a"], key="variant.a.extends")
+case("variant-extends-not-a-string", '[variant.v]\nextends = ["fast"]\n' + FAST,
+     ['expected the name of another variant, such as "tuned", got an array'], key="variant.v.extends")
+case("variant-unset-typo", '[variant.v]\nunset = ["clinet.c2"]\n',
+     ['"clinet.c2" names nothing that variant "v" inherits from the base (did you mean "client.c2"?)'],
+     key="variant.v.unset")
+case("variant-unset-not-inherited", '[variant.v]\nunset = ["lock.ttl"]\n',
+     ['"lock.ttl" names nothing that variant "v" inherits from the base'], key="variant.v.unset")
+case("variant-unset-removed-by-the-extended", '[variant.a]\nunset = ["client.c2"]\n[variant.b]\nextends = "a"\n'
+     'unset = ["client.c2"]\n', ['"client.c2" names nothing that variant "b" inherits from variant "a"'],
+     key="variant.b.unset")
+case("variant-unset-not-an-array", '[variant.v]\nunset = "client.c2"\n',
+     ['expected an array of strings, got string "client.c2"'], key="variant.v.unset")
+case("variant-unset-not-strings", '[variant.v]\nunset = [1]\n',
+     ["expected an array of strings, but one element is integer 1"], key="variant.v.unset")
+case("variant-unset-malformed", '[variant.v]\nunset = ["client..c2"]\n',
+     ['"client..c2" is not a key or table such as "redlock", "lock.preset" or "fault.gc"'], key="variant.v.unset")
+case("variant-unset-leaves-a-gap", '[variant.v]\nunset = ["scenario.name"]\n',
+     ["missing required key", '(in variant "v")'])
 case("name-too-many-processes", Raw(BASE.replace('[client.c1]', "[redis]\nreplicas = [" + ", ".join(
     f'"x{i}"' for i in range(10001)) + "]\n\n[client.c1]")),
      ["processes; a scenario has at most 10000"])
@@ -486,6 +513,12 @@ case("sweep-resume-without-out", "", ["--resume needs --out"], args=SWEEP + ["--
 case("sweep-set-and-vary-same-key", "", ["lock.ttl is also a sweep key; give it in one place"],
      args=SWEEP + ["--seeds", "1", "--set", "lock.ttl=3s"])
 case("sweep-unknown-variant", "", ['unknown variant "fenced"'], args=SWEEP + ["--seeds", "1", "--variant", "fenced"])
+case("sweep-variant-twice", FAST, ["--variant fast is given twice; name each variant once"],
+     args=SWEEP + ["--seeds", "1", "--variant", "fast", "--variant", "base", "--variant", "fast"])
+case("sweep-all-variants-and-variant", FAST, ["--all-variants and --variant are exclusive"],
+     args=SWEEP + ["--seeds", "1", "--all-variants", "--variant", "fast"])
+case("sweep-variant-typo", FAST, ['unknown variant "fsat" (did you mean "fast"?)'],
+     args=SWEEP + ["--seeds", "1", "--variant", "base", "--variant", "fsat"])
 
 # ---------------------------------------------------------------- sweeps: --vary specs
 for spec, fragment in [

@@ -395,6 +395,7 @@ def test_manifests_describe_the_sweep(locksim, tmp_path):
     summary = json.loads((tmp_path / "s.csv.json").read_text())
     per_run = json.loads((tmp_path / "r.csv.json").read_text())
     assert summary["format"] == "locksim sweep manifest" and summary["csv_format"] == 4
+    assert summary["manifest_version"] == 2 and summary["variants"] == ["base"] and "variant" not in summary
     assert summary["file"] == "summary" and per_run["file"] == "per-run"
     assert summary["scenario_name"] == "redlock-clock-drift" and len(summary["scenario_hash"]) == 16
     assert summary["set"] == ["lock.ttl=5s"] and summary["vary"] == ["clock.C.drift=1%,2%"]
@@ -405,7 +406,7 @@ def test_manifests_describe_the_sweep(locksim, tmp_path):
     # both), clients and [expect] verdicts.
     assert summary["faults"] == ["c1-cut-from-D-E", "c2-cut-from-A-B"] and summary["clients"] == ["c1", "c2"]
     assert summary["story_faults"] == summary["faults"]
-    assert summary["expect"] == {"grant-exclusive": "violated", "belief-exclusive": "violated"}
+    assert summary["expect"] == {"base": {"grant-exclusive": "violated", "belief-exclusive": "violated"}}
     assert {k: v for k, v in per_run.items() if k != "file"} == {k: v for k, v in summary.items() if k != "file"}
 
 

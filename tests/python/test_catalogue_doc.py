@@ -1,8 +1,8 @@
 """docs/catalogue.md lists every variant of every scenario file, with the verdicts its [expect] table states.
 
 The page is written by hand (the stories are prose); this keeps its verdict columns from drifting away from the
-files, which are what the catalogue tests run. A variant's [expect] is the base's with the variant's merged over
-it, as the simulator reads it.
+files, which are what the catalogue tests run. A variant's [expect] is what it inherits (the base's, or that of
+the variant it extends, less what its unset drops) with the variant's merged over it, as the simulator reads it.
 """
 
 from __future__ import annotations
@@ -24,14 +24,34 @@ def merged(base: dict, over: dict) -> dict:
     return out
 
 
+def variant_expect(base: dict, tables: dict, name: str) -> dict:
+    """A variant's [expect]: what it inherits (the base's, or with ``extends`` that variant's), less what its
+    ``unset`` drops from [expect], with its own merged over it."""
+    table = tables[name]
+    parent = table.get("extends", "base")
+    out = copy.deepcopy(base if parent == "base" else variant_expect(base, tables, parent))
+    for entry in table.get("unset", []):
+        parts = entry.split(".")
+        if parts[0] != "expect":
+            continue
+        if len(parts) == 1:
+            out = {}
+            continue
+        at = out
+        for part in parts[1:-1]:
+            at = at[part]
+        del at[parts[-1]]
+    return merged(out, table.get("expect", {}))
+
+
 def expected_cells() -> dict[tuple[str, str], list[str]]:
     """(scenario, variant) -> the P1..P5 cells its file's [expect] gives."""
     cells = {}
     for path in sorted((ROOT / "scenarios").glob("*.toml")):
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
         base = doc.get("expect", {})
-        variants = {"base": base} | {name: merged(base, v.get("expect", {}))
-                                     for name, v in doc.get("variant", {}).items()}
+        tables = doc.get("variant", {})
+        variants = {"base": base} | {name: variant_expect(base, tables, name) for name in tables}
         for name, expect in variants.items():
             cells[(doc["scenario"]["name"], name)] = [CELL[expect.get(p)] for p in PROPERTIES]
     return cells

@@ -150,7 +150,7 @@ def test_a_sweep_whose_pause_missed_runs_warns_and_marks_them(locksim_bin, tmp_p
 
 def test_the_manifest_names_faults_clients_and_expectations(ttl_sweep):
     manifest = json.loads(Path(str(ttl_sweep) + ".json").read_text())
-    assert manifest["expect"] == {"grant-exclusive": "violated", "belief-exclusive": "violated"}
+    assert manifest["expect"] == {"base": {"grant-exclusive": "violated", "belief-exclusive": "violated"}}
     frame = pd.read_csv(ttl_sweep, dtype=str)
     seeds = frame["grant-exclusive.first_seed"].fillna("").tolist()
     assert seeds[0] == "" and seeds[1].isdigit() and seeds[2] == ""  # only 10 s tells the story
@@ -159,3 +159,69 @@ def test_the_manifest_names_faults_clients_and_expectations(ttl_sweep):
     replay = subprocess.run([LOCKSIM, *command[1:], "--json"], capture_output=True, text=True, cwd=ROOT)
     verdict = json.loads(replay.stdout)["variants"][0]["verdicts"]["grant-exclusive"]
     assert verdict["status"] == "violated"
+
+
+# --- several variants in one sweep: every row judged, labelled and replayed as its own variant ---------------------
+
+MULTI = {**MANIFEST, "manifest_version": 2, "variants": ["base", "etcd"],
+         "expect": {"base": {"grant-exclusive": "violated"}, "etcd": {"grant-exclusive": "holds"}}}
+del MULTI["variant"]
+
+
+def multi_rows() -> pd.DataFrame:
+    frame = pd.concat([rows(), rows()], ignore_index=True)
+    frame["variant"] = ["base", "base", "etcd", "etcd"]
+    frame["fault.gc.fired"] = 1.0
+    frame.loc[3, "grant-exclusive.first_seed"] = "777"
+    return frame
+
+
+def test_each_row_is_held_to_its_own_variants_expectations():
+    """Each variant's [expect] is its own. An expectation alone draws no warning where every fault fired (a 0 % is
+    then the answer); a fault that missed runs is named with the row's variant when the sweep has several."""
+    assert provenance.story_warnings(multi_rows(), ["lock.ttl"], ["grant-exclusive"], MULTI) == []
+    gappy = multi_rows()
+    gappy.loc[2, "fault.gc.fired"] = 0.5
+    (warning,) = provenance.story_warnings(gappy, ["lock.ttl"], ["grant-exclusive"], MULTI)
+    assert "x · etcd: lock.ttl=5s" in warning
+    assert provenance.expectations(MULTI, "etcd") == {"grant-exclusive": "holds"}
+    assert provenance.expectations(MANIFEST, "base") == {"grant-exclusive": "violated"}  # version 1: flat
+    assert provenance.expectations(MANIFEST, "etcd") == {}
+
+
+def test_replay_commands_name_the_rows_own_variant():
+    """A row replays with its own --variant; a row whose variant the manifest does not list gets no command."""
+    frame = multi_rows()
+    command = provenance.replay_command(MULTI, ["lock.ttl"], frame.iloc[3], "777")
+    assert command.startswith("locksim run scenarios/x.toml --variant etcd --set") and command.endswith("--seed 777")
+    assert "--variant base" in provenance.replay_command(MULTI, ["lock.ttl"], frame.iloc[1], "1")
+    assert provenance.replay_command(MANIFEST, ["lock.ttl"], frame.iloc[3], "777") is None  # joined from elsewhere
+
+
+def test_provenance_lines_list_every_variant():
+    assert "variants base, etcd, 20 seeds per cell" in provenance.provenance_lines(MULTI)[0]
+    assert "variant base, 20 seeds per cell" in provenance.provenance_lines(MANIFEST)[0]
+
+
+@pytest.fixture(scope="module")
+def composed_sweep(tmp_path_factory) -> Path:
+    """redlock-vs-etcd, all five variants, at the story's TTL and one that outlasts its clock step and pause."""
+    out = tmp_path_factory.mktemp("composed") / "rve.csv"
+    done = subprocess.run([LOCKSIM, "sweep", "redlock-vs-etcd", "--all-variants", "--vary", "lock.ttl=10s,20s",
+                           "--seeds", "3", "--out", str(out)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_plots_of_a_multi_variant_sweep_say_so(composed_sweep, tmp_path):
+    """sweep_plots --by variant draws a line per variant and lists every variant under the figure; the variants
+    whose story a 20 s TTL removes break nothing there, with every fault fired: no warning."""
+    done = subprocess.run([sys.executable, str(ROOT / "analysis" / "sweep_plots.py"), "curve", str(composed_sweep),
+                           "--x", "lock.ttl", "--property", "belief-exclusive", "--by", "variant",
+                           "--out", str(tmp_path / "rve.svg")], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "yet no run broke it" not in done.stderr  # 0 % where every fault fired is an answer, not a warning
+    svg = (tmp_path / "rve.svg").read_text()
+    assert "variants base, tuned, tuned-gc-pause, etcd, etcd-gc-pause" in svg
+    for variant in ("tuned-gc-pause", "etcd-gc-pause"):
+        assert variant in svg

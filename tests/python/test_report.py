@@ -212,6 +212,27 @@ def test_report_warns_where_a_fault_missed_runs_and_names_every_such_cell(locksi
     assert "Hollow markers: the points these warnings concern" in page
 
 
+def test_report_of_a_multi_variant_sweep_replays_each_rows_variant(locksim_bin, tmp_path):
+    """A sweep of every variant of redlock-vs-etcd: the report names each replayed cell's variant, replays it with
+    that --variant, judges each row by its own variant's [expect], and draws the replayed run of its variant."""
+    scenario = ROOT / "scenarios" / "redlock-vs-etcd.toml"
+    sweep = tmp_path / "rve.csv"
+    done = subprocess.run([str(locksim_bin), "sweep", str(scenario), "--all-variants", "--vary", "lock.ttl=10s,20s",
+                           "--seeds", "2", "--out", str(sweep)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "report.html"
+    result = make_report(locksim_bin, out, scenario, "--sweep", sweep, "--x", "lock.ttl", "--variant", "base")
+    assert result.returncode == 0, result.stderr
+    page = out.read_text()
+    assert "variants base, tuned, tuned-gc-pause, etcd, etcd-gc-pause" in page
+    for variant in ("base", "tuned-gc-pause", "etcd-gc-pause"):
+        assert f"<td>{variant}: lock.ttl=10s</td>" in page
+        assert re.search(rf"locksim run \S+redlock-vs-etcd.toml --variant {variant} --set lock.ttl=10s --seed \d+",
+                         page)
+    assert "--variant etcd --set" not in page and "--variant tuned --set" not in page  # nothing of theirs broke
+    assert "timeline of the first run that violated" in page
+
+
 def test_report_without_interactive_timelines_has_no_script(locksim_bin, tmp_path):
     out = tmp_path / "plain.html"
     done = make_report(locksim_bin, out, GC, "--no-interactive")

@@ -115,6 +115,7 @@ TEST(CatalogueNames, IssueNamedScenariosAndVariantsExist) {
       {"oversell-incident-etcd", {"base", "txn-guarded"}},
       {"lease-by-observation", {"base", "same-rate", "dynamodb"}},
       {"no-faults-consensus", {"base", "zookeeper", "chubby", "consul", "kubernetes", "dynamodb"}},
+      {"redlock-vs-etcd", {"base", "tuned", "tuned-gc-pause", "etcd", "etcd-gc-pause"}},
   };
   for (const auto& [name, variants] : required) {
     ScenarioError error;

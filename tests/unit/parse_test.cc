@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "sim/scenario/presets.h"
+#include "tests/unit/resolve_ok.h"
 
 namespace locksim {
 namespace {
@@ -30,14 +31,6 @@ ScenarioFile load_ok(const std::string& name) {
   std::optional<ScenarioFile> file = ScenarioFile::load(data_path(name), error);
   if (!file) ADD_FAILURE() << error.to_string();
   return *file;
-}
-
-ScenarioSpec resolve_ok(const ScenarioFile& file, const std::string& variant,
-                        const std::vector<std::string>& overrides = {}) {
-  ScenarioError error;
-  std::optional<ScenarioSpec> spec = file.resolve(variant, overrides, error);
-  if (!spec) ADD_FAILURE() << error.to_string();
-  return spec.value_or(ScenarioSpec{});
 }
 
 // The error of loading |text| as "inline.toml"; fails the test if it loads.

@@ -37,7 +37,7 @@ class SweepCellResolver : public ::testing::Test {
 
 // A --vary value the parser refuses says "--vary", its key, and the cell, with the bad value shown once.
 TEST_F(SweepCellResolver, VaryErrorsNameTheCellOnce) {
-  const CellResolver resolver(*file_, "base", {}, {"lock.ttl", "clock.C.drift"}, "");
+  const CellResolver resolver(*file_, {"base"}, {}, {"lock.ttl", "clock.C.drift"}, "");
   std::string error;
   EXPECT_TRUE(resolver.resolve(Cell{0, {"10s", "1%"}, 0}, error)) << error;
   const std::string bad = error_of(resolver, {"10s", "fastfastfastfastfastfast"});
@@ -48,7 +48,7 @@ TEST_F(SweepCellResolver, VaryErrorsNameTheCellOnce) {
 
 // A grid value says grid.csv:LINE; a long value of another key is cut to 40 bytes.
 TEST_F(SweepCellResolver, GridErrorsNameTheLine) {
-  const CellResolver resolver(*file_, "base", {}, {"network.latency", "clock.C.drift"}, "g.csv");
+  const CellResolver resolver(*file_, {"base"}, {}, {"network.latency", "clock.C.drift"}, "g.csv");
   const std::string latency = "uniform(1ms,                                              5ms)";
   const std::string bad = error_of(resolver, {latency, "x%"}, 7);
   EXPECT_EQ(bad.rfind("g.csv:7: clock.C.drift: bad rate \"x%\"", 0), 0U) << bad;
@@ -58,13 +58,13 @@ TEST_F(SweepCellResolver, GridErrorsNameTheLine) {
 
 // A --set the parser refuses stays a --set error and names no cell.
 TEST_F(SweepCellResolver, SetErrorsStaySetErrors) {
-  const CellResolver resolver(*file_, "base", {"lock.tt=1s"}, {"clock.C.drift"}, "");
+  const CellResolver resolver(*file_, {"base"}, {"lock.tt=1s"}, {"clock.C.drift"}, "");
   EXPECT_EQ(error_of(resolver, {"1%"}), "--set: lock.tt: unknown key (did you mean \"lock.ttl\"?)");
 }
 
 // The pre-check resolves every value of every axis (within the bound, plus the last) in the first cell holding it.
 TEST_F(SweepCellResolver, VaryCheckFindsBadValuesBeforeAnythingRuns) {
-  const CellResolver resolver(*file_, "base", {}, {"lock.ttl", "clock.C.drift"}, "");
+  const CellResolver resolver(*file_, {"base"}, {}, {"lock.ttl", "clock.C.drift"}, "");
   std::string error;
   auto cells = VaryCells::make({{"lock.ttl", Values{"5s", "10s"}}, {"clock.C.drift", Values{"1%", "2%", "bad"}}}, error);
   ASSERT_TRUE(cells) << error;
@@ -76,7 +76,7 @@ TEST_F(SweepCellResolver, VaryCheckFindsBadValuesBeforeAnythingRuns) {
   drifts[kCheckedValuesPerAxis] = "bad";
   cells = VaryCells::make({{"clock.C.drift", drifts}}, error);
   ASSERT_TRUE(cells) << error;
-  const CellResolver one_key(*file_, "base", {}, {"clock.C.drift"}, "");
+  const CellResolver one_key(*file_, {"base"}, {}, {"clock.C.drift"}, "");
   EXPECT_TRUE(check_vary_cells(*cells, one_key, error)) << error;
   drifts.back() = "bad";
   cells = VaryCells::make({{"clock.C.drift", drifts}}, error);

@@ -22,7 +22,7 @@ Manifest sample() {
   m.scenario_path = "scenarios/redlock-clock-drift.toml";
   m.scenario_name = "redlock-clock-drift";
   m.scenario_hash = "0123456789abcdef";
-  m.variant = "base";
+  m.variants = {"base"};
   m.sets = {"lock.ttl=5s", "network.latency=uniform(500us, 2ms)"};
   m.varies = {"clock.C.drift=0.5%..2%:0.5%"};
   m.keys = {"clock.C.drift"};
@@ -92,7 +92,9 @@ TEST(SweepManifest, EveryIdentityFieldIsCompared) {
             "the CSV format differs: the file has format 1, this locksim writes format 2");
   EXPECT_EQ(one([](Manifest& m) { m.file = "per-run"; }),
             "the file differs: it is a summary file, this command writes a per-run file there");
-  EXPECT_EQ(one([](Manifest& m) { m.variant = "fenced"; }), "--variant differs: the file has base, this command has fenced");
+  EXPECT_EQ(one([](Manifest& m) { m.variants = {"fenced"}; }), "--variant differs: the file has base, this command has fenced");
+  EXPECT_EQ(one([](Manifest& m) { m.variants = {"base", "fenced"}; }),
+            "--variant differs: the file has base, this command has base fenced");
   EXPECT_EQ(one([](Manifest& m) { m.sets.clear(); }),
             "--set differs: the file has lock.ttl=5s network.latency=uniform(500us, 2ms), this command has none");
   EXPECT_EQ(one([](Manifest& m) { m.varies = {"clock.C.drift=0.5%,1%,1.5%,2%"}; }),
@@ -114,6 +116,44 @@ TEST(SweepManifest, EveryIdentityFieldIsCompared) {
   hand_edited.cells = 5;
   EXPECT_EQ(manifest_differences(file, hand_edited),
             std::vector<std::string>{"the cell count differs: the file has 4, this command has 5"});
+}
+
+// Version 2 keeps every variant and each one's expectations; a version 1 manifest (one "variant", no
+// "manifest_version") still reads, and a version from a newer locksim is refused by number.
+TEST(SweepManifest, VersionTwoListsTheVariantsAndVersionOneStillReads) {
+  Manifest m = sample();
+  m.variants = {"base", "etcd"};
+  m.expect = {{"base", {{"grant-exclusive", "violated"}}}, {"etcd", {{"grant-exclusive", "holds"}}}};
+  const std::string json = manifest_json(m);
+  EXPECT_NE(json.find("\"manifest_version\": 2,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"variants\": [\n    \"base\",\n    \"etcd\"\n  ]"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"expect\": {\n    \"base\": {\n      \"grant-exclusive\": \"violated\"\n    },\n"
+                      "    \"etcd\": {\n      \"grant-exclusive\": \"holds\"\n    }\n  }"),
+            std::string::npos)
+      << json;
+  std::string error;
+  ASSERT_TRUE(parse_manifest(json, error)) << error;
+  EXPECT_EQ(parse_manifest(json, error)->variants, m.variants);
+
+  std::string v1 = manifest_json(sample());
+  const std::string version_line = "  \"manifest_version\": 2,\n";
+  const std::string variants_list = "\"variants\": [\n    \"base\"\n  ]";
+  const std::size_t version_at = v1.find(version_line);
+  ASSERT_NE(version_at, std::string::npos) << v1;
+  v1.erase(version_at, version_line.size());
+  const std::size_t variants_at = v1.find(variants_list);
+  ASSERT_NE(variants_at, std::string::npos) << v1;
+  v1.replace(variants_at, variants_list.size(), "\"variant\": \"fast\"");
+  const std::optional<Manifest> old = parse_manifest(v1, error);
+  ASSERT_TRUE(old) << error << "\n" << v1;
+  EXPECT_EQ(old->variants, std::vector<std::string>{"fast"});
+
+  std::string future = json;
+  const std::size_t two = future.find("\"manifest_version\": 2");
+  ASSERT_NE(two, std::string::npos) << future;
+  future[two + 20] = '3';
+  EXPECT_FALSE(parse_manifest(future, error));
+  EXPECT_EQ(error, "it has manifest version 3, and this locksim reads versions up to 2 (a newer locksim wrote it)");
 }
 
 // Text that is not a manifest is refused with what is wrong; unknown members are ignored.
@@ -149,7 +189,7 @@ TEST(SweepManifest, JsonIsReadStrictly) {
   json.replace(json.find("\"base\""), 6, R"("\u00e9\ud834\udd1e\n\"")");
   auto m = parse_manifest(json, error);
   ASSERT_TRUE(m) << error;
-  EXPECT_EQ(m->variant, "é𝄞\n\"");
+  EXPECT_EQ(m->variants, std::vector<std::string>{"é𝄞\n\""});
   for (const char* bad : {R"("\ud834")", R"("\udd1e")", "\"open", "[1,]", "{\"a\" 1}", "\"tab\there\"", "-", "{\"a\": 1,",
                           R"("\x")", R"("\u12")", "\"caf\xE9\"", "", "tru", "{\"a\": 1 \"b\": 2}"}) {
     EXPECT_FALSE(parse_manifest(bad, error)) << bad;

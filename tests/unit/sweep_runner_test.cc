@@ -55,7 +55,7 @@ class SweepRunner : public ::testing::Test {
   SweepPlan plan(Shard shard, std::uint64_t seeds = 7) {
     SweepPlan p;
     p.scenario = file_->name();
-    p.variant = "base";
+    p.variants = {"base"};
     p.cells = &*cells_;
     p.range = shard_cells(cells_->size(), shard);
     p.resolve = [this](const Cell& cell, std::string& error) -> std::optional<ScenarioSpec> {
