@@ -299,12 +299,20 @@ TEST(Redlock, FencingTokenFromTheDesignatedNode) {
 }
 
 // Release sends compare-and-delete with the session's value to every node and ends the belief.
-TEST(Redlock, ReleaseGoesToEveryNode) {
+// A parallel client that every node grants, and that releases 10 ms later.
+RedlockConfig parallel() {
   RedlockConfig config;
   config.knobs.parallel = true;
-  Rig rig(config);
+  return config;
+}
+void grant_then_release(Rig& rig) {
   rig.client->release_after = 10ms;
   rig.answer({kOk, kOk, kOk, kOk, kOk});
+}
+
+TEST(Redlock, ReleaseGoesToEveryNode) {
+  Rig rig(parallel());
+  grant_then_release(rig);
   rig.world->run(TrueTime{1s});
   EXPECT_EQ(rig.count(redis::Script::compare_and_delete), 5u);
   const auto ends = facts_of<BeliefEnded>(rig.world->history());
@@ -317,11 +325,8 @@ TEST(Redlock, ReleaseGoesToEveryNode) {
 // ok once a quorum deleted the value, failed once too many nodes no longer
 // had it for a quorum to remain, unknown when the deciding replies never came.
 Outcome release_outcome(std::initializer_list<Answer> release_replies) {
-  RedlockConfig config;
-  config.knobs.parallel = true;
-  Rig rig(config);
-  rig.client->release_after = 10ms;
-  rig.answer({kOk, kOk, kOk, kOk, kOk});
+  Rig rig(parallel());
+  grant_then_release(rig);
   rig.answer(release_replies);
   rig.world->run(TrueTime{1s});
   std::optional<Outcome> outcome;
@@ -347,11 +352,8 @@ TEST(Redlock, ReleaseOutcomeFollowsTheReplies) {
 // A crash while the replies are out leaves the release unknown: nothing is
 // recorded for it, and the end of the run counts it so.
 TEST(Redlock, ReleaseCutShortByACrashStaysOpen) {
-  RedlockConfig config;
-  config.knobs.parallel = true;
-  Rig rig(config);
-  rig.client->release_after = 10ms;
-  rig.answer({kOk, kOk, kOk, kOk, kOk});
+  Rig rig(parallel());
+  grant_then_release(rig);
   rig.answer({Answer{redis::Reply::integer_reply(0, 1), 100ms}, Answer{redis::Reply::integer_reply(0, 1), 100ms},
               Answer{redis::Reply::integer_reply(0, 1), 100ms}, kSilent, kSilent});
   rig.world->schedule_fault(TrueTime{50ms}, fault::Crash{rig.client->id(), Duration{-1}});
