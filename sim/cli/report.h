@@ -17,6 +17,12 @@ struct VariantOutcome {
 };
 
 void print_table(std::ostream& out, const VariantOutcome& v);
+// The lines after the verdicts: liveness, efficiency, each client, each fault.
+void print_figures(std::ostream& out, const Judgement& j, const History& h);
+// The same as JSON fields, each after a comma: "liveness", "faults", "clients".
+void print_figures_json(std::ostream& out, const Judgement& j, const History& h);
+// |s| padded with spaces to |width|: the verdict table's columns.
+std::string pad(std::string s, std::size_t width);
 void print_json(std::ostream& out, const std::string& scenario, const std::string& file, std::uint64_t seed,
                 const std::vector<VariantOutcome>& variants);
 

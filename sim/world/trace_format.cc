@@ -43,24 +43,6 @@ TraceLine& TraceLine::raw(const char* key, const std::string& json) {
   return *this;
 }
 
-namespace {
-
-const char* process_kind_name(ProcessKind k) {
-  switch (k) {
-    case ProcessKind::client: return "client";
-    case ProcessKind::redis_node: return "redis";
-    case ProcessKind::resource: return "resource";
-    case ProcessKind::other: return "other";
-    case ProcessKind::sentinel: return "sentinel";
-    case ProcessKind::service: return "service";
-    case ProcessKind::store_member: return "store";
-  }
-  return "?";
-}
-
-
-}  // namespace
-
 std::string lock_value_text(std::uint64_t v) { return redis::Value::token(v).to_string(); }
 
 std::string run_header_json(std::uint64_t seed, const History& h) {
