@@ -12,8 +12,10 @@ namespace {
 // "common clock" or "local clocks, judged within ±5ms (12 orders of events)".
 std::string time_words(const RecordedHistory& h, const RecordedJudgement& j, std::optional<Duration> uncertainty) {
   if (h.common_time) return "one common clock";
-  return "each process's own clock, any two at most " + format_duration_rounded(uncertainty.value_or(Duration{0})) +
-         " apart (" + std::to_string(j.orderings) + " orders of events judged)";
+  const std::string bound = format_duration_rounded(uncertainty.value_or(Duration{0}));
+  if (j.orderings == 0) return "each process's own clock, any two at most " + bound + " apart (too many orders of events to judge)";
+  return "each process's own clock, any two at most " + bound + " apart (" + std::to_string(j.orderings) +
+         (j.orderings == 1 ? " order" : " orders") + " of events judged)";
 }
 
 }  // namespace

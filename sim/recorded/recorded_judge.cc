@@ -99,6 +99,7 @@ RecordedJudgement judge_recorded(const RecordedHistory& r, std::optional<Duratio
     const std::optional<Orderings> orders = orderings_within(readings, uncertainty.value_or(Duration{0}), kMaxOrderings);
     if (!orders) {
       too_many = true;
+      out.orderings = 0;
     } else {
       for (const auto& offsets : orders->offsets) {
         long_worlds.push_back(violated_in(retimed(r, &offsets, orders->scale, false)));
