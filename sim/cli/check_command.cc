@@ -78,7 +78,9 @@ bool write_trace(const CheckOptions& o, const RecordedHistory& h, const Recorded
   for (const Fact& f : history.facts)
     if (std::holds_alternative<LockGranted>(f.body) || std::holds_alternative<LockExtended>(f.body))
       trace.line(promise_json(f, history, end));
-  write_judged_lines(trace, history, j.shown.verdicts);
+  Undecided undecided{};
+  for (std::size_t p = 0; p < kPropertyCount; ++p) undecided[p] = j.verdicts[p].status == RecordedStatus::unknown;
+  write_judged_lines(trace, history, j.shown.verdicts, undecided);
   out.close();
   if (!out) {
     std::cerr << "locksim check: cannot write " << o.trace_path << "\n";

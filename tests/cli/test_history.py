@@ -8,6 +8,7 @@ both answers, and refuses a malformed history naming its file, line and key.
 """
 import json
 import re
+import subprocess
 
 import pytest
 
@@ -133,18 +134,29 @@ def test_a_promise_of_unknown_end_is_judged_both_ways(locksim, root, tmp_path):
                 x["promised_end"] = "unknown"
         return lines
 
-    got = statuses(locksim, edited(root, tmp_path, unknown_end))
+    path = edited(root, tmp_path, unknown_end)
+    got = statuses(locksim, path)
     # c2 was granted inside the longest window c1 could have meant, not the shortest.
     assert got["P1"][0] == "unknown" and "promise" in got["P1"][1]
+    # Its trace says so too: a drawing never shows an unknown as holds.
+    trace = tmp_path / "t.jsonl"
+    locksim("check", path, "--trace", trace)
+    verdicts = {x["id"]: x for x in map(json.loads, trace.read_text().splitlines()) if x["type"] == "verdict"}
+    assert verdicts["P1"]["status"] == "unknown" and verdicts["P1"]["witness"] is None
 
 
-def test_check_writes_a_trace_the_analysis_reads(locksim, root, tmp_path):
+def test_check_writes_a_trace_the_timeline_draws(locksim, root, tmp_path):
     trace = tmp_path / "t.jsonl"
     assert locksim("check", EXAMPLE, "--trace", trace).returncode == 1
     lines = [json.loads(line) for line in trace.read_text().splitlines()]
     assert lines[0]["type"] == "run"
     verdicts = {x["property"]: x["status"] for x in lines if x["type"] == "verdict"}
     assert verdicts["belief-exclusive"] == "violated", verdicts
+    png = tmp_path / "t.png"
+    drawn = subprocess.run(["/usr/bin/python3", root / "analysis" / "timeline.py", trace, "--out", png],
+                           capture_output=True, text=True, timeout=120)
+    assert drawn.returncode == 0, drawn.stderr
+    assert png.stat().st_size > 10000
 
 
 # (name, edit of the example's lines, the key the error names or None, fragments)
