@@ -278,3 +278,13 @@ def test_no_mangled_history_crashes_check(locksim, root, tmp_path):
         assert done.returncode in (0, 1, 2), (case, done.returncode, done.stderr)
         if done.returncode == 2:
             assert done.stderr.count("\n") == 1 and str(path) in done.stderr, (case, done.stderr)
+
+
+def test_the_same_run_writes_the_same_history_and_judgement(locksim, tmp_path):
+    for i in (1, 2):
+        locksim("run", "redlock-clock-jump", "--history", tmp_path / f"{i}.jsonl", "--seed", "7")
+    for variant in sorted(p.name.split(".")[1] for p in tmp_path.glob("1.*.jsonl")):
+        first, second = tmp_path / f"1.{variant}.jsonl", tmp_path / f"2.{variant}.jsonl"
+        assert first.read_bytes() == second.read_bytes()
+        judged = [locksim("check", p, "--json").stdout.replace(str(p), "H") for p in (first, second)]
+        assert judged[0] == judged[1]
