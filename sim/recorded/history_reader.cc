@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "sim/jsontext/json_text.h"
 #include "sim/recorded/history_fields.h"
 #include "sim/recorded/history_header.h"
 #include "sim/scenario/doc.h"
@@ -17,6 +18,10 @@ namespace {
 const std::vector<std::string> kEventTypes{
     "want", "give-up",  "invoke",      "complete", "grant",         "extend", "belief-end",  "release", "op",
     "app",  "key-held", "key-dropped", "role",     "store-session", "fault",  "fault-fired", "end"};
+
+// Deeper than any history's line, shallow enough that a line of brackets
+// cannot build a huge tree.
+constexpr int kMaxDepth = 8;
 
 struct Line {
   std::size_t number = 0;
@@ -109,14 +114,10 @@ std::vector<Line> Reader::lines(std::istream& in) {
   while (std::getline(in, text)) {
     ++number;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    Line line{number, {}};
-    try {
-      line.json = HistoryJson::parse(text);
-    } catch (const HistoryJson::parse_error& e) {
-      // nlohmann's message names a byte; say which line.
-      throw HistoryError(where(number) +
-                         ": not JSON: " + std::string(e.what()).substr(std::string(e.what()).find(':') + 2));
-    }
+    std::string problem;
+    std::optional<HistoryJson> json = parse_json_text(text, kMaxDepth, problem);
+    if (!json) throw HistoryError(where(number) + ": not JSON: " + problem);
+    Line line{number, std::move(*json)};
     out.push_back(std::move(line));
   }
   if (out.empty()) throw HistoryError(file_ + ": empty: a history starts with its header line (docs/history.md)");
@@ -333,9 +334,13 @@ void Reader::client_event(HistoryFields& f, const std::string& type, Pending& p)
       f.fail("session", session_shown(session) + " is granted twice (first on line " +
                             std::to_string(sessions_.at(key).line) + ")");
     granted_so_far_.insert(key);
-    LockGranted g{
-        sessions_.at(key).id, by,         value_of(f, "value"), f.integer("token"), Duration{f.nanoseconds("validity_ns")},
-        ClockKind::monotonic, LocalTime{}};
+    LockGranted g{sessions_.at(key).id,
+                  by,
+                  value_of(f, "value"),
+                  f.integer("token"),
+                  Duration{f.nanoseconds("validity_ns")},
+                  ClockKind::monotonic,
+                  LocalTime{}};
     p.promise = promise_of(f, by, g.promised_end);
     g.clock = p.promise->clock;
     g.lease_end_local = p.promise->lease_end_local;
