@@ -16,7 +16,8 @@ std::string time_words(const RecordedHistory& h, const RecordedJudgement& j, std
   if (j.orderings == 0)
     return "each process's own clock, any two at most " + bound + " apart (too many orders of events to judge)";
   return "each process's own clock, any two at most " + bound + " apart (" + std::to_string(j.orderings) +
-         (j.orderings == 1 ? " order" : " orders") + " of events judged)";
+         (j.orderings == 1 ? " order" : " orders") +
+         " of events judged); times shown are each recorder's readings, from the history's earliest";
 }
 
 }  // namespace
