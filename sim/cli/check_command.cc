@@ -60,6 +60,13 @@ bool read_options(const std::vector<std::string>& args, CheckOptions& o, int& ex
       std::cerr << "locksim check: --clock-uncertainty: " << error << "\n";
       return false;
     }
+    // Clocks a day apart order nothing; the bound also keeps the judge's
+    // arithmetic (readings scaled, offsets added) far from overflowing.
+    if (*o.uncertainty > std::chrono::hours(24)) {
+      std::cerr << "locksim check: --clock-uncertainty: " << uncertainty
+                << " is more than a day: clocks that far apart order no two events\n";
+      return false;
+    }
   }
   exit_code = kExitOk;
   return true;

@@ -43,7 +43,7 @@ void print_check_table(std::ostream& out, const std::string& file, const Recorde
     }
     out << line << "\n";
   }
-  print_figures(out, j.shown, h.history);
+  print_figures(out, j.shown, h.history, h.service_recorded);
 }
 
 void print_check_json(std::ostream& out, const std::string& file, const RecordedHistory& h, const RecordedJudgement& j,
@@ -65,7 +65,7 @@ void print_check_json(std::ostream& out, const std::string& file, const Recorded
         << ",\"unknown_because\":" << (unknown ? json_quote(v.unknown_because) : std::string("null")) << "}";
   }
   out << "}";
-  print_figures_json(out, j.shown, h.history);
+  print_figures_json(out, j.shown, h.history, h.service_recorded);
   out << "}\n";
 }
 

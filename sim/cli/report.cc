@@ -66,7 +66,7 @@ std::string pad(std::string s, std::size_t width) {
   return s;
 }
 
-void print_figures(std::ostream& out, const Judgement& j, const History& h) {
+void print_figures(std::ostream& out, const Judgement& j, const History& h, bool holder_known) {
   const Liveness& l = j.liveness;
   out << "  liveness: " << l.sessions << " sessions";
   // Only when it happened: a grant already over on the client's clock is a bug worth a glance.
@@ -74,9 +74,9 @@ void print_figures(std::ostream& out, const Judgement& j, const History& h) {
   out << " from " << l.acquire_attempts << " acquire attempts ("
       << percent(l.acquire_ok, l.acquire_attempts) << " ok, " << l.acquire_info << " unknown), acquire latency mean "
       << format_duration_rounded(l.mean_acquire_latency) << " max " << format_duration_rounded(l.max_acquire_latency)
-      << ", longest stuck " << format_duration_rounded(l.longest_stuck) << ", unheld "
-      << format_duration_rounded(l.unheld_time)
-      << " of " << format_duration_rounded(l.run_length) << "\n";
+      << ", longest stuck " << (holder_known ? format_duration_rounded(l.longest_stuck) : "unknown") << ", unheld "
+      << (holder_known ? format_duration_rounded(l.unheld_time) : "unknown") << " of "
+      << format_duration_rounded(l.run_length) << "\n";
   // Only under a transactional resource: what the optimism cost.
   if (l.commits + l.rollbacks > 0) {
     char rate[32];
@@ -120,15 +120,16 @@ void print_table(std::ostream& out, const VariantOutcome& v) {
   out << (r.matches() ? "  matches [expect]\n" : "  DOES NOT MATCH [expect]\n");
 }
 
-void print_figures_json(std::ostream& out, const Judgement& j, const History& h) {
+void print_figures_json(std::ostream& out, const Judgement& j, const History& h, bool holder_known) {
   const Liveness& l = j.liveness;
   out << ",\"liveness\":{\"acquire_attempts\":" << l.acquire_attempts << ",\"acquire_ok\":" << l.acquire_ok
       << ",\"acquire_failed\":" << l.acquire_failed << ",\"acquire_info\":" << l.acquire_info
       << ",\"sessions\":" << l.sessions << ",\"expired_grants\":" << l.expired_grants
       << ",\"gave_up\":" << l.gave_up
       << ",\"mean_acquire_latency_ns\":" << ns(l.mean_acquire_latency)
-      << ",\"max_acquire_latency_ns\":" << ns(l.max_acquire_latency) << ",\"longest_stuck_ns\":" << ns(l.longest_stuck)
-      << ",\"unheld_ns\":" << ns(l.unheld_time) << ",\"run_length_ns\":" << ns(l.run_length)
+      << ",\"max_acquire_latency_ns\":" << ns(l.max_acquire_latency)
+      << ",\"longest_stuck_ns\":" << (holder_known ? ns(l.longest_stuck) : "null")
+      << ",\"unheld_ns\":" << (holder_known ? ns(l.unheld_time) : "null") << ",\"run_length_ns\":" << ns(l.run_length)
       << ",\"commits\":" << l.commits << ",\"rollbacks\":" << l.rollbacks
       << ",\"wasted_work_ns\":" << ns(l.wasted_work) << ",\"committed_per_s\":" << per_second(l)
       << "},\"faults\":[";

@@ -1,6 +1,7 @@
 #include "sim/recorded/recorded_judge.h"
 
 #include <algorithm>
+#include <limits>
 #include <variant>
 
 #include "sim/check/sessions.h"
@@ -21,25 +22,40 @@ void set_promised_end(Fact& f, TrueTime end) {
       f.body);
 }
 
-// The history once more, with each event at |scale| * reading - its
+// One order of events on local clocks: each recorder's offset (orderings.h)
+// and the scale, and the span of the events' readings a lease end is held
+// to — an end further out than any offset can reach falls after (or
+// before) every event either way, so clamping it changes no order and
+// keeps the scaled arithmetic far from overflowing.
+struct Timing {
+  const std::vector<std::int64_t>* offsets = nullptr;  // nullptr: the history's own readings
+  std::int64_t scale = 1;
+  std::int64_t lowest = 0;   // the earliest a lease end is taken to be
+  std::int64_t highest = 0;  // the latest
+};
+
+// The history once more, with each event at scale * reading - its
 // recorder's offset (local clocks), and each promise of unknown end ending
 // at its grant (|short_promises|) or never.
-History retimed(const RecordedHistory& r, const std::vector<std::int64_t>* offsets, std::int64_t scale,
-                bool short_promises) {
+History retimed(const RecordedHistory& r, const Timing& timing, bool short_promises) {
   History h = r.history;
-  const auto at = [&](ProcessId recorder, LocalTime reading) {
-    return TrueTime{Duration{scale * reading.time_since_epoch().count() - (*offsets)[recorder]}};
+  const bool retime = timing.offsets != nullptr;
+  const auto at = [&](ProcessId recorder, std::int64_t reading) {
+    return TrueTime{Duration{timing.scale * reading - (*timing.offsets)[recorder]}};
   };
-  if (offsets != nullptr)
-    for (std::size_t i = 0; i < h.facts.size(); ++i) h.facts[i].at = at(r.recorder[i], r.local[i]);
+  if (retime)
+    for (std::size_t i = 0; i < h.facts.size(); ++i)
+      h.facts[i].at = at(r.recorder[i], r.local[i].time_since_epoch().count());
   // Before any sort: the promises name their facts by index.
   for (const RecordedPromise& p : r.promises) {
-    if (p.promised_end_unknown)
+    if (p.promised_end_unknown) {
       set_promised_end(h.facts[p.fact], short_promises ? h.facts[p.fact].at : kTrueNever);
-    else if (offsets != nullptr)
-      set_promised_end(h.facts[p.fact], at(r.recorder[p.fact], p.lease_end_local));
+    } else if (retime) {
+      const std::int64_t end = std::clamp(p.lease_end_local.time_since_epoch().count(), timing.lowest, timing.highest);
+      set_promised_end(h.facts[p.fact], at(r.recorder[p.fact], end));
+    }
   }
-  if (offsets != nullptr) {
+  if (retime) {
     std::stable_sort(h.facts.begin(), h.facts.end(), [](const Fact& a, const Fact& b) {
       const bool a_end = std::holds_alternative<RunEnded>(a.body);
       const bool b_end = std::holds_alternative<RunEnded>(b.body);
@@ -76,6 +92,7 @@ struct Worlds {
   std::vector<Flags> long_worlds;
   std::vector<Flags> short_worlds;  // only when some promise's end is unknown
   bool too_many = false;            // more orders than kMaxOrderings
+  bool too_long = false;            // readings that span too long to scale
 };
 
 // Whether a verdict can turn on where this fact falls among other
@@ -91,33 +108,56 @@ bool read_by_the_checkers(const FactBody& body) {
          std::holds_alternative<ResourceOp>(body) || std::holds_alternative<AppState>(body);
 }
 
+// Where lease ends are held to: the events' readings (counted from 0 by the
+// reader) widened by twice the uncertainty and a nanosecond, past which no
+// offset can move an end across an event.
+Timing span_of(const RecordedHistory& r, Duration uncertainty) {
+  std::int64_t latest = 0;
+  for (const LocalTime reading : r.local) latest = std::max(latest, reading.time_since_epoch().count());
+  const std::int64_t margin = 2 * uncertainty.count() + 1;
+  return Timing{nullptr, 1, -margin, latest + margin};
+}
+
 // Each recorder's readings that an order can turn on: those of the facts
 // the checkers read, and the lease ends it promised.
-std::vector<std::vector<std::int64_t>> readings_of(const RecordedHistory& r) {
+std::vector<std::vector<std::int64_t>> readings_of(const RecordedHistory& r, const Timing& timing) {
   std::vector<std::vector<std::int64_t>> readings(r.history.processes.size() + 1);
   for (std::size_t i = 0; i < r.history.facts.size(); ++i)
     if (read_by_the_checkers(r.history.facts[i].body))
       readings[r.recorder[i]].push_back(r.local[i].time_since_epoch().count());
   for (const RecordedPromise& p : r.promises)
-    if (!p.promised_end_unknown) readings[r.recorder[p.fact]].push_back(p.lease_end_local.time_since_epoch().count());
+    if (!p.promised_end_unknown)
+      readings[r.recorder[p.fact]].push_back(
+          std::clamp(p.lease_end_local.time_since_epoch().count(), timing.lowest, timing.highest));
   return readings;
 }
 
 Worlds worlds_of(const RecordedHistory& r, std::optional<Duration> uncertainty, RecordedJudgement& out) {
   const bool unknown_promises = r.any_promise_unknown();
   Worlds w;
-  w.long_worlds.push_back(violated_in(retimed(r, nullptr, 1, false), &out.shown));
-  if (unknown_promises) w.short_worlds.push_back(violated_in(retimed(r, nullptr, 1, true)));
+  w.long_worlds.push_back(violated_in(retimed(r, Timing{}, false), &out.shown));
+  if (unknown_promises) w.short_worlds.push_back(violated_in(retimed(r, Timing{}, true)));
   if (r.common_time) return w;
-  const auto orders = orderings_within(readings_of(r), uncertainty.value_or(Duration{0}), kMaxOrderings);
+  Timing timing = span_of(r, uncertainty.value_or(Duration{0}));
+  // Scaled by the recorders plus one (orderings.h), the latest reading must
+  // stay far from overflowing: readings that span decades are not judged.
+  const auto recorders = static_cast<std::int64_t>(r.history.processes.size()) + 1;
+  if (timing.highest > std::numeric_limits<std::int64_t>::max() / 4 / (recorders + 1)) {
+    w.too_long = true;
+    out.orderings = 0;
+    return w;
+  }
+  const auto orders = orderings_within(readings_of(r, timing), uncertainty.value_or(Duration{0}), kMaxOrderings);
   if (!orders) {
     w.too_many = true;
     out.orderings = 0;
     return w;
   }
+  timing.scale = orders->scale;
   for (const auto& offsets : orders->offsets) {
-    w.long_worlds.push_back(violated_in(retimed(r, &offsets, orders->scale, false)));
-    if (unknown_promises) w.short_worlds.push_back(violated_in(retimed(r, &offsets, orders->scale, true)));
+    timing.offsets = &offsets;
+    w.long_worlds.push_back(violated_in(retimed(r, timing, false)));
+    if (unknown_promises) w.short_worlds.push_back(violated_in(retimed(r, timing, true)));
   }
   out.orderings = orders->offsets.size() + 1;
   return w;
@@ -132,6 +172,8 @@ RecordedVerdict decide(Property property, const Worlds& w, const std::string& bo
   const bool by_promises = property == Property::grant_exclusive && !w.short_worlds.empty();
   const bool all_violated =
       by_promises ? violating(w.short_worlds) == w.short_worlds.size() : long_violated == w.long_worlds.size();
+  if (w.too_long)
+    return {RecordedStatus::unknown, "the history's readings span too long (decades) to order on local clocks"};
   if (w.too_many)
     return {RecordedStatus::unknown, "more than " + std::to_string(kMaxOrderings) +
                                          " orders of events fit within the clocks' uncertainty (" + bound +

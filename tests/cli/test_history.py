@@ -116,6 +116,15 @@ def test_local_clocks_need_a_bound_and_are_judged_within_it(locksim, root, tmp_p
     assert loose["P2"][0] == "violated"  # 4 s of overlap: no 10 ms moves it
     huge = statuses(locksim, path, "--clock-uncertainty", "1h")
     assert all(s == "unknown" for s, _ in huge.values()), huge
+    too_far = locksim("check", path, "--clock-uncertainty", "25h")
+    assert too_far.returncode == 2 and "more than a day" in too_far.stderr
+
+    def decades(lines):
+        lines[-1]["local"] = 2 ** 62
+        return lines
+    long_ago = statuses(locksim, edited(root, tmp_path, lambda x: decades(local_clocks(x)), "d.jsonl"),
+                        "--clock-uncertainty", "1ms")
+    assert all(s == "unknown" and "decades" in why for s, why in long_ago.values()), long_ago
 
 
 def test_what_is_not_recorded_is_unknown_never_holds(locksim, root, tmp_path):
@@ -124,8 +133,13 @@ def test_what_is_not_recorded_is_unknown_never_holds(locksim, root, tmp_path):
         lines[0]["app"] = "unknown"
         return [x for x in lines if x.get("type") not in ("key-held", "key-dropped", "app")]
 
-    got = statuses(locksim, edited(root, tmp_path, unrecorded))
+    path = edited(root, tmp_path, unrecorded)
+    got = statuses(locksim, path)
     assert got["P4"][0] == "unknown" and "service.recorded" in got["P4"][1]
+    # So are the figures read off the holder over time.
+    liveness = json.loads(locksim("check", path, "--json").stdout)["liveness"]
+    assert liveness["unheld_ns"] is None and liveness["longest_stuck_ns"] is None
+    assert "longest stuck unknown, unheld unknown" in locksim("check", path).stdout
     assert got["P5"][0] == "unknown" and "app is unknown" in got["P5"][1]
     assert got["P2"][0] == "violated"
 
