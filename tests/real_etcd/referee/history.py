@@ -160,16 +160,19 @@ def _promise(s, at_ns: int, origin_ns: int) -> dict:
     return {"clock": "monotonic", "lease_end_local": end, "promised_end": end - origin_ns}
 
 
-def _resource_events(ev: _Events, records: list[dict], granted: set) -> bool:
-    """The resource's ops and states; whether its state at rest (`final`) was recorded."""
+def _resource_events(ev: _Events, records: list[dict], granted: dict) -> bool:
+    """The resource's ops and states; whether its state at rest (`final`) was recorded.
+
+    granted: {session: its grant's t_ns}. An op of a session not granted by
+    then (a waiter that wrote before its Lock returned) is an op of a client
+    that does not hold the lock: the format's null session."""
     ops = sorted((r for r in records if r.get("proc") == "resource" and r.get("event") == "op"),
                  key=lambda r: (r["t_ns"], r.get("seq", 0)))
     for r in ops:
         reason = r.get("reason", "")
         if reason not in REJECTS:
             raise NotConvertible(f"resource op seq {r.get('seq')}: rejection {reason!r} has no word in {FORMAT}")
-        # An op of a session never granted (the format refuses those): it did not hold the lock.
-        session = r["session"] if r["session"] in granted else None
+        session = r["session"] if granted.get(r["session"], r["t_ns"] + 1) <= r["t_ns"] else None
         ev.add(r["t_ns"], "resource", "op", session=session, client=r["client"], op=r["op"],
                accepted=bool(r["accepted"]), reject=REJECTS[reason], token=r.get("token", -1))
         if r["accepted"]:
@@ -220,7 +223,10 @@ def convert(records: list[dict], fault_names: dict[str, str] | None = None, sour
     ev = _Events(origin_ns)
     for client in clients:
         _client_events(ev, client, [r for r in records if r.get("proc") == client], f.get(client), origin_ns)
-    granted = {s.session for s in f.sessions.values() if s.grant_ns is not None}
+    granted = {s.session: s.grant_ns for s in f.sessions.values() if s.grant_ns is not None}
+    strangers = {r.get("client") for r in records if r.get("proc") == "resource" and r.get("event") == "op"} - set(clients)
+    if strangers:
+        raise NotConvertible(f"resource ops of {sorted(strangers)}, which the run's `run` record names as no client")
     has_resource = any(r.get("proc") == "resource" for r in records) or run.get("app", "none") != "none"
     at_rest = _resource_events(ev, records, granted) if has_resource else True
     _fault_events(ev, records, names)
