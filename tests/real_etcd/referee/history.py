@@ -91,21 +91,27 @@ def scenario_fault_names(records: list[dict], scenarios_dir: str) -> dict[str, s
 
 
 class _Events:
-    """The history's events as (t_ns, order, line); sorted by t, ties in the order they were added."""
+    """The history's events as (t_ns, order, line), `t` and `promised_end` still on the raw clock
+    until shifted; sorted by t, ties in the order they were added."""
 
-    def __init__(self, origin_ns: int):
-        self.origin_ns = origin_ns
+    def __init__(self):
         self.items: list[tuple] = []
 
     def add(self, t_ns: int, p: str, type_: str, **fields) -> None:
-        line = {"t": t_ns - self.origin_ns, "p": p, "local": t_ns, "type": type_, **fields}
+        line = {"t": t_ns, "p": p, "local": t_ns, "type": type_, **fields}
         self.items.append((t_ns, len(self.items), line))
 
-    def sorted_lines(self) -> list[dict]:
-        return [line for _, _, line in sorted(self.items, key=lambda e: e[:2])]
+    def sorted_lines(self, origin_ns: int) -> list[dict]:
+        """The lines in order, common times counted from origin_ns."""
+        lines = [line for _, _, line in sorted(self.items, key=lambda e: e[:2])]
+        for line in lines:
+            line["t"] -= origin_ns
+            if isinstance(line.get("promised_end"), int):
+                line["promised_end"] -= origin_ns
+        return lines
 
 
-def _client_events(ev: _Events, client: str, mine: list[dict], s, origin_ns: int) -> None:
+def _client_events(ev: _Events, client: str, mine: list[dict], s) -> None:
     """One client's lock events; s is its facts.Session (None: it never got a lease)."""
     op = 0
     acquire = release = None
@@ -125,13 +131,13 @@ def _client_events(ev: _Events, client: str, mine: list[dict], s, origin_ns: int
                 ev.add(r["t_ns"], client, "complete", op=acquire, kind="acquire", outcome="ok")
                 acquire = None
             ev.add(r["t_ns"], client, "grant", session=s.session, value=r.get("key", s.session),
-                   token=_token(mine), validity_ns=0, **_promise(s, r["t_ns"], origin_ns))
+                   token=_token(mine), validity_ns=0, **_promise(s, r["t_ns"]))
             grant = ev.items[-1][2]
             if grant["promised_end"] != "unknown":
                 grant["validity_ns"] = grant["lease_end_local"] - r["t_ns"]
         elif e == "keepalive" and s is not None and s.grant_ns is not None and r["t_ns"] > s.grant_ns \
                 and r.get("ttl_s", 0) > 0:
-            ev.add(r["t_ns"], client, "extend", session=s.session, **_promise(s, r["t_ns"], origin_ns))
+            ev.add(r["t_ns"], client, "extend", session=s.session, **_promise(s, r["t_ns"]))
         elif e == "unlock-invoke" and s is not None and s.grant_ns is not None:
             ev.add(r["t_ns"], client, "release", session=s.session)
             op += 1
@@ -152,12 +158,13 @@ def _token(mine: list[dict]) -> int:
     return rec["create_revision"]
 
 
-def _promise(s, at_ns: int, origin_ns: int) -> dict:
-    """The client's own deadline as set by at_ns (facts.Session.promise_end), on its clock and on the common one."""
+def _promise(s, at_ns: int) -> dict:
+    """The client's own deadline as set by at_ns (facts.Session.promise_end), on its clock and (once
+    shifted) on the common one: the two are one clock."""
     end = s.promise_end(at_ns)
     if end is None:
         return {"clock": "monotonic", "promised_end": "unknown"}
-    return {"clock": "monotonic", "lease_end_local": end, "promised_end": end - origin_ns}
+    return {"clock": "monotonic", "lease_end_local": end, "promised_end": end}
 
 
 def _resource_events(ev: _Events, records: list[dict], granted: dict) -> bool:
@@ -219,10 +226,9 @@ def convert(records: list[dict], fault_names: dict[str, str] | None = None, sour
     names = dict(fault_names or {})
     f = facts_mod.from_real(records)
     clients = list(run["clients"])
-    origin_ns = min([run["t0_ns"]] + [r["t_ns"] for r in records if r.get("proc") in clients])
-    ev = _Events(origin_ns)
+    ev = _Events()
     for client in clients:
-        _client_events(ev, client, [r for r in records if r.get("proc") == client], f.get(client), origin_ns)
+        _client_events(ev, client, [r for r in records if r.get("proc") == client], f.get(client))
     granted = {s.session: s.grant_ns for s in f.sessions.values() if s.grant_ns is not None}
     strangers = {r.get("client") for r in records if r.get("proc") == "resource" and r.get("event") == "op"} - set(clients)
     if strangers:
@@ -231,7 +237,9 @@ def convert(records: list[dict], fault_names: dict[str, str] | None = None, sour
     at_rest = _resource_events(ev, records, granted) if has_resource else True
     _fault_events(ev, records, names)
 
-    lines = ev.sorted_lines()
+    # Seconds from t0, as judge.py counts; earlier only if something the history holds came earlier.
+    origin_ns = min([run["t0_ns"]] + [t for t, _, _ in ev.items])
+    lines = ev.sorted_lines(origin_ns)
     last = max([r["t_ns"] for r in records if r.get("proc") == "driver" and r.get("event") in ("end", "cap")]
                + [line["local"] for line in lines] + [origin_ns])
     lines.append({"t": last - origin_ns, "p": "observer", "local": last, "type": "end"})

@@ -21,7 +21,7 @@ FAULTS = {"pause", "resume", "crash", "restart", "clock-jump", "clock-drift", "c
 STORE_SESSION = {"opened", "expired", "closed"}
 PROMISE = ("clock", "lease_end_local", "promised_end")
 
-# type: (who records it, required fields, optional fields)
+# Per event: (who records it, required fields, optional fields)
 EVENTS = {
     "want": ("client", (), ()),
     "give-up": ("client", (), ()),
