@@ -572,7 +572,7 @@ class JudgedVerdict:
     t: int
     property: str  # grant-exclusive ...
     id: str  # P1 ...
-    status: str  # holds | violated
+    status: str  # holds | violated | unknown (locksim check: the history cannot decide it)
     count: int
     witness: Optional[Witness]
 

@@ -36,12 +36,12 @@ bool read_options(const std::vector<std::string>& args, CheckOptions& o, int& ex
       "recorded) with the five safety properties: violated, holds, or unknown where\nthe history cannot decide. "
       "Exit 0: none violated; 1: one is; 2: the history was refused.\n\noptions");
   std::string uncertainty;
-  options.add_options()
-      ("help,h", "show this help")
-      ("json", "print one JSON object instead of the table")
-      ("trace", po::value(&o.trace_path), "write a trace of the history (docs/trace.md) here, for the timeline and the report")
-      ("clock-uncertainty", po::value(&uncertainty),
-       "how far apart any two processes' clocks may be, e.g. 5ms: needed for a history with no common clock (time = local)");
+  options.add_options()("help,h", "show this help")("json", "print one JSON object instead of the table")(
+      "trace", po::value(&o.trace_path),
+      "write a trace of the history (docs/trace.md) here, for the timeline and the report")(
+      "clock-uncertainty", po::value(&uncertainty),
+      "how far apart any two processes' clocks may be, e.g. 5ms: needed for a history with no common clock (time = "
+      "local)");
   std::vector<std::string> positional;
   po::variables_map vm;
   exit_code = kExitOk;
@@ -78,7 +78,9 @@ bool write_trace(const CheckOptions& o, const RecordedHistory& h, const Recorded
   for (const Fact& f : history.facts)
     if (std::holds_alternative<LockGranted>(f.body) || std::holds_alternative<LockExtended>(f.body))
       trace.line(promise_json(f, history, end));
-  write_judged_lines(trace, history, j.shown.verdicts);
+  Undecided undecided{};
+  for (std::size_t p = 0; p < kPropertyCount; ++p) undecided[p] = j.verdicts[p].status == RecordedStatus::unknown;
+  write_judged_lines(trace, history, j.shown.verdicts, undecided);
   out.close();
   if (!out) {
     std::cerr << "locksim check: cannot write " << o.trace_path << "\n";
@@ -111,8 +113,10 @@ int check_command(const std::string& /*program*/, const std::vector<std::string>
   }
   const RecordedJudgement judgement = judge_recorded(*history, history->common_time ? std::nullopt : o.uncertainty);
   if (!o.trace_path.empty() && !write_trace(o, *history, judgement)) return kExitBadInput;
-  if (o.json) print_check_json(std::cout, o.file, *history, judgement, o.uncertainty);
-  else print_check_table(std::cout, o.file, *history, judgement, o.uncertainty);
+  if (o.json)
+    print_check_json(std::cout, o.file, *history, judgement, o.uncertainty);
+  else
+    print_check_table(std::cout, o.file, *history, judgement, o.uncertainty);
   for (const RecordedVerdict& v : judgement.verdicts)
     if (v.status == RecordedStatus::violated) return kExitMismatch;
   return kExitOk;

@@ -12,14 +12,17 @@ namespace {
 // "common clock" or "local clocks, judged within ±5ms (12 orders of events)".
 std::string time_words(const RecordedHistory& h, const RecordedJudgement& j, std::optional<Duration> uncertainty) {
   if (h.common_time) return "one common clock";
-  return "each process's own clock, any two at most " + format_duration_rounded(uncertainty.value_or(Duration{0})) +
-         " apart (" + std::to_string(j.orderings) + " orders of events judged)";
+  const std::string bound = format_duration_rounded(uncertainty.value_or(Duration{0}));
+  if (j.orderings == 0)
+    return "each process's own clock, any two at most " + bound + " apart (too many orders of events to judge)";
+  return "each process's own clock, any two at most " + bound + " apart (" + std::to_string(j.orderings) +
+         (j.orderings == 1 ? " order" : " orders") + " of events judged)";
 }
 
 }  // namespace
 
-void print_check_table(std::ostream& out, const std::string& file, const RecordedHistory& h,
-                       const RecordedJudgement& j, std::optional<Duration> uncertainty) {
+void print_check_table(std::ostream& out, const std::string& file, const RecordedHistory& h, const RecordedJudgement& j,
+                       std::optional<Duration> uncertainty) {
   out << "history " << file << "\n";
   if (!h.source.empty()) out << "  recorded by: " << h.source << "\n";
   out << "  time: " << time_words(h, j, uncertainty) << "\n";
@@ -32,7 +35,8 @@ void print_check_table(std::ostream& out, const std::string& file, const Recorde
     if (v.status == RecordedStatus::unknown) {
       line += pad("unknown", 10) + pad("-", 7) + v.unknown_because;
     } else {
-      line += pad(v.status == RecordedStatus::violated ? "VIOLATED" : "holds", 10) + pad(std::to_string(shown.count), 7);
+      line +=
+          pad(v.status == RecordedStatus::violated ? "VIOLATED" : "holds", 10) + pad(std::to_string(shown.count), 7);
       if (v.status == RecordedStatus::violated && shown.witness)
         line += "at " + format_time_rounded(shown.witness->at) + ": " + shown.witness->text;
     }
@@ -41,8 +45,8 @@ void print_check_table(std::ostream& out, const std::string& file, const Recorde
   print_figures(out, j.shown, h.history);
 }
 
-void print_check_json(std::ostream& out, const std::string& file, const RecordedHistory& h,
-                      const RecordedJudgement& j, std::optional<Duration> uncertainty) {
+void print_check_json(std::ostream& out, const std::string& file, const RecordedHistory& h, const RecordedJudgement& j,
+                      std::optional<Duration> uncertainty) {
   out << "{\"schema\":\"" << sweep::kResultsSchema << "\",\"history\":" << json_quote(file)
       << ",\"source\":" << json_quote(h.source) << ",\"time\":\"" << (h.common_time ? "common" : "local")
       << "\",\"clock_uncertainty_ns\":"

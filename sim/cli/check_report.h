@@ -13,9 +13,9 @@
 
 namespace locksim::cli {
 
-void print_check_table(std::ostream& out, const std::string& file, const RecordedHistory& h,
-                       const RecordedJudgement& j, std::optional<Duration> uncertainty);
-void print_check_json(std::ostream& out, const std::string& file, const RecordedHistory& h,
-                      const RecordedJudgement& j, std::optional<Duration> uncertainty);
+void print_check_table(std::ostream& out, const std::string& file, const RecordedHistory& h, const RecordedJudgement& j,
+                       std::optional<Duration> uncertainty);
+void print_check_json(std::ostream& out, const std::string& file, const RecordedHistory& h, const RecordedJudgement& j,
+                      std::optional<Duration> uncertainty);
 
 }  // namespace locksim::cli

@@ -55,7 +55,8 @@ bool read_options(const std::vector<std::string>& args, RunOptions& o, int& exit
       ("seed", po::value(&seed_text), "run seed, 0 to 18446744073709551615 (default: the scenario's [scenario] seed)")
       ("set", po::value(&o.sets), "override a scenario key, e.g. --set lock.ttl=5s (repeatable)")
       ("trace", po::value(&o.trace_path), "write the run's trace (JSON lines) here; with several variants the variant name is added before the extension")
-      ("history", po::value(&o.history_path), "write the run as a history (docs/history.md) here, for locksim check; with several variants the variant name is added before the extension")
+      ("history", po::value(&o.history_path),
+       "write the run as a history (docs/history.md) here, for locksim check; named per variant as --trace is")
       ("json", "print one JSON object instead of tables");
   std::vector<std::string> positional;
   po::variables_map vm;
@@ -195,7 +196,8 @@ int run_command(const std::string& program, const std::vector<std::string>& args
   for (const ScenarioSpec& spec : specs) {
     std::optional<RunResult> result = run_variant(o, spec, specs.size() > 1);
     if (!result) return kExitBadInput;
-    if (!o.history_path.empty() && !write_history_file(program, o, spec, specs.size() > 1, *result)) return kExitBadInput;
+    const bool several = specs.size() > 1;
+    if (!o.history_path.empty() && !write_history_file(program, o, spec, several, *result)) return kExitBadInput;
     outcomes.push_back({spec, std::move(*result)});
     if (!o.json) {
       print_table(std::cout, outcomes.back());

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sim/recorded/history_fields.h"
+#include "sim/recorded/history_header.h"
 #include "sim/scenario/doc.h"
 #include "sim/wire/redis.h"
 #include "sim/wire/resource.h"
@@ -13,22 +14,9 @@ namespace locksim {
 
 namespace {
 
-constexpr int kProcessKinds = 7;
-constexpr int kRequestKinds = 4;
-constexpr int kOutcomes = 3;
-constexpr int kBeliefEnds = 5;
-constexpr int kKeyGones = 5;
-constexpr int kAppKinds = 5;
-constexpr int kFaultKinds = 9;
-constexpr int kStoreSessionEvents = 3;
-constexpr int kResourceOps = 10;
-constexpr int kRejects = 6;
-constexpr int kClockKinds = 2;
-
-const std::vector<std::string> kHeaderKeys{"format", "time", "source", "processes", "service", "app", "faults"};
-const std::vector<std::string> kEventTypes{"want", "give-up", "invoke", "complete", "grant", "extend",
-                                           "belief-end", "release", "op", "app", "key-held", "key-dropped",
-                                           "role", "store-session", "fault", "fault-fired", "end"};
+const std::vector<std::string> kEventTypes{
+    "want", "give-up",  "invoke",      "complete", "grant",         "extend", "belief-end",  "release", "op",
+    "app",  "key-held", "key-dropped", "role",     "store-session", "fault",  "fault-fired", "end"};
 
 struct Line {
   std::size_t number = 0;
@@ -56,9 +44,12 @@ std::optional<std::uint64_t> hex_token(const std::string& text) {
   std::uint64_t v = 0;
   for (char c : text) {
     int d = 0;
-    if (c >= '0' && c <= '9') d = c - '0';
-    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-    else return std::nullopt;
+    if (c >= '0' && c <= '9')
+      d = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      d = c - 'a' + 10;
+    else
+      return std::nullopt;
     v = v << 4 | static_cast<std::uint64_t>(d);
   }
   return v;
@@ -73,17 +64,17 @@ class Reader {
  private:
   std::string where(std::size_t line) const { return file_ + ":" + std::to_string(line); }
   std::vector<Line> lines(std::istream& in);
-  void header(const Line& line);
-  void processes(HistoryFields& f);
-  void service(HistoryFields& f);
   void prepass(const std::vector<Line>& lines);
   void event(const Line& line);
   void event_fields(HistoryFields& f, const std::string& type, Pending& p);
+  void client_event(HistoryFields& f, const std::string& type, Pending& p);
+  void request_event(HistoryFields& f, const std::string& type, Pending& p);
+  void world_event(HistoryFields& f, const std::string& type, Pending& p);
   void order(HistoryFields& f, const Line& line, Pending& p);
 
   ProcessId process_named(HistoryFields& f, const char* key, bool observer_too);
   ProcessId client_named(HistoryFields& f, const char* key);
-  SessionId granted_session(HistoryFields& f, ProcessId client, std::size_t line, bool op);
+  SessionId granted_session(HistoryFields& f, ProcessId client, bool op);
   std::uint64_t value_of(HistoryFields& f, const char* key);
   redis::KeyId key_of(HistoryFields& f);
   std::optional<RecordedPromise> promise_of(HistoryFields& f, ProcessId client, TrueTime& promised_end);
@@ -91,11 +82,7 @@ class Reader {
 
   const std::string file_;
   RecordedHistory out_;
-  std::map<std::string, ProcessId> process_ids_;
-  std::vector<std::string> process_names_;  // and the observer, for did-you-mean
-  std::set<ProcessId> service_nodes_;
-  std::vector<std::string> fault_names_;
-  bool app_unknown_ = false;
+  HistoryCast cast_;
   // Sessions by their key: the id locksim gives them (grant order), their
   // client, and the line of their grant.
   struct Granted {
@@ -126,7 +113,8 @@ std::vector<Line> Reader::lines(std::istream& in) {
       line.json = HistoryJson::parse(text);
     } catch (const HistoryJson::parse_error& e) {
       // nlohmann's message names a byte; say which line.
-      throw HistoryError(where(number) + ": not JSON: " + std::string(e.what()).substr(std::string(e.what()).find(':') + 2));
+      throw HistoryError(where(number) +
+                         ": not JSON: " + std::string(e.what()).substr(std::string(e.what()).find(':') + 2));
     }
     out.push_back(std::move(line));
   }
@@ -134,100 +122,6 @@ std::vector<Line> Reader::lines(std::istream& in) {
   return out;
 }
 
-void Reader::header(const Line& line) {
-  HistoryFields f(line.json, where(line.number));
-  if (!f.has("format"))
-    f.fail("format", "missing: the first line must be the history's header, with \"format\":\"" +
-                         std::string(kHistoryFormat) + "\" (docs/history.md)");
-  const std::string format = f.text("format");
-  if (format != kHistoryFormat)
-    f.fail("format", "\"" + format + "\" is not a history format this locksim reads (it reads " + kHistoryFormat + ")");
-  const std::string time = f.text("time");
-  if (time != "common" && time != "local") f.fail("time", "\"" + time + "\" is neither common nor local");
-  out_.common_time = time == "common";
-  if (f.has("source")) out_.source = f.text("source");
-  processes(f);
-  service(f);
-  const std::string app = f.text("app");
-  if (app == "unknown") {
-    app_unknown_ = true;
-    out_.app_known = false;
-  } else {
-    out_.history.app = f.word("app", app_kind_name, kAppKinds);
-  }
-  if (f.has("faults")) {
-    const HistoryJson& faults = f.raw("faults");
-    if (!faults.is_array()) f.fail("faults", "must be a list of names");
-    for (const HistoryJson& name : faults) {
-      if (!name.is_string()) f.fail("faults", "must be a list of names");
-      fault_names_.push_back(name.get<std::string>());
-    }
-  }
-  out_.history.fault_names = fault_names_;
-  f.done(kHeaderKeys);
-}
-
-void Reader::processes(HistoryFields& f) {
-  const HistoryJson& list = f.raw("processes");
-  if (!list.is_array() || list.empty()) f.fail("processes", "must be a list of {name, kind, clock}, one at least");
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    HistoryFields p(list[i], f.where() + ": processes[" + std::to_string(i) + "]");
-    const std::string name = p.text("name");
-    if (name == kObserverName) p.fail("name", "\"observer\" is reserved for the observer's events");
-    if (name.empty()) p.fail("name", "is empty");
-    if (process_ids_.count(name) > 0) p.fail("name", "\"" + name + "\" is named twice");
-    const ProcessKind kind = p.word("kind", process_kind_name, kProcessKinds);
-    const ClockKind clock = p.word("clock", clock_kind_name, kClockKinds);
-    p.done({"name", "kind", "clock"});
-    process_ids_[name] = static_cast<ProcessId>(out_.history.processes.size());
-    out_.history.processes.push_back({name, kind});
-    out_.reading_clock.push_back(clock);
-    process_names_.push_back(name);
-  }
-  out_.reading_clock.push_back(ClockKind::monotonic);  // the observer's
-  process_names_.push_back(kObserverName);
-}
-
-void Reader::service(HistoryFields& header) {
-  HistoryFields f(header.raw("service"), header.where() + ": service");
-  const HistoryJson& nodes = f.raw("nodes");
-  if (!nodes.is_array()) f.fail("nodes", "must be a list of process names");
-  ServiceLayout& s = out_.history.service;
-  for (const HistoryJson& n : nodes) {
-    const auto it = n.is_string() ? process_ids_.find(n.get<std::string>()) : process_ids_.end();
-    if (it == process_ids_.end())
-      f.fail("nodes", n.dump() + " is no process of the header" +
-                          (n.is_string() ? scenario::did_you_mean(n.get<std::string>(), process_names_) : ""));
-    s.nodes.push_back(it->second);
-    service_nodes_.insert(it->second);
-  }
-  const std::int64_t quorum = f.integer("quorum");
-  if (quorum < 1 || (!s.nodes.empty() && quorum > static_cast<std::int64_t>(s.nodes.size())))
-    f.fail("quorum", std::to_string(quorum) + " is not between 1 and the " + std::to_string(s.nodes.size()) + " nodes");
-  s.quorum = static_cast<std::uint32_t>(quorum);
-  out_.history.key_names.push_back(f.text("key"));
-  s.lock_key = 0;
-  s.initial_masters.assign(s.nodes.size(), kNoProcess);
-  if (f.has("masters")) {
-    const HistoryJson& masters = f.raw("masters");
-    if (!masters.is_array() || masters.size() != s.nodes.size())
-      f.fail("masters", "must list, per node, its master's name or null");
-    for (std::size_t i = 0; i < masters.size(); ++i) {
-      if (masters[i].is_null()) continue;
-      const auto it = masters[i].is_string() ? process_ids_.find(masters[i].get<std::string>()) : process_ids_.end();
-      if (it == process_ids_.end()) f.fail("masters", masters[i].dump() + " is no process of the header");
-      s.initial_masters[i] = it->second;
-    }
-  }
-  if (f.has("replicated_state")) s.replicated_state = f.boolean("replicated_state");
-  out_.service_recorded = f.boolean("recorded");
-  f.done({"nodes", "quorum", "key", "masters", "replicated_state", "recorded"});
-}
-
-// Sessions get their ids in the order of their grants in the file, and
-// values theirs before any line is read, so that a line may name a session
-// or value whose grant another process recorded later in the file (a local
-// history lists each process's events in its own order).
 void Reader::prepass(const std::vector<Line>& lines) {
   std::set<std::uint64_t> tokens;
   std::vector<std::string> others;
@@ -239,9 +133,9 @@ void Reader::prepass(const std::vector<Line>& lines) {
       const auto p = line.json.find("p");
       if (session != line.json.end() && (session->is_string() || session->is_number_integer()) &&
           sessions_.count(session_key(*session)) == 0 && p != line.json.end() && p->is_string() &&
-          process_ids_.count(p->get<std::string>()) > 0) {
+          cast_.process_ids.count(p->get<std::string>()) > 0) {
         const auto id = static_cast<SessionId>(sessions_.size() + 1);
-        sessions_[session_key(*session)] = {id, process_ids_[p->get<std::string>()], line.number};
+        sessions_[session_key(*session)] = {id, cast_.process_ids[p->get<std::string>()], line.number};
       }
     }
     const auto value = line.json.find("value");
@@ -267,21 +161,21 @@ void Reader::prepass(const std::vector<Line>& lines) {
 ProcessId Reader::process_named(HistoryFields& f, const char* key, bool observer_too) {
   const std::string name = f.text(key);
   if (observer_too && name == kObserverName) return out_.observer();
-  const auto it = process_ids_.find(name);
-  if (it == process_ids_.end())
-    f.fail(key, "\"" + name + "\" is no process of the header" + scenario::did_you_mean(name, process_names_));
+  const auto it = cast_.process_ids.find(name);
+  if (it == cast_.process_ids.end())
+    f.fail(key, "\"" + name + "\" is no process of the header" + scenario::did_you_mean(name, cast_.names));
   return it->second;
 }
 
 ProcessId Reader::client_named(HistoryFields& f, const char* key) {
   const ProcessId p = process_named(f, key, false);
   if (out_.history.processes[p].kind != ProcessKind::client)
-    f.fail(key, "\"" + out_.history.processes[p].name + "\" is a " +
-                    process_kind_name(out_.history.processes[p].kind) + " process, not a client");
+    f.fail(key, "\"" + out_.history.processes[p].name + "\" is a " + process_kind_name(out_.history.processes[p].kind) +
+                    " process, not a client");
   return p;
 }
 
-SessionId Reader::granted_session(HistoryFields& f, ProcessId client, std::size_t line, bool op) {
+SessionId Reader::granted_session(HistoryFields& f, ProcessId client, bool op) {
   const HistoryJson& v = f.raw("session");
   // A resource op may carry no session at all: a client that never held one.
   if (op && (v.is_null() || (v.is_number_integer() && v.get<std::int64_t>() == 0))) return 0;
@@ -297,7 +191,6 @@ SessionId Reader::granted_session(HistoryFields& f, ProcessId client, std::size_
   if (g.client != client)
     f.fail("session", session_shown(v) + " was granted to " + out_.history.processes[g.client].name + ", not " +
                           out_.history.processes[client].name);
-  (void)line;
   return g.id;
 }
 
@@ -334,8 +227,10 @@ std::optional<RecordedPromise> Reader::promise_of(HistoryFields& f, ProcessId cl
     // client's clock, when that is the clock its events are read on.
     if (f.has("promised_end") && !(f.raw("promised_end").is_string() && f.raw("promised_end") == "unknown"))
       f.fail("promised_end", "a history on local clocks has no common time to state it in (leave it out)");
-    if (!p.lease_end_known || p.clock != out_.reading_clock[client]) p.promised_end_unknown = true;
-    else promised_end = TrueTime{p.lease_end_local.time_since_epoch()};
+    if (!p.lease_end_known || p.clock != out_.reading_clock[client])
+      p.promised_end_unknown = true;
+    else
+      promised_end = TrueTime{p.lease_end_local.time_since_epoch()};
   }
   return p;
 }
@@ -343,7 +238,8 @@ std::optional<RecordedPromise> Reader::promise_of(HistoryFields& f, ProcessId cl
 void Reader::order(HistoryFields& f, const Line& line, Pending& p) {
   p.local = LocalTime{Duration{f.integer("local")}};
   if (out_.common_time) {
-    if (!f.has("t")) f.fail("t", "missing: the header says time is common, so every event has its common-clock reading");
+    if (!f.has("t"))
+      f.fail("t", "missing: the header says time is common, so every event has its common-clock reading");
     const std::int64_t t = f.integer("t");
     if (last_t_ && t < *last_t_)
       f.fail("t", "out of order: " + std::to_string(t) + " is before line " + std::to_string(last_t_line_) + "'s " +
@@ -356,8 +252,9 @@ void Reader::order(HistoryFields& f, const Line& line, Pending& p) {
     const auto it = last_local_.find(p.recorder);
     const std::int64_t local = p.local.time_since_epoch().count();
     if (it != last_local_.end() && local < it->second.first)
-      f.fail("local", "out of order: " + std::to_string(local) + " is before line " + std::to_string(it->second.second) +
-                          "'s " + std::to_string(it->second.first) + " (each process's events are in its clock's order)");
+      f.fail("local", "out of order: " + std::to_string(local) + " is before line " +
+                          std::to_string(it->second.second) + "'s " + std::to_string(it->second.first) +
+                          " (each process's events are in its clock's order)");
     last_local_[p.recorder] = {local, line.number};
     p.fact.at = TrueTime{p.local.time_since_epoch()};
   }
@@ -377,39 +274,56 @@ void Reader::event(const Line& line) {
   pending_.push_back(std::move(p));
 }
 
-void Reader::event_fields(HistoryFields& f, const std::string& type, Pending& p) {
-  const ProcessId by = p.recorder;
-  const bool observer = by == out_.observer();
-  const auto kind_of = [&](ProcessId q) { return observer ? ProcessKind::other : out_.history.processes[q].kind; };
-  const auto recorded_by = [&](bool ok, const char* who) {
-    if (!ok) f.fail("p", "a " + type + " event is recorded by " + who);
-  };
+// Which fields each event may hold besides the ones every event has: a
+// field outside its list is a typo, refused.
+std::vector<std::string> event_keys(const std::string& type) {
+  static const std::map<std::string, std::vector<std::string>> kFields{
+      {"want", {}},
+      {"give-up", {}},
+      {"end", {}},
+      {"invoke", {"op", "kind"}},
+      {"complete", {"op", "kind", "outcome"}},
+      {"grant", {"session", "value", "token", "validity_ns", "clock", "lease_end_local", "promised_end"}},
+      {"extend", {"session", "clock", "lease_end_local", "promised_end"}},
+      {"belief-end", {"session", "reason"}},
+      {"release", {"session"}},
+      {"op", {"session", "client", "op", "accepted", "reject", "token"}},
+      {"app", {"app", "counter", "increments", "elements", "size", "stock", "quiescent"}},
+      {"key-held", {"key", "value"}},
+      {"key-dropped", {"key", "value", "reason"}},
+      {"role", {"master", "epoch"}},
+      {"store-session", {"session", "client", "event", "ttl_ns"}},
+      {"fault", {"fault", "target"}},
+      {"fault-fired", {"fault", "took_effect"}}};
   std::vector<std::string> keys{"t", "p", "local", "type"};
-  const auto allow = [&](std::initializer_list<const char*> more) { keys.insert(keys.end(), more.begin(), more.end()); };
+  const auto& more = kFields.at(type);
+  keys.insert(keys.end(), more.begin(), more.end());
+  return keys;
+}
+
+void Reader::event_fields(HistoryFields& f, const std::string& type, Pending& p) {
+  static const std::set<std::string> kClientEvents{"want",  "give-up", "invoke",     "complete",
+                                                   "grant", "extend",  "belief-end", "release"};
+  if (kClientEvents.count(type) > 0)
+    client_event(f, type, p);
+  else
+    world_event(f, type, p);
+  f.done(event_keys(type));
+}
+
+// A client's own events: recorded by the client.
+void Reader::client_event(HistoryFields& f, const std::string& type, Pending& p) {
+  const ProcessId by = p.recorder;
+  if (by == out_.observer() || out_.history.processes[by].kind != ProcessKind::client)
+    f.fail("p", "a " + type + " event is recorded by its client");
   if (type == "want" || type == "give-up") {
-    recorded_by(!observer && kind_of(by) == ProcessKind::client, "its client");
-    if (type == "want") p.fact.body = LockWanted{by};
-    else p.fact.body = LockGaveUp{by};
+    if (type == "want")
+      p.fact.body = LockWanted{by};
+    else
+      p.fact.body = LockGaveUp{by};
   } else if (type == "invoke" || type == "complete") {
-    recorded_by(!observer && kind_of(by) == ProcessKind::client, "its client");
-    allow({"op", "kind", "outcome"});
-    const std::int64_t op = f.integer("op");
-    const RequestKind kind = f.word("kind", request_kind_name, kRequestKinds);
-    const auto open = open_requests_.find({by, op});
-    if (type == "invoke") {
-      if (open != open_requests_.end()) f.fail("op", std::to_string(op) + " is invoked again before it completed");
-      open_requests_[{by, op}] = kind;
-      p.fact.body = RequestInvoked{by, static_cast<std::uint64_t>(op), kind};
-    } else {
-      if (open == open_requests_.end()) f.fail("op", std::to_string(op) + " completes without being invoked");
-      if (open->second != kind)
-        f.fail("kind", std::string(request_kind_name(kind)) + " completes a " + request_kind_name(open->second) + " request");
-      open_requests_.erase(open);
-      p.fact.body = RequestCompleted{by, static_cast<std::uint64_t>(op), kind, f.word("outcome", outcome_name, kOutcomes)};
-    }
+    request_event(f, type, p);
   } else if (type == "grant") {
-    recorded_by(!observer && kind_of(by) == ProcessKind::client, "its client");
-    allow({"session", "value", "token", "validity_ns", "clock", "lease_end_local", "promised_end"});
     const HistoryJson& session = f.raw("session");
     if (!session.is_string() && !session.is_number_integer()) f.fail("session", "must be an integer or a string");
     const std::string key = session_key(session);
@@ -417,83 +331,113 @@ void Reader::event_fields(HistoryFields& f, const std::string& type, Pending& p)
       f.fail("session", session_shown(session) + " is granted twice (first on line " +
                             std::to_string(sessions_.at(key).line) + ")");
     granted_so_far_.insert(key);
-    LockGranted g{sessions_.at(key).id, by, value_of(f, "value"), f.integer("token"),
-                  Duration{f.integer("validity_ns")}, ClockKind::monotonic, LocalTime{}};
+    LockGranted g{
+        sessions_.at(key).id, by,         value_of(f, "value"), f.integer("token"), Duration{f.integer("validity_ns")},
+        ClockKind::monotonic, LocalTime{}};
     p.promise = promise_of(f, by, g.promised_end);
     g.clock = p.promise->clock;
     g.lease_end_local = p.promise->lease_end_local;
     p.fact.body = g;
   } else if (type == "extend") {
-    recorded_by(!observer && kind_of(by) == ProcessKind::client, "its client");
-    allow({"session", "clock", "lease_end_local", "promised_end"});
-    LockExtended x{granted_session(f, by, p.line, false), by, ClockKind::monotonic, LocalTime{}};
+    LockExtended x{granted_session(f, by, false), by, ClockKind::monotonic, LocalTime{}};
     p.promise = promise_of(f, by, x.promised_end);
     x.clock = p.promise->clock;
     x.lease_end_local = p.promise->lease_end_local;
     p.fact.body = x;
   } else if (type == "belief-end") {
-    recorded_by(!observer && kind_of(by) == ProcessKind::client, "its client");
-    allow({"session", "reason"});
-    p.fact.body = BeliefEnded{granted_session(f, by, p.line, false), by, f.word("reason", belief_end_name, kBeliefEnds)};
+    p.fact.body = BeliefEnded{granted_session(f, by, false), by, f.word("reason", belief_end_name, kBeliefEnds)};
   } else if (type == "release") {
-    recorded_by(!observer && kind_of(by) == ProcessKind::client, "its client");
-    allow({"session"});
-    p.fact.body = LockReleased{granted_session(f, by, p.line, false), by};
-  } else if (type == "op") {
-    allow({"session", "client", "op", "accepted", "reject", "token"});
+    p.fact.body = LockReleased{granted_session(f, by, false), by};
+  }
+}
+
+// A request to the lock service starts or ends: each op once, and ended only after it started.
+void Reader::request_event(HistoryFields& f, const std::string& type, Pending& p) {
+  const ProcessId by = p.recorder;
+  const std::int64_t op = f.integer("op");
+  const RequestKind kind = f.word("kind", request_kind_name, kRequestKinds);
+  const auto open = open_requests_.find({by, op});
+  if (type == "invoke") {
+    if (open != open_requests_.end()) f.fail("op", std::to_string(op) + " is invoked again before it completed");
+    open_requests_[{by, op}] = kind;
+    p.fact.body = RequestInvoked{by, static_cast<std::uint64_t>(op), kind};
+  } else {
+    if (open == open_requests_.end()) f.fail("op", std::to_string(op) + " completes without being invoked");
+    if (open->second != kind)
+      f.fail("kind",
+             std::string(request_kind_name(kind)) + " completes a " + request_kind_name(open->second) + " request");
+    open_requests_.erase(open);
+    p.fact.body =
+        RequestCompleted{by, static_cast<std::uint64_t>(op), kind, f.word("outcome", outcome_name, kOutcomes)};
+  }
+}
+
+// The resource's, the service's and the observer's events.
+void Reader::world_event(HistoryFields& f, const std::string& type, Pending& p) {
+  const ProcessId by = p.recorder;
+  const bool observer = by == out_.observer();
+  const auto recorded_by = [&](bool ok, const char* who) {
+    if (!ok) f.fail("p", "a " + type + " event is recorded by " + who);
+  };
+  if (type == "op") {
     const ProcessId client = client_named(f, "client");
-    p.fact.body = ResourceOp{granted_session(f, client, p.line, true), client,
-                             f.word("op", resource::op_name, kResourceOps), f.boolean("accepted"),
-                             f.word("reject", resource::reject_name, kRejects), f.integer("token")};
+    p.fact.body = ResourceOp{granted_session(f, client, true),
+                             client,
+                             f.word("op", resource::op_name, kResourceOps),
+                             f.boolean("accepted"),
+                             f.word("reject", resource::reject_name, kRejects),
+                             f.integer("token")};
   } else if (type == "app") {
-    if (app_unknown_) f.fail("type", "an app event, yet the header says the application's state is unknown");
-    allow({"app", "counter", "increments", "elements", "size", "stock", "quiescent"});
+    if (cast_.app_unknown) f.fail("type", "an app event, yet the header says the application's state is unknown");
     // Not held to the header's app: a story may have two recorders of state
     // (a resource with none, and a store that sells stock itself).
     const AppKind app = f.word("app", app_kind_name, kAppKinds);
-    p.fact.body = AppState{app, f.integer("counter"), f.integer("increments"), f.integer("elements"),
-                           f.integer("size"), f.integer("stock"), f.boolean("quiescent")};
+    p.fact.body = AppState{app,
+                           f.integer("counter"),
+                           f.integer("increments"),
+                           f.integer("elements"),
+                           f.integer("size"),
+                           f.integer("stock"),
+                           f.boolean("quiescent")};
   } else if (type == "key-held" || type == "key-dropped") {
-    recorded_by(!observer && service_nodes_.count(by) > 0, "a node of the header's service");
-    allow({"key", "value", "reason"});
+    recorded_by(!observer && cast_.service_nodes.count(by) > 0, "a node of the header's service");
     const redis::KeyId key = key_of(f);
     const std::uint64_t value = value_of(f, "value");
-    if (type == "key-held") p.fact.body = KeyHeld{by, key, value};
-    else p.fact.body = KeyDropped{by, key, value, f.word("reason", key_gone_name, kKeyGones)};
+    if (type == "key-held")
+      p.fact.body = KeyHeld{by, key, value};
+    else
+      p.fact.body = KeyDropped{by, key, value, f.word("reason", key_gone_name, kKeyGones)};
   } else if (type == "role") {
     recorded_by(!observer, "the node whose role changed");
-    allow({"master", "epoch"});
     const HistoryJson& master = f.raw("master");
     const ProcessId m = master.is_null() ? kNoProcess : process_named(f, "master", false);
     p.fact.body = RoleChanged{by, m, static_cast<std::uint64_t>(f.integer("epoch"))};
   } else if (type == "store-session") {
     recorded_by(!observer, "the store member that applied it");
-    allow({"session", "client", "event", "ttl_ns"});
-    p.fact.body = StoreSession{by, static_cast<consensus::StoreSessionId>(f.integer("session")), client_named(f, "client"),
-                               f.word("event", store_session_event_name, kStoreSessionEvents),
-                               Duration{f.integer("ttl_ns")}};
+    p.fact.body =
+        StoreSession{by, static_cast<consensus::StoreSessionId>(f.integer("session")), client_named(f, "client"),
+                     f.word("event", store_session_event_name, kStoreSessionEvents), Duration{f.integer("ttl_ns")}};
   } else if (type == "fault") {
-    allow({"fault", "target"});
     FaultApplied fault{f.word("fault", fault_kind_name, kFaultKinds)};
     if (f.has("target")) fault.target = process_named(f, "target", false);
     p.fact.body = fault;
   } else if (type == "fault-fired") {
-    allow({"fault", "took_effect"});
     const std::string name = f.text("fault");
-    const auto it = std::find(fault_names_.begin(), fault_names_.end(), name);
-    if (it == fault_names_.end())
-      f.fail("fault", "\"" + name + "\" is not in the header's faults" + scenario::did_you_mean(name, fault_names_));
-    p.fact.body = FaultFired{static_cast<std::uint32_t>(it - fault_names_.begin()), f.boolean("took_effect")};
+    const auto it = std::find(cast_.fault_names.begin(), cast_.fault_names.end(), name);
+    if (it == cast_.fault_names.end())
+      f.fail("fault",
+             "\"" + name + "\" is not in the header's faults" + scenario::did_you_mean(name, cast_.fault_names));
+    p.fact.body = FaultFired{static_cast<std::uint32_t>(it - cast_.fault_names.begin()), f.boolean("took_effect")};
   } else {  // end
     end_line_ = p.line;
     p.fact.body = RunEnded{};
   }
-  f.done(keys);
 }
 
 void Reader::finish(RecordedHistory& out) {
   if (end_line_ == 0)
-    throw HistoryError(file_ + ": no end event: the history stops without saying it ended (was the recorder cut short?)");
+    throw HistoryError(file_ +
+                       ": no end event: the history stops without saying it ended (was the recorder cut short?)");
   if (!out.common_time) {
     // The history's own readings, offsets of zero: merged by reading, each
     // process's events in its order, the end after everything.
@@ -503,7 +447,8 @@ void Reader::finish(RecordedHistory& out) {
       if (a_end != b_end) return b_end;
       return a.fact.at < b.fact.at;
     });
-    if (pending_.size() > 1) pending_.back().fact.at = std::max(pending_.back().fact.at, pending_[pending_.size() - 2].fact.at);
+    if (pending_.size() > 1)
+      pending_.back().fact.at = std::max(pending_.back().fact.at, pending_[pending_.size() - 2].fact.at);
   }
   for (Pending& p : pending_) {
     if (p.promise) {
@@ -518,7 +463,7 @@ void Reader::finish(RecordedHistory& out) {
 
 RecordedHistory Reader::read(std::istream& in) {
   const std::vector<Line> all = lines(in);
-  header(all.front());
+  read_history_header(all.front().json, where(all.front().number), out_, cast_);
   prepass(all);
   for (std::size_t i = 1; i < all.size(); ++i) event(all[i]);
   RecordedHistory out = std::move(out_);

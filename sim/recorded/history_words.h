@@ -10,6 +10,19 @@
 
 namespace locksim {
 
+// How many values each enum the format names has, for parse_word.
+inline constexpr int kProcessKinds = 7;
+inline constexpr int kClockKinds = 2;
+inline constexpr int kRequestKinds = 4;
+inline constexpr int kOutcomes = 3;
+inline constexpr int kBeliefEnds = 5;
+inline constexpr int kKeyGones = 5;
+inline constexpr int kAppKinds = 5;
+inline constexpr int kFaultKinds = 9;
+inline constexpr int kStoreSessionEvents = 3;
+inline constexpr int kResourceOps = 10;
+inline constexpr int kRejects = 6;
+
 // The value of E named |text| by |name|, trying the |count| values from 0.
 template <typename E>
 bool parse_word(const std::string& text, const char* (*name)(E), int count, E& out) {

@@ -68,9 +68,9 @@ Json promise(ClockKind clock, LocalTime lease_end, TrueTime promised_end) {
           {"promised_end", promised_end == kTrueNever ? Json(nullptr) : Json(promised_end.time_since_epoch().count())}};
 }
 
-// One fact's event: its recorder and its fields, or a null recorder for a
-// fact the format leaves out (a replica's stream, spans and phases: the
-// simulator's own bookkeeping, which no checker reads).
+// One fact's event: its recorder and its fields. A fact the format leaves
+// out (a replica's stream, spans and phases: the simulator's own
+// bookkeeping, which no checker reads) has no type.
 struct Event {
   ProcessId by = kNoProcess;
   bool observer = false;
@@ -78,79 +78,97 @@ struct Event {
   Json fields = Json::object();
 };
 
-Event event_of(const Fact& fact, const History& h, ProcessId resource) {
-  return std::visit(
-      [&](const auto& b) -> Event {
-        using B = std::decay_t<decltype(b)>;
-        if constexpr (std::is_same_v<B, LockWanted>) {
-          return {b.client, false, "want"};
-        } else if constexpr (std::is_same_v<B, LockGaveUp>) {
-          return {b.client, false, "give-up"};
-        } else if constexpr (std::is_same_v<B, RequestInvoked>) {
-          return {b.client, false, "invoke", {{"op", b.op}, {"kind", request_kind_name(b.kind)}}};
-        } else if constexpr (std::is_same_v<B, RequestCompleted>) {
-          return {b.client, false, "complete",
-                  {{"op", b.op}, {"kind", request_kind_name(b.kind)}, {"outcome", outcome_name(b.outcome)}}};
-        } else if constexpr (std::is_same_v<B, LockGranted>) {
-          Json fields = {{"session", b.session},
-                         {"value", value_text(b.value)},
-                         {"token", b.fencing_token},
-                         {"validity_ns", b.validity.count()}};
-          fields.update(promise(b.clock, b.lease_end_local, b.promised_end));
-          return {b.client, false, "grant", fields};
-        } else if constexpr (std::is_same_v<B, LockExtended>) {
-          Json fields = {{"session", b.session}};
-          fields.update(promise(b.clock, b.lease_end_local, b.promised_end));
-          return {b.client, false, "extend", fields};
-        } else if constexpr (std::is_same_v<B, BeliefEnded>) {
-          return {b.client, false, "belief-end", {{"session", b.session}, {"reason", belief_end_name(b.reason)}}};
-        } else if constexpr (std::is_same_v<B, LockReleased>) {
-          return {b.client, false, "release", {{"session", b.session}}};
-        } else if constexpr (std::is_same_v<B, ResourceOp>) {
-          return {resource, false, "op",
-                  {{"session", b.session},
-                   {"client", h.name_of(b.client)},
-                   {"op", resource::op_name(b.op)},
-                   {"accepted", b.accepted},
-                   {"reject", resource::reject_name(b.reject)},
-                   {"token", b.fencing_token}}};
-        } else if constexpr (std::is_same_v<B, AppState>) {
-          return {resource, false, "app",
-                  {{"app", app_kind_name(b.kind)},
-                   {"counter", b.counter},
-                   {"increments", b.increments},
-                   {"elements", b.elements},
-                   {"size", b.size},
-                   {"stock", b.stock},
-                   {"quiescent", b.quiescent}}};
-        } else if constexpr (std::is_same_v<B, KeyHeld>) {
-          return {b.node, false, "key-held", {{"key", h.key_names.at(b.key)}, {"value", value_text(b.value)}}};
-        } else if constexpr (std::is_same_v<B, KeyDropped>) {
-          return {b.node, false, "key-dropped",
-                  {{"key", h.key_names.at(b.key)}, {"value", value_text(b.value)}, {"reason", key_gone_name(b.reason)}}};
-        } else if constexpr (std::is_same_v<B, RoleChanged>) {
-          return {b.node, false, "role",
-                  {{"master", b.master == kNoProcess ? Json(nullptr) : Json(h.name_of(b.master))}, {"epoch", b.epoch}}};
-        } else if constexpr (std::is_same_v<B, StoreSession>) {
-          return {b.member, false, "store-session",
-                  {{"session", b.session},
-                   {"client", h.name_of(b.client)},
-                   {"event", store_session_event_name(b.what)},
-                   {"ttl_ns", b.ttl.count()}}};
-        } else if constexpr (std::is_same_v<B, FaultApplied>) {
-          Json fields = {{"fault", fault_kind_name(b.kind)}};
-          if (b.target != kNoProcess) fields["target"] = h.name_of(b.target);
-          return {kNoProcess, true, "fault", fields};
-        } else if constexpr (std::is_same_v<B, FaultFired>) {
-          return {kNoProcess, true, "fault-fired", {{"fault", h.fault_names.at(b.fault)}, {"took_effect", b.took_effect}}};
-        } else if constexpr (std::is_same_v<B, RunEnded>) {
-          return {kNoProcess, true, "end"};
-        } else {
-          return {};  // Replicated, FaultSpan, PhaseReached
-        }
-      },
-      fact.body);
-}
+// What each fact says, one overload per kind; |resource| records the ops.
+struct EventOf {
+  const History& h;
+  ProcessId resource;
+
+  Event operator()(const LockWanted& b) const { return {b.client, false, "want"}; }
+  Event operator()(const LockGaveUp& b) const { return {b.client, false, "give-up"}; }
+  Event operator()(const RequestInvoked& b) const {
+    return {b.client, false, "invoke", {{"op", b.op}, {"kind", request_kind_name(b.kind)}}};
+  }
+  Event operator()(const RequestCompleted& b) const {
+    return {b.client,
+            false,
+            "complete",
+            {{"op", b.op}, {"kind", request_kind_name(b.kind)}, {"outcome", outcome_name(b.outcome)}}};
+  }
+  Event operator()(const LockGranted& b) const {
+    Json fields = {{"session", b.session},
+                   {"value", value_text(b.value)},
+                   {"token", b.fencing_token},
+                   {"validity_ns", b.validity.count()}};
+    fields.update(promise(b.clock, b.lease_end_local, b.promised_end));
+    return {b.client, false, "grant", fields};
+  }
+  Event operator()(const LockExtended& b) const {
+    Json fields = {{"session", b.session}};
+    fields.update(promise(b.clock, b.lease_end_local, b.promised_end));
+    return {b.client, false, "extend", fields};
+  }
+  Event operator()(const BeliefEnded& b) const {
+    return {b.client, false, "belief-end", {{"session", b.session}, {"reason", belief_end_name(b.reason)}}};
+  }
+  Event operator()(const LockReleased& b) const { return {b.client, false, "release", {{"session", b.session}}}; }
+  Event operator()(const ResourceOp& b) const {
+    return {resource,
+            false,
+            "op",
+            {{"session", b.session},
+             {"client", h.name_of(b.client)},
+             {"op", resource::op_name(b.op)},
+             {"accepted", b.accepted},
+             {"reject", resource::reject_name(b.reject)},
+             {"token", b.fencing_token}}};
+  }
+  Event operator()(const AppState& b) const {
+    return {resource,
+            false,
+            "app",
+            {{"app", app_kind_name(b.kind)},
+             {"counter", b.counter},
+             {"increments", b.increments},
+             {"elements", b.elements},
+             {"size", b.size},
+             {"stock", b.stock},
+             {"quiescent", b.quiescent}}};
+  }
+  Event operator()(const KeyHeld& b) const {
+    return {b.node, false, "key-held", {{"key", h.key_names.at(b.key)}, {"value", value_text(b.value)}}};
+  }
+  Event operator()(const KeyDropped& b) const {
+    return {b.node,
+            false,
+            "key-dropped",
+            {{"key", h.key_names.at(b.key)}, {"value", value_text(b.value)}, {"reason", key_gone_name(b.reason)}}};
+  }
+  Event operator()(const RoleChanged& b) const {
+    const Json master = b.master == kNoProcess ? Json(nullptr) : Json(h.name_of(b.master));
+    return {b.node, false, "role", {{"master", master}, {"epoch", b.epoch}}};
+  }
+  Event operator()(const StoreSession& b) const {
+    return {b.member,
+            false,
+            "store-session",
+            {{"session", b.session},
+             {"client", h.name_of(b.client)},
+             {"event", store_session_event_name(b.what)},
+             {"ttl_ns", b.ttl.count()}}};
+  }
+  Event operator()(const FaultApplied& b) const {
+    Json fields = {{"fault", fault_kind_name(b.kind)}};
+    if (b.target != kNoProcess) fields["target"] = h.name_of(b.target);
+    return {kNoProcess, true, "fault", fields};
+  }
+  Event operator()(const FaultFired& b) const {
+    return {kNoProcess, true, "fault-fired", {{"fault", h.fault_names.at(b.fault)}, {"took_effect", b.took_effect}}};
+  }
+  Event operator()(const RunEnded&) const { return {kNoProcess, true, "end"}; }
+  Event operator()(const Replicated&) const { return {}; }
+  Event operator()(const FaultSpan&) const { return {}; }
+  Event operator()(const PhaseReached&) const { return {}; }
+};
 
 }  // namespace
 
@@ -160,7 +178,7 @@ void write_history(std::ostream& out, const History& h, const std::vector<Clock>
   out << header(h, reading, source).dump() << '\n';
   const ProcessId resource = resource_process(h);
   for (const Fact& fact : h.facts) {
-    Event e = event_of(fact, h, resource);
+    Event e = std::visit(EventOf{h, resource}, fact.body);
     if (e.type == nullptr) continue;
     const std::int64_t t = fact.at.time_since_epoch().count();
     Json line = {{"t", t}};

@@ -25,10 +25,10 @@ inline constexpr const char* kObserverName = "observer";
 
 // A grant's or an extension's promise as the client recorded it.
 struct RecordedPromise {
-  std::size_t fact = 0;        // its fact in history.facts
+  std::size_t fact = 0;  // its fact in history.facts
   ClockKind clock = ClockKind::monotonic;
   bool lease_end_known = false;
-  LocalTime lease_end_local{};  // on |clock| of the client
+  LocalTime lease_end_local{};        // on |clock| of the client
   bool promised_end_unknown = false;  // common time: the recorder did not know it
 };
 

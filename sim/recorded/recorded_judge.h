@@ -30,7 +30,7 @@ struct RecordedJudgement {
   // figures are what is shown; |verdicts| say what can be concluded.
   Judgement shown;
   std::array<RecordedVerdict, kPropertyCount> verdicts;
-  std::size_t orderings = 1;  // the orders of events judged (local clocks)
+  std::size_t orderings = 1;  // the orders of events judged (local clocks); 0: too many to judge
 };
 
 // More orders than this and every property some could change is unknown.

@@ -111,8 +111,8 @@ const std::vector<TraceLineDecl> kAfterEndAndJudged = {
     {"verdict", S::judged, "per property, P1..P5",
      {{"property", "s", "grant-exclusive | belief-exclusive | resource-exclusive | resource-current | invariant"},
       {"id", "s", "P1..P5"},
-      {"status", "s", "holds | violated"},
-      {"count", "i", "how many violations"},
+      {"status", "s", "holds | violated | unknown (locksim check: the history cannot decide it)"},
+      {"count", "i", "how many violations (0 when unknown)"},
       {"witness", "o~", "the first violation exactly as locksim run --json writes it (null: none)"}}},
 };
 
