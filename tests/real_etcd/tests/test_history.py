@@ -9,7 +9,7 @@ import cases
 import history_format
 from records import S, T0, Story
 
-from referee import history, judge, locksim_check
+from referee import compare, experiments, history, judge, locksim_check
 
 LOCKSIM = os.environ.get("LOCKSIM_BIN")
 needs_check = pytest.mark.skipif(not LOCKSIM, reason="LOCKSIM_BIN names a locksim with the check command")
@@ -187,3 +187,38 @@ def test_judge_and_check_agreement_is_agree_disagree_or_undecided():
         "grant-exclusive": "agree", "belief-exclusive": "disagree", "resource-current": "undecided"}
     assert got["resource-current"]["note"] == "no keys" and "judge.py: w" in got["belief-exclusive"]["note"]
     json.dumps(got)
+
+
+def test_a_locksim_without_check_is_said_once_and_nothing_is_compared(tmp_path):
+    old = tmp_path / "locksim"
+    old.write_text("#!/bin/sh\necho \"locksim: unknown command '$1'\" >&2\nexit 2\n")
+    old.chmod(0o755)
+    assert not locksim_check.has_check(str(old))
+    records = cases.p3_x_y_x()
+    path = tmp_path / "partitioned-holder.base.rep01.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    verdicts = {name: v.as_dict() for name, v in judge.judge(records).items()}
+    got = compare.check_history(str(path), records, verdicts, str(tmp_path), str(old), can_check=False)
+    assert got["checked"] is False and got["error"] == locksim_check.NO_CHECK
+    assert (tmp_path / "partitioned-holder.base.rep01.history.jsonl").exists()
+    rep = {"valid": True, "problems": [], "rep": 1, "verdicts": verdicts, "history": got,
+           "magnitudes": {m: None for m in experiments.PartitionedHolder.magnitudes}}
+    text = compare.render(compare.compare_one(experiments.PartitionedHolder(), "base", [rep], None, "no sim"))
+    assert "(0/1 checked)" in text and locksim_check.NO_CHECK in text and "DISAGREE" not in text
+
+
+@needs_check
+def test_a_disagreement_between_judge_and_check_is_printed_and_counted(tmp_path):
+    records = cases.p3_x_y_x()
+    path = tmp_path / "partitioned-holder.base.rep01.jsonl"
+    verdicts = {name: v.as_dict() for name, v in judge.judge(records).items()}
+    verdicts["belief-exclusive"] = dict(verdicts["belief-exclusive"], status="violated", witness="made up")
+    got = compare.check_history(str(path), records, verdicts, str(tmp_path), LOCKSIM, can_check=True)
+    assert got["against_judge"]["belief-exclusive"]["agreement"] == "disagree"
+    rep = {"valid": True, "problems": [], "rep": 1, "verdicts": verdicts, "history": got,
+           "magnitudes": {m: None for m in experiments.PartitionedHolder.magnitudes}}
+    result = compare.compare_one(experiments.PartitionedHolder(), "base", [rep], None, "no sim")
+    assert "DISAGREE judge.py/locksim check rep 1 P2 belief-exclusive: judge.py violated, locksim check holds" \
+        in compare.render(result)
+    status, summary = compare.summarise([result])
+    assert status == 1 and "judge.py/locksim check rep 1 P2" in summary
