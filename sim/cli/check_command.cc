@@ -111,7 +111,13 @@ int check_command(const std::string& /*program*/, const std::vector<std::string>
                  "with --clock-uncertainty D (docs/history.md)\n";
     return kExitBadInput;
   }
-  const RecordedJudgement judgement = judge_recorded(*history, history->common_time ? std::nullopt : o.uncertainty);
+  if (history->common_time && o.uncertainty) {
+    std::cerr << "locksim check: " << o.file
+              << ": --clock-uncertainty is for a history on local clocks; this one has a common clock (time = common), "
+                 "which orders its events\n";
+    return kExitBadInput;
+  }
+  const RecordedJudgement judgement = judge_recorded(*history, o.uncertainty);
   if (!o.trace_path.empty() && !write_trace(o, *history, judgement)) return kExitBadInput;
   if (o.json)
     print_check_json(std::cout, o.file, *history, judgement, o.uncertainty);

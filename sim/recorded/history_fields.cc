@@ -47,6 +47,13 @@ std::int64_t HistoryFields::integer(const char* key) {
   return v.get<std::int64_t>();
 }
 
+std::int64_t HistoryFields::nanoseconds(const char* key) {
+  constexpr std::int64_t kLimit = std::int64_t{1} << 62;
+  const std::int64_t v = integer(key);
+  if (v > kLimit || v < -kLimit) fail(key, std::to_string(v) + " ns is beyond the ±2^62 ns (146 years) a history holds");
+  return v;
+}
+
 bool HistoryFields::boolean(const char* key) {
   const HistoryJson& v = find(key);
   if (!v.is_boolean()) fail(key, "must be true or false, not " + json_kind(v));

@@ -31,6 +31,9 @@ class HistoryFields {
   const HistoryJson& raw(const char* key);  // REQUIRES: has(key)
   std::string text(const char* key);
   std::int64_t integer(const char* key);
+  // An instant or a duration in ns: an integer within ±2^62, so that the
+  // judge's arithmetic on it never overflows.
+  std::int64_t nanoseconds(const char* key);
   bool boolean(const char* key);
   template <typename E>
   E word(const char* key, const char* (*name)(E), int count) {

@@ -78,6 +78,7 @@ class Reader {
   std::uint64_t value_of(HistoryFields& f, const char* key);
   redis::KeyId key_of(HistoryFields& f);
   std::optional<RecordedPromise> promise_of(HistoryFields& f, ProcessId client, TrueTime& promised_end);
+  void rebase();
   void finish(RecordedHistory& out);
 
   const std::string file_;
@@ -210,7 +211,7 @@ std::optional<RecordedPromise> Reader::promise_of(HistoryFields& f, ProcessId cl
   p.clock = f.word("clock", clock_kind_name, kClockKinds);
   if (f.has("lease_end_local")) {
     p.lease_end_known = true;
-    p.lease_end_local = LocalTime{Duration{f.integer("lease_end_local")}};
+    p.lease_end_local = LocalTime{Duration{f.nanoseconds("lease_end_local")}};
   }
   promised_end = kTrueNever;
   if (out_.common_time) {
@@ -220,7 +221,7 @@ std::optional<RecordedPromise> Reader::promise_of(HistoryFields& f, ProcessId cl
     } else if (end.is_string() && end == "unknown") {
       p.promised_end_unknown = true;
     } else {
-      promised_end = TrueTime{Duration{f.integer("promised_end")}};
+      promised_end = TrueTime{Duration{f.nanoseconds("promised_end")}};
     }
   } else {
     // No common clock to state it on: it follows from the lease end on the
@@ -236,11 +237,12 @@ std::optional<RecordedPromise> Reader::promise_of(HistoryFields& f, ProcessId cl
 }
 
 void Reader::order(HistoryFields& f, const Line& line, Pending& p) {
-  p.local = LocalTime{Duration{f.integer("local")}};
+  p.local = LocalTime{Duration{f.nanoseconds("local")}};
   if (out_.common_time) {
     if (!f.has("t"))
       f.fail("t", "missing: the header says time is common, so every event has its common-clock reading");
-    const std::int64_t t = f.integer("t");
+    const std::int64_t t = f.nanoseconds("t");
+    if (t < 0) f.fail("t", std::to_string(t) + " is before 0: a common clock's readings start at 0 (shift them all)");
     if (last_t_ && t < *last_t_)
       f.fail("t", "out of order: " + std::to_string(t) + " is before line " + std::to_string(last_t_line_) + "'s " +
                       std::to_string(*last_t_) + " (events are in the order of t)");
@@ -332,7 +334,7 @@ void Reader::client_event(HistoryFields& f, const std::string& type, Pending& p)
                             std::to_string(sessions_.at(key).line) + ")");
     granted_so_far_.insert(key);
     LockGranted g{
-        sessions_.at(key).id, by,         value_of(f, "value"), f.integer("token"), Duration{f.integer("validity_ns")},
+        sessions_.at(key).id, by,         value_of(f, "value"), f.integer("token"), Duration{f.nanoseconds("validity_ns")},
         ClockKind::monotonic, LocalTime{}};
     p.promise = promise_of(f, by, g.promised_end);
     g.clock = p.promise->clock;
@@ -416,7 +418,7 @@ void Reader::world_event(HistoryFields& f, const std::string& type, Pending& p) 
     recorded_by(!observer, "the store member that applied it");
     p.fact.body =
         StoreSession{by, static_cast<consensus::StoreSessionId>(f.integer("session")), client_named(f, "client"),
-                     f.word("event", store_session_event_name, kStoreSessionEvents), Duration{f.integer("ttl_ns")}};
+                     f.word("event", store_session_event_name, kStoreSessionEvents), Duration{f.nanoseconds("ttl_ns")}};
   } else if (type == "fault") {
     FaultApplied fault{f.word("fault", fault_kind_name, kFaultKinds)};
     if (f.has("target")) fault.target = process_named(f, "target", false);
@@ -431,6 +433,29 @@ void Reader::world_event(HistoryFields& f, const std::string& type, Pending& p) 
   } else {  // end
     end_line_ = p.line;
     p.fact.body = RunEnded{};
+  }
+}
+
+// Readings on local clocks count from the history's earliest: the judge
+// scales them (orderings.h), and a wall clock's nanoseconds since 1970
+// would overflow when scaled. One shift for every process keeps every
+// difference between two readings, which is all an order depends on.
+void Reader::rebase() {
+  LocalTime base = LocalTime::max();
+  for (const Pending& p : pending_) base = std::min(base, p.local);
+  if (pending_.empty()) return;
+  const Duration shift = base.time_since_epoch();
+  for (Pending& p : pending_) {
+    p.local -= shift;
+    p.fact.at -= shift;
+    if (!p.promise) continue;
+    p.promise->lease_end_local -= shift;
+    std::visit(
+        [&](auto& b) {
+          if constexpr (requires { b.promised_end; })
+            if (b.promised_end != kTrueNever) b.promised_end -= shift;
+        },
+        p.fact.body);
   }
 }
 
@@ -449,6 +474,7 @@ void Reader::finish(RecordedHistory& out) {
     });
     if (pending_.size() > 1)
       pending_.back().fact.at = std::max(pending_.back().fact.at, pending_[pending_.size() - 2].fact.at);
+    rebase();
   }
   for (Pending& p : pending_) {
     if (p.promise) {

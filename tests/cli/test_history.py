@@ -7,6 +7,7 @@ history does not record what a property needs or the clocks' bounds allow
 both answers, and refuses a malformed history naming its file, line and key.
 """
 import json
+import os
 import re
 import subprocess
 
@@ -103,6 +104,8 @@ def test_local_clocks_need_a_bound_and_are_judged_within_it(locksim, root, tmp_p
     path = edited(root, tmp_path, local_clocks)
     refused = locksim("check", path)
     assert refused.returncode == 2 and "--clock-uncertainty" in refused.stderr
+    pointless = locksim("check", EXAMPLE, "--clock-uncertainty", "1ms")
+    assert pointless.returncode == 2 and "common clock" in pointless.stderr
     # c2's grant is 4 ms after c1's promised end, on two clocks: within 2 ms
     # the order is certain (P1 holds); within 10 ms it is not.
     tight = statuses(locksim, path, "--clock-uncertainty", "2ms")
@@ -202,6 +205,8 @@ MALFORMED = [
      ["missing"]),
     ("t-in-a-local-history", lambda lines: [dict(lines[0], time="local")] + lines[1:], "t", ["time is local"]),
     ("not-an-integer", _replace(3, local="soon"), "local", ["must be an integer"]),
+    ("before-zero", _replace(1, t=-1), "t", ["before 0"]),
+    ("past-the-range", _replace(21, t=2 ** 62 + 1), "t", ["beyond"]),
     ("reserved-name", lambda lines: [dict(lines[0], processes=lines[0]["processes"] + [
         {"name": "observer", "kind": "other", "clock": "monotonic"}])] + lines[1:], "name", ["reserved"]),
 ]
@@ -239,3 +244,47 @@ def test_run_history_names_each_variant_and_refuses_to_overwrite_the_scenario(lo
     same = locksim("run", "single-node-gc-pause", "--variant", "base", "--history", tmp_path / "x.jsonl",
                    "--trace", tmp_path / "x.jsonl")
     assert same.returncode == 2 and "--history" in same.stderr and "--trace" in same.stderr
+
+
+def test_no_mangled_history_crashes_check(locksim, root, tmp_path):
+    """Lines deleted, repeated, swapped, fields dropped or given values of every JSON type, on a common clock and a
+    local one: each is judged (0, 1) or refused in one line (2), never a crash."""
+    import random
+    rng = random.Random(40)
+    base = [json.loads(line) for line in (root / EXAMPLE).read_text().splitlines()]
+    junk = [None, True, -1, 0, 2 ** 62 + 1, -(2 ** 63), 2 ** 64, 1.5, "", "c1", "unknown", [], {}, ["c1"], {"a": 1}]
+    for case in range(int(os.environ.get("LOCKSIM_MANGLED_CASES", "300"))):
+        local = case % 3 == 0
+        lines = json.loads(json.dumps(local_clocks(json.loads(json.dumps(base))) if local else base))
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(lines))
+            what = rng.randrange(5)
+            if what == 0:
+                del lines[i]
+            elif what == 1:
+                lines.insert(rng.randrange(len(lines) + 1), json.loads(json.dumps(lines[i])))
+            elif what == 2:
+                j = rng.randrange(len(lines))
+                lines[i], lines[j] = lines[j], lines[i]
+            elif lines and isinstance(lines[i], dict) and lines[i]:
+                key = rng.choice(sorted(lines[i]))
+                if what == 3:
+                    del lines[i][key]
+                else:
+                    lines[i][key] = rng.choice(junk)
+        path = tmp_path / f"m{case}.jsonl"
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        done = locksim("check", path, *(["--clock-uncertainty", "3ms"] if local else []))
+        assert done.returncode in (0, 1, 2), (case, done.returncode, done.stderr)
+        if done.returncode == 2:
+            assert done.stderr.count("\n") == 1 and str(path) in done.stderr, (case, done.stderr)
+
+
+def test_the_same_run_writes_the_same_history_and_judgement(locksim, tmp_path):
+    for i in (1, 2):
+        locksim("run", "redlock-clock-jump", "--history", tmp_path / f"{i}.jsonl", "--seed", "7")
+    for variant in sorted(p.name.split(".")[1] for p in tmp_path.glob("1.*.jsonl")):
+        first, second = tmp_path / f"1.{variant}.jsonl", tmp_path / f"2.{variant}.jsonl"
+        assert first.read_bytes() == second.read_bytes()
+        judged = [locksim("check", p, "--json").stdout.replace(str(p), "H") for p in (first, second)]
+        assert judged[0] == judged[1]
