@@ -222,3 +222,19 @@ def test_a_disagreement_between_judge_and_check_is_printed_and_counted(tmp_path)
         in compare.render(result)
     status, summary = compare.summarise([result])
     assert status == 1 and "judge.py/locksim check rep 1 P2" in summary
+
+
+def test_a_crash_never_sent_fired_without_effect_and_the_caps_kill_is_no_fault():
+    st = Story()
+    st.lease("c1", 0.0)
+    st.grant("c1", 0.01)
+    st.add("driver", "fault", 2.0, kind="crash", target=None, what="process", signal="SIGKILL", sent=False,
+           took_effect=False, fault_t_ns=T0 + 2 * S)             # nobody led when the driver asked
+    st.add("driver", "signal", 40.0, target="c1", signal="SIGKILL", sent=True, why="run cap reached")
+    st.add("driver", "cap", 40.0, cap_ns=T0 + 40 * S)
+    lines = history.convert(st.end(41), {"crash": "leader-crash"})
+    history_format.validate(lines)
+    observed = [(x["type"], x["fault"], x.get("took_effect")) for x in lines if x.get("p") == "observer"
+                and x.get("type") != "end"]
+    assert observed == [("fault-fired", "leader-crash", False)]
+    assert [(x["t"], x["reason"]) for x in lines if x.get("type") == "belief-end"] == [(40 * S, "crashed")]
