@@ -50,7 +50,8 @@ std::int64_t HistoryFields::integer(const char* key) {
 std::int64_t HistoryFields::nanoseconds(const char* key) {
   constexpr std::int64_t kLimit = std::int64_t{1} << 62;
   const std::int64_t v = integer(key);
-  if (v > kLimit || v < -kLimit) fail(key, std::to_string(v) + " ns is beyond the ±2^62 ns (146 years) a history holds");
+  if (v > kLimit || v < -kLimit)
+    fail(key, std::to_string(v) + " ns is beyond the ±2^62 ns (146 years) a history holds");
   return v;
 }
 

@@ -4,8 +4,10 @@
 #include <map>
 #include <set>
 
+#include "sim/jsontext/json_text.h"
 #include "sim/recorded/history_fields.h"
 #include "sim/recorded/history_header.h"
+#include "sim/recorded/history_names.h"
 #include "sim/scenario/doc.h"
 #include "sim/wire/redis.h"
 #include "sim/wire/resource.h"
@@ -18,10 +20,9 @@ const std::vector<std::string> kEventTypes{
     "want", "give-up",  "invoke",      "complete", "grant",         "extend", "belief-end",  "release", "op",
     "app",  "key-held", "key-dropped", "role",     "store-session", "fault",  "fault-fired", "end"};
 
-struct Line {
-  std::size_t number = 0;
-  HistoryJson json;
-};
+// Deeper than any history's line, shallow enough that a line of brackets
+// cannot build a huge tree.
+constexpr int kMaxDepth = 8;
 
 // A fact with what the recorder said about it, until the facts are sorted.
 struct Pending {
@@ -32,29 +33,6 @@ struct Pending {
   std::optional<RecordedPromise> promise;
 };
 
-// A session as the file names it: an integer or a string, told apart.
-std::string session_key(const HistoryJson& v) { return (v.is_string() ? "s:" : "i:") + v.dump(); }
-
-// "s1" or 7, as the file wrote it, for messages.
-std::string session_shown(const HistoryJson& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
-
-// A lock value as 16 hex digits (what locksim writes), else nullopt.
-std::optional<std::uint64_t> hex_token(const std::string& text) {
-  if (text.size() != 16) return std::nullopt;
-  std::uint64_t v = 0;
-  for (char c : text) {
-    int d = 0;
-    if (c >= '0' && c <= '9')
-      d = c - '0';
-    else if (c >= 'a' && c <= 'f')
-      d = c - 'a' + 10;
-    else
-      return std::nullopt;
-    v = v << 4 | static_cast<std::uint64_t>(d);
-  }
-  return v;
-}
-
 class Reader {
  public:
   explicit Reader(std::string file) : file_(std::move(file)) {}
@@ -63,14 +41,13 @@ class Reader {
 
  private:
   std::string where(std::size_t line) const { return file_ + ":" + std::to_string(line); }
-  std::vector<Line> lines(std::istream& in);
-  void prepass(const std::vector<Line>& lines);
-  void event(const Line& line);
+  std::vector<HistoryLine> lines(std::istream& in);
+  void event(const HistoryLine& line);
   void event_fields(HistoryFields& f, const std::string& type, Pending& p);
   void client_event(HistoryFields& f, const std::string& type, Pending& p);
   void request_event(HistoryFields& f, const std::string& type, Pending& p);
   void world_event(HistoryFields& f, const std::string& type, Pending& p);
-  void order(HistoryFields& f, const Line& line, Pending& p);
+  void order(HistoryFields& f, const HistoryLine& line, Pending& p);
 
   ProcessId process_named(HistoryFields& f, const char* key, bool observer_too);
   ProcessId client_named(HistoryFields& f, const char* key);
@@ -84,16 +61,8 @@ class Reader {
   const std::string file_;
   RecordedHistory out_;
   HistoryCast cast_;
-  // Sessions by their key: the id locksim gives them (grant order), their
-  // client, and the line of their grant.
-  struct Granted {
-    SessionId id;
-    ProcessId client;
-    std::size_t line;
-  };
-  std::map<std::string, Granted> sessions_;
+  HistoryNames names_;
   std::set<std::string> granted_so_far_;
-  std::map<std::string, std::uint64_t> values_;  // a value's text -> its id
   std::map<std::pair<ProcessId, std::int64_t>, RequestKind> open_requests_;
   std::vector<Pending> pending_;
   std::optional<std::int64_t> last_t_;
@@ -102,61 +71,21 @@ class Reader {
   std::size_t end_line_ = 0;
 };
 
-std::vector<Line> Reader::lines(std::istream& in) {
-  std::vector<Line> out;
+std::vector<HistoryLine> Reader::lines(std::istream& in) {
+  std::vector<HistoryLine> out;
   std::string text;
   std::size_t number = 0;
   while (std::getline(in, text)) {
     ++number;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    Line line{number, {}};
-    try {
-      line.json = HistoryJson::parse(text);
-    } catch (const HistoryJson::parse_error& e) {
-      // nlohmann's message names a byte; say which line.
-      throw HistoryError(where(number) +
-                         ": not JSON: " + std::string(e.what()).substr(std::string(e.what()).find(':') + 2));
-    }
+    std::string problem;
+    std::optional<HistoryJson> json = parse_json_text(text, kMaxDepth, problem);
+    if (!json) throw HistoryError(where(number) + ": not JSON: " + problem);
+    HistoryLine line{number, std::move(*json)};
     out.push_back(std::move(line));
   }
   if (out.empty()) throw HistoryError(file_ + ": empty: a history starts with its header line (docs/history.md)");
   return out;
-}
-
-void Reader::prepass(const std::vector<Line>& lines) {
-  std::set<std::uint64_t> tokens;
-  std::vector<std::string> others;
-  for (const Line& line : lines) {
-    if (!line.json.is_object()) continue;
-    const auto type = line.json.find("type");
-    if (type != line.json.end() && *type == "grant") {
-      const auto session = line.json.find("session");
-      const auto p = line.json.find("p");
-      if (session != line.json.end() && (session->is_string() || session->is_number_integer()) &&
-          sessions_.count(session_key(*session)) == 0 && p != line.json.end() && p->is_string() &&
-          cast_.process_ids.count(p->get<std::string>()) > 0) {
-        const auto id = static_cast<SessionId>(sessions_.size() + 1);
-        sessions_[session_key(*session)] = {id, cast_.process_ids[p->get<std::string>()], line.number};
-      }
-    }
-    const auto value = line.json.find("value");
-    if (value != line.json.end() && value->is_string()) {
-      const std::string text = value->get<std::string>();
-      if (const auto token = hex_token(text)) {
-        tokens.insert(*token);
-        values_[text] = *token;
-      } else {
-        others.push_back(text);
-      }
-    }
-  }
-  // Any other value gets an id no 16-digit value of the file has.
-  std::uint64_t next = std::uint64_t{1} << 63;
-  for (const std::string& text : others) {
-    if (values_.count(text) > 0) continue;
-    while (tokens.count(next) > 0) ++next;
-    values_[text] = next++;
-  }
 }
 
 ProcessId Reader::process_named(HistoryFields& f, const char* key, bool observer_too) {
@@ -181,9 +110,9 @@ SessionId Reader::granted_session(HistoryFields& f, ProcessId client, bool op) {
   // A resource op may carry no session at all: a client that never held one.
   if (op && (v.is_null() || (v.is_number_integer() && v.get<std::int64_t>() == 0))) return 0;
   if (!v.is_string() && !v.is_number_integer()) f.fail("session", "must be an integer or a string");
-  const auto it = sessions_.find(session_key(v));
-  if (it == sessions_.end()) f.fail("session", session_shown(v) + " is never granted in this history");
-  const Granted& g = it->second;
+  const auto it = names_.sessions.find(session_key(v));
+  if (it == names_.sessions.end()) f.fail("session", session_shown(v) + " is never granted in this history");
+  const GrantedSession& g = it->second;
   // The order is known across processes on a common clock; on local
   // clocks only within the client's own events.
   const bool ordered = out_.common_time || !op;
@@ -195,7 +124,7 @@ SessionId Reader::granted_session(HistoryFields& f, ProcessId client, bool op) {
   return g.id;
 }
 
-std::uint64_t Reader::value_of(HistoryFields& f, const char* key) { return values_.at(f.text(key)); }
+std::uint64_t Reader::value_of(HistoryFields& f, const char* key) { return names_.values.at(f.text(key)); }
 
 redis::KeyId Reader::key_of(HistoryFields& f) {
   const std::string name = f.text("key");
@@ -236,7 +165,7 @@ std::optional<RecordedPromise> Reader::promise_of(HistoryFields& f, ProcessId cl
   return p;
 }
 
-void Reader::order(HistoryFields& f, const Line& line, Pending& p) {
+void Reader::order(HistoryFields& f, const HistoryLine& line, Pending& p) {
   p.local = LocalTime{Duration{f.nanoseconds("local")}};
   if (out_.common_time) {
     if (!f.has("t"))
@@ -262,7 +191,7 @@ void Reader::order(HistoryFields& f, const Line& line, Pending& p) {
   }
 }
 
-void Reader::event(const Line& line) {
+void Reader::event(const HistoryLine& line) {
   HistoryFields f(line.json, where(line.number));
   if (end_line_ != 0) f.fail_line("an event after the end (line " + std::to_string(end_line_) + ")");
   const std::string type = f.text("type");
@@ -331,11 +260,15 @@ void Reader::client_event(HistoryFields& f, const std::string& type, Pending& p)
     const std::string key = session_key(session);
     if (granted_so_far_.count(key) > 0)
       f.fail("session", session_shown(session) + " is granted twice (first on line " +
-                            std::to_string(sessions_.at(key).line) + ")");
+                            std::to_string(names_.sessions.at(key).line) + ")");
     granted_so_far_.insert(key);
-    LockGranted g{
-        sessions_.at(key).id, by,         value_of(f, "value"), f.integer("token"), Duration{f.nanoseconds("validity_ns")},
-        ClockKind::monotonic, LocalTime{}};
+    LockGranted g{names_.sessions.at(key).id,
+                  by,
+                  value_of(f, "value"),
+                  f.integer("token"),
+                  Duration{f.nanoseconds("validity_ns")},
+                  ClockKind::monotonic,
+                  LocalTime{}};
     p.promise = promise_of(f, by, g.promised_end);
     g.clock = p.promise->clock;
     g.lease_end_local = p.promise->lease_end_local;
@@ -488,9 +421,9 @@ void Reader::finish(RecordedHistory& out) {
 }
 
 RecordedHistory Reader::read(std::istream& in) {
-  const std::vector<Line> all = lines(in);
+  const std::vector<HistoryLine> all = lines(in);
   read_history_header(all.front().json, where(all.front().number), out_, cast_);
-  prepass(all);
+  names_ = name_sessions_and_values(all, cast_.process_ids);
   for (std::size_t i = 1; i < all.size(); ++i) event(all[i]);
   RecordedHistory out = std::move(out_);
   finish(out);

@@ -283,8 +283,10 @@ def test_no_mangled_history_crashes_check(locksim, root, tmp_path):
 def test_the_same_run_writes_the_same_history_and_judgement(locksim, tmp_path):
     for i in (1, 2):
         locksim("run", "redlock-clock-jump", "--history", tmp_path / f"{i}.jsonl", "--seed", "7")
-    for variant in sorted(p.name.split(".")[1] for p in tmp_path.glob("1.*.jsonl")):
+    variants = sorted(p.name.split(".")[1] for p in tmp_path.glob("1.*.jsonl"))
+    assert variants == ["base", "monotonic-expiry"], variants
+    for variant in variants:
         first, second = tmp_path / f"1.{variant}.jsonl", tmp_path / f"2.{variant}.jsonl"
         assert first.read_bytes() == second.read_bytes()
         judged = [locksim("check", p, "--json").stdout.replace(str(p), "H") for p in (first, second)]
-        assert judged[0] == judged[1]
+        assert judged[0] == judged[1] and '"verdicts"' in judged[0]
