@@ -79,7 +79,7 @@ bool write_trace(const CheckOptions& o, const RecordedHistory& h, const Recorded
   if (!open_output("check", o.trace_path, out, std::cerr)) return false;
   StreamTrace trace(out);
   const History& history = h.history;
-  trace.line(run_header_json(0, history));
+  trace.line(history_header_json(o.file, h.service_recorded, history));
   for (const Fact& f : history.facts) trace.line(fact_json(f, history));
   const TrueTime end = history.facts.empty() ? TrueTime{} : history.facts.back().at;
   for (const Fact& f : history.facts)

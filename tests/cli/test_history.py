@@ -352,3 +352,10 @@ def test_on_local_clocks_every_decided_verdict_is_the_true_one(locksim, tmp_path
                 decided += 1
                 assert verdict["status"] == v["verdicts"][prop]["status"], (name, v["name"], prop, u)
     assert decided > 100, (decided, unknown)
+
+
+def test_a_real_etcd_run_is_judged_with_its_gaps_unknown(locksim):
+    """The real-etcd referee's history in the docs: violations found, and P4 unknown (no key events), never holds."""
+    got = statuses(locksim, "docs/examples/real-etcd-gc-pause.history.jsonl")
+    assert {k: s for k, (s, _) in got.items()} == {"P1": "holds", "P2": "violated", "P3": "violated",
+                                                    "P4": "unknown", "P5": "violated"}
