@@ -41,7 +41,8 @@ class Reader {
 
  private:
   std::string where(std::size_t line) const { return file_ + ":" + std::to_string(line); }
-  std::vector<HistoryLine> lines(std::istream& in);
+  template <typename Each>
+  void each_line(std::istream& in, Each each);
   void event(const HistoryLine& line);
   void event_fields(HistoryFields& f, const std::string& type, Pending& p);
   void client_event(HistoryFields& f, const std::string& type, Pending& p);
@@ -71,8 +72,11 @@ class Reader {
   std::size_t end_line_ = 0;
 };
 
-std::vector<HistoryLine> Reader::lines(std::istream& in) {
-  std::vector<HistoryLine> out;
+// Calls |each| with every line that is not blank, parsed; throws at the
+// first that is not JSON. Streams: a history of millions of lines is never
+// held as JSON all at once.
+template <typename Each>
+void Reader::each_line(std::istream& in, Each each) {
   std::string text;
   std::size_t number = 0;
   while (std::getline(in, text)) {
@@ -81,11 +85,8 @@ std::vector<HistoryLine> Reader::lines(std::istream& in) {
     std::string problem;
     std::optional<HistoryJson> json = parse_json_text(text, kMaxDepth, problem);
     if (!json) throw HistoryError(where(number) + ": not JSON: " + problem);
-    HistoryLine line{number, std::move(*json)};
-    out.push_back(std::move(line));
+    each(HistoryLine{number, std::move(*json)});
   }
-  if (out.empty()) throw HistoryError(file_ + ": empty: a history starts with its header line (docs/history.md)");
-  return out;
 }
 
 ProcessId Reader::process_named(HistoryFields& f, const char* key, bool observer_too) {
@@ -421,10 +422,30 @@ void Reader::finish(RecordedHistory& out) {
 }
 
 RecordedHistory Reader::read(std::istream& in) {
-  const std::vector<HistoryLine> all = lines(in);
-  read_history_header(all.front().json, where(all.front().number), out_, cast_);
-  names_ = name_sessions_and_values(all, cast_.process_ids);
-  for (std::size_t i = 1; i < all.size(); ++i) event(all[i]);
+  // Twice through the file: first the header and every session's and
+  // value's name (a line may name one that a later line grants), then the
+  // events.
+  bool header = true;
+  std::optional<HistoryNamer> namer;
+  each_line(in, [&](const HistoryLine& line) {
+    if (header) {
+      read_history_header(line.json, where(line.number), out_, cast_);
+      namer.emplace(cast_.process_ids);
+      header = false;
+    } else {
+      namer->see(line);
+    }
+  });
+  if (header) throw HistoryError(file_ + ": empty: a history starts with its header line (docs/history.md)");
+  names_ = std::move(*namer).names();
+  in.clear();
+  in.seekg(0);
+  if (!in) throw HistoryError(file_ + ": cannot read it a second time (a history must be a file, not a pipe)");
+  bool first = true;
+  each_line(in, [&](const HistoryLine& line) {
+    if (!first) event(line);
+    first = false;
+  });
   RecordedHistory out = std::move(out_);
   finish(out);
   return out;
