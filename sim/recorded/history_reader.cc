@@ -31,6 +31,7 @@ struct Pending {
   LocalTime local{};
   std::size_t line = 0;
   std::optional<RecordedPromise> promise;
+  Duration range{0};  // a key event on a common clock: how much later than t it may have been
 };
 
 class Reader {
@@ -49,6 +50,7 @@ class Reader {
   void request_event(HistoryFields& f, const std::string& type, Pending& p);
   void world_event(HistoryFields& f, const std::string& type, Pending& p);
   void order(HistoryFields& f, const HistoryLine& line, Pending& p);
+  Duration latest_of(HistoryFields& f, const Pending& p);
 
   ProcessId process_named(HistoryFields& f, const char* key, bool observer_too);
   ProcessId client_named(HistoryFields& f, const char* key);
@@ -192,6 +194,16 @@ void Reader::order(HistoryFields& f, const HistoryLine& line, Pending& p) {
   }
 }
 
+// A key event's instant known only within [t, t_latest] (the recorder saw
+// the change between two of its readings): how much later than t it may be.
+Duration Reader::latest_of(HistoryFields& f, const Pending& p) {
+  if (!out_.common_time) f.fail("t_latest", "a range of the common clock, and the header says time is local");
+  const std::int64_t latest = f.nanoseconds("t_latest");
+  const std::int64_t t = p.fact.at.time_since_epoch().count();
+  if (latest < t) f.fail("t_latest", std::to_string(latest) + " is before the event's t " + std::to_string(t));
+  return Duration{latest - t};
+}
+
 void Reader::event(const HistoryLine& line) {
   HistoryFields f(line.json, where(line.number));
   if (end_line_ != 0) f.fail_line("an event after the end (line " + std::to_string(end_line_) + ")");
@@ -221,8 +233,8 @@ std::vector<std::string> event_keys(const std::string& type) {
       {"release", {"session"}},
       {"op", {"session", "client", "op", "accepted", "reject", "token"}},
       {"app", {"app", "counter", "increments", "elements", "size", "stock", "quiescent"}},
-      {"key-held", {"key", "value"}},
-      {"key-dropped", {"key", "value", "reason"}},
+      {"key-held", {"key", "value", "t_latest"}},
+      {"key-dropped", {"key", "value", "reason", "t_latest"}},
       {"role", {"master", "epoch"}},
       {"store-session", {"session", "client", "event", "ttl_ns"}},
       {"fault", {"fault", "target"}},
@@ -339,6 +351,7 @@ void Reader::world_event(HistoryFields& f, const std::string& type, Pending& p) 
     recorded_by(!observer && cast_.service_nodes.count(by) > 0, "a node of the header's service");
     const redis::KeyId key = key_of(f);
     const std::uint64_t value = value_of(f, "value");
+    if (f.has("t_latest")) p.range = latest_of(f, p);
     if (type == "key-held")
       p.fact.body = KeyHeld{by, key, value};
     else
@@ -418,6 +431,7 @@ void Reader::finish(RecordedHistory& out) {
     out.history.facts.push_back(std::move(p.fact));
     out.recorder.push_back(p.recorder);
     out.local.push_back(p.local);
+    out.range.push_back(p.range);
   }
 }
 
@@ -452,6 +466,10 @@ RecordedHistory Reader::read(std::istream& in) {
 }
 
 }  // namespace
+
+bool RecordedHistory::any_range() const {
+  return std::any_of(range.begin(), range.end(), [](Duration d) { return d > Duration{0}; });
+}
 
 bool RecordedHistory::any_promise_unknown() const {
   return std::any_of(promises.begin(), promises.end(), [](const RecordedPromise& p) { return p.promised_end_unknown; });
