@@ -49,6 +49,7 @@ class Reader {
   void client_event(HistoryFields& f, const std::string& type, Pending& p);
   void request_event(HistoryFields& f, const std::string& type, Pending& p);
   void world_event(HistoryFields& f, const std::string& type, Pending& p);
+  void key_event(HistoryFields& f, const std::string& type, Pending& p);
   void order(HistoryFields& f, const HistoryLine& line, Pending& p);
   Duration latest_of(HistoryFields& f, const Pending& p);
 
@@ -320,6 +321,18 @@ void Reader::request_event(HistoryFields& f, const std::string& type, Pending& p
   }
 }
 
+// A node's key changed: held or dropped, at t or within [t, t_latest].
+void Reader::key_event(HistoryFields& f, const std::string& type, Pending& p) {
+  const ProcessId by = p.recorder;
+  const redis::KeyId key = key_of(f);
+  const std::uint64_t value = value_of(f, "value");
+  if (f.has("t_latest")) p.range = latest_of(f, p);
+  if (type == "key-held")
+    p.fact.body = KeyHeld{by, key, value};
+  else
+    p.fact.body = KeyDropped{by, key, value, f.word("reason", key_gone_name, kKeyGones)};
+}
+
 // The resource's, the service's and the observer's events.
 void Reader::world_event(HistoryFields& f, const std::string& type, Pending& p) {
   const ProcessId by = p.recorder;
@@ -349,13 +362,7 @@ void Reader::world_event(HistoryFields& f, const std::string& type, Pending& p) 
                            f.boolean("quiescent")};
   } else if (type == "key-held" || type == "key-dropped") {
     recorded_by(!observer && cast_.service_nodes.count(by) > 0, "a node of the header's service");
-    const redis::KeyId key = key_of(f);
-    const std::uint64_t value = value_of(f, "value");
-    if (f.has("t_latest")) p.range = latest_of(f, p);
-    if (type == "key-held")
-      p.fact.body = KeyHeld{by, key, value};
-    else
-      p.fact.body = KeyDropped{by, key, value, f.word("reason", key_gone_name, kKeyGones)};
+    key_event(f, type, p);
   } else if (type == "role") {
     recorded_by(!observer, "the node whose role changed");
     const HistoryJson& master = f.raw("master");
