@@ -8,13 +8,13 @@
 #include <optional>
 
 #include "sim/cli/check_report.h"
+#include "sim/cli/clock_bounds_option.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/options.h"
 #include "sim/cli/output_dir.h"
 #include "sim/recorded/history_reader.h"
 #include "sim/recorded/history_trace.h"
 #include "sim/recorded/recorded_judge.h"
-#include "sim/scenario/reader.h"
 
 namespace po = boost::program_options;
 
@@ -25,7 +25,7 @@ namespace {
 struct CheckOptions {
   std::string file;
   std::string trace_path;
-  std::optional<Duration> uncertainty;
+  ClockBoundsOption bounds;
   bool json = false;
 };
 
@@ -34,13 +34,13 @@ bool read_options(const std::vector<std::string>& args, CheckOptions& o, int& ex
       "locksim check FILE [options]\n\nJudges a history (docs/history.md: what a real system or locksim run --history\n"
       "recorded) with the five safety properties: violated, holds, or unknown where\nthe history cannot decide. "
       "Exit 0: none violated; 1: one is; 2: the history was refused.\n\noptions");
-  std::string uncertainty;
+  std::vector<std::string> bounds;
   options.add_options()("help,h", "show this help")("json", "print one JSON object instead of the table")(
       "trace", po::value(&o.trace_path),
       "write a trace of the history (docs/trace.md) here, for the timeline and the report")(
-      "clock-uncertainty", po::value(&uncertainty),
+      "clock-uncertainty", po::value(&bounds),
       "how far apart any two processes' clocks may be, e.g. 5ms: needed for a history with no common clock (time = "
-      "local)");
+      "local); again as A:B=D for a pair of its own, e.g. c1:redis=50ms (repeatable)");
   std::vector<std::string> positional;
   po::variables_map vm;
   exit_code = kExitOk;
@@ -52,21 +52,7 @@ bool read_options(const std::vector<std::string>& args, CheckOptions& o, int& ex
   }
   o.file = positional.front();
   o.json = vm.count("json") > 0;
-  if (vm.count("clock-uncertainty") > 0) {
-    std::string error;
-    o.uncertainty = scenario::duration_from_text(uncertainty, scenario::Sign::non_negative, error);
-    if (!o.uncertainty) {
-      std::cerr << "locksim check: --clock-uncertainty: " << error << "\n";
-      return false;
-    }
-    // Clocks a day apart order nothing; the bound also keeps the judge's
-    // arithmetic (readings scaled, offsets added) far from overflowing.
-    if (*o.uncertainty > std::chrono::hours(24)) {
-      std::cerr << "locksim check: --clock-uncertainty: " << uncertainty
-                << " is more than a day: clocks that far apart order no two events\n";
-      return false;
-    }
-  }
+  if (!parse_clock_bounds(bounds, o.bounds, std::cerr)) return false;
   exit_code = kExitOk;
   return true;
 }
@@ -101,24 +87,26 @@ int check_command(const std::string& /*program*/, const std::vector<std::string>
     std::cerr << "locksim check: " << error << "\n";
     return kExitBadInput;
   }
-  if (!history->common_time && !o.uncertainty) {
+  if (!history->common_time && !o.bounds.given()) {
     std::cerr << "locksim check: " << o.file
               << ": the history has no common clock (time = local): say how far apart its processes' clocks may be "
                  "with --clock-uncertainty D (docs/history.md)\n";
     return kExitBadInput;
   }
-  if (history->common_time && o.uncertainty) {
+  if (history->common_time && o.bounds.given()) {
     std::cerr << "locksim check: " << o.file
               << ": --clock-uncertainty is for a history on local clocks; this one has a common clock (time = common), "
                  "which orders its events\n";
     return kExitBadInput;
   }
-  const RecordedJudgement judgement = judge_recorded(*history, o.uncertainty);
+  std::optional<ClockBounds> bounds;
+  if (o.bounds.given() && !(bounds = resolve_clock_bounds(o.bounds, *history, std::cerr))) return kExitBadInput;
+  const RecordedJudgement judgement = judge_recorded(*history, bounds);
   if (!o.trace_path.empty() && !write_trace(o, *history, judgement)) return kExitBadInput;
   if (o.json)
-    print_check_json(std::cout, o.file, *history, judgement, o.uncertainty);
+    print_check_json(std::cout, o.file, *history, judgement, bounds);
   else
-    print_check_table(std::cout, o.file, *history, judgement, o.uncertainty);
+    print_check_table(std::cout, o.file, *history, judgement, bounds);
   for (const RecordedVerdict& v : judgement.verdicts)
     if (v.status == RecordedStatus::violated) return kExitMismatch;
   return kExitOk;

@@ -9,24 +9,27 @@ namespace locksim::cli {
 
 namespace {
 
-// "common clock" or "local clocks, judged within ±5ms (12 orders of events)".
-std::string time_words(const RecordedHistory& h, const RecordedJudgement& j, std::optional<Duration> uncertainty) {
+// "one common clock", or "each process's own clock, any two at most 5ms
+// apart, c1 and redis at most 50ms (12 orders of events judged); ...".
+std::string time_words(const RecordedHistory& h, const RecordedJudgement& j, const std::optional<ClockBounds>& bounds) {
   if (h.common_time) return "one common clock";
-  const std::string bound = format_duration_rounded(uncertainty.value_or(Duration{0}));
-  if (j.orderings == 0)
-    return "each process's own clock, any two at most " + bound + " apart (too many orders of events to judge)";
-  return "each process's own clock, any two at most " + bound + " apart (" + std::to_string(j.orderings) +
-         (j.orderings == 1 ? " order" : " orders") +
+  const ClockBounds b = bounds.value_or(ClockBounds{});
+  std::string out = "each process's own clock, any two at most " + format_duration_rounded(b.all) + " apart";
+  const auto name = [&](ProcessId p) { return h.recorder_name(p); };
+  for (const ClockBounds::Pair& p : b.pairs)
+    out += ", " + name(p.a) + " and " + name(p.b) + " at most " + format_duration_rounded(p.within);
+  if (j.orderings == 0) return out + " (too many orders of events to judge)";
+  return out + " (" + std::to_string(j.orderings) + (j.orderings == 1 ? " order" : " orders") +
          " of events judged); times shown are each recorder's readings, from the history's earliest";
 }
 
 }  // namespace
 
 void print_check_table(std::ostream& out, const std::string& file, const RecordedHistory& h, const RecordedJudgement& j,
-                       std::optional<Duration> uncertainty) {
+                       const std::optional<ClockBounds>& bounds) {
   out << "history " << file << "\n";
   if (!h.source.empty()) out << "  recorded by: " << h.source << "\n";
-  out << "  time: " << time_words(h, j, uncertainty) << "\n";
+  out << "  time: " << time_words(h, j, bounds) << "\n";
   out << "  " << pad("property", 24) << pad("verdict", 10) << pad("count", 7) << "first witness\n";
   for (Property p : kAllProperties) {
     const std::size_t i = static_cast<std::size_t>(p);
@@ -47,11 +50,19 @@ void print_check_table(std::ostream& out, const std::string& file, const Recorde
 }
 
 void print_check_json(std::ostream& out, const std::string& file, const RecordedHistory& h, const RecordedJudgement& j,
-                      std::optional<Duration> uncertainty) {
+                      const std::optional<ClockBounds>& bounds) {
   out << "{\"schema\":\"" << sweep::kResultsSchema << "\",\"history\":" << json_quote(file)
       << ",\"source\":" << json_quote(h.source) << ",\"time\":\"" << (h.common_time ? "common" : "local")
       << "\",\"clock_uncertainty_ns\":"
-      << (h.common_time || !uncertainty ? std::string("null") : std::to_string(uncertainty->count()))
+      << (h.common_time || !bounds ? std::string("null") : std::to_string(bounds->all.count()))
+      << ",\"clock_uncertainty_pairs\":[";
+  if (bounds) {
+    const auto name = [&](ProcessId p) { return h.recorder_name(p); };
+    for (std::size_t i = 0; i < bounds->pairs.size(); ++i)
+      out << (i ? "," : "") << "{\"a\":" << json_quote(name(bounds->pairs[i].a)) << ",\"b\":"
+          << json_quote(name(bounds->pairs[i].b)) << ",\"ns\":" << bounds->pairs[i].within.count() << "}";
+  }
+  out << "]"
       << ",\"orderings\":" << j.orderings << ",\"verdicts\":{";
   for (Property p : kAllProperties) {
     const std::size_t i = static_cast<std::size_t>(p);

@@ -14,8 +14,8 @@
 namespace locksim::cli {
 
 void print_check_table(std::ostream& out, const std::string& file, const RecordedHistory& h, const RecordedJudgement& j,
-                       std::optional<Duration> uncertainty);
+                       const std::optional<ClockBounds>& bounds);
 void print_check_json(std::ostream& out, const std::string& file, const RecordedHistory& h, const RecordedJudgement& j,
-                      std::optional<Duration> uncertainty);
+                      const std::optional<ClockBounds>& bounds);
 
 }  // namespace locksim::cli

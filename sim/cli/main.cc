@@ -21,7 +21,7 @@ commands:
   run FILE|NAME [--variant NAME]... [--seed N] [--set KEY=VALUE]... [--trace FILE] [--history FILE] [--json]
                         run a scenario's variants (a file, or a catalogue scenario
                         by name) and print their verdicts
-  check HISTORY [--json] [--trace FILE] [--clock-uncertainty D]
+  check HISTORY [--json] [--trace FILE] [--clock-uncertainty D [--clock-uncertainty A:B=D]...]
                         judge a recorded history (a real system's, or run --history's)
                         with the same five properties: violated, holds or unknown
   sweep FILE [--variant NAME] (--vary KEY=SPEC... | --grid GRID.csv) --seeds N

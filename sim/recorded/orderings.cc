@@ -100,6 +100,11 @@ void OffsetBounds::between(std::size_t p, std::size_t q, std::int64_t lo, std::i
   most[q * n + p] = std::min(most[q * n + p], -lo);
 }
 
+void OffsetBounds::set(std::size_t p, std::size_t q, std::int64_t within) {
+  most[p * n + q] = within;
+  most[q * n + p] = within;
+}
+
 std::optional<Orderings> orderings_within(const std::vector<std::vector<std::int64_t>>& readings, Duration uncertainty,
                                           std::size_t limit) {
   return orderings_within(readings, OffsetBounds(readings.size(), uncertainty.count()), limit);
@@ -125,10 +130,14 @@ std::optional<Orderings> orderings_within(const std::vector<std::vector<std::int
   std::vector<Pair> pairs;
   for (std::size_t p = 0; p < n; ++p) {
     for (std::size_t q = p + 1; q < n; ++q) {
-      // offset(q) - offset(p) lies in [low, high] (scaled); unbounded pairs
-      // have no events on one side, or nothing to order.
+      // offset(q) - offset(p) lies in [low, high] (scaled). A pair with no
+      // bound either way could order its events every way: more orders than
+      // any limit, unless one side has nothing to order.
       const std::int64_t high = start.at(p, q), low = -start.at(q, p);
-      if (high >= kUnbounded || low <= -kUnbounded) continue;
+      if (high >= kUnbounded || low <= -kUnbounded) {
+        if (sorted[p].empty() || sorted[q].empty()) continue;
+        return std::nullopt;
+      }
       // Every y - x in that range: where the order of an event of p and one of q flips.
       std::vector<std::int64_t> cuts;
       for (const std::int64_t x : sorted[p]) {

@@ -41,6 +41,8 @@ struct OffsetBounds {
   OffsetBounds(std::size_t count, std::int64_t within);
   // offset(q) - offset(p) in [lo, hi], besides what was set before.
   void between(std::size_t p, std::size_t q, std::int64_t lo, std::int64_t hi);
+  // p and q at most |within| apart either way, instead of what was set before.
+  void set(std::size_t p, std::size_t q, std::int64_t within);
   std::size_t n;
   std::vector<std::int64_t> most;
 };

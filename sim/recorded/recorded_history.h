@@ -53,6 +53,8 @@ struct RecordedHistory {
   std::vector<RecordedPromise> promises;
 
   ProcessId observer() const { return static_cast<ProcessId>(history.processes.size()); }
+  // A recorder's name: a process's, or the observer's.
+  std::string recorder_name(ProcessId p) const { return p == observer() ? kObserverName : history.name_of(p); }
   bool any_promise_unknown() const;
   bool any_range() const;
 };

@@ -120,15 +120,16 @@ std::int64_t clamped_end(std::int64_t end, std::int64_t latest, std::int64_t mar
 
 // On local clocks: each recorder's readings, every pair at most |u| apart;
 // a lease end on the client's clock.
-Placement local_placement(const RecordedHistory& r, Duration u) {
+Placement local_placement(const RecordedHistory& r, const ClockBounds& clocks) {
   Placement out;
-  out.bounds = OffsetBounds(r.history.processes.size() + 1, u.count());
+  out.bounds = OffsetBounds(r.history.processes.size() + 1, clocks.all.count());
+  for (const ClockBounds::Pair& pair : clocks.pairs) out.bounds.set(pair.a, pair.b, pair.within.count());
   for (std::size_t i = 0; i < r.history.facts.size(); ++i) {
     out.fact_variable.push_back(r.recorder[i]);
     out.fact_reading.push_back(r.local[i].time_since_epoch().count());
     out.latest = std::max(out.latest, out.fact_reading.back());
   }
-  const std::int64_t margin = 2 * u.count() + 1;
+  const std::int64_t margin = 2 * clocks.widest().count() + 1;
   for (const RecordedPromise& p : r.promises) {
     out.end_variable.push_back(r.recorder[p.fact]);
     out.end_reading.push_back(clamped_end(p.lease_end_local.time_since_epoch().count(), out.latest, margin));
@@ -182,13 +183,13 @@ std::vector<std::vector<std::int64_t>> readings_of(const RecordedHistory& r, con
   return readings;
 }
 
-Worlds worlds_of(const RecordedHistory& r, std::optional<Duration> uncertainty, RecordedJudgement& out) {
+Worlds worlds_of(const RecordedHistory& r, const std::optional<ClockBounds>& clocks, RecordedJudgement& out) {
   const bool unknown_promises = r.any_promise_unknown();
   Worlds w;
   w.long_worlds.push_back(violated_in(retimed(r, nullptr, nullptr, 1, false), &out.shown));
   if (unknown_promises) w.short_worlds.push_back(violated_in(retimed(r, nullptr, nullptr, 1, true)));
   if (r.common_time && !r.any_range()) return w;
-  const Placement place = r.common_time ? ranged_placement(r) : local_placement(r, uncertainty.value_or(Duration{0}));
+  const Placement place = r.common_time ? ranged_placement(r) : local_placement(r, clocks.value_or(ClockBounds{}));
   // Scaled by the variables plus one (orderings.h), the latest reading must
   // stay far from overflowing: readings that span decades are not judged.
   const auto variables = static_cast<std::int64_t>(place.bounds.n);
@@ -243,6 +244,21 @@ RecordedVerdict decide(Property property, const Worlds& w, const std::string& sl
 
 }  // namespace
 
+Duration ClockBounds::widest() const {
+  Duration out = all;
+  for (const Pair& p : pairs) out = std::max(out, p.within);
+  return out;
+}
+
+std::string clock_bounds_words(const RecordedHistory& h, const std::optional<ClockBounds>& clocks) {
+  if (!clocks) return "";
+  std::string out = format_duration_rounded(clocks->all);
+  const auto name = [&](ProcessId p) { return h.recorder_name(p); };
+  for (const ClockBounds::Pair& p : clocks->pairs)
+    out += "; " + name(p.a) + " and " + name(p.b) + ": " + format_duration_rounded(p.within);
+  return out;
+}
+
 const char* recorded_status_name(RecordedStatus s) {
   switch (s) {
     case RecordedStatus::holds:
@@ -255,12 +271,11 @@ const char* recorded_status_name(RecordedStatus s) {
   return "?";
 }
 
-RecordedJudgement judge_recorded(const RecordedHistory& r, std::optional<Duration> uncertainty) {
+RecordedJudgement judge_recorded(const RecordedHistory& r, const std::optional<ClockBounds>& clocks) {
   RecordedJudgement out;
-  const Worlds worlds = worlds_of(r, uncertainty, out);
-  const std::string slack =
-      r.common_time ? "the key events' time ranges"
-                    : "the clocks' uncertainty (" + format_duration_rounded(uncertainty.value_or(Duration{0})) + ")";
+  const Worlds worlds = worlds_of(r, clocks, out);
+  const std::string slack = r.common_time ? "the key events' time ranges"
+                                          : "the clocks' uncertainty (" + clock_bounds_words(r, clocks) + ")";
   for (std::size_t p = 0; p < kPropertyCount; ++p) out.verdicts[p] = decide(static_cast<Property>(p), worlds, slack);
   // What the history does not record, no order decides.
   auto& p4 = out.verdicts[static_cast<std::size_t>(Property::resource_current)];

@@ -10,6 +10,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/check/judge.h"
 #include "sim/recorded/recorded_history.h"
@@ -36,7 +37,24 @@ struct RecordedJudgement {
 // More orders than this and every property some could change is unknown.
 inline constexpr std::size_t kMaxOrderings = 4096;
 
-// REQUIRES: |uncertainty| when !h.common_time.
-RecordedJudgement judge_recorded(const RecordedHistory& h, std::optional<Duration> uncertainty);
+// How far apart a history's clocks may be (local clocks): any two processes
+// at most |all|, and the pairs named here at most their own bound instead
+// (a process id, or the history's observer()).
+struct ClockBounds {
+  struct Pair {
+    ProcessId a;
+    ProcessId b;
+    Duration within;
+  };
+  Duration all{0};
+  std::vector<Pair> pairs;
+  Duration widest() const;
+};
+
+// "5ms", or "5ms; c1 and redis: 50ms": the bounds as the verdicts' reasons say them.
+std::string clock_bounds_words(const RecordedHistory& h, const std::optional<ClockBounds>& clocks);
+
+// REQUIRES: |bounds| when !h.common_time.
+RecordedJudgement judge_recorded(const RecordedHistory& h, const std::optional<ClockBounds>& bounds);
 
 }  // namespace locksim

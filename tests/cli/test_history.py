@@ -118,6 +118,14 @@ def test_local_clocks_need_a_bound_and_are_judged_within_it(locksim, root, tmp_p
     assert all(s == "unknown" for s, _ in huge.values()), huge
     too_far = locksim("check", path, "--clock-uncertainty", "25h")
     assert too_far.returncode == 2 and "more than a day" in too_far.stderr
+    # A pair of its own: c1's and c2's clocks 1 ms apart decide P1 again.
+    paired = statuses(locksim, path, "--clock-uncertainty", "10ms", "--clock-uncertainty", "c1:c2=1ms")
+    assert paired["P1"][0] == "holds", paired
+    for bad, words in ((["c1:c2=1ms"], "needs the one for every other pair"), (["1ms", "c1=1ms"], "A:B=D"),
+                       (["1ms", "c1:c9=1ms"], "no process of the history"), (["1ms", "2ms"], "given twice"),
+                       (["1ms", "c1:c1=1ms"], "name two")):
+        refused = locksim("check", path, *[x for b in bad for x in ("--clock-uncertainty", b)])
+        assert refused.returncode == 2 and words in refused.stderr, (bad, refused.stderr)
 
     def decades(lines):
         lines[-1]["local"] = 2 ** 62
@@ -306,6 +314,30 @@ def test_the_same_run_writes_the_same_history_and_judgement(locksim, tmp_path):
         assert judged[0] == judged[1] and '"verdicts"' in judged[0]
 
 
+def catalogue_histories(locksim, tmp_path):
+    """(scenario, its run's verdicts for one variant, that variant's history as a list of lines), all variants."""
+    for name in catalogue(locksim):
+        ran = json.loads(locksim("run", name, "--json", "--history", tmp_path / f"{name}.jsonl").stdout)
+        several = len(ran["variants"]) > 1
+        for v in ran["variants"]:
+            path = tmp_path / (f"{name}.{v['name']}.jsonl" if several else f"{name}.jsonl")
+            yield name, v, [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def tally_against_the_run(locksim, path, v, *args):
+    """check's verdicts on |path| against run's |v|: (decided, unknown); fails on a decided verdict that differs."""
+    judged = locksim("check", path, "--json", *args)
+    assert judged.returncode in (0, 1), (v["name"], judged.stderr)
+    decided = unknown = 0
+    for prop, verdict in json.loads(judged.stdout)["verdicts"].items():
+        if verdict["status"] == "unknown":
+            unknown += 1
+        else:
+            decided += 1
+            assert verdict["status"] == v["verdicts"][prop]["status"], (v["name"], prop, args)
+    return decided, unknown
+
+
 def as_local(lines, offsets):
     """A common-clock history as its processes would have logged it on clocks |offsets| ns off true time: each
     event at t + its recorder's offset, each lease end at its true end + the client's (no end: unknown)."""
@@ -332,27 +364,18 @@ def test_on_local_clocks_every_decided_verdict_is_the_true_one(locksim, tmp_path
     import random
     rng = random.Random(7)
     decided = unknown = 0
-    for name in catalogue(locksim):
-        ran = json.loads(locksim("run", name, "--json", "--history", tmp_path / f"{name}.jsonl").stdout)
-        several = len(ran["variants"]) > 1
-        for v in ran["variants"]:
-            path = tmp_path / (f"{name}.{v['name']}.jsonl" if several else f"{name}.jsonl")
-            lines = [json.loads(line) for line in path.read_text().splitlines()]
-            u = rng.choice([1_000_000, 5_000_000, 50_000_000])
-            names = [p["name"] for p in lines[0]["processes"]] + ["observer"]
-            offsets = {n: rng.randint(0, u) for n in names}
-            local = tmp_path / "local.jsonl"
-            local.write_text("".join(json.dumps(x) + "\n" for x in as_local(lines, offsets)))
-            judged = locksim("check", local, "--json", "--clock-uncertainty", f"{u}ns")
-            assert judged.returncode in (0, 1), (name, v["name"], judged.stderr)
-            for prop, verdict in json.loads(judged.stdout)["verdicts"].items():
-                if verdict["status"] == "unknown":
-                    unknown += 1
-                    continue
-                decided += 1
-                assert verdict["status"] == v["verdicts"][prop]["status"], (name, v["name"], prop, u)
+    for name, v, lines in catalogue_histories(locksim, tmp_path):
+        u = rng.choice([1_000_000, 5_000_000, 50_000_000])
+        names = [p["name"] for p in lines[0]["processes"]] + ["observer"]
+        offsets = {n: rng.randint(0, u) for n in names}
+        local = tmp_path / "local.jsonl"
+        local.write_text("".join(json.dumps(x) + "\n" for x in as_local(lines, offsets)))
+        # One pair told more tightly, as it truly is: a pair's own bound.
+        a, b = rng.sample(names, 2)
+        pair = f"{a}:{b}={abs(offsets[a] - offsets[b])}ns"
+        d, n = tally_against_the_run(locksim, local, v, "--clock-uncertainty", f"{u}ns", "--clock-uncertainty", pair)
+        decided, unknown = decided + d, unknown + n
     assert decided > 100, (decided, unknown)
-
 
 def test_a_real_etcd_run_is_judged_with_its_gaps_unknown(locksim):
     """The real-etcd referee's history in the docs: violations found, and P4 unknown (no key events), never holds."""
@@ -388,27 +411,16 @@ def test_with_key_events_in_ranges_every_decided_verdict_is_the_true_one(locksim
     import random
     rng = random.Random(11)
     decided = unknown = 0
-    for name in catalogue(locksim):
-        ran = json.loads(locksim("run", name, "--json", "--history", tmp_path / f"{name}.jsonl").stdout)
-        several = len(ran["variants"]) > 1
-        for v in ran["variants"]:
-            path = tmp_path / (f"{name}.{v['name']}.jsonl" if several else f"{name}.jsonl")
-            lines = [json.loads(line) for line in path.read_text().splitlines()]
-            width = rng.choice([100_000, 2_000_000, 20_000_000])
-            for x in lines[1:]:
-                if x["type"] in ("key-held", "key-dropped"):
-                    early = rng.randint(0, min(width, x["t"]))
-                    x["t_latest"] = x["t"] + rng.randint(0, width)
-                    x["t"] -= early
-            events = sorted(lines[1:-1], key=lambda x: x["t"])
-            ranged = tmp_path / "ranged.jsonl"
-            ranged.write_text("".join(json.dumps(x) + "\n" for x in [lines[0], *events, lines[-1]]))
-            judged = locksim("check", ranged, "--json")
-            assert judged.returncode in (0, 1), (name, v["name"], judged.stderr)
-            for prop, verdict in json.loads(judged.stdout)["verdicts"].items():
-                if verdict["status"] == "unknown":
-                    unknown += 1
-                    continue
-                decided += 1
-                assert verdict["status"] == v["verdicts"][prop]["status"], (name, v["name"], prop, width)
+    for name, v, lines in catalogue_histories(locksim, tmp_path):
+        width = rng.choice([100_000, 2_000_000, 20_000_000])
+        for x in lines[1:]:
+            if x["type"] in ("key-held", "key-dropped"):
+                early = rng.randint(0, min(width, x["t"]))
+                x["t_latest"] = x["t"] + rng.randint(0, width)
+                x["t"] -= early
+        events = sorted(lines[1:-1], key=lambda x: x["t"])
+        ranged = tmp_path / "ranged.jsonl"
+        ranged.write_text("".join(json.dumps(x) + "\n" for x in [lines[0], *events, lines[-1]]))
+        d, n = tally_against_the_run(locksim, ranged, v)
+        decided, unknown = decided + d, unknown + n
     assert decided > 300 and unknown > 0, (decided, unknown)
