@@ -162,15 +162,19 @@ def _witness_lines(verdicts: Sequence[PropertyVerdict], variant: Optional[str], 
 
 
 def default_title(trace: Trace, variant: Optional[str]) -> str:
-    stem = Path(trace.source).stem if trace.source else "locksim run"
+    # A checked history is named by its own file, not by the trace's.
+    named = trace.run.history if trace.run.history is not None else trace.source
+    stem = Path(named).stem if named else "locksim run"
     return f"{stem} · {variant}" if variant else stem
 
 
 def subtitle(trace: Trace) -> str:
     run = trace.run
     n_nodes = len(trace.nodes)
-    parts = [f"seed {run.seed}", f"{len(trace.clients)} client{'s' if len(trace.clients) != 1 else ''}"]
-    roles = initial_roles(trace)
+    # A checked history has no seed: its file says what it is.
+    first = "a recorded history" if run.history is not None else f"seed {run.seed}"
+    parts = [first, f"{len(trace.clients)} client{'s' if len(trace.clients) != 1 else ''}"]
+    roles = initial_roles(trace) if run.service_recorded else {}
     members = trace.run.names_of("store")
     if members:
         leaders = [n for n in members if roles.get(n) == "leader"]
@@ -192,7 +196,7 @@ def subtitle(trace: Trace) -> str:
         final = final_app_note(trace)
         parts.append(f"app: {run.app}" + (f", at the end {final}" if final else ""))
     parts.append(f"run ends at {fmt_time(trace.end_ns)}")
-    return " · ".join(parts) + "   —   x: true time"
+    return " · ".join(parts) + ("" if run.history is not None else "   —   x: true time")
 
 
 def _default_window_end(trace: Trace, verdicts: Optional[Sequence[PropertyVerdict]], x0: float) -> float:
@@ -248,7 +252,7 @@ def draw_with_tooltips(trace: Trace, verdicts: Optional[Sequence[PropertyVerdict
     ax.set_ylim(-0.5, max(len(shown), 1) - 0.5)
     ax.set_yticks([l.y for l in shown], [l.text for l in shown])
     ax.tick_params(axis="y", length=0, pad=6)
-    ax.set_xlabel("true time (s)")
+    ax.set_xlabel("the history's clock (s)" if trace.run.history is not None else "true time (s)")
     ax.ticklabel_format(axis="x", style="plain", useOffset=False)
     ax.xaxis.set_minor_locator(AutoMinorLocator())
     ax.grid(axis="x", color=style.GRID, lw=0.6, zorder=0)

@@ -80,11 +80,15 @@ def has_holder_lane(trace: Trace) -> bool:
 def lanes(trace: Trace, has_network: bool) -> list[Lane]:
     """Top down: clients, Redis nodes (labelled with their first role when replicated) and the service holder,
     sentinels, services, other processes with faults, the resource (when anything was done to it), the network."""
-    roles = initial_roles(trace)
+    # A checked history that does not record the service's keys: its nodes' lanes are empty for want of
+    # records, not because nothing was held, and say so; no role is known either.
+    recorded = trace.run.service_recorded
+    roles = initial_roles(trace) if recorded else {}
     names: list[tuple[str, str, str]] = [(c, "client", "") for c in trace.clients]
-    names += [(n, "redis", f"{n} ({roles[n]})" if n in roles else "") for n in trace.nodes]
+    names += [(n, "redis", f"{n} ({roles[n]})" if n in roles else "" if recorded else f"{n} (not recorded)")
+              for n in trace.nodes]
     if has_holder_lane(trace):
-        names.append(("holder", "redis", "service holder"))
+        names.append(("holder", "redis", "service holder" if recorded else "service holder (not recorded)"))
     sentinels = trace.sentinels
     # Sentinels that did nothing worth a mark (no master down, no failover, no fault on them) share one lane.
     quiet = not sentinel_events(trace) and not any(f.target in sentinels for f in trace.of(Fault))

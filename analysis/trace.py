@@ -192,7 +192,9 @@ def _run_header(obj: dict, where: str) -> Run:
                    keys=tuple(str(k) for k in obj.get("keys", [])),
                    service_nodes=tuple(str(n) for n in obj.get("service_nodes", [])),
                    quorum=int(obj.get("quorum", 1)), app=str(obj.get("app", "none")),
-                   service_masters=tuple(None if m is None else str(m) for m in obj.get("service_masters", [])))
+                   service_masters=tuple(None if m is None else str(m) for m in obj.get("service_masters", [])),
+                   history=None if obj.get("history") is None else str(obj["history"]),
+                   service_recorded=bool(obj.get("service_recorded", True)))
     except (KeyError, TypeError, ValueError) as e:
         raise TraceError(f"{where}: malformed \"run\" header ({e})") from None
 

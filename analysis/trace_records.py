@@ -42,6 +42,9 @@ class Run:
     app: str
     # Per service node: the master it replicates when the run starts, None for a master.
     service_masters: tuple[str | None, ...] = ()
+    # A checked history's trace (locksim check): its file, and whether it records the service's keys.
+    history: str | None = None
+    service_recorded: bool = True
 
     def names_of(self, kind: str) -> list[str]:
         return [p.name for p in self.processes if p.kind == kind]
@@ -572,7 +575,7 @@ class JudgedVerdict:
     t: int
     property: str  # grant-exclusive ...
     id: str  # P1 ...
-    status: str  # holds | violated
+    status: str  # holds | violated | unknown (locksim check: the history cannot decide it)
     count: int
     witness: Optional[Witness]
 

@@ -2,7 +2,9 @@
 # Draws the pictures in docs/img/ again. Each one is the timeline of a real
 # catalogue run that breaks the property it illustrates (docs/properties.md),
 # made by locksim and analysis/timeline.py, so a change that moves a run is a
-# change of its picture: run this, look, and commit the new PNGs with it.
+# change of its picture: run this, look, and commit the new PNGs with it. The
+# last is a recorded history's (docs/history.md): a real etcd run's, judged
+# by locksim check.
 #
 #   sh docs/make_figures.sh
 #
@@ -37,14 +39,36 @@ figure() {
     exit 1
   fi
   "$python" analysis/timeline.py "$trace" --out "$work/$name.png" --title "$property: $scenario · $variant" "$@"
-  # Timelines are flat colours and text: a palette of 128 colours looks the
-  # same and takes a third of the bytes, which keeps the repository small.
+  small "$name"
+  echo "docs/img/$name.png  ($scenario · $variant)"
+}
+
+# Timelines are flat colours and text: a palette of 128 colours looks the
+# same and takes a third of the bytes, which keeps the repository small.
+small() {
   "$python" -c '
 import sys
 from PIL import Image
 Image.open(sys.argv[1]).convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT,
-    dither=Image.Dither.NONE).save(sys.argv[2], optimize=True)' "$work/$name.png" "docs/img/$name.png"
-  echo "docs/img/$name.png  ($scenario · $variant)"
+    dither=Image.Dither.NONE).save(sys.argv[2], optimize=True)' "$work/$1.png" "docs/img/$1.png"
+}
+
+# history_figure NAME HISTORY: a recorded history, judged by locksim check
+# (exit 1: it breaks a property, as the picture's history must).
+history_figure() {
+  name=$1 history=$2
+  set +e
+  "$locksim" check "$history" --trace "$work/$name.jsonl" > "$work/$name.txt"
+  status=$?
+  set -e
+  if [ "$status" -ne 1 ]; then
+    cat "$work/$name.txt" >&2
+    echo "make_figures: $history breaks no property (exit $status); pick another history for $name" >&2
+    exit 1
+  fi
+  "$python" analysis/timeline.py "$work/$name.jsonl" --out "$work/$name.png" --title "a real etcd run, judged by locksim check"
+  small "$name"
+  echo "docs/img/$name.png  ($history)"
 }
 
 # Each window ends soon after the story's last act: the runs go on idle to
@@ -54,3 +78,4 @@ figure p2-belief-exclusive belief-exclusive watchdog-renewal-gc long-pause --to 
 figure p3-resource-exclusive resource-exclusive single-node-gc-pause base --to 17
 figure p4-resource-current resource-current fencing-newer-holder-not-yet-written base --to 21
 figure p5-invariant invariant fencing-multistep-collection base --to 17
+history_figure history-real-etcd-gc-pause docs/examples/real-etcd-gc-pause.history.jsonl

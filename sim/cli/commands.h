@@ -14,6 +14,8 @@ inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitCrash = 3;  // search: a run crashed the model (crash-N.toml)
 
 int run_command(const std::string& program, const std::vector<std::string>& args);
+// Exit 0 when no property is violated, 1 when one is, 2 when the history is refused.
+int check_command(const std::string& program, const std::vector<std::string>& args);
 int validate_command(const std::string& program, const std::vector<std::string>& args);
 int list_command(const std::string& program, const std::vector<std::string>& args);
 int keys_command(const std::string& program, const std::vector<std::string>& args);

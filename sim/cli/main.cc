@@ -18,9 +18,12 @@ properties: grant-exclusive, belief-exclusive, resource-exclusive,
 resource-current and invariant.
 
 commands:
-  run FILE|NAME [--variant NAME]... [--seed N] [--set KEY=VALUE]... [--trace FILE] [--json]
+  run FILE|NAME [--variant NAME]... [--seed N] [--set KEY=VALUE]... [--trace FILE] [--history FILE] [--json]
                         run a scenario's variants (a file, or a catalogue scenario
                         by name) and print their verdicts
+  check HISTORY [--json] [--trace FILE] [--clock-uncertainty D]
+                        judge a recorded history (a real system's, or run --history's)
+                        with the same five properties: violated, holds or unknown
   sweep FILE [--variant NAME] (--vary KEY=SPEC... | --grid GRID.csv) --seeds N
         [--threads T] [--shard K/N] [--out FILE] [--per-run FILE] [--resume]
                         run a variant over a parameter grid, N seeds per cell,
@@ -53,6 +56,7 @@ using Command = int (*)(const std::string& program, const std::vector<std::strin
 // misspelt one read the same list.
 constexpr std::pair<std::string_view, Command> kCommands[] = {
     {"run", locksim::cli::run_command},
+    {"check", locksim::cli::check_command},
     {"sweep", locksim::cli::sweep_command},
     {"compare", locksim::cli::compare_command},
     {"search", locksim::cli::search_command},

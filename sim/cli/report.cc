@@ -17,11 +17,6 @@ std::string per_second(const Liveness& l) {
   return text;
 }
 
-std::string pad(std::string s, std::size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
-  return s;
-}
-
 std::string expected_text(const Expectation& e, Property p) {
   const auto& want = e.violated[static_cast<std::size_t>(p)];
   if (!want) return "-";
@@ -66,6 +61,42 @@ constexpr std::size_t kClientLines = 16;
 
 }  // namespace
 
+std::string pad(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+void print_figures(std::ostream& out, const Judgement& j, const History& h, bool holder_known) {
+  const Liveness& l = j.liveness;
+  out << "  liveness: " << l.sessions << " sessions";
+  // Only when it happened: a grant already over on the client's clock is a bug worth a glance.
+  if (l.expired_grants > 0) out << " (" << l.expired_grants << " expired at grant)";
+  out << " from " << l.acquire_attempts << " acquire attempts ("
+      << percent(l.acquire_ok, l.acquire_attempts) << " ok, " << l.acquire_info << " unknown), acquire latency mean "
+      << format_duration_rounded(l.mean_acquire_latency) << " max " << format_duration_rounded(l.max_acquire_latency)
+      << ", longest stuck " << (holder_known ? format_duration_rounded(l.longest_stuck) : "unknown") << ", unheld "
+      << (holder_known ? format_duration_rounded(l.unheld_time) : "unknown") << " of "
+      << format_duration_rounded(l.run_length) << "\n";
+  // Only under a transactional resource: what the optimism cost.
+  if (l.commits + l.rollbacks > 0) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.3g", committed_per_second(l));
+    out << "  efficiency: " << l.commits << " commits (" << rate << "/s), " << l.rollbacks
+        << " rolled back, wasted work " << format_duration_rounded(l.wasted_work) << "\n";
+  }
+  if (j.clients.size() <= kClientLines)
+    for (const ClientOutcome& c : j.clients) out << "    " << client_line(c, h) << "\n";
+  if (!j.faults.empty()) {
+    out << "  faults:";
+    for (std::size_t i = 0; i < j.faults.size(); ++i)
+      out << (i ? ";" : "") << " " << j.faults[i].name << " " << describe_firing(j.faults[i]);
+    out << "\n";
+    // A verdict may rest on a fault that did nothing: say so where it is seen.
+    for (const FaultOutcome& f : j.faults)
+      if (f.effective == 0) out << "  fault " << f.name << " " << describe_firing(f) << "\n";
+  }
+}
+
 void print_table(std::ostream& out, const VariantOutcome& v) {
   const RunResult& r = v.result;
   out << "variant " << v.spec.variant;
@@ -83,37 +114,48 @@ void print_table(std::ostream& out, const VariantOutcome& v) {
     if (disagrees) line += "   <-- expected " + expected;
     out << line << "\n";
   }
-  const Liveness& l = r.liveness;
-  out << "  liveness: " << l.sessions << " sessions";
-  // Only when it happened: a grant already over on the client's clock is a bug worth a glance.
-  if (l.expired_grants > 0) out << " (" << l.expired_grants << " expired at grant)";
-  out << " from " << l.acquire_attempts << " acquire attempts ("
-      << percent(l.acquire_ok, l.acquire_attempts) << " ok, " << l.acquire_info << " unknown), acquire latency mean "
-      << format_duration_rounded(l.mean_acquire_latency) << " max " << format_duration_rounded(l.max_acquire_latency)
-      << ", longest stuck " << format_duration_rounded(l.longest_stuck) << ", unheld "
-      << format_duration_rounded(l.unheld_time)
-      << " of " << format_duration_rounded(l.run_length) << "\n";
-  // Only under a transactional resource: what the optimism cost.
-  if (l.commits + l.rollbacks > 0) {
-    char rate[32];
-    std::snprintf(rate, sizeof rate, "%.3g", committed_per_second(l));
-    out << "  efficiency: " << l.commits << " commits (" << rate << "/s), " << l.rollbacks
-        << " rolled back, wasted work " << format_duration_rounded(l.wasted_work) << "\n";
-  }
-  if (r.clients.size() <= kClientLines)
-    for (const ClientOutcome& c : r.clients) out << "    " << client_line(c, r.history) << "\n";
-  if (!r.faults.empty()) {
-    out << "  faults:";
-    for (std::size_t i = 0; i < r.faults.size(); ++i)
-      out << (i ? ";" : "") << " " << r.faults[i].name << " " << describe_firing(r.faults[i]);
-    out << "\n";
-    // A verdict may rest on a fault that did nothing: say so where it is seen.
-    for (const FaultOutcome& f : r.faults)
-      if (f.effective == 0) out << "  fault " << f.name << " " << describe_firing(f) << "\n";
-  }
+  print_figures(out, r, r.history);
   for (const Mismatch& m : r.mismatches)
     out << "  MISMATCH " << m.what << ": expected " << m.expected << ", got " << m.actual << "\n";
   out << (r.matches() ? "  matches [expect]\n" : "  DOES NOT MATCH [expect]\n");
+}
+
+void print_figures_json(std::ostream& out, const Judgement& j, const History& h, bool holder_known) {
+  const Liveness& l = j.liveness;
+  out << ",\"liveness\":{\"acquire_attempts\":" << l.acquire_attempts << ",\"acquire_ok\":" << l.acquire_ok
+      << ",\"acquire_failed\":" << l.acquire_failed << ",\"acquire_info\":" << l.acquire_info
+      << ",\"sessions\":" << l.sessions << ",\"expired_grants\":" << l.expired_grants
+      << ",\"gave_up\":" << l.gave_up
+      << ",\"mean_acquire_latency_ns\":" << ns(l.mean_acquire_latency)
+      << ",\"max_acquire_latency_ns\":" << ns(l.max_acquire_latency)
+      << ",\"longest_stuck_ns\":" << (holder_known ? ns(l.longest_stuck) : "null")
+      << ",\"unheld_ns\":" << (holder_known ? ns(l.unheld_time) : "null") << ",\"run_length_ns\":" << ns(l.run_length)
+      << ",\"commits\":" << l.commits << ",\"rollbacks\":" << l.rollbacks
+      << ",\"wasted_work_ns\":" << ns(l.wasted_work) << ",\"committed_per_s\":" << per_second(l)
+      << "},\"faults\":[";
+  for (std::size_t f = 0; f < j.faults.size(); ++f) {
+    const FaultOutcome& fault = j.faults[f];
+    const auto at = [](TrueTime t) {
+      return t == kTrueNever ? std::string("null") : std::to_string(t.time_since_epoch().count());
+    };
+    out << (f ? "," : "") << "{\"name\":" << json_quote(fault.name) << ",\"fired\":" << fault.fired
+        << ",\"effective\":" << fault.effective << ",\"first_at_ns\":" << at(fault.first_at)
+        << ",\"first_effective_at_ns\":" << at(fault.first_effective_at)
+        << ",\"text\":" << json_quote(describe_firing(fault)) << "}";
+  }
+  out << "],\"clients\":[";
+  for (std::size_t c = 0; c < j.clients.size(); ++c) {
+    const ClientOutcome& o = j.clients[c];
+    out << (c ? "," : "") << "{\"name\":" << json_quote(h.name_of(o.client)) << ",\"sessions\":" << o.sessions
+        << ",\"ops_accepted\":" << o.ops_accepted << ",\"ops_rejected\":" << o.ops_rejected << ",\"rejected\":{";
+    for (std::size_t reason = 1; reason < kRejectCount; ++reason)
+      out << (reason > 1 ? "," : "") << json_quote(resource::reject_name(static_cast<resource::Reject>(reason)))
+          << ":" << o.rejected_by[reason];
+    out << "},\"releases\":{\"ok\":" << o.releases_ok << ",\"failed\":" << o.releases_failed
+        << ",\"unknown\":" << o.releases_unknown << "},\"longest_wait_ns\":" << ns(o.longest_wait)
+        << ",\"waiting_at_end\":" << (o.waiting_at_end ? "true" : "false") << "}";
+  }
+  out << "]";
 }
 
 void print_json(std::ostream& out, const std::string& scenario, const std::string& file, std::uint64_t seed,
@@ -148,40 +190,9 @@ void print_json(std::ostream& out, const std::string& scenario, const std::strin
           << ",\"expected\":" << json_quote(r.mismatches[m].expected) << ",\"actual\":" << json_quote(r.mismatches[m].actual)
           << "}";
     }
-    const Liveness& l = r.liveness;
-    out << "],\"liveness\":{\"acquire_attempts\":" << l.acquire_attempts << ",\"acquire_ok\":" << l.acquire_ok
-        << ",\"acquire_failed\":" << l.acquire_failed << ",\"acquire_info\":" << l.acquire_info
-        << ",\"sessions\":" << l.sessions << ",\"expired_grants\":" << l.expired_grants
-        << ",\"gave_up\":" << l.gave_up
-        << ",\"mean_acquire_latency_ns\":" << ns(l.mean_acquire_latency)
-        << ",\"max_acquire_latency_ns\":" << ns(l.max_acquire_latency) << ",\"longest_stuck_ns\":" << ns(l.longest_stuck)
-        << ",\"unheld_ns\":" << ns(l.unheld_time) << ",\"run_length_ns\":" << ns(l.run_length)
-        << ",\"commits\":" << l.commits << ",\"rollbacks\":" << l.rollbacks
-        << ",\"wasted_work_ns\":" << ns(l.wasted_work) << ",\"committed_per_s\":" << per_second(l)
-        << "},\"faults\":[";
-    for (std::size_t f = 0; f < r.faults.size(); ++f) {
-      const FaultOutcome& fault = r.faults[f];
-      const auto at = [](TrueTime t) {
-        return t == kTrueNever ? std::string("null") : std::to_string(t.time_since_epoch().count());
-      };
-      out << (f ? "," : "") << "{\"name\":" << json_quote(fault.name) << ",\"fired\":" << fault.fired
-          << ",\"effective\":" << fault.effective << ",\"first_at_ns\":" << at(fault.first_at)
-          << ",\"first_effective_at_ns\":" << at(fault.first_effective_at)
-          << ",\"text\":" << json_quote(describe_firing(fault)) << "}";
-    }
-    out << "],\"clients\":[";
-    for (std::size_t c = 0; c < r.clients.size(); ++c) {
-      const ClientOutcome& o = r.clients[c];
-      out << (c ? "," : "") << "{\"name\":" << json_quote(r.history.name_of(o.client)) << ",\"sessions\":" << o.sessions
-          << ",\"ops_accepted\":" << o.ops_accepted << ",\"ops_rejected\":" << o.ops_rejected << ",\"rejected\":{";
-      for (std::size_t reason = 1; reason < kRejectCount; ++reason)
-        out << (reason > 1 ? "," : "") << json_quote(resource::reject_name(static_cast<resource::Reject>(reason)))
-            << ":" << o.rejected_by[reason];
-      out << "},\"releases\":{\"ok\":" << o.releases_ok << ",\"failed\":" << o.releases_failed
-          << ",\"unknown\":" << o.releases_unknown << "},\"longest_wait_ns\":" << ns(o.longest_wait)
-          << ",\"waiting_at_end\":" << (o.waiting_at_end ? "true" : "false") << "}";
-    }
-    out << "],\"events\":" << r.events << "}";
+    out << "]";
+    print_figures_json(out, r, r.history);
+    out << ",\"events\":" << r.events << "}";
   }
   out << "]}\n";
 }

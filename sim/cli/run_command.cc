@@ -16,6 +16,7 @@
 #include "sim/cli/report.h"
 #include "sim/cli/shell_quote.h"
 #include "sim/core/run_error.h"
+#include "sim/recorded/history_writer.h"
 #include "sim/scenario/file.h"
 
 namespace po = boost::program_options;
@@ -39,6 +40,7 @@ struct RunOptions {
   std::vector<std::string> variants;
   std::vector<std::string> sets;
   std::string trace_path;
+  std::string history_path;
   std::optional<std::uint64_t> seed;
   bool json = false;
 };
@@ -53,6 +55,8 @@ bool read_options(const std::vector<std::string>& args, RunOptions& o, int& exit
       ("seed", po::value(&seed_text), "run seed, 0 to 18446744073709551615 (default: the scenario's [scenario] seed)")
       ("set", po::value(&o.sets), "override a scenario key, e.g. --set lock.ttl=5s (repeatable)")
       ("trace", po::value(&o.trace_path), "write the run's trace (JSON lines) here; with several variants the variant name is added before the extension")
+      ("history", po::value(&o.history_path),
+       "write the run as a history (docs/history.md) here, for locksim check; named per variant as --trace is")
       ("json", "print one JSON object instead of tables");
   std::vector<std::string> positional;
   po::variables_map vm;
@@ -102,15 +106,40 @@ std::vector<ScenarioSpec> resolve_variants(const ScenarioFile& scenario, const R
   return specs;
 }
 
-// Each variant's trace is a file of its own, and none is the scenario.
-bool traces_are_distinct(const RunOptions& o, const std::vector<ScenarioSpec>& specs) {
-  if (o.trace_path.empty()) return true;
+// Each variant's trace and history is a file of its own, and none is the scenario.
+bool outputs_are_distinct(const RunOptions& o, const std::vector<ScenarioSpec>& specs) {
   std::vector<sweep::NamedFile> files{{"the scenario file", o.file, false}};
   const bool several = specs.size() > 1;
-  for (const ScenarioSpec& spec : specs)
-    files.push_back({several ? "--trace (variant " + spec.variant + ")" : "--trace",
-                     trace_path_for(o.trace_path, spec.variant, several)});
+  for (const auto& [flag, path] : {std::pair{"--trace", &o.trace_path}, std::pair{"--history", &o.history_path}}) {
+    if (path->empty()) continue;
+    for (const ScenarioSpec& spec : specs)
+      files.push_back({several ? std::string(flag) + " (variant " + spec.variant + ")" : std::string(flag),
+                       trace_path_for(*path, spec.variant, several)});
+  }
   return distinct_outputs("run", files, std::cerr);
+}
+
+// The command that replays one variant's run, as a history's source.
+std::string replay_command(const std::string& program, const RunOptions& o, const ScenarioSpec& spec) {
+  std::string out = shell_quote(program) + " run " + shell_quote(o.file) + " --variant " + shell_quote(spec.variant) +
+                    " --seed " + std::to_string(spec.seed);
+  for (const std::string& s : o.sets) out += " --set " + shell_quote(s);
+  return out;
+}
+
+// The run as a history (docs/history.md); false after saying why it could not be written.
+bool write_history_file(const std::string& program, const RunOptions& o, const ScenarioSpec& spec, bool several,
+                        const RunResult& result) {
+  const std::string path = trace_path_for(o.history_path, spec.variant, several);
+  std::ofstream out;
+  if (!open_output("run", path, out, std::cerr)) return false;
+  write_history(out, result.history, result.clocks, replay_command(program, o, spec));
+  out.close();
+  if (!out) {
+    std::cerr << "locksim run: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
 }
 
 // One variant's run, traced to a file when asked; nullopt after printing why
@@ -126,7 +155,9 @@ std::optional<RunResult> run_variant(const RunOptions& o, const ScenarioSpec& sp
     trace = std::make_unique<NullTrace>();
   }
   try {
-    return run_scenario(spec, spec.seed, *trace);
+    locksim::RunOptions run;
+    run.keep_clocks = !o.history_path.empty();
+    return run_scenario(spec, spec.seed, *trace, run);
   } catch (const RunError& e) {
     // Bad input found during the run (a budget, a drawn value out of range).
     std::cerr << "locksim run: " << o.file << ": variant " << spec.variant << ", seed " << spec.seed << ": "
@@ -138,13 +169,8 @@ std::optional<RunResult> run_variant(const RunOptions& o, const ScenarioSpec& sp
 // The command that replays each variant whose verdicts did not match.
 void print_reproduce(std::ostream& out, const std::string& program, const RunOptions& o,
                      const std::vector<VariantOutcome>& outcomes) {
-  for (const VariantOutcome& v : outcomes) {
-    if (v.result.matches()) continue;
-    out << "reproduce: " << shell_quote(program) << " run " << shell_quote(o.file) << " --variant "
-        << shell_quote(v.spec.variant) << " --seed " << v.spec.seed;
-    for (const std::string& s : o.sets) out << " --set " << shell_quote(s);
-    out << "\n";
-  }
+  for (const VariantOutcome& v : outcomes)
+    if (!v.result.matches()) out << "reproduce: " << replay_command(program, o, v.spec) << "\n";
 }
 
 }  // namespace
@@ -159,7 +185,7 @@ int run_command(const std::string& program, const std::vector<std::string>& args
     return kExitBadInput;
   }
   const std::vector<ScenarioSpec> specs = resolve_variants(*scenario, o);
-  if (specs.empty() || !traces_are_distinct(o, specs)) return kExitBadInput;
+  if (specs.empty() || !outputs_are_distinct(o, specs)) return kExitBadInput;
   const std::uint64_t shown_seed = specs.front().seed;
   if (!o.json) {
     std::cout << "seed " << shown_seed << "\n" << scenario->name();
@@ -170,6 +196,8 @@ int run_command(const std::string& program, const std::vector<std::string>& args
   for (const ScenarioSpec& spec : specs) {
     std::optional<RunResult> result = run_variant(o, spec, specs.size() > 1);
     if (!result) return kExitBadInput;
+    const bool several = specs.size() > 1;
+    if (!o.history_path.empty() && !write_history_file(program, o, spec, several, *result)) return kExitBadInput;
     outcomes.push_back({spec, std::move(*result)});
     if (!o.json) {
       print_table(std::cout, outcomes.back());

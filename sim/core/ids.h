@@ -13,6 +13,8 @@ using SessionId = std::uint32_t;
 inline constexpr ProcessId kNoProcess = UINT32_MAX;
 
 enum class ProcessKind : std::uint8_t { client, redis_node, resource, other, sentinel, service, store_member };
+// As the trace's and the history's headers name it: client, redis, resource, ...
+const char* process_kind_name(ProcessKind k);
 
 // Every process has two clocks: the wall clock (steps with NTP and operators)
 // and the monotonic clock (never steps; still drifts). Models say which they read.

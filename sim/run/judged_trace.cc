@@ -165,7 +165,7 @@ std::string witness_json(const History& h, const std::optional<Witness>& witness
          ",\"other_session\":" + (w.other_session == 0 ? std::string("null") : std::to_string(w.other_session)) + "}";
 }
 
-std::vector<std::string> judged_lines(const History& h, const Verdicts& verdicts) {
+std::vector<std::string> judged_lines(const History& h, const Verdicts& verdicts, const Undecided& undecided) {
   const SessionTable table(h);
   const TrueTime end = table.run_end();
   std::vector<std::string> beliefs, windows, holders, roles, judged;
@@ -185,20 +185,21 @@ std::vector<std::string> judged_lines(const History& h, const Verdicts& verdicts
                        .done());
   for (auto* part : {&beliefs, &windows, &holders, &roles}) judged.insert(judged.end(), part->begin(), part->end());
   for (const Verdict& v : verdicts) {
+    const bool unknown = undecided[static_cast<std::size_t>(v.property)];
     judged.push_back(TraceLine(end, "verdict")
                          .str("property", property_name(v.property))
                          .str("id", property_id(v.property))
-                         .str("status", v.violated ? "violated" : "holds")
-                         .num("count", v.count)
-                         .raw("witness", witness_json(h, v.witness))
+                         .str("status", unknown ? "unknown" : v.violated ? "violated" : "holds")
+                         .num("count", unknown ? 0 : v.count)
+                         .raw("witness", unknown ? "null" : witness_json(h, v.witness))
                          .done());
   }
   return judged;
 }
 
-void write_judged_lines(TraceSink& trace, const History& h, const Verdicts& verdicts) {
+void write_judged_lines(TraceSink& trace, const History& h, const Verdicts& verdicts, const Undecided& undecided) {
   if (!trace.enabled()) return;
-  for (const std::string& line : judged_lines(h, verdicts)) trace.line(line);
+  for (const std::string& line : judged_lines(h, verdicts, undecided)) trace.line(line);
 }
 
 }  // namespace locksim

@@ -5,6 +5,7 @@
 // The line format is part 4 of the contract in sim/world/trace_format.h.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,15 +16,19 @@
 
 namespace locksim {
 
+// Per property: the history cannot decide it (locksim check's unknown); its
+// verdict line then says so instead of holds or violated.
+using Undecided = std::array<bool, kPropertyCount>;
+
 // The judged lines, in order: "judged", then "belief", "promised-window",
 // "holder", "role-interval" and "verdict" lines, all at the run's end.
 // Each Redis node's first role comes from h.service.initial_masters.
-std::vector<std::string> judged_lines(const History& h, const Verdicts& verdicts);
+std::vector<std::string> judged_lines(const History& h, const Verdicts& verdicts, const Undecided& undecided = {});
 
 // The witness object exactly as locksim run --json writes it, or null.
 std::string witness_json(const History& h, const std::optional<Witness>& witness);
 
 // Writes judged_lines() to |trace| when it is enabled; nothing otherwise.
-void write_judged_lines(TraceSink& trace, const History& h, const Verdicts& verdicts);
+void write_judged_lines(TraceSink& trace, const History& h, const Verdicts& verdicts, const Undecided& undecided = {});
 
 }  // namespace locksim

@@ -19,6 +19,9 @@ void run_and_judge(World& world, const ScenarioSpec& spec, std::uint64_t seed, T
   world.run(TrueTime{spec.run_for});
   result.seed = seed;
   result.events = world.events_dispatched();
+  result.clocks.clear();
+  if (options.keep_clocks)
+    for (ProcessId p = 0; p < world.history().processes.size(); ++p) result.clocks.push_back(world.clock(p));
   world.swap_history(result.history);
   sessions.build(result.history);
   judge(result.history, sessions, trace.enabled() ? WitnessDetail::text : options.witnesses, result);

@@ -35,6 +35,9 @@ struct RunResult : Judgement {
   History history;
   std::vector<Mismatch> mismatches;
   std::uint64_t events = 0;
+  // Every process's clocks as they were at the end, when RunOptions asked
+  // (a history records each process's own readings: docs/history.md).
+  std::vector<Clock> clocks;
   bool matches() const { return mismatches.empty(); }
 };
 
@@ -55,6 +58,8 @@ struct RunOptions {
   // holding the run to the scenario's expectation, which costs strings in
   // every run of a cell whose swept value breaks the expectation.
   bool compare_expectation = true;
+  // Keep the clocks in RunResult::clocks (run --history).
+  bool keep_clocks = false;
 };
 
 RunResult run_scenario(const ScenarioSpec& spec, std::uint64_t seed, TraceSink& trace,

@@ -43,27 +43,13 @@ TraceLine& TraceLine::raw(const char* key, const std::string& json) {
   return *this;
 }
 
-namespace {
-
-const char* process_kind_name(ProcessKind k) {
-  switch (k) {
-    case ProcessKind::client: return "client";
-    case ProcessKind::redis_node: return "redis";
-    case ProcessKind::resource: return "resource";
-    case ProcessKind::other: return "other";
-    case ProcessKind::sentinel: return "sentinel";
-    case ProcessKind::service: return "service";
-    case ProcessKind::store_member: return "store";
-  }
-  return "?";
-}
-
-
-}  // namespace
-
 std::string lock_value_text(std::uint64_t v) { return redis::Value::token(v).to_string(); }
 
-std::string run_header_json(std::uint64_t seed, const History& h) {
+namespace {
+
+// The header's line as far as every trace has it; a checked history's adds
+// its own fields after.
+TraceLine header_line(const std::string& seed, const History& h) {
   std::string procs = "[";
   for (std::size_t i = 0; i < h.processes.size(); ++i) {
     if (i) procs += ",";
@@ -82,16 +68,24 @@ std::string run_header_json(std::uint64_t seed, const History& h) {
     masters += (i ? "," : "") + (m == kNoProcess ? std::string("null") : json_quote(h.name_of(m)));
   }
   masters += "]";
-  return TraceLine(kTrueStart, "run")
-      .num("format", kTraceFormatVersion)
-      .str("seed", std::to_string(seed))
+  TraceLine line(kTrueStart, "run");
+  line.num("format", kTraceFormatVersion)
+      .str("seed", seed)
       .raw("processes", procs)
       .raw("keys", keys)
       .raw("service_nodes", nodes)
       .raw("service_masters", masters)
       .num("quorum", h.service.quorum)
-      .str("app", app_kind_name(h.app))
-      .done();
+      .str("app", app_kind_name(h.app));
+  return line;
+}
+
+}  // namespace
+
+std::string run_header_json(std::uint64_t seed, const History& h) { return header_line(std::to_string(seed), h).done(); }
+
+std::string history_header_json(const std::string& file, bool service_recorded, const History& h) {
+  return header_line("", h).str("history", file).boolean("service_recorded", service_recorded).done();
 }
 
 std::string message_json(TrueTime at, const char* what, const Message& m, const History& h) {

@@ -40,6 +40,9 @@ class TraceLine {
 // A lock value as GET prints it (16 hex digits for a token).
 std::string lock_value_text(std::uint64_t v);
 std::string run_header_json(std::uint64_t seed, const History& history);
+// The header of a recorded history's trace (locksim check): no seed (""),
+// the history's file, and whether it records the service's keys.
+std::string history_header_json(const std::string& file, bool service_recorded, const History& history);
 std::string fact_json(const Fact& fact, const History& history);
 std::string message_json(TrueTime at, const char* what, const Message& m, const History& history);
 // The end of a grant's (or an extension's) promised window, known only when

@@ -23,14 +23,17 @@ const std::vector<TraceField> kMessageFields = {
 const std::vector<TraceLineDecl> kHeader = {
     {"run", S::header, "the header, once, first: the run's cast",
      {{"format", "i", "the trace format's version (bumped when a line or field changes meaning)"},
-      {"seed", "s", "the run's seed, in decimal (a string: it may not fit a double)"},
+      {"seed", "s", "the run's seed, in decimal (a string: it may not fit a double); \"\" for a checked history"},
       {"processes", "l", "[{\"name\", \"kind\"}, ...] by process id; kind: client | redis | resource | other | "
                          "sentinel | service | store"},
       {"keys", "l", "the Redis keys' names, by key id"},
       {"service_nodes", "l", "the lock service's nodes, by name"},
       {"service_masters", "l", "per service node, the master it replicates when the run starts (null: a master)"},
       {"quorum", "i", "how many nodes must hold a value for its owner to be the holder"},
-      {"app", "s", "the protected application: none | counter | register | collection | stock"}}},
+      {"app", "s", "the protected application: none | counter | register | collection | stock"},
+      {"history", "s?", "locksim check: the history file judged (docs/history.md)"},
+      {"service_recorded", "b?", "locksim check: false when the history does not record the service's keys, so "
+                                 "the nodes' lanes and the service holder are not known"}}},
 };
 
 // The message lines, one per fate a message can meet, all with the shared
@@ -111,8 +114,8 @@ const std::vector<TraceLineDecl> kAfterEndAndJudged = {
     {"verdict", S::judged, "per property, P1..P5",
      {{"property", "s", "grant-exclusive | belief-exclusive | resource-exclusive | resource-current | invariant"},
       {"id", "s", "P1..P5"},
-      {"status", "s", "holds | violated"},
-      {"count", "i", "how many violations"},
+      {"status", "s", "holds | violated | unknown (locksim check: the history cannot decide it)"},
+      {"count", "i", "how many violations (0 when unknown)"},
       {"witness", "o~", "the first violation exactly as locksim run --json writes it (null: none)"}}},
 };
 

@@ -11,7 +11,7 @@ What counts as a command, read from the fenced blocks of each page:
 - a line ending in a backslash goes on to the next; `# …` comments are bash's.
 
 Each page's commands run in order — one may read what an earlier one wrote — in bash, in a fresh directory that
-stands in for a checkout: `scenarios` and `analysis` link to the repository's, `build/locksim` and `locksim` on
+stands in for a checkout: `scenarios`, `analysis` and `docs/examples` link to the repository's, `build/locksim` and `locksim` on
 PATH are the binary under test, and a Slurm array task's variables are set (task 1 of 16, 2 CPUs). A command
 must exit 0 (`search` and `search-merge` also 1: a finding), unless its line ends with `# exits N`, and every
 `--out PATH` it names must exist afterwards.
@@ -119,7 +119,8 @@ def checkout(scratch: pathlib.Path, binary: str) -> tuple[pathlib.Path, dict]:
     """A directory that stands in for a checkout with a build, and the environment the commands run in."""
     root = scratch / "checkout"
     (root / "build").mkdir(parents=True)
-    for name in ("scenarios", "analysis"):
+    for name in ("scenarios", "analysis", "docs/examples"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).symlink_to(ROOT / name, target_is_directory=True)
     (root / "build" / "locksim").symlink_to(pathlib.Path(binary).resolve())
     env = dict(os.environ, PATH=f"{root / 'build'}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}",

@@ -100,6 +100,25 @@ def test_run_json_of_every_catalogue_scenario_is_documented(locksim_bin):
     check_json(doc, "`run --json`")
 
 
+def test_check_json_is_documented(locksim_bin, tmp_path):
+    """A history's judgement, with a violation, an unknown and a local clock among them."""
+    history = tmp_path / "gc.jsonl"
+    run(locksim_bin, "run", "single-node-gc-pause", "--variant", "base", "--history", history)
+    docs = [results.read_json(run(locksim_bin, "check", history, "--json").stdout)]
+    lines = [json.loads(line) for line in (ROOT / "docs" / "examples" / "gc-pause.history.jsonl").read_text().splitlines()]
+    lines[0]["time"] = "local"
+    for line in lines[1:]:
+        line.pop("t", None)
+        line.pop("promised_end", None)
+    local = tmp_path / "local.jsonl"
+    local.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    docs.append(results.read_json(run(locksim_bin, "check", local, "--json", "--clock-uncertainty", "10ms").stdout))
+    statuses = {v["status"] for doc in docs for v in doc["verdicts"].values()}
+    assert statuses == {"holds", "violated", "unknown"}, statuses
+    for doc in docs:
+        check_json(doc, "`check --json`")
+
+
 def test_compare_json_and_csv_are_documented_and_agree(locksim_bin, tmp_path):
     story = ROOT / "scenarios" / "compare" / "gc-pause.toml"
     doc = results.read_json(run(locksim_bin, "compare", story, "--seeds", "30", "--json").stdout)

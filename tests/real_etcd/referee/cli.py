@@ -6,8 +6,14 @@
         comparison with locksim (printed, and DIR/summary.txt, summary.json)
   run compare --records DIR --locksim PATH [--seeds S]
         the comparison again, from the records already in DIR
-  run judge FILE...
-        the five verdicts and the magnitudes of real record files
+  run judge FILE... [--locksim PATH]
+        the five verdicts and the magnitudes of real record files; with
+        --locksim, each file's history is (re)written beside it and judged
+        by `locksim check` too
+
+Every repetition's records (EXPERIMENT.VARIANT.repNN.jsonl) get a history
+beside them (EXPERIMENT.VARIANT.repNN.history.jsonl, docs/history.md),
+written again by `compare`, and judged by `locksim check` against judge.py.
 
 --smoke is one repetition of partitioned-holder against 5 seeds. The harness
 and the shim default to the build tree that holds --locksim
@@ -21,7 +27,7 @@ import re
 import sys
 import time
 
-from . import compare, experiments, judge, magnitudes, procs
+from . import compare, experiments, history, judge, locksim_check, magnitudes, procs
 from .facts import from_real, read_jsonl
 from .runner import Run, Tools
 
@@ -90,6 +96,10 @@ def cmd_full(args) -> int:
                     f.write(json.dumps(r, sort_keys=True) + "\n")
             print(f"real {exp.name} {variant} rep {rep}: {len(records)} records in {time.monotonic() - t:.1f}s "
                   f"-> {path}", flush=True)
+            try:
+                print(f"   history -> {history.write_beside(path, args.scenarios, records)}", flush=True)
+            except history.NotConvertible as e:
+                print(f"   no history: {e}", flush=True)
             paths.append(path)
         groups.append((experiments.make(name), variant, paths))
     print(f"real repetitions took {time.monotonic() - started:.0f}s", flush=True)
@@ -119,13 +129,28 @@ def cmd_compare(args) -> int:
 
 
 def cmd_judge(args) -> int:
+    can_check = args.locksim is not None and locksim_check.has_check(args.locksim)
+    if args.locksim is not None and not can_check:
+        print(f"note: {locksim_check.NO_CHECK}: {args.locksim}")
     for path in args.files:
         records = read_jsonl(path)
         run = next(r for r in records if r.get("event") == "run" and r.get("proc") == "driver")
         exp = experiments.make(run["experiment"])
         print(f"== {path} ({run['experiment']} {run['variant']} rep {run['rep']})")
-        for name, v in judge.judge(records).items():
-            print(f"   {name:<20} {v.status:<9} count {v.count:<3} unknown {v.unknown:<3} {v.witness or ''}")
+        verdicts = {name: v.as_dict() for name, v in judge.judge(records).items()}
+        checked = {}
+        if args.locksim is not None:
+            h = compare.check_history(path, records, verdicts, args.scenarios, args.locksim, can_check)
+            print(f"   history {h['file'] or '-'}" + (f" ({h['error']})" if h["error"] else ""))
+            checked = h["against_judge"] or {}
+        for name, v in verdicts.items():
+            c = checked.get(name)
+            also = f"check {c['check']:<9} {c['agreement'].upper() if c['agreement'] == 'disagree' else c['agreement']:<9} " \
+                if c else ""
+            print(f"   {name:<20} {v['status']:<9} {also}count {v['count']:<3} unknown {v['unknown']:<3} "
+                  f"{v['witness'] or ''}")
+            if c and c["note"]:
+                print(f"   {'':<20} {c['agreement']}: {c['note']}")
         for name, value in magnitudes.measure(from_real(records), exp.magnitudes, exp.roles).items():
             shown = "n/a" if value is None else f"{value / 1e9:.3f}s"
             print(f"   {magnitudes.label(name, exp.roles):<60} {shown}")
@@ -146,6 +171,8 @@ def _main(argv) -> int:
     if argv[:1] == ["judge"]:
         p = argparse.ArgumentParser(prog="run judge")
         p.add_argument("files", nargs="+")
+        p.add_argument("--locksim", help="also write each file's history and judge it with `locksim check`")
+        p.add_argument("--scenarios", default=SCENARIOS)
         return cmd_judge(p.parse_args(argv[1:]))
     if argv[:1] == ["compare"]:
         p = argparse.ArgumentParser(prog="run compare")

@@ -17,6 +17,8 @@ class Story:
         self.store_events = []   # (commit instant, order, record): revisions are given in commit order
         self.add("driver", "run", -1, t0_ns=T0, experiment="partitioned-holder", variant="base", rep=1,
                  prefix=PREFIX, clients=list(clients), app=app, ttl_s=ttl_s)
+        self.add("driver", "cluster", -2, members={m: {"client": f"127.0.0.1:{2379 + 10 * i}", "peer_port": 2380 + 10 * i}
+                                                   for i, m in enumerate(("s1", "s2", "s3"))}, leader="s1")
 
     def add(self, proc, event, at_s, **fields):
         rec = {"t_ns": T0 + int(round(at_s * S)), "proc": proc, "event": event, **fields}
@@ -26,6 +28,7 @@ class Story:
     def lease(self, client, at_s, lease=None):
         """The lease granted at at_s and its keepalive started (deadline: 6 s, DialTimeout + 1 s, until a reply)."""
         lease = lease or {"c1": "aa", "c2": "bb", "c3": "cc"}[client]
+        self.add(client, "lease-invoke", at_s, ttl_s=self.ttl_s)
         self.add(client, "lease", at_s, lease=lease, ttl_s=self.ttl_s)
         self.add(client, "keepalive-start", at_s, lease=lease, deadline_ns=T0 + int(round((at_s + 6) * S)))
         return lease

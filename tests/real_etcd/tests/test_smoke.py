@@ -1,4 +1,4 @@
-"""One repetition of partitioned-holder against a real 3-member etcd cluster, judged and compared with locksim on 5 seeds: the fault lands where the story puts it, the records are consistent with what etcd promises, every verdict is reported, the exit status says whether real and simulated verdicts agree, and nothing started is left behind."""
+"""One repetition of partitioned-holder against a real 3-member etcd cluster, judged and compared with locksim on 5 seeds: the fault lands where the story puts it, the records are consistent with what etcd promises, every verdict is reported, the repetition's history is valid and judged by locksim check beside judge.py, the exit status says whether the verdicts agree, and nothing started is left behind."""
 import glob
 import json
 import os
@@ -11,6 +11,8 @@ import pytest
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "tests"))
+import history_format  # noqa: E402
 from referee import facts, judge  # noqa: E402
 
 ENV = ("LOCKSIM_BIN", "LOCKSIM_REAL_ETCD_HARNESS", "LOCKSIM_REAL_ETCD_SHIM")
@@ -59,6 +61,16 @@ def test_smoke(tmp_path):
     [group] = summary
     assert group["experiment"] == "partitioned-holder" and group["seeds"] == 5 and group["valid_reps"] == 1
     assert all(p["sim_runs"] == 5 for p in group["properties"])
+
+    # The history beside the records keeps docs/history.md's rules, and locksim check judged it: each
+    # property agrees with judge.py, disagrees (reported above, and in the exit status) or is undecided.
+    history = facts.read_jsonl(str(out / "partitioned-holder.base.rep01.history.jsonl"))
+    history_format.validate(history)
+    assert [x["session"] for x in history if x.get("type") == "grant"] == [c1.session, c2.session]
+    check = group["check"]
+    assert check["checked"] == 1 and not check["refused"], check["errors"]
+    assert all(row["agree"] + row["disagree"] + row["undecided"] == 1 for row in check["rows"])
+    assert "locksim check on each repetition's history (1/1 checked)" in done.stdout
 
     # Nothing left behind: the temporary directories are gone and the members' ports are closed.
     assert set(glob.glob(os.path.join(tempfile.gettempdir(), "locksim-real-etcd-*"))) == before
