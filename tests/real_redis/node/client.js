@@ -246,6 +246,9 @@ function finish(clients, resource) {
   resource.close();
   stdinLines.close();
   process.stdout.write(JSON.stringify({ control: 'done' }) + '\n');
+  // Pipes are written synchronously on Linux: nothing is lost by leaving now
+  // rather than when every handle has wound down.
+  process.exit(0);
 }
 
 main().catch((e) => {
