@@ -68,7 +68,7 @@ class RedisNode:
                 *lines, buf = buf.split(b"\r\n")
                 for raw in lines:
                     parsed = parse_monitor_line(raw.decode("utf-8", "replace"))
-                    if parsed and parsed[1] == ["echo", _END_MARK]:
+                    if parsed and [a.lower() for a in parsed[1]] == ["echo", _END_MARK]:
                         return
                     if parsed:
                         self.tracker.command(*parsed)
