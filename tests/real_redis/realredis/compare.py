@@ -44,7 +44,7 @@ def compare_row(real: list[dict], sim: list[dict]) -> dict:
 
 def summarize(ms: list[dict]) -> dict:
     out = {}
-    for key in ("overlap_ns", "handover_ns", "sessions"):
+    for key in ("overlap_ns", "handover_ns", "sessions", "expired_grants"):
         values = [m[key] for m in ms if m.get(key) is not None]
         out[key] = ({"min": min(values), "median": statistics.median(values), "max": max(values)}
                     if values else None)
@@ -55,7 +55,7 @@ def fmt_ms(stats: dict | None, key: str) -> str:
     s = stats.get(key) if stats else None
     if not s:
         return "-"
-    if key == "sessions":
+    if key in ("sessions", "expired_grants"):
         return f"{s['min']}..{s['max']}"
     return f"{s['median'] / 1e6:.1f} ms [{s['min'] / 1e6:.1f}, {s['max'] / 1e6:.1f}]"
 
@@ -76,7 +76,7 @@ def table(rows: list[dict]) -> str:
             lines.append(f"  {SHORT[p] + ' ' + p:<22} {r['violated']}/{r['holds']}/{r['unknown']:<8} "
                          f"{s['violated']}/{s['holds']}/{s['unknown']:<10} {d['status']}")
         for key, what in (("overlap_ns", "beliefs overlapped"), ("handover_ns", "next grant after lease end"),
-                          ("sessions", "sessions")):
+                          ("sessions", "sessions"), ("expired_grants", "expired grants")):
             lines.append(f"  {what:<28} real {fmt_ms(c['real_magnitudes'], key):<28} "
                          f"locksim {fmt_ms(c['sim_magnitudes'], key)}")
         for note in row.get("notes", []):

@@ -28,8 +28,16 @@ def check(locksim: str, history_path: str) -> dict:
     result = json.loads(done.stdout)
     result = result["variants"][0] if "variants" in result else result
     unknown = {name: v.get("unknown_because") for name, v in result["verdicts"].items() if v["status"] == "unknown"}
-    return {"verdicts": _statuses(result), "unknown_because": unknown,
-            "magnitudes": magnitudes.measure(magnitudes.read_trace(trace)), "command": " ".join(argv[:3])}
+    m = magnitudes.measure(magnitudes.read_trace(trace))
+    m["expired_grants"] = _expired_grants(result)
+    return {"verdicts": _statuses(result), "unknown_because": unknown, "magnitudes": m,
+            "command": " ".join(argv[:3])}
+
+
+def _expired_grants(result: dict):
+    """Grants whose lease had already ended when acquire returned (liveness figure), None if not given."""
+    value = result.get("liveness", {}).get("expired_grants")
+    return value if isinstance(value, int) else None
 
 
 def _run_seed(locksim: str, scenario_path: str, variant: str, seed: int, workdir: str) -> dict:
@@ -40,6 +48,7 @@ def _run_seed(locksim: str, scenario_path: str, variant: str, seed: int, workdir
         raise JudgeError(f"{' '.join(argv)} exited {done.returncode}: {done.stderr.strip()[:500]}")
     result = json.loads(done.stdout)["variants"][0]
     m = magnitudes.measure(magnitudes.read_trace(trace))
+    m["expired_grants"] = _expired_grants(result)
     os.remove(trace)
     return {"seed": seed, "verdicts": _statuses(result), "magnitudes": m}
 
