@@ -79,26 +79,44 @@ function makeRedis(port) {
 let opCounter = 0;
 const nextOp = () => ++opCounter;
 
-// Notes each lock-script reply of a node-redlock try, so that a story can
-// pause the client right after a failed try ("c2 acquire-failed"): a try has
-// failed once more nodes refused than a quorum can spare.
-function watchTries(clients, onTryFailed) {
-  const quorum = Math.floor(clients.length / 2) + 1;
-  let refusals = 0;
+// Notes each script reply of node-redlock's tries, so that a story can pause
+// the client right after a failed try ("c2 acquire-failed"), as locksim's
+// phase fires: once the try is over. A try has failed once more nodes refused
+// than a quorum can spare; 5.0.0-beta.2 returns from the try then and starts
+// its retry timer, 4.2.0 first releases on every node and awaits every reply
+// (its cleanup), so for it the try is over with the last cleanup reply.
+function watchTries(clients, lib, onTryFailedNow) {
+  // Said from setImmediate: after this turn's I/O callbacks and promise
+  // continuations, in which the library decides the try failed and sets
+  // its retry timer — so the pause comes after that timer is set, as the
+  // phase does in locksim, and the timer runs down during the pause.
+  const onTryFailed = () => setImmediate(onTryFailedNow);
+  const n = clients.length;
+  const spare = n - (Math.floor(n / 2) + 1);
   let replies = 0;
+  let refusals = 0;
+  let cleanupReplies = -1;     // -1: no failed try awaiting its cleanup
+  const tryFailed = () => { if (lib === 'redlock5') onTryFailed(); else cleanupReplies = 0; };
   for (const client of clients) {
     for (const method of ['eval', 'evalsha']) {
       const original = client[method].bind(client);
       client[method] = function (...args) {
-        const flat = args.flat();
-        const isAcquire = !granted && flat.length === 2 + Number(flat[1]) + 2;
+        // evalsha/eval(SCRIPT, NUMKEYS, ...KEYS, ...ARGV[, callback]), flattened:
+        // the acquire script has two ARGV (value, duration), release one.
+        const flat = args.flat().filter((a) => typeof a !== 'function');
+        const argv = flat.length - 2 - Number(flat[1]);
         const result = original(...args);
-        if (isAcquire && result && result.then) {
+        if (!granted && result && result.then) {
           result.then((reply) => {
-            replies++;
-            if (Number(reply) === 0) refusals++;
-            if (refusals === clients.length - quorum + 1) onTryFailed();
-            if (replies === clients.length) { replies = 0; refusals = 0; }
+            if (argv === 2) {
+              replies++;
+              if (Number(reply) === 0 || reply === null) refusals++;
+              if (refusals === spare + 1) tryFailed();
+              if (replies === n) { replies = 0; refusals = 0; }
+            } else if (argv === 1 && cleanupReplies >= 0 && ++cleanupReplies === n) {
+              cleanupReplies = -1;
+              onTryFailed();
+            }
           }, () => {});
         }
         return result;
@@ -173,7 +191,7 @@ async function main() {
   const resource = resourceConnection(config.resource_port);
   let pauseRequested = false;
   if (config.pause_after === 'acquire-failed') {
-    watchTries(clients, () => {
+    watchTries(clients, config.lib, () => {
       if (pauseRequested) return;
       pauseRequested = true;
       process.stdout.write(JSON.stringify({ control: 'try-failed' }) + '\n');
