@@ -198,8 +198,13 @@ async function main() {
     });
   }
   // Begin on the common clock at the story's start time.
-  const waitMs = Number(BigInt(config.start_at_ns) - process.hrtime.bigint()) / 1e6;
-  if (waitMs > 0) await sleep(waitMs);
+  // A timer may fire up to a millisecond early on the monotonic clock
+  // (libuv keeps time in milliseconds): finish the wait turn by turn, so
+  // that nothing is recorded before t0 + start.
+  const startAt = BigInt(config.start_at_ns);
+  const waitMs = Number(startAt - process.hrtime.bigint()) / 1e6;
+  if (waitMs > 1) await sleep(waitMs - 1);
+  while (process.hrtime.bigint() < startAt) await new Promise((resolve) => setImmediate(resolve));
 
   emit('want');
   const lock = config.lib === 'plain' ? await acquirePlain(clients[0]) : await acquireRedlock(clients);

@@ -62,8 +62,11 @@ def run_row(row, args, reps: int, seeds: int) -> dict:
         elif result["problems"]:
             entry["notes"].append(f"rep {rep}: not counted: {'; '.join(result['problems'])}")
         else:
-            rec.update(judged.check(args.locksim, out))
-            real.append(rec)
+            try:
+                rec.update(judged.check(args.locksim, out))
+                real.append(rec)
+            except judged.JudgeError as e:
+                entry["notes"].append(f"rep {rep}: refused by locksim check, not counted: {e}")
         if not result["recorded"]:
             entry["notes"].append(f"rep {rep}: service.recorded=false: {'; '.join(result['ambiguities'][:2])}")
         entry["repetitions"].append(rec)
