@@ -12,10 +12,9 @@
 #include "sim/cli/options.h"
 #include "sim/cli/output_dir.h"
 #include "sim/recorded/history_reader.h"
+#include "sim/recorded/history_trace.h"
 #include "sim/recorded/recorded_judge.h"
-#include "sim/run/judged_trace.h"
 #include "sim/scenario/reader.h"
-#include "sim/world/trace_format.h"
 
 namespace po = boost::program_options;
 
@@ -72,22 +71,12 @@ bool read_options(const std::vector<std::string>& args, CheckOptions& o, int& ex
   return true;
 }
 
-// The history's facts as a trace: the header, a line per fact, the
-// promises, and the judged lines, which the timeline and the report draw.
+// The history's trace (history_trace.h); false after saying why it could not be written.
 bool write_trace(const CheckOptions& o, const RecordedHistory& h, const RecordedJudgement& j) {
   std::ofstream out;
   if (!open_output("check", o.trace_path, out, std::cerr)) return false;
   StreamTrace trace(out);
-  const History& history = h.history;
-  trace.line(history_header_json(o.file, h.service_recorded, history));
-  for (const Fact& f : history.facts) trace.line(fact_json(f, history));
-  const TrueTime end = history.facts.empty() ? TrueTime{} : history.facts.back().at;
-  for (const Fact& f : history.facts)
-    if (std::holds_alternative<LockGranted>(f.body) || std::holds_alternative<LockExtended>(f.body))
-      trace.line(promise_json(f, history, end));
-  Undecided undecided{};
-  for (std::size_t p = 0; p < kPropertyCount; ++p) undecided[p] = j.verdicts[p].status == RecordedStatus::unknown;
-  write_judged_lines(trace, history, j.shown.verdicts, undecided);
+  write_history_trace(trace, o.file, h, j);
   out.close();
   if (!out) {
     std::cerr << "locksim check: cannot write " << o.trace_path << "\n";

@@ -30,43 +30,42 @@ std::string session_key(const HistoryJson& v) { return (v.is_string() ? "s:" : "
 
 std::string session_shown(const HistoryJson& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
-HistoryNames name_sessions_and_values(const std::vector<HistoryLine>& lines,
-                                      const std::map<std::string, ProcessId>& process_ids) {
-  HistoryNames out;
-  std::set<std::uint64_t> tokens;
-  std::vector<std::string> others;
-  for (const HistoryLine& line : lines) {
-    if (!line.json.is_object()) continue;
-    const auto type = line.json.find("type");
-    if (type != line.json.end() && *type == "grant") {
-      const auto session = line.json.find("session");
-      const auto p = line.json.find("p");
-      if (session != line.json.end() && (session->is_string() || session->is_number_integer()) &&
-          out.sessions.count(session_key(*session)) == 0 && p != line.json.end() && p->is_string() &&
-          process_ids.count(p->get<std::string>()) > 0) {
-        const auto id = static_cast<SessionId>(out.sessions.size() + 1);
-        out.sessions[session_key(*session)] = {id, process_ids.at(p->get<std::string>()), line.number};
-      }
-    }
-    const auto value = line.json.find("value");
-    if (value != line.json.end() && value->is_string()) {
-      const std::string text = value->get<std::string>();
-      if (const auto token = hex_token(text)) {
-        tokens.insert(*token);
-        out.values[text] = *token;
-      } else {
-        others.push_back(text);
-      }
+HistoryNamer::HistoryNamer(const std::map<std::string, ProcessId>& process_ids) : process_ids_(process_ids) {}
+
+void HistoryNamer::see(const HistoryLine& line) {
+  if (!line.json.is_object()) return;
+  const auto type = line.json.find("type");
+  if (type != line.json.end() && *type == "grant") {
+    const auto session = line.json.find("session");
+    const auto p = line.json.find("p");
+    if (session != line.json.end() && (session->is_string() || session->is_number_integer()) &&
+        names_.sessions.count(session_key(*session)) == 0 && p != line.json.end() && p->is_string() &&
+        process_ids_.count(p->get<std::string>()) > 0) {
+      const auto id = static_cast<SessionId>(names_.sessions.size() + 1);
+      names_.sessions[session_key(*session)] = {id, process_ids_.at(p->get<std::string>()), line.number};
     }
   }
+  const auto value = line.json.find("value");
+  if (value != line.json.end() && value->is_string()) {
+    const std::string text = value->get<std::string>();
+    if (const auto token = hex_token(text)) {
+      tokens_.insert(*token);
+      names_.values[text] = *token;
+    } else {
+      others_.insert(text);
+    }
+  }
+}
+
+HistoryNames HistoryNamer::names() && {
   // Any other value gets an id no 16-digit value of the file has.
   std::uint64_t next = std::uint64_t{1} << 63;
-  for (const std::string& text : others) {
-    if (out.values.count(text) > 0) continue;
-    while (tokens.count(next) > 0) ++next;
-    out.values[text] = next++;
+  for (const std::string& text : others_) {
+    if (names_.values.count(text) > 0) continue;
+    while (tokens_.count(next) > 0) ++next;
+    names_.values[text] = next++;
   }
-  return out;
+  return std::move(names_);
 }
 
 }  // namespace locksim

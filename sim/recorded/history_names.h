@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 
 namespace locksim {
 
+// One line of a history file: its number and its JSON.
 struct HistoryLine {
   std::size_t number = 0;
   HistoryJson json;
@@ -33,12 +35,22 @@ struct HistoryNames {
   std::map<std::string, std::uint64_t> values;     // a value's text -> its id
 };
 
-// Every grant's session and every value of |lines| (grants by processes
-// outside |process_ids| are left for the reader to refuse). A value of 16
-// hex digits (what locksim writes) is that token; any other text gets an id
-// none of those has.
-HistoryNames name_sessions_and_values(const std::vector<HistoryLine>& lines,
-                                      const std::map<std::string, ProcessId>& process_ids);
+// Every grant's session and every value of the lines it is shown, one at a
+// time (grants by processes outside |process_ids| are left for the reader
+// to refuse). A value of 16 hex digits (what locksim writes) is that token;
+// any other text gets an id none of those has.
+class HistoryNamer {
+ public:
+  explicit HistoryNamer(const std::map<std::string, ProcessId>& process_ids);
+  void see(const HistoryLine& line);
+  HistoryNames names() &&;
+
+ private:
+  const std::map<std::string, ProcessId>& process_ids_;
+  HistoryNames names_;
+  std::set<std::uint64_t> tokens_;
+  std::set<std::string> others_;  // in text order: ids do not depend on where a value first appears
+};
 
 // A session as the file names it: an integer or a string, told apart.
 std::string session_key(const HistoryJson& v);

@@ -31,6 +31,7 @@ struct Pending {
   LocalTime local{};
   std::size_t line = 0;
   std::optional<RecordedPromise> promise;
+  Duration range{0};  // a key event on a common clock: how much later than t it may have been
 };
 
 class Reader {
@@ -41,13 +42,16 @@ class Reader {
 
  private:
   std::string where(std::size_t line) const { return file_ + ":" + std::to_string(line); }
-  std::vector<HistoryLine> lines(std::istream& in);
+  template <typename Each>
+  void each_line(std::istream& in, Each each);
   void event(const HistoryLine& line);
   void event_fields(HistoryFields& f, const std::string& type, Pending& p);
   void client_event(HistoryFields& f, const std::string& type, Pending& p);
   void request_event(HistoryFields& f, const std::string& type, Pending& p);
   void world_event(HistoryFields& f, const std::string& type, Pending& p);
+  void key_event(HistoryFields& f, const std::string& type, Pending& p);
   void order(HistoryFields& f, const HistoryLine& line, Pending& p);
+  Duration latest_of(HistoryFields& f, const Pending& p);
 
   ProcessId process_named(HistoryFields& f, const char* key, bool observer_too);
   ProcessId client_named(HistoryFields& f, const char* key);
@@ -71,8 +75,11 @@ class Reader {
   std::size_t end_line_ = 0;
 };
 
-std::vector<HistoryLine> Reader::lines(std::istream& in) {
-  std::vector<HistoryLine> out;
+// Calls |each| with every line that is not blank, parsed; throws at the
+// first that is not JSON. Streams: a history of millions of lines is never
+// held as JSON all at once.
+template <typename Each>
+void Reader::each_line(std::istream& in, Each each) {
   std::string text;
   std::size_t number = 0;
   while (std::getline(in, text)) {
@@ -81,11 +88,8 @@ std::vector<HistoryLine> Reader::lines(std::istream& in) {
     std::string problem;
     std::optional<HistoryJson> json = parse_json_text(text, kMaxDepth, problem);
     if (!json) throw HistoryError(where(number) + ": not JSON: " + problem);
-    HistoryLine line{number, std::move(*json)};
-    out.push_back(std::move(line));
+    each(HistoryLine{number, std::move(*json)});
   }
-  if (out.empty()) throw HistoryError(file_ + ": empty: a history starts with its header line (docs/history.md)");
-  return out;
 }
 
 ProcessId Reader::process_named(HistoryFields& f, const char* key, bool observer_too) {
@@ -191,6 +195,16 @@ void Reader::order(HistoryFields& f, const HistoryLine& line, Pending& p) {
   }
 }
 
+// A key event's instant known only within [t, t_latest] (the recorder saw
+// the change between two of its readings): how much later than t it may be.
+Duration Reader::latest_of(HistoryFields& f, const Pending& p) {
+  if (!out_.common_time) f.fail("t_latest", "a range of the common clock, and the header says time is local");
+  const std::int64_t latest = f.nanoseconds("t_latest");
+  const std::int64_t t = p.fact.at.time_since_epoch().count();
+  if (latest < t) f.fail("t_latest", std::to_string(latest) + " is before the event's t " + std::to_string(t));
+  return Duration{latest - t};
+}
+
 void Reader::event(const HistoryLine& line) {
   HistoryFields f(line.json, where(line.number));
   if (end_line_ != 0) f.fail_line("an event after the end (line " + std::to_string(end_line_) + ")");
@@ -220,8 +234,8 @@ std::vector<std::string> event_keys(const std::string& type) {
       {"release", {"session"}},
       {"op", {"session", "client", "op", "accepted", "reject", "token"}},
       {"app", {"app", "counter", "increments", "elements", "size", "stock", "quiescent"}},
-      {"key-held", {"key", "value"}},
-      {"key-dropped", {"key", "value", "reason"}},
+      {"key-held", {"key", "value", "t_latest"}},
+      {"key-dropped", {"key", "value", "reason", "t_latest"}},
       {"role", {"master", "epoch"}},
       {"store-session", {"session", "client", "event", "ttl_ns"}},
       {"fault", {"fault", "target"}},
@@ -307,6 +321,18 @@ void Reader::request_event(HistoryFields& f, const std::string& type, Pending& p
   }
 }
 
+// A node's key changed: held or dropped, at t or within [t, t_latest].
+void Reader::key_event(HistoryFields& f, const std::string& type, Pending& p) {
+  const ProcessId by = p.recorder;
+  const redis::KeyId key = key_of(f);
+  const std::uint64_t value = value_of(f, "value");
+  if (f.has("t_latest")) p.range = latest_of(f, p);
+  if (type == "key-held")
+    p.fact.body = KeyHeld{by, key, value};
+  else
+    p.fact.body = KeyDropped{by, key, value, f.word("reason", key_gone_name, kKeyGones)};
+}
+
 // The resource's, the service's and the observer's events.
 void Reader::world_event(HistoryFields& f, const std::string& type, Pending& p) {
   const ProcessId by = p.recorder;
@@ -336,12 +362,7 @@ void Reader::world_event(HistoryFields& f, const std::string& type, Pending& p) 
                            f.boolean("quiescent")};
   } else if (type == "key-held" || type == "key-dropped") {
     recorded_by(!observer && cast_.service_nodes.count(by) > 0, "a node of the header's service");
-    const redis::KeyId key = key_of(f);
-    const std::uint64_t value = value_of(f, "value");
-    if (type == "key-held")
-      p.fact.body = KeyHeld{by, key, value};
-    else
-      p.fact.body = KeyDropped{by, key, value, f.word("reason", key_gone_name, kKeyGones)};
+    key_event(f, type, p);
   } else if (type == "role") {
     recorded_by(!observer, "the node whose role changed");
     const HistoryJson& master = f.raw("master");
@@ -417,20 +438,45 @@ void Reader::finish(RecordedHistory& out) {
     out.history.facts.push_back(std::move(p.fact));
     out.recorder.push_back(p.recorder);
     out.local.push_back(p.local);
+    out.range.push_back(p.range);
   }
 }
 
 RecordedHistory Reader::read(std::istream& in) {
-  const std::vector<HistoryLine> all = lines(in);
-  read_history_header(all.front().json, where(all.front().number), out_, cast_);
-  names_ = name_sessions_and_values(all, cast_.process_ids);
-  for (std::size_t i = 1; i < all.size(); ++i) event(all[i]);
+  // Twice through the file: first the header and every session's and
+  // value's name (a line may name one that a later line grants), then the
+  // events.
+  bool header = true;
+  std::optional<HistoryNamer> namer;
+  each_line(in, [&](const HistoryLine& line) {
+    if (header) {
+      read_history_header(line.json, where(line.number), out_, cast_);
+      namer.emplace(cast_.process_ids);
+      header = false;
+    } else {
+      namer->see(line);
+    }
+  });
+  if (header) throw HistoryError(file_ + ": empty: a history starts with its header line (docs/history.md)");
+  names_ = std::move(*namer).names();
+  in.clear();
+  in.seekg(0);
+  if (!in) throw HistoryError(file_ + ": cannot read it a second time (a history must be a file, not a pipe)");
+  bool first = true;
+  each_line(in, [&](const HistoryLine& line) {
+    if (!first) event(line);
+    first = false;
+  });
   RecordedHistory out = std::move(out_);
   finish(out);
   return out;
 }
 
 }  // namespace
+
+bool RecordedHistory::any_range() const {
+  return std::any_of(range.begin(), range.end(), [](Duration d) { return d > Duration{0}; });
+}
 
 bool RecordedHistory::any_promise_unknown() const {
   return std::any_of(promises.begin(), promises.end(), [](const RecordedPromise& p) { return p.promised_end_unknown; });

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -31,10 +32,29 @@ struct Orderings {
   std::vector<std::vector<std::int64_t>> offsets;
 };
 
+// No bound of a pair's own (it follows from the others', if from any).
+inline constexpr std::int64_t kOffsetUnbounded = std::numeric_limits<std::int64_t>::max() / 8;
+
+// How far apart offsets may be, in ns: offset(q) - offset(p) <= most[p * n + q].
+struct OffsetBounds {
+  // Every pair at most |within| apart either way (kOffsetUnbounded: none).
+  OffsetBounds(std::size_t count, std::int64_t within);
+  // offset(q) - offset(p) in [lo, hi], besides what was set before.
+  void between(std::size_t p, std::size_t q, std::int64_t lo, std::int64_t hi);
+  std::size_t n;
+  std::vector<std::int64_t> most;
+};
+
 // |readings|: per recorder, the readings that matter (its events' and the
 // lease ends it promised), any order. nullopt when there are more than
 // |limit| orders.
 std::optional<Orderings> orderings_within(const std::vector<std::vector<std::int64_t>>& readings, Duration uncertainty,
                                           std::size_t limit);
+// The same with bounds of each pair's own: an event known only within a
+// range of a common clock is a "recorder" of its own, its offset from the
+// clock's in [-range, 0] (it happened at its earliest reading or up to the
+// range later).
+std::optional<Orderings> orderings_within(const std::vector<std::vector<std::int64_t>>& readings,
+                                          const OffsetBounds& bounds, std::size_t limit);
 
 }  // namespace locksim

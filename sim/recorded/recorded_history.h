@@ -44,12 +44,17 @@ struct RecordedHistory {
   // observer() for the observer) and that recorder's own clock reading.
   std::vector<ProcessId> recorder;
   std::vector<LocalTime> local;
+  // Per fact, on a common clock: how much later than its |at| it may have
+  // happened (a key event whose instant the recorder knows only within a
+  // range, "t_latest"); 0 for the rest.
+  std::vector<Duration> range;
   // Per process (and the observer, last): the clock its readings are on.
   std::vector<ClockKind> reading_clock;
   std::vector<RecordedPromise> promises;
 
   ProcessId observer() const { return static_cast<ProcessId>(history.processes.size()); }
   bool any_promise_unknown() const;
+  bool any_range() const;
 };
 
 }  // namespace locksim

@@ -22,38 +22,41 @@ void set_promised_end(Fact& f, TrueTime end) {
       f.body);
 }
 
-// One order of events on local clocks: each recorder's offset (orderings.h)
-// and the scale, and the span of the events' readings a lease end is held
-// to — an end further out than any offset can reach falls after (or
-// before) every event either way, so clamping it changes no order and
-// keeps the scaled arithmetic far from overflowing.
-struct Timing {
-  const std::vector<std::int64_t>* offsets = nullptr;  // nullptr: the history's own readings
-  std::int64_t scale = 1;
-  std::int64_t lowest = 0;   // the earliest a lease end is taken to be
-  std::int64_t highest = 0;  // the latest
+// Where each fact and each known lease end can fall when the history does
+// not fix its order: the variable whose offset (orderings.h) moves it, and
+// its reading, counted from the history's earliest so that scaling stays far
+// from overflowing. On local clocks a variable is a recorder; on a common
+// clock it is the clock itself (0) or one event known only within a range.
+struct Placement {
+  std::vector<std::size_t> fact_variable;
+  std::vector<std::int64_t> fact_reading;
+  std::vector<std::size_t> end_variable;  // per r.promises
+  std::vector<std::int64_t> end_reading;  // clamped to the events' span widened by the bounds
+  std::vector<bool> end_never;            // a promise that never ends (common clock: null)
+  OffsetBounds bounds{0, 0};
+  std::int64_t latest = 0;  // the latest reading, for the overflow check
 };
 
-// The history once more, with each event at scale * reading - its
-// recorder's offset (local clocks), and each promise of unknown end ending
-// at its grant (|short_promises|) or never.
-History retimed(const RecordedHistory& r, const Timing& timing, bool short_promises) {
+// The history once more: with |offsets|, each fact at scale * reading - its
+// variable's offset and each known lease end likewise; and each promise of
+// unknown end ending at its grant (|short_promises|) or never.
+History retimed(const RecordedHistory& r, const Placement* place, const std::vector<std::int64_t>* offsets,
+                std::int64_t scale, bool short_promises) {
   History h = r.history;
-  const bool retime = timing.offsets != nullptr;
-  const auto at = [&](ProcessId recorder, std::int64_t reading) {
-    return TrueTime{Duration{timing.scale * reading - (*timing.offsets)[recorder]}};
+  const bool retime = offsets != nullptr;
+  const auto at = [&](std::size_t variable, std::int64_t reading) {
+    return TrueTime{Duration{scale * reading - (*offsets)[variable]}};
   };
   if (retime)
     for (std::size_t i = 0; i < h.facts.size(); ++i)
-      h.facts[i].at = at(r.recorder[i], r.local[i].time_since_epoch().count());
+      h.facts[i].at = at(place->fact_variable[i], place->fact_reading[i]);
   // Before any sort: the promises name their facts by index.
-  for (const RecordedPromise& p : r.promises) {
-    if (p.promised_end_unknown) {
+  for (std::size_t k = 0; k < r.promises.size(); ++k) {
+    const RecordedPromise& p = r.promises[k];
+    if (p.promised_end_unknown)
       set_promised_end(h.facts[p.fact], short_promises ? h.facts[p.fact].at : kTrueNever);
-    } else if (retime) {
-      const std::int64_t end = std::clamp(p.lease_end_local.time_since_epoch().count(), timing.lowest, timing.highest);
-      set_promised_end(h.facts[p.fact], at(r.recorder[p.fact], end));
-    }
+    else if (retime && !place->end_never[k])
+      set_promised_end(h.facts[p.fact], at(place->end_variable[k], place->end_reading[k]));
   }
   if (retime) {
     std::stable_sort(h.facts.begin(), h.facts.end(), [](const Fact& a, const Fact& b) {
@@ -108,62 +111,108 @@ bool read_by_the_checkers(const FactBody& body) {
          std::holds_alternative<ResourceOp>(body) || std::holds_alternative<AppState>(body);
 }
 
-// Where lease ends are held to: the events' readings (counted from 0 by the
-// reader) widened by twice the uncertainty and a nanosecond, past which no
-// offset can move an end across an event.
-Timing span_of(const RecordedHistory& r, Duration uncertainty) {
-  std::int64_t latest = 0;
-  for (const LocalTime reading : r.local) latest = std::max(latest, reading.time_since_epoch().count());
-  const std::int64_t margin = 2 * uncertainty.count() + 1;
-  return Timing{nullptr, 1, -margin, latest + margin};
+// A lease end further out than any offset can move it past an event is
+// held at the edge of the events' span: it falls after (or before) every
+// event either way, and the arithmetic stays bounded.
+std::int64_t clamped_end(std::int64_t end, std::int64_t latest, std::int64_t margin) {
+  return std::clamp(end, -margin, latest + margin);
 }
 
-// Each recorder's readings that an order can turn on: those of the facts
-// the checkers read, and the lease ends it promised.
-std::vector<std::vector<std::int64_t>> readings_of(const RecordedHistory& r, const Timing& timing) {
-  std::vector<std::vector<std::int64_t>> readings(r.history.processes.size() + 1);
+// On local clocks: each recorder's readings, every pair at most |u| apart;
+// a lease end on the client's clock.
+Placement local_placement(const RecordedHistory& r, Duration u) {
+  Placement out;
+  out.bounds = OffsetBounds(r.history.processes.size() + 1, u.count());
+  for (std::size_t i = 0; i < r.history.facts.size(); ++i) {
+    out.fact_variable.push_back(r.recorder[i]);
+    out.fact_reading.push_back(r.local[i].time_since_epoch().count());
+    out.latest = std::max(out.latest, out.fact_reading.back());
+  }
+  const std::int64_t margin = 2 * u.count() + 1;
+  for (const RecordedPromise& p : r.promises) {
+    out.end_variable.push_back(r.recorder[p.fact]);
+    out.end_reading.push_back(clamped_end(p.lease_end_local.time_since_epoch().count(), out.latest, margin));
+    out.end_never.push_back(false);
+  }
+  return out;
+}
+
+// On a common clock with key events known only within a range: the clock
+// is variable 0, each such event a variable of its own up to its range
+// later than its earliest reading.
+Placement ranged_placement(const RecordedHistory& r) {
+  Placement out;
+  const std::int64_t base = r.history.facts.empty() ? 0 : r.history.facts.front().at.time_since_epoch().count();
+  std::size_t variables = 1;
+  std::int64_t widest = 0;
+  for (std::size_t i = 0; i < r.history.facts.size(); ++i) {
+    out.fact_variable.push_back(r.range[i] > Duration{0} ? variables++ : 0);
+    out.fact_reading.push_back(r.history.facts[i].at.time_since_epoch().count() - base);
+    out.latest = std::max(out.latest, out.fact_reading.back() + r.range[i].count());
+    widest = std::max(widest, r.range[i].count());
+  }
+  out.bounds = OffsetBounds(variables, kOffsetUnbounded);
+  for (std::size_t i = 0; i < r.history.facts.size(); ++i)
+    if (out.fact_variable[i] != 0) out.bounds.between(0, out.fact_variable[i], -r.range[i].count(), 0);
+  for (const RecordedPromise& p : r.promises) {
+    TrueTime end = kTrueNever;
+    std::visit(
+        [&](const auto& b) {
+          if constexpr (requires { b.promised_end; }) end = b.promised_end;
+        },
+        r.history.facts[p.fact].body);
+    out.end_variable.push_back(0);
+    out.end_never.push_back(end == kTrueNever);
+    out.end_reading.push_back(
+        end == kTrueNever ? 0 : clamped_end(end.time_since_epoch().count() - base, out.latest, widest + 1));
+  }
+  return out;
+}
+
+// Each variable's readings that an order can turn on: those of the facts
+// the checkers read, and the lease ends.
+std::vector<std::vector<std::int64_t>> readings_of(const RecordedHistory& r, const Placement& place) {
+  std::vector<std::vector<std::int64_t>> readings(place.bounds.n);
   for (std::size_t i = 0; i < r.history.facts.size(); ++i)
     if (read_by_the_checkers(r.history.facts[i].body))
-      readings[r.recorder[i]].push_back(r.local[i].time_since_epoch().count());
-  for (const RecordedPromise& p : r.promises)
-    if (!p.promised_end_unknown)
-      readings[r.recorder[p.fact]].push_back(
-          std::clamp(p.lease_end_local.time_since_epoch().count(), timing.lowest, timing.highest));
+      readings[place.fact_variable[i]].push_back(place.fact_reading[i]);
+  for (std::size_t k = 0; k < r.promises.size(); ++k)
+    if (!r.promises[k].promised_end_unknown && !place.end_never[k])
+      readings[place.end_variable[k]].push_back(place.end_reading[k]);
   return readings;
 }
 
 Worlds worlds_of(const RecordedHistory& r, std::optional<Duration> uncertainty, RecordedJudgement& out) {
   const bool unknown_promises = r.any_promise_unknown();
   Worlds w;
-  w.long_worlds.push_back(violated_in(retimed(r, Timing{}, false), &out.shown));
-  if (unknown_promises) w.short_worlds.push_back(violated_in(retimed(r, Timing{}, true)));
-  if (r.common_time) return w;
-  Timing timing = span_of(r, uncertainty.value_or(Duration{0}));
-  // Scaled by the recorders plus one (orderings.h), the latest reading must
+  w.long_worlds.push_back(violated_in(retimed(r, nullptr, nullptr, 1, false), &out.shown));
+  if (unknown_promises) w.short_worlds.push_back(violated_in(retimed(r, nullptr, nullptr, 1, true)));
+  if (r.common_time && !r.any_range()) return w;
+  const Placement place = r.common_time ? ranged_placement(r) : local_placement(r, uncertainty.value_or(Duration{0}));
+  // Scaled by the variables plus one (orderings.h), the latest reading must
   // stay far from overflowing: readings that span decades are not judged.
-  const auto recorders = static_cast<std::int64_t>(r.history.processes.size()) + 1;
-  if (timing.highest > std::numeric_limits<std::int64_t>::max() / 4 / (recorders + 1)) {
+  const auto variables = static_cast<std::int64_t>(place.bounds.n);
+  if (place.latest > std::numeric_limits<std::int64_t>::max() / 8 / (variables + 1)) {
     w.too_long = true;
     out.orderings = 0;
     return w;
   }
-  const auto orders = orderings_within(readings_of(r, timing), uncertainty.value_or(Duration{0}), kMaxOrderings);
+  const auto orders = orderings_within(readings_of(r, place), place.bounds, kMaxOrderings);
   if (!orders) {
     w.too_many = true;
     out.orderings = 0;
     return w;
   }
-  timing.scale = orders->scale;
   for (const auto& offsets : orders->offsets) {
-    timing.offsets = &offsets;
-    w.long_worlds.push_back(violated_in(retimed(r, timing, false)));
-    if (unknown_promises) w.short_worlds.push_back(violated_in(retimed(r, timing, true)));
+    w.long_worlds.push_back(violated_in(retimed(r, &place, &offsets, orders->scale, false)));
+    if (unknown_promises) w.short_worlds.push_back(violated_in(retimed(r, &place, &offsets, orders->scale, true)));
   }
   out.orderings = orders->offsets.size() + 1;
   return w;
 }
 
-RecordedVerdict decide(Property property, const Worlds& w, const std::string& bound) {
+// |slack|: what leaves the order open, in words ("the clocks' uncertainty (10ms)").
+RecordedVerdict decide(Property property, const Worlds& w, const std::string& slack) {
   const auto p = static_cast<std::size_t>(property);
   const auto violating = [&](const std::vector<Flags>& worlds) {
     return static_cast<std::size_t>(std::count_if(worlds.begin(), worlds.end(), [&](const Flags& f) { return f[p]; }));
@@ -175,9 +224,9 @@ RecordedVerdict decide(Property property, const Worlds& w, const std::string& bo
   if (w.too_long)
     return {RecordedStatus::unknown, "the history's readings span too long (decades) to order on local clocks"};
   if (w.too_many)
-    return {RecordedStatus::unknown, "more than " + std::to_string(kMaxOrderings) +
-                                         " orders of events fit within the clocks' uncertainty (" + bound +
-                                         "): too many to judge; a smaller --clock-uncertainty, or a history on a "
+    return {RecordedStatus::unknown, "more than " + std::to_string(kMaxOrderings) + " orders of events fit within " +
+                                         slack +
+                                         ": too many to judge; a smaller --clock-uncertainty, or a history on a "
                                          "common clock, can decide it"};
   if (all_violated) return {RecordedStatus::violated, ""};
   if (long_violated == 0) return {RecordedStatus::holds, ""};
@@ -185,8 +234,8 @@ RecordedVerdict decide(Property property, const Worlds& w, const std::string& bo
     return {RecordedStatus::unknown,
             "a promise's true end is unknown: the property is violated if its window is "
             "as long as it could be, not if it is as short"};
-  return {RecordedStatus::unknown, "the clocks' uncertainty (" + bound +
-                                       ") allows orders of events where it holds and where it is violated: "
+  return {RecordedStatus::unknown, slack +
+                                       " allows orders of events where it holds and where it is violated: "
                                        "violated in " +
                                        std::to_string(long_violated) + " of " + std::to_string(w.long_worlds.size()) +
                                        " orders judged"};
@@ -209,8 +258,10 @@ const char* recorded_status_name(RecordedStatus s) {
 RecordedJudgement judge_recorded(const RecordedHistory& r, std::optional<Duration> uncertainty) {
   RecordedJudgement out;
   const Worlds worlds = worlds_of(r, uncertainty, out);
-  const std::string bound = uncertainty ? format_duration_rounded(*uncertainty) : "";
-  for (std::size_t p = 0; p < kPropertyCount; ++p) out.verdicts[p] = decide(static_cast<Property>(p), worlds, bound);
+  const std::string slack =
+      r.common_time ? "the key events' time ranges"
+                    : "the clocks' uncertainty (" + format_duration_rounded(uncertainty.value_or(Duration{0})) + ")";
+  for (std::size_t p = 0; p < kPropertyCount; ++p) out.verdicts[p] = decide(static_cast<Property>(p), worlds, slack);
   // What the history does not record, no order decides.
   auto& p4 = out.verdicts[static_cast<std::size_t>(Property::resource_current)];
   if (!r.service_recorded && any_op_accepted(r.history))

@@ -82,7 +82,9 @@ TraceLine header_line(const std::string& seed, const History& h) {
 
 }  // namespace
 
-std::string run_header_json(std::uint64_t seed, const History& h) { return header_line(std::to_string(seed), h).done(); }
+std::string run_header_json(std::uint64_t seed, const History& h) {
+  return header_line(std::to_string(seed), h).done();
+}
 
 std::string history_header_json(const std::string& file, bool service_recorded, const History& h) {
   return header_line("", h).str("history", file).boolean("service_recorded", service_recorded).done();

@@ -14,6 +14,8 @@
 
 #include "sim/core/marked_regions.h"
 #include "sim/core/trace.h"
+#include "sim/recorded/history_reader.h"
+#include "sim/recorded/history_trace.h"
 #include "sim/run/run.h"
 #include "sim/world/trace_schema.h"
 #include "tests/unit/catalogue_variants.h"
@@ -137,6 +139,21 @@ TEST(TraceSchema, EveryWrittenLineIsDeclaredAndEveryDeclarationIsWritten) {
       const std::string problems = conformance.check(text);
       EXPECT_EQ(problems, "") << entry.path().filename() << ":" << number << "\n" << text;
     }
+  }
+  // And locksim check's traces of the histories in the docs: a header that
+  // names its history, one that did not record the service's keys.
+  for (const char* name : {"gc-pause.history.jsonl", "real-etcd-gc-pause.history.jsonl"}) {
+    const auto path = std::filesystem::path(LOCKSIM_SOURCE_DIR) / "docs" / "examples" / name;
+    std::ifstream in(path);
+    std::string error;
+    const auto history = read_history(in, path.string(), error);
+    ASSERT_TRUE(history.has_value()) << error;
+    StringTrace trace;
+    write_history_trace(trace, name, *history, judge_recorded(*history, std::nullopt));
+    std::istringstream lines(trace.text());
+    std::string text;
+    for (int number = 1; std::getline(lines, text); ++number)
+      EXPECT_EQ(conformance.check(text), "") << name << "'s trace line " << number << "\n" << text;
   }
   // What neither writes: options no simulated client sends, and this list
   // says so.
