@@ -1,0 +1,179 @@
+"""One real repetition of a row: start everything, run the story, stop
+everything, write the history.
+
+Fresh redis-servers and a fresh resource for every repetition, so no
+repetition inherits another's keys. The clients are started together and
+each begins at t0 + its `start` on the common clock (CLOCK_MONOTONIC), so
+node's start-up is not part of the story; every `t` in the history is
+relative to t0. A pause fault (`at = "cN STEP"`) is made at that point of
+the client's own run: the client says it reached it (after STEP's reply,
+waiting on stdin; or, for `acquire-failed`, the moment its first try can no
+longer reach a quorum) and the driver sends SIGSTOP to its process group,
+checks in /proc that every thread stopped, lets it go on past the pause
+point (the line it waits for can only be read once continued) and sends
+SIGCONT `length` after the SIGSTOP. A pause whose stop is not seen makes the
+fault `took_effect: false`.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+
+from . import clients as clientcfg
+from . import history, procs
+from .redis_node import RedisNode
+from .resource import Resource
+from .rows import Row
+from .story import Story
+
+START_MARGIN_NS = 2_000_000_000     # node's start-up and the first connections, before t0
+END_GRACE_NS = 30_000_000_000       # past run_for, the clients still running are stopped
+
+
+class Repetition:
+    def __init__(self, row: Row, story: Story, rep: int, keep_logs_dir: str | None = None):
+        self.row, self.story, self.rep = row, story, rep
+        self.t0 = None
+        self.observer: list[dict] = []
+        self.client_records: list[dict] = []
+        self.lock = threading.Lock()
+        self.keep_logs_dir = keep_logs_dir
+        self.problems: list[str] = []
+
+    def _t0(self) -> int:
+        return self.t0
+
+    def _observe(self, kind: str, fields: dict) -> None:
+        t = procs.now_ns() - self.t0
+        with self.lock:
+            self.observer.append({"t": t, "p": "observer", "local": t, "type": kind, **fields})
+
+    def _pause(self, proc: subprocess.Popen, client: str, fault: dict, release_stdin: bool) -> None:
+        length_s = fault["length_ns"] / 1e9
+        procs.signal_group(proc, signal.SIGSTOP)
+        sent = time.monotonic()
+        stopped = procs.wait_stopped(proc.pid, 2.0)
+        self._observe("fault", {"fault": "pause", "target": client})
+        self._observe("fault-fired", {"fault": fault["name"], "took_effect": stopped})
+        if not stopped:
+            self.problems.append(f"{client}: SIGSTOP not seen in /proc")
+        if release_stdin:
+            try:
+                proc.stdin.write("go\n")
+                proc.stdin.flush()
+            except (BrokenPipeError, ValueError):
+                pass
+        time.sleep(max(0.0, sent + length_s - time.monotonic()))
+        procs.signal_group(proc, signal.SIGCONT)
+        self._observe("fault", {"fault": "resume", "target": client})
+
+    def _read_client(self, proc: subprocess.Popen, client: str, fault: dict | None, done: threading.Event) -> None:
+        for line in proc.stdout:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                self.problems.append(f"{client}: not JSON: {line.strip()[:200]}")
+                continue
+            control = record.get("control")
+            if control in ("pause-point", "try-failed") and fault:
+                threading.Thread(target=self._pause, args=(proc, client, fault, control == "pause-point"),
+                                 daemon=True).start()
+                fault = None      # once per run
+            elif control == "pause-point":
+                proc.stdin.write("go\n")
+                proc.stdin.flush()
+            elif control:
+                continue
+            else:
+                record["t"] -= self.t0
+                if isinstance(record.get("promised_end"), int):
+                    record["promised_end"] -= self.t0
+                with self.lock:
+                    self.client_records.append(record)
+        done.set()
+
+    def run(self, out_path: str) -> dict:
+        """Runs the repetition, writes its history to out_path; returns {path, errors, recorded}."""
+        story, row = self.story, self.row
+        workdir = tempfile.mkdtemp(prefix="locksim-real-redis-")
+        nodes: list[RedisNode] = []
+        resource = None
+        running: list[subprocess.Popen] = []
+        try:
+            wall_minus_mono = time.time_ns() - procs.now_ns()
+            self.t0 = procs.now_ns() + 10 * START_MARGIN_NS   # provisional: no lock command comes before the real t0
+            nodes = [RedisNode(n, "lock", workdir, self._t0, wall_minus_mono) for n in story.nodes]
+            resource = Resource(story.policy, story.app, self._t0)
+            self.t0 = procs.now_ns() + START_MARGIN_NS
+            dones = []
+            for c in story.clients:
+                step, fault = clientcfg.pause_step(story, c.name)
+                if fault:
+                    fault["length_ns"] = _duration(fault.get("length", "0s"))
+                cfg = clientcfg.config(story, row.client, c, [n.port for n in nodes], resource.port,
+                                       self.t0 + c.start_ns)
+                offset_file = os.path.join(workdir, f"{c.name}.clock-offset-ms")
+                with open(offset_file, "w") as f:
+                    f.write("0\n")
+                env = dict(os.environ, LOCKSIM_CLOCK_OFFSET_FILE=offset_file)
+                log = open(os.path.join(workdir, f"{c.name}.stderr"), "w")
+                proc = procs.start(["node", "--require", os.path.join(clientcfg.NODE_DIR, "clock_shim.js"),
+                                    os.path.join(clientcfg.NODE_DIR, "client.js"), json.dumps(cfg)],
+                                   env=env, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.PIPE)
+                running.append(proc)
+                done = threading.Event()
+                dones.append(done)
+                threading.Thread(target=self._read_client, args=(proc, c.name, fault, done), daemon=True).start()
+            deadline = self.t0 + story.run_for_ns + END_GRACE_NS
+            for proc, done in zip(running, dones):
+                while proc.poll() is None and procs.now_ns() < deadline:
+                    time.sleep(0.05)
+                done.wait(timeout=2)
+            for proc, c in zip(running, story.clients):
+                if proc.poll() is None:
+                    self.problems.append(f"{c.name} still running at run_for + 30 s: stopped")
+                elif proc.returncode != 0:
+                    self.problems.append(f"{c.name} exited {proc.returncode}")
+                procs.stop(proc)
+            time.sleep(0.2)
+            end_wall = time.time_ns()
+            for n in nodes:
+                n.close(end_wall)
+            resource.close()
+            end_t = procs.now_ns() - self.t0
+            records = self.client_records + self.observer + resource.records + [r for n in nodes for r in n.records]
+            recorded = all(n.tracker.exact for n in nodes)
+            processes = ([{"name": c.name, "kind": "client", "clock": "wall"} for c in story.clients]
+                         + [{"name": n.name, "kind": "redis", "clock": "wall"} for n in nodes]
+                         + [{"name": "storage", "kind": "resource", "clock": "monotonic"}])
+            head = history.header(
+                source=f"tests/real_redis: {row.label} rep {self.rep}, redis-server, client {row.client}",
+                processes=processes, nodes=[n.name for n in nodes], key="lock", recorded=recorded,
+                app=story.app, faults=list(story.faults))
+            lines = history.merge(head, records, end_t, end_t)
+            errors = history.validate(lines)
+            with open(out_path, "w") as f:
+                f.write(history.dumps(lines))
+            if self.keep_logs_dir:
+                shutil.copytree(workdir, os.path.join(self.keep_logs_dir, os.path.basename(out_path) + ".logs"),
+                                dirs_exist_ok=True)
+            return {"path": out_path, "errors": errors, "recorded": recorded, "problems": self.problems,
+                    "ambiguities": [a for n in nodes for a in n.tracker.ambiguities]}
+        finally:
+            for proc in running:
+                procs.stop(proc)
+            for n in nodes:
+                if n.proc.poll() is None:
+                    procs.stop(n.proc)
+            if resource:
+                resource._server.close()
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _duration(text: str) -> int:
+    from .story import duration_ns
+    return duration_ns(text)
