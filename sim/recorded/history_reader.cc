@@ -156,11 +156,23 @@ std::optional<RecordedPromise> Reader::promise_of(HistoryFields& f, ProcessId cl
     } else {
       promised_end = TrueTime{Duration{f.nanoseconds("promised_end")}};
     }
+    if (f.has("promised_end_latest")) {
+      // Known within a range: the fact holds the latest (the longest window),
+      // the promise the earliest.
+      if (promised_end == kTrueNever || p.promised_end_unknown)
+        f.fail("promised_end_latest", "a range needs promised_end to be its earliest instant");
+      const TrueTime latest{Duration{f.nanoseconds("promised_end_latest")}};
+      if (latest < promised_end) f.fail("promised_end_latest", "is before promised_end");
+      p.earliest_end = promised_end;
+      promised_end = latest;
+    }
   } else {
     // No common clock to state it on: it follows from the lease end on the
     // client's clock, when that is the clock its events are read on.
     if (f.has("promised_end") && !(f.raw("promised_end").is_string() && f.raw("promised_end") == "unknown"))
       f.fail("promised_end", "a history on local clocks has no common time to state it in (leave it out)");
+    if (f.has("promised_end_latest"))
+      f.fail("promised_end_latest", "a history on local clocks has no common time to state it in (leave it out)");
     if (!p.lease_end_known || p.clock != out_.reading_clock[client])
       p.promised_end_unknown = true;
     else
@@ -228,8 +240,9 @@ std::vector<std::string> event_keys(const std::string& type) {
       {"end", {}},
       {"invoke", {"op", "kind"}},
       {"complete", {"op", "kind", "outcome"}},
-      {"grant", {"session", "value", "token", "validity_ns", "clock", "lease_end_local", "promised_end"}},
-      {"extend", {"session", "clock", "lease_end_local", "promised_end"}},
+      {"grant",
+       {"session", "value", "token", "validity_ns", "clock", "lease_end_local", "promised_end", "promised_end_latest"}},
+      {"extend", {"session", "clock", "lease_end_local", "promised_end", "promised_end_latest"}},
       {"belief-end", {"session", "reason"}},
       {"release", {"session"}},
       {"op", {"session", "client", "op", "accepted", "reject", "token"}},
@@ -478,8 +491,9 @@ bool RecordedHistory::any_range() const {
   return std::any_of(range.begin(), range.end(), [](Duration d) { return d > Duration{0}; });
 }
 
-bool RecordedHistory::any_promise_unknown() const {
-  return std::any_of(promises.begin(), promises.end(), [](const RecordedPromise& p) { return p.promised_end_unknown; });
+bool RecordedHistory::any_promise_uncertain() const {
+  return std::any_of(promises.begin(), promises.end(),
+                     [](const RecordedPromise& p) { return p.promised_end_unknown || p.earliest_end.has_value(); });
 }
 
 std::optional<RecordedHistory> read_history(std::istream& in, const std::string& file, std::string& error) {

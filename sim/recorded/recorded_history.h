@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct RecordedPromise {
   bool lease_end_known = false;
   LocalTime lease_end_local{};        // on |clock| of the client
   bool promised_end_unknown = false;  // common time: the recorder did not know it
+  // Common time: the end known only within [earliest_end, the fact's
+  // promised_end] (a client whose clock reads in whole milliseconds).
+  std::optional<TrueTime> earliest_end;
 };
 
 struct RecordedHistory {
@@ -55,7 +59,8 @@ struct RecordedHistory {
   ProcessId observer() const { return static_cast<ProcessId>(history.processes.size()); }
   // A recorder's name: a process's, or the observer's.
   std::string recorder_name(ProcessId p) const { return p == observer() ? kObserverName : history.name_of(p); }
-  bool any_promise_unknown() const;
+  // Some promise's end is unknown, or known only within a range.
+  bool any_promise_uncertain() const;
   bool any_range() const;
 };
 

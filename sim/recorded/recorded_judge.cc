@@ -32,6 +32,7 @@ struct Placement {
   std::vector<std::int64_t> fact_reading;
   std::vector<std::size_t> end_variable;  // per r.promises
   std::vector<std::int64_t> end_reading;  // clamped to the events' span widened by the bounds
+  std::vector<std::int64_t> end_reading_earliest;  // a promise known within a range: its earliest, clamped too
   std::vector<bool> end_never;            // a promise that never ends (common clock: null)
   OffsetBounds bounds{0, 0};
   std::int64_t latest = 0;  // the latest reading, for the overflow check
@@ -53,10 +54,14 @@ History retimed(const RecordedHistory& r, const Placement* place, const std::vec
   // Before any sort: the promises name their facts by index.
   for (std::size_t k = 0; k < r.promises.size(); ++k) {
     const RecordedPromise& p = r.promises[k];
+    const bool earliest = short_promises && p.earliest_end.has_value();
     if (p.promised_end_unknown)
       set_promised_end(h.facts[p.fact], short_promises ? h.facts[p.fact].at : kTrueNever);
     else if (retime && !place->end_never[k])
-      set_promised_end(h.facts[p.fact], at(place->end_variable[k], place->end_reading[k]));
+      set_promised_end(h.facts[p.fact], at(place->end_variable[k], (earliest ? place->end_reading_earliest
+                                                                             : place->end_reading)[k]));
+    else if (earliest)
+      set_promised_end(h.facts[p.fact], *p.earliest_end);
   }
   if (retime) {
     std::stable_sort(h.facts.begin(), h.facts.end(), [](const Fact& a, const Fact& b) {
@@ -133,6 +138,7 @@ Placement local_placement(const RecordedHistory& r, const ClockBounds& clocks) {
   for (const RecordedPromise& p : r.promises) {
     out.end_variable.push_back(r.recorder[p.fact]);
     out.end_reading.push_back(clamped_end(p.lease_end_local.time_since_epoch().count(), out.latest, margin));
+    out.end_reading_earliest.push_back(out.end_reading.back());
     out.end_never.push_back(false);
   }
   return out;
@@ -162,10 +168,13 @@ Placement ranged_placement(const RecordedHistory& r) {
           if constexpr (requires { b.promised_end; }) end = b.promised_end;
         },
         r.history.facts[p.fact].body);
+    const TrueTime earliest = p.earliest_end.value_or(end);
     out.end_variable.push_back(0);
     out.end_never.push_back(end == kTrueNever);
     out.end_reading.push_back(
         end == kTrueNever ? 0 : clamped_end(end.time_since_epoch().count() - base, out.latest, widest + 1));
+    out.end_reading_earliest.push_back(
+        end == kTrueNever ? 0 : clamped_end(earliest.time_since_epoch().count() - base, out.latest, widest + 1));
   }
   return out;
 }
@@ -178,13 +187,15 @@ std::vector<std::vector<std::int64_t>> readings_of(const RecordedHistory& r, con
     if (read_by_the_checkers(r.history.facts[i].body))
       readings[place.fact_variable[i]].push_back(place.fact_reading[i]);
   for (std::size_t k = 0; k < r.promises.size(); ++k)
-    if (!r.promises[k].promised_end_unknown && !place.end_never[k])
+    if (!r.promises[k].promised_end_unknown && !place.end_never[k]) {
       readings[place.end_variable[k]].push_back(place.end_reading[k]);
+      readings[place.end_variable[k]].push_back(place.end_reading_earliest[k]);
+    }
   return readings;
 }
 
 Worlds worlds_of(const RecordedHistory& r, const std::optional<ClockBounds>& clocks, RecordedJudgement& out) {
-  const bool unknown_promises = r.any_promise_unknown();
+  const bool unknown_promises = r.any_promise_uncertain();
   Worlds w;
   w.long_worlds.push_back(violated_in(retimed(r, nullptr, nullptr, 1, false), &out.shown));
   if (unknown_promises) w.short_worlds.push_back(violated_in(retimed(r, nullptr, nullptr, 1, true)));
@@ -233,7 +244,7 @@ RecordedVerdict decide(Property property, const Worlds& w, const std::string& sl
   if (long_violated == 0) return {RecordedStatus::holds, ""};
   if (by_promises && long_violated == w.long_worlds.size())
     return {RecordedStatus::unknown,
-            "a promise's true end is unknown: the property is violated if its window is "
+            "a promise's true end is not known exactly: the property is violated if its window is "
             "as long as it could be, not if it is as short"};
   return {RecordedStatus::unknown, slack +
                                        " allows orders of events where it holds and where it is violated: "

@@ -163,6 +163,18 @@ def test_a_promise_of_unknown_end_is_judged_both_ways(locksim, root, tmp_path):
     got = statuses(locksim, path)
     # c2 was granted inside the longest window c1 could have meant, not the shortest.
     assert got["P1"][0] == "unknown" and "promise" in got["P1"][1]
+    # Known within a range: c1's end somewhere in [11 s, 11.005 s], c2 granted at 11.004 s.
+    def ranged_end(latest):
+        def edit(lines):
+            for x in lines:
+                if x.get("type") == "grant" and x["session"] == "s1":
+                    x["promised_end_latest"] = latest
+            return lines
+        return edit
+    within = statuses(locksim, edited(root, tmp_path, ranged_end(11_005_000_000), "within.jsonl"))
+    assert within["P1"][0] == "unknown" and "not known exactly" in within["P1"][1], within
+    before = statuses(locksim, edited(root, tmp_path, ranged_end(11_003_000_000), "before.jsonl"))
+    assert before["P1"][0] == "holds", before
     # Its trace says so too: a drawing never shows an unknown as holds.
     trace = tmp_path / "t.jsonl"
     locksim("check", path, "--trace", trace)

@@ -29,12 +29,15 @@ function emit(type, fields) {
 // this process's Date.now() reads the lease end. Read together now; valid as
 // long as the clock is not stepped before then, which the driver knows and
 // corrects (it rewrites promised_end when it steps this client's clock).
+// Date.now() truncates to the millisecond: the true wall reading is in
+// [wallMs, wallMs + 1 ms), so the end lies within the last millisecond
+// before t + (lease end - wallMs): both ends are written, never a guess
+// between them (docs/history.md, promised_end_latest).
 function promisedEnd(leaseEndMs) {
   const t = process.hrtime.bigint();
   const wallMs = BigInt(Date.now());
-  // Date.now() truncates to the millisecond: the true wall reading is in
-  // [wallMs, wallMs + 1), so the end is at most 1 ms earlier than this.
-  return Number(t + (BigInt(leaseEndMs) - wallMs) * MS - MS);
+  const latest = t + (BigInt(leaseEndMs) - wallMs) * MS;
+  return { promised_end: Number(latest - MS), promised_end_latest: Number(latest) };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -224,7 +227,7 @@ async function main() {
   }
   const validityMs = lock.expiration - Date.now();
   emit('grant', { session, value: lock.value, token, validity_ns: validityMs * 1e6, clock: 'wall',
-    lease_end_local: lock.expiration * 1e6, promised_end: promisedEnd(lock.expiration) });
+    lease_end_local: lock.expiration * 1e6, ...promisedEnd(lock.expiration) });
 
   let readValue = null;
   let believing = true;

@@ -90,8 +90,9 @@ class Repetition:
                 continue
             else:
                 record["t"] -= self.t0
-                if isinstance(record.get("promised_end"), int):
-                    record["promised_end"] -= self.t0
+                for end in ("promised_end", "promised_end_latest"):
+                    if isinstance(record.get(end), int):
+                        record[end] -= self.t0
                 with self.lock:
                     self.client_records.append(record)
         done.set()
