@@ -487,15 +487,6 @@ RecordedHistory Reader::read(std::istream& in) {
 
 }  // namespace
 
-bool RecordedHistory::any_range() const {
-  return std::any_of(range.begin(), range.end(), [](Duration d) { return d > Duration{0}; });
-}
-
-bool RecordedHistory::any_promise_uncertain() const {
-  return std::any_of(promises.begin(), promises.end(),
-                     [](const RecordedPromise& p) { return p.promised_end_unknown || p.earliest_end.has_value(); });
-}
-
 std::optional<RecordedHistory> read_history(std::istream& in, const std::string& file, std::string& error) {
   try {
     return Reader(file).read(in);

@@ -101,6 +101,10 @@ def load(path: str, variant: str = "base") -> Story:
         var = doc.get("variant", {}).get(variant)
         if var is None:
             raise KeyError(f"{path} has no variant {variant!r} (variants: {', '.join(variants(path))})")
+        if "extends" in var or "unset" in var:
+            # Composed variants are locksim's to resolve; laid over the base as
+            # plain keys they would run another story, silently.
+            raise ValueError(f"{path}: variant {variant} uses extends/unset, which the real referee does not read")
         over = {k: v for k, v in var.items() if k not in ("description", "expect")}
         _lay_over(spec, over)
         _lay_over(expect, var.get("expect", {}))
