@@ -25,8 +25,8 @@ namespace locksim::cli {
 
 namespace {
 
-// trace.jsonl -> trace.fenced.jsonl when several variants share one --trace.
-std::string trace_path_for(const std::string& path, const std::string& variant, bool several) {
+// trace.jsonl -> trace.fenced.jsonl when several variants share one --trace (or --history).
+std::string per_variant_path(const std::string& path, const std::string& variant, bool several) {
   if (!several) return path;
   const auto dot = path.find_last_of('.');
   const auto slash = path.find_last_of('/');
@@ -114,7 +114,7 @@ bool outputs_are_distinct(const RunOptions& o, const std::vector<ScenarioSpec>& 
     if (path->empty()) continue;
     for (const ScenarioSpec& spec : specs)
       files.push_back({several ? std::string(flag) + " (variant " + spec.variant + ")" : std::string(flag),
-                       trace_path_for(*path, spec.variant, several)});
+                       per_variant_path(*path, spec.variant, several)});
   }
   return distinct_outputs("run", files, std::cerr);
 }
@@ -130,7 +130,7 @@ std::string replay_command(const std::string& program, const RunOptions& o, cons
 // The run as a history (docs/history.md); false after saying why it could not be written.
 bool write_history_file(const std::string& program, const RunOptions& o, const ScenarioSpec& spec, bool several,
                         const RunResult& result) {
-  const std::string path = trace_path_for(o.history_path, spec.variant, several);
+  const std::string path = per_variant_path(o.history_path, spec.variant, several);
   std::ofstream out;
   if (!open_output("run", path, out, std::cerr)) return false;
   write_history(out, result.history, result.clocks, replay_command(program, o, spec));
@@ -148,7 +148,7 @@ std::optional<RunResult> run_variant(const RunOptions& o, const ScenarioSpec& sp
   std::unique_ptr<TraceSink> trace;
   std::ofstream trace_file;
   if (!o.trace_path.empty()) {
-    const std::string path = trace_path_for(o.trace_path, spec.variant, several);
+    const std::string path = per_variant_path(o.trace_path, spec.variant, several);
     if (!open_output("run", path, trace_file, std::cerr)) return std::nullopt;
     trace = std::make_unique<StreamTrace>(trace_file);
   } else {
