@@ -207,6 +207,11 @@ def _ns(ns: Optional[int]) -> str:
     return "–" if ns is None else timeline.fmt_duration(int(ns))
 
 
+def _unknown_or_ns(ns: Optional[int]) -> str:
+    """A figure a checked history could not measure is null: unknown, not zero."""
+    return "unknown" if ns is None else _ns(ns)
+
+
 def liveness_text(liveness: dict) -> str:
     """One sentence of liveness numbers, as the CLI's table prints them."""
     if not liveness:
@@ -220,9 +225,9 @@ def liveness_text(liveness: dict) -> str:
         parts.append(f"acquire latency mean {_ns(liveness['mean_acquire_latency_ns'])}, "
                      f"max {_ns(liveness.get('max_acquire_latency_ns'))}")
     if "longest_stuck_ns" in liveness:
-        parts.append(f"longest stuck {_ns(liveness['longest_stuck_ns'])}")
+        parts.append(f"longest stuck {_unknown_or_ns(liveness['longest_stuck_ns'])}")
     if "unheld_ns" in liveness:
-        parts.append(f"unheld {_ns(liveness['unheld_ns'])} of {_ns(liveness.get('run_length_ns'))}")
+        parts.append(f"unheld {_unknown_or_ns(liveness['unheld_ns'])} of {_ns(liveness.get('run_length_ns'))}")
     if liveness.get("expired_grants"):
         parts.append(f"{liveness['expired_grants']} grant(s) already expired when acquire returned")
     if liveness.get("gave_up"):
@@ -527,6 +532,7 @@ thead th {{ font-size: 13px; color: var(--note); font-weight: 600; border-bottom
 .noexp {{ color: #999; font-size: 13px; }}
 .v {{ color: var(--v); font-weight: 800; letter-spacing: .02em; }}
 .h {{ color: #0b5d47; }}
+.u {{ color: #8a5a00; font-weight: 700; }}
 tr.rv td {{ background: #fff7f1; }}
 .verdicts td.w {{ font-size: 13.5px; max-width: 640px; }}
 .at {{ font-weight: 700; white-space: nowrap; }}
@@ -592,6 +598,78 @@ def _search_section(directory: Path, locksim: Path) -> str:
         raise ReportError(str(e)) from None
 
 
+def check_history(locksim: Path, history: Path, workdir: Path, index: int) -> tuple[dict, Path]:
+    """``locksim check HISTORY --json --trace``: (its --json document, its trace). Exit 1 (a property violated)
+    is a finding; a refused history (exit 2) or anything else is an error naming it."""
+    trace = workdir / f"history-{index}.trace.jsonl"
+    try:
+        done = subprocess.run([str(locksim), "check", str(history), "--json", "--trace", str(trace)],
+                              capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise ReportError(f"{locksim}: could not run ({e})") from None
+    if done.returncode not in (0, 1):
+        first = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[0]
+        raise ReportError(f"locksim check failed: {first}")
+    try:
+        return results.read_json(done.stdout), trace
+    except results.ResultsError as e:
+        raise ReportError(f"locksim check --json: {e}") from None
+
+
+def _history_table(doc: dict) -> str:
+    """check's verdicts: violated with the first witness, holds, or unknown with the reason the history gives."""
+    body = []
+    for name in PROPERTIES:
+        v = doc.get("verdicts", {}).get(name)
+        if v is None:
+            continue
+        status = str(v.get("status"))
+        w = v.get("witness") or {}
+        if status == "unknown":
+            cell, word = E(v.get("unknown_because") or ""), '<span class="u">unknown</span>'
+        else:
+            cell = f'<span class="at">at {E(str(w.get("at", "")))}</span> {E(str(w.get("text", "")))}' if w else ""
+            word = '<span class="v">VIOLATED</span>' if status == "violated" else f'<span class="h">{E(status)}</span>'
+        body.append(f'<tr class="{"rv" if status == "violated" else ""}"><td class="pid">{E(PROPERTIES[name])}</td>'
+                    f'<td>{E(name)}</td><td>{word}</td><td class="num">{int(v.get("count", 0) or 0)}</td>'
+                    f'<td class="w">{cell}</td></tr>')
+    return ('<table class="verdicts"><thead><tr><th></th><th>property</th><th>verdict</th><th>count</th>'
+            f'<th>first witness, or why unknown</th></tr></thead><tbody>{"".join(body)}</tbody></table>')
+
+
+def _history_section(histories: Sequence[Path], locksim: Path, work: Path, interactive: bool) -> tuple[str, int]:
+    """One part per recorded history (docs/history.md), judged by locksim check: its verdicts — unknown where the
+    history cannot decide — its liveness, and its timeline. Returns (the HTML, the most clients in one)."""
+    parts, clients = [], 1
+    for i, path in enumerate(histories):
+        doc, trace_path = check_history(locksim, path, work, i)
+        trace = load(trace_path)
+        clients = max(clients, len(trace.clients))
+        source = f' — recorded by {E(doc["source"])}' if doc.get("source") else ""
+        clock = ("one common clock" if doc.get("time") == "common" else
+                 f'each process\'s own clock, {doc.get("orderings", 0)} orders of events judged')
+        out = work / f"history-{i}.png"
+        try:
+            timeline.render(trace, [out], title=Path(path).name)
+        except (TraceError, ValueError, OSError) as e:
+            raise ReportError(f"timeline of {path}: {e}") from None
+        parts.append(f'<h3 id="history-{i}"><code>{E(display_path(Path(path)))}</code></h3>'
+                     f'<p class="variant-desc">Judged by <code>locksim check</code> ({E(clock)}){source}.</p>'
+                     + _history_table(doc) +
+                     f'<p class="liveness"><b>Liveness</b> (measured, not judged): '
+                     f'{E(liveness_text(doc.get("liveness", {})))}.</p>'
+                     + _figure(out.read_bytes(), f"timeline of {path}",
+                               "The history's timeline on its own clock; lanes the history does not record say so."))
+        if interactive:
+            parts.append('<details class="interactive"><summary>Explore this history</summary>' +
+                         timeline_html.fragment(timeline_data(trace), f"timeline-history-{i}") + '</details>')
+    intro = ('<p>What real systems recorded, judged by the same checkers as the runs above '
+             '(<code>locksim check</code>): each verdict is violated, '
+             'holds, or unknown — never a guess — where the history does not record what a property needs or its '
+             'clocks cannot order the events.</p>')
+    return intro + "".join(parts), clients
+
+
 def _slug(name: str) -> str:
     """A variant's name as an element id."""
     return "".join(c if c.isalnum() else "-" for c in name)
@@ -599,9 +677,11 @@ def _slug(name: str) -> str:
 
 def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variants: Sequence[str] = (),
           seed: Optional[int] = None, overrides: Sequence[str] = (), sweep: Optional[SweepOptions] = None,
-          compare: Optional[Path] = None, search: Optional[Path] = None, interactive: bool = True) -> Path:
+          compare: Optional[Path] = None, search: Optional[Path] = None, interactive: bool = True,
+          histories: Sequence[Path] = ()) -> Path:
     """Runs the scenario, draws what it needs, and writes the page to ``out``. ``interactive``: each variant also
-    gets its interactive timeline (analysis/timeline_html.py), the page then carries its script inline."""
+    gets its interactive timeline (analysis/timeline_html.py), the page then carries its script inline.
+    ``histories``: recorded histories (docs/history.md) to judge with locksim check and show after the runs."""
     scenario = read_scenario(scenario_path)
     binary = locksim_path(locksim)
     compare_html = ('<h2 id="compare">Side by side</h2>' + _compare_section(compare)) if compare else ""
@@ -657,6 +737,11 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
         sweep_html = ""
         if sweep is not None:
             sweep_html = '<h2 id="sweep">Sweep</h2>' + _sweep_section(sweep, binary, work)
+        history_html = ""
+        if histories:
+            section, history_clients = _history_section(histories, binary, work, interactive)
+            history_html = '<h2 id="histories">Recorded histories</h2>' + section
+            clients = max(clients, history_clients)
 
     all_match = all(v.get("matches") for v in doc.get("variants", []))
     n = len(doc.get("variants", []))
@@ -671,8 +756,12 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
         nav += ' · <a href="#compare">side by side</a>'
     if search:
         nav += ' · <a href="#search">search</a>'
+    if histories:
+        nav += ' · <a href="#histories">recorded histories</a>'
     repro = " ".join(shlex.quote(c) for c in command).replace(" --trace trace.jsonl", "")
     repro_trace = f"locksim run {shlex.quote(display_path(scenario_path))} --variant NAME --trace run.jsonl"
+    for h in histories:
+        repro_trace += f"\nlocksim check {shlex.quote(display_path(Path(h)))} --trace history.jsonl"
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -692,6 +781,7 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
 <p class="meta">Variants: {nav}</p>
 {"".join(sections)}
 {sweep_html}
+{history_html}
 {compare_html}
 {search_html}
 <h2 id="reproduce">Reproduce</h2>
@@ -701,7 +791,8 @@ def build(scenario_path: Path, out: Path, locksim: Optional[str] = None, variant
 <pre>{E(scenario.text)}</pre></details>
 <footer>Made by <code>analysis/report.py</code> from the run above. All five properties are judged over true time by
 the simulator's checkers (P1 grant-exclusive, P2 belief-exclusive, P3 resource-exclusive, P4 resource-current,
-P5 invariant); this page only shows what they found. Self-contained: {"the interactive timelines' script "
+P5 invariant){"; recorded histories by the same checkers, through locksim check, on their own clocks" if histories else ""};
+this page only shows what they found. Self-contained: {"the interactive timelines' script "
 "(vis-timeline) is inside the page" if interactive else "no scripts"}; nothing is fetched from elsewhere.</footer>
 </main></body></html>
 """
@@ -729,6 +820,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="fix a swept key the plots do not show")
     p.add_argument("--compare", metavar="CSV", help="a locksim compare --out CSV: adds the side-by-side verdict matrix")
     p.add_argument("--search", metavar="DIR", help="a locksim search --out DIR: adds the search section")
+    p.add_argument("--history", action="append", default=[], metavar="FILE", dest="histories",
+                   help="a recorded history (docs/history.md), judged by locksim check and shown with its timeline "
+                        "(repeat)")
     p.add_argument("--locksim", metavar="PATH", help="the simulator (default: $LOCKSIM_BIN or build/locksim)")
     p.add_argument("--no-interactive", dest="interactive", action="store_false",
                    help="leave out the interactive timelines: a page with no script at all")
@@ -749,7 +843,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             raise ReportError("--x/--y need --sweep CSV")
         build(scenario_path(args.scenario, args.locksim), Path(args.out), args.locksim, args.variant, args.seed, args.overrides, sweep,
               Path(args.compare) if args.compare else None, Path(args.search) if args.search else None,
-              args.interactive)
+              args.interactive, [Path(h) for h in args.histories])
     except (ReportError, sweep_plots.SweepError, compare_plot.CompareError, OSError,
             timeline_html.MissingLibrary) as e:
         print(f"report: {e}", file=sys.stderr)

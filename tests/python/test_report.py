@@ -254,3 +254,23 @@ def test_report_interactive_timeline_works_in_chromium(gc_report, tmp_path):
     found = json.loads(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else {"failures": [done.stderr]}
     assert done.returncode == 0 and not found["failures"], found
     assert found["violations"] >= 1 and found["highlighted"] >= 2
+
+
+def test_report_judges_recorded_histories_beside_the_runs(locksim_bin, tmp_path, capsys):
+    """--history: a real etcd run's history judged by locksim check, with its unknown said, and its timeline."""
+    root = Path(__file__).resolve().parents[2]
+    history = root / "docs" / "examples" / "real-etcd-gc-pause.history.jsonl"
+    out = tmp_path / "r.html"
+    assert report.main(["etcd-gc-pause", "--variant", "base", "--history", str(history), "--out", str(out),
+                        "--locksim", str(locksim_bin), "--no-interactive"]) == 0
+    page = out.read_text()
+    section = page[page.index('<h2 id="histories">'):]
+    assert '<span class="u">unknown</span>' in section and "service.recorded is false" in section
+    assert section.count('<span class="v">VIOLATED</span>') == 3
+    assert "data:image/png;base64," in section and "locksim check" in page
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format":"locksim-history/9"}\n')
+    assert report.main(["etcd-gc-pause", "--history", str(bad), "--out", str(tmp_path / "x.html"),
+                        "--locksim", str(locksim_bin), "--no-interactive"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "locksim check failed" in err and "format" in err
