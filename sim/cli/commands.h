@@ -17,6 +17,8 @@ int run_command(const std::string& program, const std::vector<std::string>& args
 // Exit 0 when no property is violated, 1 when one is, 2 when the history is refused.
 int check_command(const std::string& program, const std::vector<std::string>& args);
 int validate_command(const std::string& program, const std::vector<std::string>& args);
+// Prints one variant as a standalone scenario file; exit 2 on bad input.
+int merged_command(const std::string& program, const std::vector<std::string>& args);
 int list_command(const std::string& program, const std::vector<std::string>& args);
 int keys_command(const std::string& program, const std::vector<std::string>& args);
 int trace_schema_command(const std::string& program, const std::vector<std::string>& args);

@@ -40,6 +40,8 @@ commands:
   shrink FILE [--variant NAME] [--seed N] [--property P] [--out FILE]
                         cut a violating scenario down to what the violation needs
   validate FILE...      check scenario files without running them
+  merged FILE|NAME [--variant NAME] [--set KEY=VALUE]...
+                        print one variant as a standalone scenario file
   list [DIR]            the scenario catalogue: names, paths, one-line stories
   keys [TABLE]...       every scenario key: type, default, meaning (FORMAT.md's tables)
   trace-schema          the trace's line format as JSON (--markdown TABLE: docs/trace.md's tables)
@@ -63,6 +65,7 @@ constexpr std::pair<std::string_view, Command> kCommands[] = {
     {"search-merge", locksim::cli::search_merge_command},
     {"shrink", locksim::cli::shrink_command},
     {"validate", locksim::cli::validate_command},
+    {"merged", locksim::cli::merged_command},
     {"list", locksim::cli::list_command},
     {"keys", locksim::cli::keys_command},
     {"trace-schema", locksim::cli::trace_schema_command},
