@@ -167,20 +167,27 @@ def main(argv=None) -> int:
         return 128 + e.signum
 
 
+def _with_locksim(args):
+    """The scenario reader (story_file.py) asks this locksim what a variant means."""
+    if args.locksim:
+        os.environ["LOCKSIM_BIN"] = os.path.abspath(args.locksim)
+    return args
+
+
 def _main(argv) -> int:
     if argv[:1] == ["judge"]:
         p = argparse.ArgumentParser(prog="run judge")
         p.add_argument("files", nargs="+")
         p.add_argument("--locksim", help="also write each file's history and judge it with `locksim check`")
         p.add_argument("--scenarios", default=SCENARIOS)
-        return cmd_judge(p.parse_args(argv[1:]))
+        return cmd_judge(_with_locksim(p.parse_args(argv[1:])))
     if argv[:1] == ["compare"]:
         p = argparse.ArgumentParser(prog="run compare")
         p.add_argument("--records", required=True)
         p.add_argument("--locksim", required=True)
         p.add_argument("--seeds", type=int, default=100)
         p.add_argument("--scenarios", default=SCENARIOS)
-        return cmd_compare(p.parse_args(argv[1:]))
+        return cmd_compare(_with_locksim(p.parse_args(argv[1:])))
     p = argparse.ArgumentParser(prog="run", description="real etcd against locksim (docs/real-etcd.md)")
     p.add_argument("--smoke", action="store_true", help="one repetition of partitioned-holder, 5 seeds")
     p.add_argument("--all", action="store_true", help="every experiment and variant")
@@ -193,4 +200,4 @@ def _main(argv) -> int:
     p.add_argument("--shim")
     p.add_argument("--scenarios", default=SCENARIOS)
     p.add_argument("--keep-logs", action="store_true", help="keep each run's process logs beside its records")
-    return cmd_full(p.parse_args(argv))
+    return cmd_full(_with_locksim(p.parse_args(argv)))

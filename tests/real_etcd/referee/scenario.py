@@ -4,39 +4,16 @@ The real run takes its story from the same file locksim runs, so that when
 the file changes both sides change: the lock's TTL, each client's start time
 and steps, whether it releases, the resource's policy and application, the
 run length, and the parameters of the faults (a pause's length, a clock
-jump's size, a crash's time). A variant's keys are laid over the base as
-locksim lays them (a dotted key in [variant.NAME] replaces that key).
+jump's size, a crash's time). What a variant means is locksim's to say
+(tests/real_common/story_file.py reads it through `locksim merged`).
 
 What the file cannot say for the real run — *when* a fault lands relative to
 what the real processes do (right after a keepalive reply, say) — is the
 experiment's part (experiments.py).
 """
-import copy
-import tomllib
 from dataclasses import dataclass, field
 
-_UNITS_NS = {"ns": 1, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000, "min": 60_000_000_000,
-             "h": 3_600_000_000_000}
-
-
-def duration_ns(text: str) -> int:
-    """'10s', '250ms', '-5s', '+15s', '1.5s', '0' → nanoseconds (plain durations only, no distributions)."""
-    t = text.strip()
-    sign = 1
-    if t[:1] in "+-":
-        sign = -1 if t[0] == "-" else 1
-        t = t[1:]
-    if t == "0":
-        return 0
-    for unit in sorted(_UNITS_NS, key=len, reverse=True):
-        if t.endswith(unit):
-            number = t[: -len(unit)]
-            try:
-                value = float(number) if "." in number else int(number)
-            except ValueError:
-                break
-            return sign * int(round(value * _UNITS_NS[unit]))
-    raise ValueError(f"not a plain duration: {text!r}")
+from story_file import duration_ns, read, variants  # noqa: F401  (variants, duration_ns: used by callers)
 
 
 def go_duration(ns: int) -> str:
@@ -77,37 +54,10 @@ class Story:
         raise KeyError(name)
 
 
-def _lay_over(base: dict, over: dict) -> None:
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            _lay_over(base[key], value)
-        else:
-            base[key] = copy.deepcopy(value)
-
-
-def variants(path: str) -> list[str]:
-    with open(path, "rb") as f:
-        doc = tomllib.load(f)
-    return ["base"] + list(doc.get("variant", {}).keys())
-
-
 def load(path: str, variant: str = "base") -> Story:
     """The story of path's variant; KeyError if the file has no such variant."""
-    with open(path, "rb") as f:
-        doc = tomllib.load(f)
-    spec = copy.deepcopy({k: v for k, v in doc.items() if k != "variant"})
-    expect = dict(spec.get("expect", {}))
-    if variant != "base":
-        var = doc.get("variant", {}).get(variant)
-        if var is None:
-            raise KeyError(f"{path} has no variant {variant!r} (variants: {', '.join(variants(path))})")
-        if "extends" in var or "unset" in var:
-            # Composed variants are locksim's to resolve; laid over the base as
-            # plain keys they would run another story, silently.
-            raise ValueError(f"{path}: variant {variant} uses extends/unset, which the real referee does not read")
-        over = {k: v for k, v in var.items() if k not in ("description", "expect")}
-        _lay_over(spec, over)
-        _lay_over(expect, var.get("expect", {}))
+    spec = read(path, variant)
+    expect = spec.get("expect", {})
     lock = spec.get("lock", {})
     if lock.get("protocol") != "etcd":
         raise ValueError(f"{path}: lock.protocol is {lock.get('protocol')!r}, the real referee runs etcd only")
