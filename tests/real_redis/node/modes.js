@@ -21,7 +21,8 @@ const crypto = require('crypto');
 const { pointOnce } = require('./sync_point');
 const redlockModes = require('./redlock_modes');
 
-const COMPARE_AND_DELETE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+const { COMPARE_AND_DELETE } = redlockModes;
+
 // The token is the INCR's result, taken only if the SET took the lock.
 const LOCK_AND_INCR = 'if redis.call("set", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then '
   + 'return redis.call("incr", KEYS[2]) else return 0 end';

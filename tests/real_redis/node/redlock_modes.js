@@ -21,7 +21,9 @@
 const crypto = require('crypto');
 const { pointOnce } = require('./sync_point');
 
-const COMPARE_AND_DELETE = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+// The distlock page's release: delete the key only if it still holds our value.
+const COMPARE_AND_DELETE = 'if redis.call("get", KEYS[1]) == ARGV[1] then '
+  + 'return redis.call("del", KEYS[1]) else return 0 end';
 
 async function watchNodeRedlock(clients, config) {
   const Redlock = require('redlock4');
@@ -62,7 +64,8 @@ async function acquireNaive(clients, config, ctx) {
     const op = ctx.nextOp();
     ctx.emit('invoke', { op, kind: 'acquire' });
     const start = Date.now();
-    const sets = clients.map((c) => c.set(config.key, value, 'PX', config.ttl_ms, 'NX').then((r) => r === 'OK', () => false));
+    const sets = clients.map((c) => c.set(config.key, value, 'PX', config.ttl_ms, 'NX')
+      .then((r) => r === 'OK', () => false));
     point('acquire-sent');
     const votes = (await Promise.all(sets)).filter(Boolean).length;
     if (votes >= quorum) {
@@ -79,4 +82,4 @@ async function acquireNaive(clients, config, ctx) {
   }
 }
 
-module.exports = { watchNodeRedlock, acquireNaive };
+module.exports = { watchNodeRedlock, acquireNaive, COMPARE_AND_DELETE };

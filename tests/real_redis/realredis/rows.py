@@ -3,7 +3,11 @@
 A row is SCENARIO:VARIANT. `client` is the library every client of the row
 uses: `plain` (a SET NX PX client written to the scenario's single-node
 protocol: these stories are not about a library), `redlock4` (node-redlock
-4.2.0) or `redlock5` (node-redlock 5.0.0-beta.2), unmodified.
+4.2.0) or `redlock5` (node-redlock 5.0.0-beta.2), unmodified, or
+`naive-redlock` (a hand-written Redlock client without the validity check,
+node/redlock_modes.js). `modes`: the client takes the file's acquire, release
+and fencing styles and may be stopped inside a request (node/modes.js,
+story_faults.py).
 """
 from dataclasses import dataclass
 

@@ -43,9 +43,11 @@ class StoryFaults:
         self.crashed: set[str] = set()
         self.timed = TimedFaults(observe)
         self.client_steps: dict[str, list[tuple[int, int]]] = {}
-        self.points = self._points()
+        # Only a row that asks for it (rows.Row.modes) gets these faults made here, so
+        # that another module making the same kind of fault for other rows never doubles one.
+        self.points = self._points() if modes else {}
         self._stepped_nodes = {f["target"] for f in story.faults.values()
-                               if f.get("kind") == "clock-jump" and f.get("target") in story.nodes}
+                               if modes and f.get("kind") == "clock-jump" and f.get("target") in story.nodes}
         self.nodes: dict[str, RedisNode] = {}
 
     def _points(self) -> dict[str, tuple[str, dict]]:
@@ -57,7 +59,7 @@ class StoryFaults:
                 if fault.get("target") != who or who in points:
                     raise ValueError(f"fault {name}: the real run stops a client at its own point, once")
                 points[who] = (phase, {"name": name, **fault})
-            elif fault.get("kind") == "crash":
+            elif fault.get("kind") == "crash" and fault.get("target") in {c.name for c in self.story.clients}:
                 raise ValueError(f"fault {name}: a crash at {fault.get('at')!r} is not made for real")
         return points
 
@@ -119,7 +121,7 @@ class StoryFaults:
     def start(self, t0_ns: int) -> None:
         """Plans the timed faults and starts their thread."""
         for name, fault in self.story.faults.items():
-            if fault.get("kind") != "clock-jump":
+            if fault.get("kind") != "clock-jump" or not self.modes:
                 continue
             at = fault.get("at", "")
             if " " in at:
