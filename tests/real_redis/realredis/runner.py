@@ -12,7 +12,9 @@ longer reach a quorum) and the driver sends SIGSTOP to its process group,
 checks in /proc that every thread stopped, lets it go on past the pause
 point (the line it waits for can only be read once continued) and sends
 SIGCONT `length` after the SIGSTOP. A pause whose stop is not seen makes the
-fault `took_effect: false`.
+fault `took_effect: false`. A stop or crash inside a lock request, a fault at
+a time of the story and the client's acquire/release styles are
+story_faults.py's (rows with `modes`).
 """
 import json
 import os
