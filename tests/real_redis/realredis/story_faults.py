@@ -109,8 +109,10 @@ class StoryFaults:
         # Readable by the client only once continued: it goes on past the point then.
         open(os.path.join(self.workdir, f"{client}.go"), "w").close()
         time.sleep(max(0.0, sent + duration_ns(fault.get("length", "0s")) / 1e9 - time.monotonic()))
-        procs.signal_group(proc, signal.SIGCONT)
+        # Recorded just before the SIGCONT: recorded after it, this thread may be scheduled late
+        # enough that the client's first record after the pause comes before its `resume`.
         self._observe("fault", {"fault": "resume", "target": client})
+        procs.signal_group(proc, signal.SIGCONT)
 
     def _crash(self, proc, client: str, fault: dict) -> None:
         self.crashed.add(client)
