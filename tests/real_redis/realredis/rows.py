@@ -73,8 +73,8 @@ NOT_MIRRORED = {
     "redlock-crash-restart":
         "needs a killed node restarted on its port and the driver reacting to the client's quorum; not built in this time box",
     "redlock-clock-jump / redlock-clock-drift":
-        "step or drift of one redis-server's clock: the wall-clock shim of tests/redis_diff is not wired here yet; "
-        "the clients' Date.now() shim (node/clock_shim.js) exists but no mirrored row steps a client clock",
+        "also partition clients from nodes (a TCP proxy: not built); a redis-server's clock step at a time is "
+        "made (wall_steps.py, fencing-token-taken-late), its drift is not",
     "fencing-* other than fencing-token-taken-late":
         "multi-step fenced operations: each needs a client of its own; not built in this time box",
     "master-replica-failover / sentinel-split-brain":
