@@ -14,6 +14,7 @@ const crypto = require('crypto');
 const net = require('net');
 const readline = require('readline');
 const Redis = require('ioredis');
+const modes = require('./modes');   // acquire/release styles, stop points inside a request
 
 const config = JSON.parse(process.argv[2]);
 const MS = 1000000n;
@@ -200,6 +201,7 @@ async function main() {
       process.stdout.write(JSON.stringify({ control: 'try-failed' }) + '\n');
     });
   }
+  if (config.modes) await modes.prepare(config, clients);
   // Begin on the common clock at the story's start time.
   // A timer may fire up to a millisecond early on the monotonic clock
   // (libuv keeps time in milliseconds): finish the wait turn by turn, so
@@ -210,14 +212,16 @@ async function main() {
   while (process.hrtime.bigint() < startAt) await new Promise((resolve) => setImmediate(resolve));
 
   emit('want');
-  const lock = config.lib === 'plain' ? await acquirePlain(clients[0]) : await acquireRedlock(clients);
+  const ctx = { emit, nextOp, sleep, endOfRun: () => finish(clients, resource) };
+  const lock = config.modes && modes.takesLock(config) ? await modes.acquire(config, clients, ctx)
+    : config.lib === 'plain' ? await acquirePlain(clients[0]) : await acquireRedlock(clients);
   if (!lock) {
     emit('give-up');
     return finish(clients, resource);
   }
   granted = true;
   const session = `${config.name}-1`;
-  let token = -1;
+  let token = lock.token === undefined ? -1 : lock.token;   // a token taken with the lock (modes.js)
   if (config.fencing) {
     // The fencing token: INCR on the first node, right after the grant.
     const op = nextOp();
@@ -233,10 +237,12 @@ async function main() {
   let believing = true;
   for (const step of config.steps) {
     const [name, arg] = step.split(/\s+/);
+    let reply = null;
     if (name === 'read') {
-      readValue = (await resource.request({ op: 'read', client: config.name, session, token })).value;
+      reply = await resource.request({ op: 'read', client: config.name, session, token });
+      readValue = reply.value;
     } else if (name === 'write') {
-      await resource.request({ op: 'write', client: config.name, session, token, value: (readValue || 0) + 1 });
+      reply = await resource.request({ op: 'write', client: config.name, session, token, value: (readValue || 0) + 1 });
     } else if (name === 'work') {
       await sleep(parseDurationMs(arg));
     } else if (name === 'check') {
@@ -247,6 +253,7 @@ async function main() {
       }
     }
     if (config.pause_after === name) await pausePoint(name);
+    if (reply && !reply.accepted) break;   // a rejected op ends the session, as locksim's (workload.cc)
   }
   if (believing && config.release) {
     emit('release', { session });

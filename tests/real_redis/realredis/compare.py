@@ -44,7 +44,7 @@ def compare_row(real: list[dict], sim: list[dict]) -> dict:
 
 def summarize(ms: list[dict]) -> dict:
     out = {}
-    for key in ("overlap_ns", "handover_ns", "sessions", "expired_grants"):
+    for key in ("overlap_ns", "handover_ns", "sessions", "expired_grants", "longest_stuck_ns"):
         values = [m[key] for m in ms if m.get(key) is not None]
         out[key] = ({"min": min(values), "median": statistics.median(values), "max": max(values)}
                     if values else None)
@@ -76,7 +76,8 @@ def table(rows: list[dict]) -> str:
             lines.append(f"  {SHORT[p] + ' ' + p:<22} {r['violated']}/{r['holds']}/{r['unknown']:<8} "
                          f"{s['violated']}/{s['holds']}/{s['unknown']:<10} {d['status']}")
         for key, what in (("overlap_ns", "beliefs overlapped"), ("handover_ns", "next grant after lease end"),
-                          ("sessions", "sessions"), ("expired_grants", "expired grants")):
+                          ("sessions", "sessions"), ("expired_grants", "expired grants"),
+                          ("longest_stuck_ns", "longest stuck")):
             lines.append(f"  {what:<28} real {fmt_ms(c['real_magnitudes'], key):<28} "
                          f"locksim {fmt_ms(c['sim_magnitudes'], key)}")
         for note in row.get("notes", []):

@@ -30,6 +30,7 @@ def check(locksim: str, history_path: str) -> dict:
     unknown = {name: v.get("unknown_because") for name, v in result["verdicts"].items() if v["status"] == "unknown"}
     m = magnitudes.measure(magnitudes.read_trace(trace))
     m["expired_grants"] = _expired_grants(result)
+    m["longest_stuck_ns"] = _longest_stuck(result)
     return {"verdicts": _statuses(result), "unknown_because": unknown, "magnitudes": m,
             "command": " ".join(argv[:3])}
 
@@ -37,6 +38,12 @@ def check(locksim: str, history_path: str) -> dict:
 def _expired_grants(result: dict):
     """Grants whose lease had already ended when acquire returned (liveness figure), None if not given."""
     value = result.get("liveness", {}).get("expired_grants")
+    return value if isinstance(value, int) else None
+
+
+def _longest_stuck(result: dict):
+    """The longest time someone wanted the lock and nobody held it (liveness figure), None if not given."""
+    value = result.get("liveness", {}).get("longest_stuck_ns")
     return value if isinstance(value, int) else None
 
 
@@ -49,6 +56,7 @@ def _run_seed(locksim: str, scenario_path: str, variant: str, seed: int, workdir
     result = json.loads(done.stdout)["variants"][0]
     m = magnitudes.measure(magnitudes.read_trace(trace))
     m["expired_grants"] = _expired_grants(result)
+    m["longest_stuck_ns"] = _longest_stuck(result)
     os.remove(trace)
     return {"seed": seed, "verdicts": _statuses(result), "magnitudes": m}
 

@@ -7,7 +7,7 @@ execution order. For the lock's key:
 - `set` without NX (node-redlock 4.2.0's and 5.0.0-beta.2's scripts check
   EXISTS first and then SET … PX; their extend scripts too) always takes
   effect: key-held, and key-dropped `overwritten` if another value was held;
-- `set … NX` (the plain client) takes effect iff the key is absent then;
+- `set … NX` (the plain client) and `setnx` take effect iff the key is absent then;
 - `del` (only reached, in the release scripts, when the value matched) drops
   it: `deleted`; `pexpire`/`pexpireat`/`expire` move its expiry;
 - its PX expiry drops it `expired` at set time + PX: the instant after which
@@ -101,6 +101,8 @@ class KeyTracker:
         self._expire_until(wall_ns)
         if name == "set":
             self._set(wall_ns, args)
+        elif name == "setnx" and len(args) > 2:      # SETNX key value: SET key value NX, no expiry
+            self._set(wall_ns, ["set", args[1], args[2], "NX"])
         elif name in ("del", "unlink", "getdel"):
             if self.value is not None:
                 self.emit("key-dropped", wall_ns, {"value": self.value, "reason": "deleted"})

@@ -5,7 +5,8 @@ Started on a free port with an empty working directory, `--save ""` and
 catalogue's crash stories assume. A MONITOR connection feeds a KeyTracker
 (keyevents.py); its events are mapped from the server's wall clock onto the
 common clock with the wall-minus-monotonic difference read when the server
-started (the server's clock is the machine's: it is never shimmed here).
+started (the server's clock is the machine's; wall_steps.py's subclass runs
+it under the clock shim and maps its stepped clock back).
 """
 import os
 import signal
@@ -20,7 +21,7 @@ _END_MARK = "locksim-monitor-end"
 
 
 class RedisNode:
-    def __init__(self, name: str, key: str, workdir: str, t0_ref, wall_minus_mono_ns: int):
+    def __init__(self, name: str, key: str, workdir: str, t0_ref, wall_minus_mono_ns: int, env: dict | None = None):
         self.name = name
         self.port = procs.free_port()
         self.dir = os.path.join(workdir, name)
@@ -33,7 +34,7 @@ class RedisNode:
         self.proc = procs.start(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
                                  "--save", "", "--appendonly", "no", "--dir", self.dir,
                                  "--protected-mode", "no", "--daemonize", "no"],
-                                stdout=self._log, stderr=self._log)
+                                env=env, stdout=self._log, stderr=self._log)
         self._wait_ready()
         self._monitor = socket.create_connection(("127.0.0.1", self.port))
         self._monitor.sendall(b"MONITOR\r\n")

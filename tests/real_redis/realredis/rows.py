@@ -3,7 +3,11 @@
 A row is SCENARIO:VARIANT. `client` is the library every client of the row
 uses: `plain` (a SET NX PX client written to the scenario's single-node
 protocol: these stories are not about a library), `redlock4` (node-redlock
-4.2.0) or `redlock5` (node-redlock 5.0.0-beta.2), unmodified.
+4.2.0) or `redlock5` (node-redlock 5.0.0-beta.2), unmodified, or
+`naive-redlock` (a hand-written Redlock client without the validity check,
+node/redlock_modes.js). `modes`: the client takes the file's acquire, release
+and fencing styles and may be stopped inside a request (node/modes.js,
+story_faults.py).
 """
 from dataclasses import dataclass
 
@@ -14,6 +18,7 @@ class Row:
     variant: str
     client: str
     note: str
+    modes: bool = False     # node/modes.js: acquire/release styles, stops inside a request (story_faults.py)
 
     @property
     def label(self) -> str:
@@ -34,6 +39,29 @@ ROWS = [
         "node-redlock 4.2.0 with its own defaults; c2 SIGSTOPped 12 s right after its first try fails"),
     Row("client-presets", "node-redlock-v5", "redlock5",
         "node-redlock 5.0.0-beta.2 with its own defaults; c2 SIGSTOPped 12 s right after its first try fails"),
+    Row("setnx-then-expire-crash", "base", "plain",
+        "plain client, SETNX then EXPIRE (two commands); c1 SIGKILLed right after SETNX's reply; c2 retries 1 s apart "
+        "until the run ends", modes=True),
+    Row("setnx-then-expire-crash", "atomic-set", "plain",
+        "plain client, SET NX PX; c1 SIGKILLed right after the SET is written, before its reply is read", modes=True),
+    Row("del-without-owner-check", "base", "plain",
+        "plain client released with a plain DEL", modes=True),
+    Row("del-without-owner-check", "compare-and-delete", "plain",
+        "plain client released with the compare-and-delete script", modes=True),
+    Row("redlock-delayed-replies", "base", "redlock4",
+        "node-redlock 4.2.0 (c1 one try: retryCount 0), its scripts loaded before t0; c1 SIGSTOPped 12 s once its "
+        "five EVALSHAs are written, before any reply is read", modes=True),
+    Row("redlock-delayed-replies", "no-validity-check", "naive-redlock",
+        "a hand-written Redlock client, not node-redlock (which cannot skip its check): SET NX PX on all five at "
+        "once, granted on three OKs with no elapsed-time check; c1 SIGSTOPped 12 s once the SETs are written",
+        modes=True),
+    Row("redlock-delayed-replies", "wall-clock-step-back", "redlock4",
+        "as base; c1's Date.now() steps back 10 s at t0 + 6 s (its clock_shim.js offset file)", modes=True),
+    Row("fencing-token-taken-late", "base", "plain",
+        "plain client, token by INCR after the grant; c1 SIGSTOPped 3 s once its SET is written; r1 runs under the "
+        "vDSO clock shim and its wall clock steps +15 s at t0 + 1 s", modes=True),
+    Row("fencing-token-taken-late", "incr-in-script", "plain",
+        "as base, SET NX PX and INCR in one Lua script", modes=True),
 ]
 
 SMOKE = ROWS[0]
@@ -45,13 +73,10 @@ NOT_MIRRORED = {
     "redlock-crash-restart":
         "needs a killed node restarted on its port and the driver reacting to the client's quorum; not built in this time box",
     "redlock-clock-jump / redlock-clock-drift":
-        "step or drift of one redis-server's clock: the wall-clock shim of tests/redis_diff is not wired here yet; "
-        "the clients' Date.now() shim (node/clock_shim.js) exists but no mirrored row steps a client clock",
-    "redlock-delayed-replies":
-        "needs a delaying TCP proxy per client-node link; not built in this time box",
-    "setnx-then-expire-crash / del-without-owner-check / fencing-*":
-        "their clients are not node-redlock and not the plain SET NX PX client (two-command acquire, DEL without check, "
-        "multi-step fenced ops): each needs its own client; not built in this time box",
+        "also partition clients from nodes (a TCP proxy: not built); a redis-server's clock step at a time is "
+        "made (wall_steps.py, fencing-token-taken-late), its drift is not",
+    "fencing-* other than fencing-token-taken-late":
+        "multi-step fenced operations: each needs a client of its own; not built in this time box",
     "master-replica-failover / sentinel-split-brain":
         "replication and Sentinel: not in this referee",
 }

@@ -12,7 +12,9 @@ longer reach a quorum) and the driver sends SIGSTOP to its process group,
 checks in /proc that every thread stopped, lets it go on past the pause
 point (the line it waits for can only be read once continued) and sends
 SIGCONT `length` after the SIGSTOP. A pause whose stop is not seen makes the
-fault `took_effect: false`.
+fault `took_effect: false`. A stop or crash inside a lock request, a fault at
+a time of the story and the client's acquire/release styles are
+story_faults.py's (rows with `modes`).
 """
 import json
 import os
@@ -29,6 +31,7 @@ from .redis_node import RedisNode
 from .resource import Resource
 from .rows import Row
 from .story import Story
+from .story_faults import StoryFaults
 
 START_MARGIN_NS = 2_000_000_000     # node's start-up and the first connections, before t0
 END_GRACE_NS = 30_000_000_000       # past run_for, the clients still running are stopped
@@ -43,6 +46,7 @@ class Repetition:
         self.lock = threading.Lock()
         self.keep_logs_dir = keep_logs_dir
         self.problems: list[str] = []
+        self.extras: StoryFaults | None = None    # points inside a request, timed faults, client modes
 
     def _t0(self) -> int:
         return self.t0
@@ -79,6 +83,8 @@ class Repetition:
                 self.problems.append(f"{client}: not JSON: {line.strip()[:200]}")
                 continue
             control = record.get("control")
+            if control and self.extras.on_control(record, proc, client):
+                continue
             if control in ("pause-point", "try-failed") and fault:
                 threading.Thread(target=self._pause, args=(proc, client, fault, control == "pause-point"),
                                  daemon=True).start()
@@ -107,7 +113,8 @@ class Repetition:
         try:
             wall_minus_mono = time.time_ns() - procs.now_ns()
             self.t0 = procs.now_ns() + 10 * START_MARGIN_NS   # provisional: no lock command comes before the real t0
-            nodes = [RedisNode(n, "lock", workdir, self._t0, wall_minus_mono) for n in story.nodes]
+            self.extras = StoryFaults(story, row.client, row.modes, workdir, self._observe)
+            nodes = [self.extras.node(n, "lock", workdir, self._t0, wall_minus_mono) for n in story.nodes]
             resource = Resource(story.policy, story.app, self._t0)
             self.t0 = procs.now_ns() + START_MARGIN_NS
             dones = []
@@ -117,6 +124,7 @@ class Repetition:
                     fault["length_ns"] = _duration(fault.get("length", "0s"))
                 cfg = clientcfg.config(story, row.client, c, [n.port for n in nodes], resource.port,
                                        self.t0 + c.start_ns)
+                cfg.update(self.extras.client_config(c, self.t0))
                 offset_file = os.path.join(workdir, f"{c.name}.clock-offset-ms")
                 with open(offset_file, "w") as f:
                     f.write("0\n")
@@ -129,6 +137,7 @@ class Repetition:
                 done = threading.Event()
                 dones.append(done)
                 threading.Thread(target=self._read_client, args=(proc, c.name, fault, done), daemon=True).start()
+            self.extras.start(self.t0)
             deadline = self.t0 + story.run_for_ns + END_GRACE_NS
             for proc, done in zip(running, dones):
                 while proc.poll() is None and procs.now_ns() < deadline:
@@ -137,7 +146,7 @@ class Repetition:
             for proc, c in zip(running, story.clients):
                 if proc.poll() is None:
                     self.problems.append(f"{c.name} still running at run_for + 30 s: stopped")
-                elif proc.returncode != 0:
+                elif proc.returncode != 0 and c.name not in self.extras.crashed:
                     self.problems.append(f"{c.name} exited {proc.returncode}")
                 procs.stop(proc)
             time.sleep(0.2)
@@ -147,6 +156,7 @@ class Repetition:
             resource.close()
             end_t = procs.now_ns() - self.t0
             records = self.client_records + self.observer + resource.records + [r for n in nodes for r in n.records]
+            self.extras.fix(records)
             recorded = all(n.tracker.exact for n in nodes)
             processes = ([{"name": c.name, "kind": "client", "clock": "wall"} for c in story.clients]
                          + [{"name": n.name, "kind": "redis", "clock": "wall"} for n in nodes]
@@ -165,6 +175,8 @@ class Repetition:
             return {"path": out_path, "errors": errors, "recorded": recorded, "problems": self.problems,
                     "ambiguities": [a for n in nodes for a in n.tracker.ambiguities]}
         finally:
+            if self.extras:
+                self.extras.stop()
             for proc in running:
                 procs.stop(proc)
             for n in nodes:

@@ -58,6 +58,7 @@ class Story:
     clients: list[Client]
     faults: dict[str, dict] = field(default_factory=dict)
     expect: dict = field(default_factory=dict)
+    spec: dict = field(default_factory=dict)    # the whole file, variant laid over: keys read elsewhere
 
 
 def _lay_over(base: dict, over: dict) -> None:
@@ -100,4 +101,4 @@ def load(path: str, variant: str = "base") -> Story:
                  fencing=lock.get("fencing", "none") == "incr", preset=lock.get("preset"),
                  drift_factor=float(lock.get("drift_factor", 0.01)),
                  run_for_ns=duration_ns(spec["scenario"].get("run_for", "60s")),
-                 clients=clients, faults=spec.get("fault", {}), expect=expect)
+                 clients=clients, faults=spec.get("fault", {}), expect=expect, spec=spec)

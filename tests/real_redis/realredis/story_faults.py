@@ -1,0 +1,160 @@
+"""What a repetition needs beyond the pause after a step (runner.py): the
+client's acquire/release styles, a stop or crash *inside* a lock request, and
+faults at a time of the story — for the rows about the client side
+(setnx-then-expire-crash, del-without-owner-check, redlock-delayed-replies,
+fencing-token-taken-late).
+
+- **A point inside a request** (`at = "c1 acquire-sent"`, `"c1 setnx-ok"`):
+  the client says it is there and blocks its thread (node/sync_point.js), so
+  nothing it has not done yet can happen. A `pause` is made as runner.py makes
+  one (SIGSTOP to the client's process group, seen in /proc, SIGCONT `length`
+  after), but released through a go file instead of stdin, which the blocked
+  client cannot read. A `crash` is SIGKILL of the group: the process is gone
+  with whatever it had not sent; its sockets close (a request already written
+  is in the server's receive queue and still runs). The history gets `fault
+  crash`, which ends any belief of the client (docs/history.md); its exit by
+  SIGKILL is then not a problem of the run.
+- **A clock step at a time** (`kind = "clock-jump"`, `at = "6s"`): of a
+  client, by its Date.now() offset file (node/clock_shim.js, milliseconds);
+  of a redis-server, by its shim's offset (wall_steps.py). A client whose
+  clock steps after a grant has that grant's promised end moved
+  (timed_faults.correct_promised_ends).
+- **The run's end** for a client that never gets the lock: it stops trying
+  when the next try would start after run_for, as locksim's run ends.
+"""
+import os
+import signal
+import threading
+import time
+
+from . import procs
+from .redis_node import RedisNode
+from .story import Story, duration_ns
+from .timed_faults import Timed, TimedFaults, correct_promised_ends
+from .wall_steps import ShiftedRedisNode
+
+SYNC_POINTS = ("acquire-sent", "setnx-ok")
+
+
+class StoryFaults:
+    def __init__(self, story: Story, lib: str, modes: bool, workdir: str, observe):
+        self.story, self.lib, self.modes, self.workdir = story, lib, modes, workdir
+        self._observe = observe
+        self.crashed: set[str] = set()
+        self.timed = TimedFaults(observe)
+        self.client_steps: dict[str, list[tuple[int, int]]] = {}
+        # Only a row that asks for it (rows.Row.modes) gets these faults made here, so
+        # that another module making the same kind of fault for other rows never doubles one.
+        self.points = self._points() if modes else {}
+        self._stepped_nodes = {f["target"] for f in story.faults.values()
+                               if modes and f.get("kind") == "clock-jump" and f.get("target") in story.nodes}
+        self.nodes: dict[str, RedisNode] = {}
+
+    def _points(self) -> dict[str, tuple[str, dict]]:
+        """client -> (point, fault) for the pauses and crashes at a point inside a request."""
+        points = {}
+        for name, fault in self.story.faults.items():
+            who, _, phase = fault.get("at", "").partition(" ")
+            if phase in SYNC_POINTS and fault.get("kind") in ("pause", "crash"):
+                if fault.get("target") != who or who in points:
+                    raise ValueError(f"fault {name}: the real run stops a client at its own point, once")
+                points[who] = (phase, {"name": name, **fault})
+            elif fault.get("kind") == "crash" and fault.get("target") in {c.name for c in self.story.clients}:
+                raise ValueError(f"fault {name}: a crash at {fault.get('at')!r} is not made for real")
+        return points
+
+    def node(self, name: str, key: str, workdir: str, t0_ref, wall_minus_mono_ns: int) -> RedisNode:
+        if name in self._stepped_nodes:
+            shim = os.environ.get("LOCKSIM_REAL_REDIS_SHIM")
+            if not shim or not os.path.exists(shim):
+                raise ValueError(f"{name}'s clock steps: LOCKSIM_REAL_REDIS_SHIM must name "
+                                 "liblocksim_vdso_clock_shim.so (built with the tests)")
+            node = ShiftedRedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, shim)
+        else:
+            node = RedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns)
+        self.nodes[name] = node
+        return node
+
+    def client_config(self, client, t0_ns: int) -> dict:
+        """Keys for node/modes.js; none for a row that does not use it."""
+        if not self.modes:
+            return {}
+        lock = self.story.spec.get("lock", {})
+        point, _ = self.points.get(client.name, (None, None))
+        extra = {"modes": True, "acquire_style": lock.get("acquire", "set-nx-px"),
+                 "release_style": lock.get("release", "compare-and-delete"),
+                 "fencing_style": lock.get("fencing", "none"), "sync_point": point,
+                 "go_file": os.path.join(self.workdir, f"{client.name}.go"),
+                 "run_until_ns": str(t0_ns + self.story.run_for_ns)}
+        attempts = self.story.spec.get("client", {}).get(client.name, {}).get("attempts", lock.get("attempts"))
+        if attempts is not None and not self.story.preset:
+            extra["retry_count"] = attempts - 1 if attempts > 0 else -1    # 0: until the run ends
+        return extra
+
+    def on_control(self, record: dict, proc, client: str) -> bool:
+        """Handles a client's sync-point line; False for any other line."""
+        if record.get("control") != "sync-point" or client not in self.points:
+            return False
+        _, fault = self.points[client]
+        act = self._pause if fault["kind"] == "pause" else self._crash
+        threading.Thread(target=act, args=(proc, client, fault), daemon=True).start()
+        return True
+
+    def _pause(self, proc, client: str, fault: dict) -> None:
+        procs.signal_group(proc, signal.SIGSTOP)
+        sent = time.monotonic()
+        stopped = procs.wait_stopped(proc.pid, 2.0)
+        self._observe("fault", {"fault": "pause", "target": client})
+        self._observe("fault-fired", {"fault": fault["name"], "took_effect": stopped})
+        # Readable by the client only once continued: it goes on past the point then.
+        open(os.path.join(self.workdir, f"{client}.go"), "w").close()
+        time.sleep(max(0.0, sent + duration_ns(fault.get("length", "0s")) / 1e9 - time.monotonic()))
+        # Recorded just before the SIGCONT: recorded after it, this thread may be scheduled late
+        # enough that the client's first record after the pause comes before its `resume`.
+        self._observe("fault", {"fault": "resume", "target": client})
+        procs.signal_group(proc, signal.SIGCONT)
+
+    def _crash(self, proc, client: str, fault: dict) -> None:
+        self.crashed.add(client)
+        killed = procs.signal_group(proc, signal.SIGKILL)
+        self._observe("fault", {"fault": "crash", "target": client})
+        self._observe("fault-fired", {"fault": fault["name"], "took_effect": killed})
+
+    def start(self, t0_ns: int) -> None:
+        """Plans the timed faults and starts their thread."""
+        for name, fault in self.story.faults.items():
+            if fault.get("kind") != "clock-jump" or not self.modes:
+                continue
+            at = fault.get("at", "")
+            if " " in at:
+                raise ValueError(f"fault {name}: a clock step at a phase ({at!r}) is not made for real")
+            by_ns = duration_ns(fault["by"])
+            self.timed.add(Timed(duration_ns(at), name, "clock-jump", fault["target"],
+                                 self._clock_step(fault["target"], by_ns)))
+        self.timed.start(t0_ns)
+
+    def _clock_step(self, target: str, by_ns: int):
+        if target in self.nodes:
+            node = self.nodes[target]
+
+            def step_node(t_ns: int) -> bool:
+                node.step_clock(t_ns, node.wall.offset_now() + by_ns)
+                return True
+            return step_node
+        path = os.path.join(self.workdir, f"{target}.clock-offset-ms")
+
+        def step_client(t_ns: int) -> bool:
+            with open(path) as f:
+                offset_ms = int(f.read().strip() or 0)
+            with open(path + ".new", "w") as f:
+                f.write(f"{offset_ms + by_ns // 1_000_000}\n")
+            os.replace(path + ".new", path)     # clock_shim.js never reads a half-written file
+            self.client_steps.setdefault(target, []).append((t_ns, by_ns))
+            return True
+        return step_client
+
+    def stop(self) -> None:
+        self.timed.stop()
+
+    def fix(self, records: list[dict]) -> None:
+        correct_promised_ends(records, self.client_steps)
