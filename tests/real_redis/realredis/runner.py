@@ -72,8 +72,10 @@ class Repetition:
             except (BrokenPipeError, ValueError):
                 pass
         time.sleep(max(0.0, sent + length_s - time.monotonic()))
-        procs.signal_group(proc, signal.SIGCONT)
+        # Recorded before the SIGCONT: the client's first record after it
+        # must not come before the resume line (it did, by 1 ms, once).
         self._observe("fault", {"fault": "resume", "target": client})
+        procs.signal_group(proc, signal.SIGCONT)
 
     def _read_client(self, proc: subprocess.Popen, client: str, fault: dict | None, done: threading.Event) -> None:
         for line in proc.stdout:
