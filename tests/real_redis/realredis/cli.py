@@ -33,6 +33,9 @@ def parse(argv):
     ap.add_argument("--seeds", type=int, default=None, help="locksim seeds per row (smoke 5, else 20)")
     ap.add_argument("--locksim", default=os.environ.get("LOCKSIM_BIN"), help="the locksim binary")
     ap.add_argument("--out", help="output directory")
+    ap.add_argument("--shim", default=os.environ.get("LOCKSIM_REAL_REDIS_SHIM"),
+                    help="liblocksim_vdso_clock_shim.so, for rows that step a redis-server's clock "
+                         "(default: beside --locksim, BUILD/tests/)")
     ap.add_argument("--scenarios", default=os.path.join(REPO, "scenarios"))
     ap.add_argument("--keep-logs", action="store_true", help="keep each run's process logs next to its history")
     return ap.parse_args(argv)
@@ -95,6 +98,11 @@ def main(argv=None) -> int:
     if not args.locksim or not args.out:
         print("--locksim (or LOCKSIM_BIN) and --out are needed", file=sys.stderr)
         return 2
+    # The scenario reader (tests/real_common/story_file.py) asks this locksim what a variant means.
+    os.environ["LOCKSIM_BIN"] = os.path.abspath(args.locksim)
+    # The shim that steps a redis-server's clock (wall_steps.py reads the variable).
+    os.environ["LOCKSIM_REAL_REDIS_SHIM"] = os.path.abspath(args.shim or os.path.join(
+        os.path.dirname(os.path.abspath(args.locksim)), "tests", "liblocksim_vdso_clock_shim.so"))
     procs.install_signal_handlers()
     os.makedirs(args.out, exist_ok=True)
     chosen = [rows.SMOKE] if args.smoke else rows.ROWS if args.all else [rows.find(r) for r in args.row]

@@ -3,33 +3,13 @@
 The real run takes its story from the same file `locksim run` reads, so a
 revised file changes both sides: the TTL, the nodes, each client's start
 time, steps and retry delay, the resource's policy and application, fencing,
-and the faults' parameters. A variant's keys are laid over the base as
-locksim lays them; a variant built with `extends`/`unset`, or a time written
-as a distribution, is refused (the real run would have to guess it).
+and the faults' parameters. What a variant means is locksim's to say
+(tests/real_common/story_file.py reads it through `locksim merged`); a time
+written as a distribution is refused (the real run would have to guess it).
 """
-import copy
-import tomllib
 from dataclasses import dataclass, field
 
-_UNITS_NS = {"ns": 1, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000, "min": 60_000_000_000}
-
-
-def duration_ns(text: str) -> int:
-    """'10s', '250ms', '1.5s', '-5s', '0' -> nanoseconds (plain durations only)."""
-    t = text.strip()
-    sign = -1 if t.startswith("-") else 1
-    t = t.lstrip("+-")
-    if t == "0":
-        return 0
-    for unit in sorted(_UNITS_NS, key=len, reverse=True):
-        if t.endswith(unit):
-            number = t[: -len(unit)]
-            try:
-                value = float(number)
-            except ValueError:
-                break
-            return sign * int(round(value * _UNITS_NS[unit]))
-    raise ValueError(f"not a plain duration: {text!r}")
+from story_file import duration_ns, read  # noqa: F401  (duration_ns: used by the other modules)
 
 
 @dataclass
@@ -61,27 +41,9 @@ class Story:
     spec: dict = field(default_factory=dict)    # the whole file, variant laid over: keys read elsewhere
 
 
-def _lay_over(base: dict, over: dict) -> None:
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            _lay_over(base[key], value)
-        else:
-            base[key] = copy.deepcopy(value)
-
-
 def load(path: str, variant: str = "base") -> Story:
-    with open(path, "rb") as f:
-        doc = tomllib.load(f)
-    spec = copy.deepcopy({k: v for k, v in doc.items() if k != "variant"})
+    spec = read(path, variant)
     expect = dict(spec.get("expect", {}))
-    if variant != "base":
-        var = doc.get("variant", {}).get(variant)
-        if var is None:
-            raise KeyError(f"{path} has no variant {variant!r}")
-        if "extends" in var or "unset" in var:
-            raise ValueError(f"{path}: variant {variant} uses extends/unset, which the real referee does not read")
-        _lay_over(spec, {k: v for k, v in var.items() if k not in ("description", "expect")})
-        _lay_over(expect, var.get("expect", {}))
     lock = spec.get("lock", {})
     protocol = lock.get("protocol", "single")
     if protocol not in ("single", "redlock"):
