@@ -62,6 +62,14 @@ ROWS = [
         "vDSO clock shim and its wall clock steps +15 s at t0 + 1 s", modes=True),
     Row("fencing-token-taken-late", "incr-in-script", "plain",
         "as base, SET NX PX and INCR in one Lua script", modes=True),
+    Row("fencing-multistep-collection", "base", "plain",
+        "plain client, token by INCR after the grant; the resource (resource_apps.py) a collection behind fencing; "
+        "c1 SIGSTOPped 15 s once its add is answered"),
+    Row("fencing-multistep-collection", "atomic-add", "plain",
+        "as base, one add-and-increment op"),
+    Row("fencing-newer-holder-not-yet-written", "base", "plain",
+        "plain client, token by INCR after the grant; a register behind fencing; c1 SIGSTOPped 15 s and c2 9 s "
+        "right after their grants"),
 ]
 
 SMOKE = ROWS[0]
