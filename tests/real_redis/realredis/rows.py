@@ -67,9 +67,15 @@ ROWS = [
         "c1 SIGSTOPped 15 s once its add is answered"),
     Row("fencing-multistep-collection", "atomic-add", "plain",
         "as base, one add-and-increment op"),
+    Row("fencing-multistep-collection", "transactional", "plain",
+        "as base, no fencing check: the resource stages a session's ops until its commit and rolls it back if "
+        "another session committed since its first op; a rolled-back client releases and does its cycle again"),
     Row("fencing-newer-holder-not-yet-written", "base", "plain",
         "plain client, token by INCR after the grant; a register behind fencing; c1 SIGSTOPped 15 s and c2 9 s "
         "right after their grants"),
+    Row("fencing-newer-holder-not-yet-written", "unique-token-cas", "plain",
+        "plain client, no token; each session marks the resource with its random lock value and every op must "
+        "match the mark; c2 SIGSTOPped 9 s once its mark is answered"),
 ]
 
 SMOKE = ROWS[0]
