@@ -16,6 +16,7 @@ const readline = require('readline');
 const Redis = require('ioredis');
 const modes = require('./modes');   // acquire/release styles, stop points inside a request
 const steps = require('./resource_steps');   // the session's steps against the resource
+const { acquireNone } = require('./no_lock');   // lock.protocol none
 
 const config = JSON.parse(process.argv[2]);
 const MS = 1000000n;
@@ -227,8 +228,9 @@ async function main() {
 async function runCycle(clients, resource, session, pause) {
   emit('want');
   const ctx = { emit, nextOp, sleep, endOfRun: () => finish(clients, resource) };
-  const lock = config.modes && modes.takesLock(config) ? await modes.acquire(config, clients, ctx)
-    : config.lib === 'plain' ? await acquirePlain(clients[0]) : await acquireRedlock(clients);
+  const lock = config.lib === 'none' ? acquireNone(ctx)
+    : config.modes && modes.takesLock(config) ? await modes.acquire(config, clients, ctx)
+      : config.lib === 'plain' ? await acquirePlain(clients[0]) : await acquireRedlock(clients);
   if (!lock) {
     emit('give-up');
     return false;

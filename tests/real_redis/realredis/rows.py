@@ -70,6 +70,9 @@ ROWS = [
     Row("fencing-multistep-collection", "transactional", "plain",
         "as base, no fencing check: the resource stages a session's ops until its commit and rolls it back if "
         "another session committed since its first op; a rolled-back client releases and does its cycle again"),
+    Row("fencing-multistep-collection", "no-lock-transactional", "none",
+        "no lock and no redis-server (node/no_lock.js: every acquire granted at once for 100 years, as locksim's "
+        "no-lock baseline); the transactional resource alone"),
     Row("fencing-newer-holder-not-yet-written", "base", "plain",
         "plain client, token by INCR after the grant; a register behind fencing; c1 SIGSTOPped 15 s and c2 9 s "
         "right after their grants"),
