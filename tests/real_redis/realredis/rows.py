@@ -92,8 +92,6 @@ NOT_MIRRORED = {
     "redlock-clock-jump / redlock-clock-drift":
         "also partition clients from nodes (a TCP proxy: not built); a redis-server's clock step at a time is "
         "made (wall_steps.py, fencing-token-taken-late), its drift is not",
-    "fencing-* other than fencing-token-taken-late":
-        "multi-step fenced operations: each needs a client of its own; not built in this time box",
     "master-replica-failover / sentinel-split-brain":
         "replication and Sentinel: not in this referee",
 }
