@@ -249,7 +249,8 @@ async function runCycle(clients, resource, session, pause) {
     lease_end_local: lock.expiration * 1e6, ...promisedEnd(lock.expiration) });
   await pause('acquired', 'acquired');
 
-  const { believing, rolledBack } = await steps.runSteps({ config, resource, lock, session, token, emit, sleep, pause });
+  const { believing, rolledBack } = await steps.runSteps(
+    { config, resource, lock, session, token, emit, sleep, pause });
   if (believing && config.release) {
     emit('release', { session });
     const op = nextOp();
