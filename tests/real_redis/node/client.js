@@ -15,6 +15,8 @@ const net = require('net');
 const readline = require('readline');
 const Redis = require('ioredis');
 const modes = require('./modes');   // acquire/release styles, stop points inside a request
+const steps = require('./resource_steps');   // the session's steps against the resource
+const { acquireNone } = require('./no_lock');   // lock.protocol none
 
 const config = JSON.parse(process.argv[2]);
 const MS = 1000000n;
@@ -211,16 +213,29 @@ async function main() {
   if (waitMs > 1) await sleep(waitMs - 1);
   while (process.hrtime.bigint() < startAt) await new Promise((resolve) => setImmediate(resolve));
 
+  const pause = steps.pauseOnce(config, pausePoint);
+  // A rolled-back transaction: the lock given back, the whole cycle again
+  // after the retry delay, in a new session (locksim's retry_cycle).
+  for (let cycle = 1; ; cycle++) {
+    const again = await runCycle(clients, resource, `${config.name}-${cycle}`, pause);
+    if (!again) break;
+    await sleep(config.retry_delay_ms);
+  }
+  return finish(clients, resource);
+}
+
+// One cycle: want, take the lock, the steps, the release. True: do it again.
+async function runCycle(clients, resource, session, pause) {
   emit('want');
   const ctx = { emit, nextOp, sleep, endOfRun: () => finish(clients, resource) };
-  const lock = config.modes && modes.takesLock(config) ? await modes.acquire(config, clients, ctx)
-    : config.lib === 'plain' ? await acquirePlain(clients[0]) : await acquireRedlock(clients);
+  const lock = config.lib === 'none' ? acquireNone(ctx)
+    : config.modes && modes.takesLock(config) ? await modes.acquire(config, clients, ctx)
+      : config.lib === 'plain' ? await acquirePlain(clients[0]) : await acquireRedlock(clients);
   if (!lock) {
     emit('give-up');
-    return finish(clients, resource);
+    return false;
   }
   granted = true;
-  const session = `${config.name}-1`;
   let token = lock.token === undefined ? -1 : lock.token;   // a token taken with the lock (modes.js)
   if (config.fencing) {
     // The fencing token: INCR on the first node, right after the grant.
@@ -232,29 +247,10 @@ async function main() {
   const validityMs = lock.expiration - Date.now();
   emit('grant', { session, value: lock.value, token, validity_ns: validityMs * 1e6, clock: 'wall',
     lease_end_local: lock.expiration * 1e6, ...promisedEnd(lock.expiration) });
+  await pause('acquired', 'acquired');
 
-  let readValue = null;
-  let believing = true;
-  for (const step of config.steps) {
-    const [name, arg] = step.split(/\s+/);
-    let reply = null;
-    if (name === 'read') {
-      reply = await resource.request({ op: 'read', client: config.name, session, token });
-      readValue = reply.value;
-    } else if (name === 'write') {
-      reply = await resource.request({ op: 'write', client: config.name, session, token, value: (readValue || 0) + 1 });
-    } else if (name === 'work') {
-      await sleep(parseDurationMs(arg));
-    } else if (name === 'check') {
-      if (Date.now() >= lock.expiration) {
-        emit('belief-end', { session, reason: 'validity-check' });
-        believing = false;
-        break;
-      }
-    }
-    if (config.pause_after === name) await pausePoint(name);
-    if (reply && !reply.accepted) break;   // a rejected op ends the session, as locksim's (workload.cc)
-  }
+  const { believing, rolledBack } = await steps.runSteps(
+    { config, resource, lock, session, token, emit, sleep, pause });
   if (believing && config.release) {
     emit('release', { session });
     const op = nextOp();
@@ -265,13 +261,7 @@ async function main() {
   } else if (believing) {
     emit('belief-end', { session, reason: 'abandoned' });
   }
-  return finish(clients, resource);
-}
-
-function parseDurationMs(text) {
-  const m = /^([0-9.]+)(ms|s)$/.exec(text || '');
-  if (!m) throw new Error(`not a duration: ${text}`);
-  return Number(m[1]) * (m[2] === 's' ? 1000 : 1);
+  return rolledBack;
 }
 
 function finish(clients, resource) {

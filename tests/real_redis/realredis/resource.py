@@ -1,34 +1,27 @@
-"""The protected resource: a counter on a loopback port, judged and recorded.
+"""The protected resource on a loopback port, judged and recorded.
 
 One JSON line per request, one per reply (the node client's
-resourceConnection). Ops: `read` (answers the counter) and `write` (sets it
-to the value the client computed from its read: the read-modify-write of the
-catalogue's counter stories). Policy `none` accepts everything; `fencing`
-rejects a token below the highest it has accepted (`stale-token`), reads
-included, as locksim's fencing resource. Each judged op is an `op` line and
-each accepted one an `app` line (counter, and increments = writes accepted:
-the invariant P5 reads the two); close() adds the quiescent `app` line. The
-recorder's clock is the common one (it runs in the driver), so `local` = `t`.
+resourceConnection). The rules — apps counter, register and collection;
+policies none, fencing, unique-token-cas and transactional; what each op
+does and each reject reason — are resource_apps.py's, locksim's own. This
+serves them and stamps each record; close() adds the quiescent `app` line.
+The recorder's clock is the common one (it runs in the driver), so `local`
+= `t`.
 """
 import json
 import socket
 import threading
 
 from . import procs
+from .resource_apps import Rules
 
 
 class Resource:
     def __init__(self, policy: str, app: str, t0_ref):
-        if policy not in ("none", "fencing"):
-            raise ValueError(f"resource policy {policy!r}: the real resource has none and fencing")
-        self.policy = policy
-        self.app = app
+        self.rules = Rules(policy, app)
         self.records: list[dict] = []
         self._t0_ref = t0_ref
         self._lock = threading.Lock()
-        self.counter = 0
-        self.increments = 0
-        self.highest_token = -1
         self._server = socket.create_server(("127.0.0.1", 0))
         self.port = self._server.getsockname()[1]
         self._conns: list[socket.socket] = []
@@ -54,34 +47,16 @@ class Resource:
         t = procs.now_ns() - self._t0_ref()
         self.records.append({"t": t, "p": "storage", "local": t, "type": kind, **fields})
 
-    def _app_line(self, quiescent: bool) -> dict:
-        return {"app": self.app, "counter": self.counter, "increments": self.increments,
-                "elements": 0, "size": 0, "stock": 0, "quiescent": quiescent}
-
     def judge(self, request: dict) -> dict:
         with self._lock:
-            token = int(request.get("token", -1))
-            accepted = True
-            reject = "none"
-            if self.policy == "fencing":
-                if token < 0:
-                    accepted, reject = False, "missing-token"
-                elif token < self.highest_token:
-                    accepted, reject = False, "stale-token"
-            if accepted:
-                self.highest_token = max(self.highest_token, token)
-                if request["op"] == "write":
-                    self.counter = int(request["value"])
-                    self.increments += 1
-            self._record("op", {"session": request["session"], "client": request["client"], "op": request["op"],
-                                "accepted": accepted, "reject": reject, "token": token})
-            if accepted:
-                self._record("app", self._app_line(False))
-            return {"accepted": accepted, "value": self.counter if accepted else None}
+            reply, records = self.rules.judge(request)
+            for kind, fields in records:
+                self._record(kind, fields)
+            return reply
 
     def close(self) -> None:
         with self._lock:
-            self._record("app", self._app_line(True))
+            self._record(*self.rules.app_line(True))
         self._server.close()
         for c in self._conns:
             try:

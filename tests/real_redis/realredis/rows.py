@@ -62,6 +62,23 @@ ROWS = [
         "vDSO clock shim and its wall clock steps +15 s at t0 + 1 s", modes=True),
     Row("fencing-token-taken-late", "incr-in-script", "plain",
         "as base, SET NX PX and INCR in one Lua script", modes=True),
+    Row("fencing-multistep-collection", "base", "plain",
+        "plain client, token by INCR after the grant; the resource (resource_apps.py) a collection behind fencing; "
+        "c1 SIGSTOPped 15 s once its add is answered"),
+    Row("fencing-multistep-collection", "atomic-add", "plain",
+        "as base, one add-and-increment op"),
+    Row("fencing-multistep-collection", "transactional", "plain",
+        "as base, no fencing check: the resource stages a session's ops until its commit and rolls it back if "
+        "another session committed since its first op; a rolled-back client releases and does its cycle again"),
+    Row("fencing-multistep-collection", "no-lock-transactional", "none",
+        "no lock and no redis-server (node/no_lock.js: every acquire granted at once for 100 years, as locksim's "
+        "no-lock baseline); the transactional resource alone"),
+    Row("fencing-newer-holder-not-yet-written", "base", "plain",
+        "plain client, token by INCR after the grant; a register behind fencing; c1 SIGSTOPped 15 s and c2 9 s "
+        "right after their grants"),
+    Row("fencing-newer-holder-not-yet-written", "unique-token-cas", "plain",
+        "plain client, no token; each session marks the resource with its random lock value and every op must "
+        "match the mark; c2 SIGSTOPped 9 s once its mark is answered"),
 ]
 
 SMOKE = ROWS[0]
@@ -75,8 +92,6 @@ NOT_MIRRORED = {
     "redlock-clock-jump / redlock-clock-drift":
         "also partition clients from nodes (a TCP proxy: not built); a redis-server's clock step at a time is "
         "made (wall_steps.py, fencing-token-taken-late), its drift is not",
-    "fencing-* other than fencing-token-taken-late":
-        "multi-step fenced operations: each needs a client of its own; not built in this time box",
     "master-replica-failover / sentinel-split-brain":
         "replication and Sentinel: not in this referee",
 }

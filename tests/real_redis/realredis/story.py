@@ -46,8 +46,8 @@ def load(path: str, variant: str = "base") -> Story:
     expect = dict(spec.get("expect", {}))
     lock = spec.get("lock", {})
     protocol = lock.get("protocol", "single")
-    if protocol not in ("single", "redlock"):
-        raise ValueError(f"{path}: lock.protocol {protocol!r}: the real-Redis referee runs single and redlock")
+    if protocol not in ("single", "redlock", "none"):
+        raise ValueError(f"{path}: lock.protocol {protocol!r}: the real-Redis referee runs single, redlock and none")
     default_delay = lock.get("retry_delay")
     clients = []
     for name, c in spec.get("client", {}).items():
@@ -57,6 +57,8 @@ def load(path: str, variant: str = "base") -> Story:
                               bool(c.get("release", True))))
     resource = spec.get("resource", {})
     nodes = spec.get("redis", {}).get("nodes", ["r1"])
+    if protocol == "none":
+        nodes = []      # no lock: no redis-server, as locksim's history has no node
     return Story(path=path, name=spec["scenario"]["name"], variant=variant, protocol=protocol,
                  ttl_ns=duration_ns(lock.get("ttl", "10s")), nodes=list(nodes),
                  policy=resource.get("policy", "none"), app=resource.get("app", "counter"),
