@@ -60,6 +60,10 @@ ROWS = [
     Row("fencing-token-taken-late", "base", "plain",
         "plain client, token by INCR after the grant; c1 SIGSTOPped 3 s once its SET is written; r1 runs under the "
         "vDSO clock shim and its wall clock steps +15 s at t0 + 1 s", modes=True),
+    Row("redlock-clock-jump", "base", "redlock4",
+        "node-redlock 4.2.0 (parallel requests; c2's retry delay uniform(100ms, 300ms) is its retryDelay 200 ms with "
+        "retryJitter 100 ms); the partitions from the start as refused connections; C runs under the vDSO clock "
+        "shim and its wall clock steps +15 s at t0 + 1 s", modes=True),
     Row("fencing-token-taken-late", "incr-in-script", "plain",
         "as base, SET NX PX and INCR in one Lua script", modes=True),
 ]

@@ -49,6 +49,7 @@ class StoryFaults:
         self._stepped_nodes = {f["target"] for f in story.faults.values()
                                if modes and f.get("kind") == "clock-jump" and f.get("target") in story.nodes}
         self.nodes: dict[str, RedisNode] = {}
+        self._dead_port = procs.free_port()     # nothing listens there: a partitioned client's node
 
     def _points(self) -> dict[str, tuple[str, dict]]:
         """client -> (point, fault) for the pauses and crashes at a point inside a request."""
@@ -86,10 +87,34 @@ class StoryFaults:
                  "fencing_style": lock.get("fencing", "none"), "sync_point": point,
                  "go_file": os.path.join(self.workdir, f"{client.name}.go"),
                  "run_until_ns": str(t0_ns + self.story.run_for_ns)}
+        cut = self._cut_from(client.name)
+        if cut:
+            # A node the client is cut from answers on a port where nothing listens:
+            # its connection is refused, and each request to it fails.
+            extra["nodes"] = [self._dead_port if n in cut else self.nodes[n].port for n in self.story.nodes]
         attempts = self.story.spec.get("client", {}).get(client.name, {}).get("attempts", lock.get("attempts"))
         if attempts is not None and not self.story.preset:
             extra["retry_count"] = attempts - 1 if attempts > 0 else -1    # 0: until the run ends
         return extra
+
+    def _partitions(self) -> dict[str, dict]:
+        return {name: f for name, f in self.story.faults.items() if f.get("kind") == "partition"} if self.modes else {}
+
+    def _cut_from(self, client: str) -> set[str]:
+        """The nodes a partition from the start keeps from client."""
+        cut = set()
+        for name, fault in self._partitions().items():
+            groups = fault.get("groups", [])
+            if duration_ns(str(fault.get("at", ""))) != 0 or "heal_after" in fault:
+                raise ValueError(f"fault {name}: only a partition from the start that never heals is made for real "
+                                 "(refused connections); one at a later time needs a proxy")
+            everyone = {p for g in groups for p in g}
+            if everyone - set(self.story.nodes) - {c.name for c in self.story.clients}:
+                raise ValueError(f"fault {name}: the real run cuts clients from redis nodes only")
+            for group in groups:
+                if client in group:
+                    cut |= {p for g in groups if g is not group for p in g if p in self.story.nodes}
+        return cut
 
     def on_control(self, record: dict, proc, client: str) -> bool:
         """Handles a client's sync-point line; False for any other line."""
@@ -122,6 +147,8 @@ class StoryFaults:
 
     def start(self, t0_ns: int) -> None:
         """Plans the timed faults and starts their thread."""
+        for name in self._partitions():
+            self.timed.add(Timed(0, name, "partition", None, lambda t_ns: True))
         for name, fault in self.story.faults.items():
             if fault.get("kind") != "clock-jump" or not self.modes:
                 continue
