@@ -72,7 +72,8 @@ class StoryFaults:
                                  "liblocksim_vdso_clock_shim.so (built with the tests)")
             node = ShiftedRedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, shim)
         else:
-            node = RedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns)
+            persistence = self.story.spec.get("redis", {}).get("persistence", "none") if self.modes else "none"
+            node = RedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, persistence=persistence)
         self.nodes[name] = node
         return node
 
@@ -149,6 +150,7 @@ class StoryFaults:
         """Plans the timed faults and starts their thread."""
         for name in self._partitions():
             self.timed.add(Timed(0, name, "partition", None, lambda t_ns: True))
+        self._plan_node_crashes()
         for name, fault in self.story.faults.items():
             if fault.get("kind") != "clock-jump" or not self.modes:
                 continue
@@ -159,6 +161,21 @@ class StoryFaults:
             self.timed.add(Timed(duration_ns(at), name, "clock-jump", fault["target"],
                                  self._clock_step(fault["target"], by_ns)))
         self.timed.start(t0_ns)
+
+    def _plan_node_crashes(self) -> None:
+        """A redis-server's crash at a time: SIGKILL, and a restart on its port `restart_after`
+        later — or, with antirez's delayed restart, no sooner than `delayed_restart` after it."""
+        delayed = duration_ns(str(self.story.spec.get("redis", {}).get("delayed_restart", "0s")))
+        for name, fault in self.story.faults.items():
+            node = self.nodes.get(fault.get("target")) if self.modes and fault.get("kind") == "crash" else None
+            if node is None:
+                continue
+            at = duration_ns(str(fault.get("at", "")))
+            self.timed.add(Timed(at, name, "crash", node.name, lambda t_ns, n=node: n.kill() is not None))
+            if "restart_after" in fault:
+                down = max(duration_ns(str(fault["restart_after"])), delayed)
+                self.timed.add(Timed(at + down, name, "restart", node.name,
+                                     lambda t_ns, n=node: n.restart() is None, fired=False))
 
     def _clock_step(self, target: str, by_ns: int):
         if target in self.nodes:

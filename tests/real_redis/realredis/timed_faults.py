@@ -21,6 +21,7 @@ class Timed:
     kind: str           # the history's fault kind (clock-jump, ...)
     target: str | None
     action: object      # callable(t_ns) -> took_effect; t_ns: the common instant (after t0) just before it
+    fired: bool = True  # False: only the `fault` line (a restart, which locksim records so too)
 
 
 class TimedFaults:
@@ -47,7 +48,8 @@ class TimedFaults:
             took_effect = fault.action(procs.now_ns() - t0_ns)
             # A partition names no one target (locksim's history writes none either).
             self._observe("fault", {"fault": fault.kind, **({"target": fault.target} if fault.target else {})})
-            self._observe("fault-fired", {"fault": fault.name, "took_effect": bool(took_effect)})
+            if fault.fired:
+                self._observe("fault-fired", {"fault": fault.name, "took_effect": bool(took_effect)})
 
     def stop(self) -> None:
         self._stop.set()
