@@ -79,6 +79,11 @@ ROWS = [
     Row("redlock-crash-restart", "aof-everysec-process-crash", "redlock4",
         "as base, appendfsync everysec, C's process SIGKILLed 0.5 s after the write: the page cache keeps the AOF",
         modes=True),
+    Row("redlock-clock-drift", "base", "redlock4",
+        "node-redlock 4.2.0 (c2: retryDelay 10 ms, no jitter, unlimited tries); the partitions as refused "
+        "connections; C under the vDSO clock shim, its offset set every millisecond to 2 % of the time since t0",
+        modes=True),
+    Row("redlock-clock-drift", "fast-0.5pct", "redlock4", "as base, C 0.5 % fast", modes=True),
     Row("fencing-token-taken-late", "incr-in-script", "plain",
         "as base, SET NX PX and INCR in one Lua script", modes=True),
 ]

@@ -48,6 +48,10 @@ class StoryFaults:
         self.points = self._points() if modes else {}
         self._stepped_nodes = {f["target"] for f in story.faults.values()
                                if modes and f.get("kind") == "clock-jump" and f.get("target") in story.nodes}
+        self._drifts = self._node_drifts() if modes else {}
+        self._stepped_nodes |= set(self._drifts)
+        self._drift_stop = threading.Event()
+        self._drift_thread = None
         self.nodes: dict[str, RedisNode] = {}
         self._dead_port = procs.free_port()     # nothing listens there: a partitioned client's node
 
@@ -93,6 +97,7 @@ class StoryFaults:
             # A node the client is cut from answers on a port where nothing listens:
             # its connection is refused, and each request to it fails.
             extra["nodes"] = [self._dead_port if n in cut else self.nodes[n].port for n in self.story.nodes]
+            extra["cut_ports"] = [self._dead_port]
         attempts = self.story.spec.get("client", {}).get(client.name, {}).get("attempts", lock.get("attempts"))
         if attempts is not None and not self.story.preset:
             extra["retry_count"] = attempts - 1 if attempts > 0 else -1    # 0: until the run ends
@@ -161,6 +166,31 @@ class StoryFaults:
             self.timed.add(Timed(duration_ns(at), name, "clock-jump", fault["target"],
                                  self._clock_step(fault["target"], by_ns)))
         self.timed.start(t0_ns)
+        if self._drifts:
+            self._drift_thread = threading.Thread(target=self._drift, args=(t0_ns,), name="clock-drift", daemon=True)
+            self._drift_thread.start()
+
+    def _node_drifts(self) -> dict[str, float]:
+        """node -> its clock's rate error ([clock.NODE] drift = "2%": 2 % fast)."""
+        drifts = {}
+        for name, clock in self.story.spec.get("clock", {}).items():
+            if "drift" not in clock:
+                continue
+            if name not in self.story.nodes:
+                raise ValueError(f"clock.{name}.drift: the real run drifts a redis-server's clock only")
+            text = str(clock["drift"]).strip()
+            drifts[name] = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        return drifts
+
+    def _drift(self, t0_ns: int) -> None:
+        """A drifting clock, made as a step every millisecond: the server's offset is rate x the time
+        since t0 (locksim's clocks drift from the run's start), so it is never more than
+        rate x 1 ms (20 us at 2 %) from a smooth drift."""
+        while not self._drift_stop.wait(0.001):
+            t = procs.now_ns() - t0_ns
+            if t > 0:
+                for name, rate in self._drifts.items():
+                    self.nodes[name].step_clock(t, int(rate * t))
 
     def _plan_node_crashes(self) -> None:
         """A redis-server's crash at a time: SIGKILL, and a restart on its port `restart_after`
@@ -198,6 +228,10 @@ class StoryFaults:
         return step_client
 
     def stop(self) -> None:
+        """Ends the timed faults and the drift; called before the nodes close (their offset files go then)."""
+        self._drift_stop.set()
+        if self._drift_thread:
+            self._drift_thread.join(timeout=5)
         self.timed.stop()
 
     def fix(self, records: list[dict]) -> None:
