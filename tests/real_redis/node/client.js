@@ -77,6 +77,14 @@ function pausePoint(step) {
 }
 
 function makeRedis(port) {
+  if ((config.cut_ports || []).includes(port)) {
+    // A node this client is partitioned from: nothing listens on the port. No
+    // reconnecting and no offline queue, so every request to it fails at once,
+    // as a lost request fails once the node timeout runs out — rather than after
+    // a reconnect delay that would shift the whole story.
+    return new Redis({ host: '127.0.0.1', port, lazyConnect: false, enableOfflineQueue: false,
+      retryStrategy: () => null, enableReadyCheck: false });
+  }
   return new Redis({ host: '127.0.0.1', port, lazyConnect: false, enableOfflineQueue: true,
     maxRetriesPerRequest: 1, retryStrategy: () => 100, enableReadyCheck: false });
 }

@@ -33,7 +33,7 @@ def config(story: Story, lib: str, client: Client, node_ports: list[int], resour
     else:
         delay = client.retry_delay_ns if client.retry_delay_ns is not None else DEFAULT_RETRY_DELAY_NS
         settings = {"drift_factor": story.drift_factor, "retry_count": -1,
-                    "retry_delay_ms": delay // 1_000_000, "retry_jitter_ms": 0}
+                    "retry_delay_ms": delay // 1_000_000, "retry_jitter_ms": client.retry_jitter_ns // 1_000_000}
     step, _ = pause_step(story, client.name)
     return {"name": client.name, "lib": lib, "nodes": node_ports, "key": "lock",
             "fence_key": "lock:fencing-token", "fencing": story.fencing,

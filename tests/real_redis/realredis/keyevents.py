@@ -143,6 +143,31 @@ class KeyTracker:
             self.value = None
             self.expires_ns = None
 
+    def restarted(self, killed_ns: int, read_ns: int, value, pttl_ms: int) -> None:
+        """The server killed at killed_ns came back, and at read_ns (its clock) held value
+        (None: no key) with pttl_ms to live (-1: no expiry). A key it held at the kill and
+        still holds survived; one it no longer holds was lost at the kill — unless its expiry
+        fell between the kill and the read, when the two cannot be told apart (inexact)."""
+        self._expire_until(killed_ns)
+        if self.value is None:
+            if value is not None:
+                self._inexact(f"a key {value!r} came back that was not held at the kill")
+            return
+        if value == self.value:
+            self.expires_ns = read_ns + pttl_ms * 1_000_000 if pttl_ms >= 0 else None
+            return
+        if value is None and self.expires_ns is not None and self.expires_ns <= read_ns:
+            self._inexact("the key's expiry fell between the kill and the restart")
+            self._expire_until(read_ns)
+            return
+        if value is not None:
+            self._inexact(f"the key came back as {value!r}, not the {self.value!r} held at the kill")
+        self.crash(killed_ns)
+
+    def _inexact(self, why: str) -> None:
+        self.exact = False
+        self.ambiguities.append(why)
+
     def finish(self, wall_ns: int) -> None:
         """The history ends at wall_ns: an expiry due by then is recorded."""
         self._expire_until(wall_ns)

@@ -60,6 +60,30 @@ ROWS = [
     Row("fencing-token-taken-late", "base", "plain",
         "plain client, token by INCR after the grant; c1 SIGSTOPped 3 s once its SET is written; r1 runs under the "
         "vDSO clock shim and its wall clock steps +15 s at t0 + 1 s", modes=True),
+    Row("redlock-clock-jump", "base", "redlock4",
+        "node-redlock 4.2.0 (parallel requests; c2's retry delay uniform(100ms, 300ms) is its retryDelay 200 ms with "
+        "retryJitter 100 ms); the partitions from the start as refused connections; C runs under the vDSO clock "
+        "shim and its wall clock steps +15 s at t0 + 1 s", modes=True),
+    Row("redlock-crash-restart", "base", "redlock4",
+        "node-redlock 4.2.0 (parallel requests where the file's client is sequential with a 50 ms node timeout); "
+        "the partitions as refused connections; C SIGKILLed at t0 + 0.5 s and restarted on its port 0.5 s later, "
+        "no persistence", modes=True),
+    Row("redlock-crash-restart", "delayed-restart", "redlock4",
+        "as base, C restarted 11 s after the kill (redis.delayed_restart)", modes=True),
+    Row("redlock-crash-restart", "aof-always", "redlock4",
+        "as base, C with appendonly yes, appendfsync always: whether c1's key came back is read at the restart",
+        modes=True),
+    Row("redlock-crash-restart", "aof-everysec-late", "redlock4",
+        "as base, appendfsync everysec, C killed at 3.5 s — a process kill for the file's machine crash, which "
+        "loses the same (nothing: the write was fsynced about 2.5 s before)", modes=True),
+    Row("redlock-crash-restart", "aof-everysec-process-crash", "redlock4",
+        "as base, appendfsync everysec, C's process SIGKILLed 0.5 s after the write: the page cache keeps the AOF",
+        modes=True),
+    Row("redlock-clock-drift", "base", "redlock4",
+        "node-redlock 4.2.0 (c2: retryDelay 10 ms, no jitter, unlimited tries); the partitions as refused "
+        "connections; C under the vDSO clock shim, its offset set every millisecond to 2 % of the time since t0",
+        modes=True),
+    Row("redlock-clock-drift", "fast-0.5pct", "redlock4", "as base, C 0.5 % fast", modes=True),
     Row("fencing-token-taken-late", "incr-in-script", "plain",
         "as base, SET NX PX and INCR in one Lua script", modes=True),
     Row("fencing-multistep-collection", "base", "plain",

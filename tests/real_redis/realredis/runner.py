@@ -151,6 +151,7 @@ class Repetition:
                 elif proc.returncode != 0 and c.name not in self.extras.crashed:
                     self.problems.append(f"{c.name} exited {proc.returncode}")
                 procs.stop(proc)
+            self.extras.stop()     # no fault or drift step once the nodes begin to close
             time.sleep(0.2)
             end_wall = time.time_ns()
             for n in nodes:

@@ -19,6 +19,7 @@ class Client:
     steps: list[str]
     retry_delay_ns: int | None    # None: the library's (preset's) own
     release: bool = True
+    retry_jitter_ns: int = 0      # a delay drawn from uniform(d - j, d + j), as node-redlock's retryJitter
 
 
 @dataclass
@@ -41,6 +42,18 @@ class Story:
     spec: dict = field(default_factory=dict)    # the whole file, variant laid over: keys read elsewhere
 
 
+def _retry_delay(text: str | None) -> tuple[int | None, int]:
+    """(delay, jitter) in ns: a plain duration, or uniform(a, b) — which node-redlock
+    draws exactly, as retryDelay (a + b) / 2 with retryJitter (b - a) / 2."""
+    if text is None:
+        return None, 0
+    t = text.strip()
+    if t.startswith("uniform(") and t.endswith(")"):
+        low, high = (duration_ns(x) for x in t[len("uniform("):-1].split(","))
+        return (low + high) // 2, (high - low) // 2
+    return duration_ns(t), 0
+
+
 def load(path: str, variant: str = "base") -> Story:
     spec = read(path, variant)
     expect = dict(spec.get("expect", {}))
@@ -51,10 +64,9 @@ def load(path: str, variant: str = "base") -> Story:
     default_delay = lock.get("retry_delay")
     clients = []
     for name, c in spec.get("client", {}).items():
-        delay = c.get("retry_delay", default_delay)
-        clients.append(Client(name, duration_ns(c.get("start", "0s")), list(c.get("steps", [])),
-                              duration_ns(delay) if delay is not None else None,
-                              bool(c.get("release", True))))
+        delay, jitter = _retry_delay(c.get("retry_delay", default_delay))
+        clients.append(Client(name, duration_ns(c.get("start", "0s")), list(c.get("steps", [])), delay,
+                              bool(c.get("release", True)), jitter))
     resource = spec.get("resource", {})
     nodes = spec.get("redis", {}).get("nodes", ["r1"])
     if protocol == "none":

@@ -48,7 +48,12 @@ class StoryFaults:
         self.points = self._points() if modes else {}
         self._stepped_nodes = {f["target"] for f in story.faults.values()
                                if modes and f.get("kind") == "clock-jump" and f.get("target") in story.nodes}
+        self._drifts = self._node_drifts() if modes else {}
+        self._stepped_nodes |= set(self._drifts)
+        self._drift_stop = threading.Event()
+        self._drift_thread = None
         self.nodes: dict[str, RedisNode] = {}
+        self._dead_port = procs.free_port()     # nothing listens there: a partitioned client's node
 
     def _points(self) -> dict[str, tuple[str, dict]]:
         """client -> (point, fault) for the pauses and crashes at a point inside a request."""
@@ -71,7 +76,8 @@ class StoryFaults:
                                  "liblocksim_vdso_clock_shim.so (built with the tests)")
             node = ShiftedRedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, shim)
         else:
-            node = RedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns)
+            persistence = self.story.spec.get("redis", {}).get("persistence", "none") if self.modes else "none"
+            node = RedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, persistence=persistence)
         self.nodes[name] = node
         return node
 
@@ -86,10 +92,35 @@ class StoryFaults:
                  "fencing_style": lock.get("fencing", "none"), "sync_point": point,
                  "go_file": os.path.join(self.workdir, f"{client.name}.go"),
                  "run_until_ns": str(t0_ns + self.story.run_for_ns)}
+        cut = self._cut_from(client.name)
+        if cut:
+            # A node the client is cut from answers on a port where nothing listens:
+            # its connection is refused, and each request to it fails.
+            extra["nodes"] = [self._dead_port if n in cut else self.nodes[n].port for n in self.story.nodes]
+            extra["cut_ports"] = [self._dead_port]
         attempts = self.story.spec.get("client", {}).get(client.name, {}).get("attempts", lock.get("attempts"))
         if attempts is not None and not self.story.preset:
             extra["retry_count"] = attempts - 1 if attempts > 0 else -1    # 0: until the run ends
         return extra
+
+    def _partitions(self) -> dict[str, dict]:
+        return {name: f for name, f in self.story.faults.items() if f.get("kind") == "partition"} if self.modes else {}
+
+    def _cut_from(self, client: str) -> set[str]:
+        """The nodes a partition from the start keeps from client."""
+        cut = set()
+        for name, fault in self._partitions().items():
+            groups = fault.get("groups", [])
+            if duration_ns(str(fault.get("at", ""))) != 0 or "heal_after" in fault:
+                raise ValueError(f"fault {name}: only a partition from the start that never heals is made for real "
+                                 "(refused connections); one at a later time needs a proxy")
+            everyone = {p for g in groups for p in g}
+            if everyone - set(self.story.nodes) - {c.name for c in self.story.clients}:
+                raise ValueError(f"fault {name}: the real run cuts clients from redis nodes only")
+            for group in groups:
+                if client in group:
+                    cut |= {p for g in groups if g is not group for p in g if p in self.story.nodes}
+        return cut
 
     def on_control(self, record: dict, proc, client: str) -> bool:
         """Handles a client's sync-point line; False for any other line."""
@@ -122,6 +153,9 @@ class StoryFaults:
 
     def start(self, t0_ns: int) -> None:
         """Plans the timed faults and starts their thread."""
+        for name in self._partitions():
+            self.timed.add(Timed(0, name, "partition", None, lambda t_ns: True))
+        self._plan_node_crashes()
         for name, fault in self.story.faults.items():
             if fault.get("kind") != "clock-jump" or not self.modes:
                 continue
@@ -132,6 +166,46 @@ class StoryFaults:
             self.timed.add(Timed(duration_ns(at), name, "clock-jump", fault["target"],
                                  self._clock_step(fault["target"], by_ns)))
         self.timed.start(t0_ns)
+        if self._drifts:
+            self._drift_thread = threading.Thread(target=self._drift, args=(t0_ns,), name="clock-drift", daemon=True)
+            self._drift_thread.start()
+
+    def _node_drifts(self) -> dict[str, float]:
+        """node -> its clock's rate error ([clock.NODE] drift = "2%": 2 % fast)."""
+        drifts = {}
+        for name, clock in self.story.spec.get("clock", {}).items():
+            if "drift" not in clock:
+                continue
+            if name not in self.story.nodes:
+                raise ValueError(f"clock.{name}.drift: the real run drifts a redis-server's clock only")
+            text = str(clock["drift"]).strip()
+            drifts[name] = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        return drifts
+
+    def _drift(self, t0_ns: int) -> None:
+        """A drifting clock, made as a step every millisecond: the server's offset is rate x the time
+        since t0 (locksim's clocks drift from the run's start), so it is never more than
+        rate x 1 ms (20 us at 2 %) from a smooth drift."""
+        while not self._drift_stop.wait(0.001):
+            t = procs.now_ns() - t0_ns
+            if t > 0:
+                for name, rate in self._drifts.items():
+                    self.nodes[name].step_clock(t, int(rate * t))
+
+    def _plan_node_crashes(self) -> None:
+        """A redis-server's crash at a time: SIGKILL, and a restart on its port `restart_after`
+        later — or, with antirez's delayed restart, no sooner than `delayed_restart` after it."""
+        delayed = duration_ns(str(self.story.spec.get("redis", {}).get("delayed_restart", "0s")))
+        for name, fault in self.story.faults.items():
+            node = self.nodes.get(fault.get("target")) if self.modes and fault.get("kind") == "crash" else None
+            if node is None:
+                continue
+            at = duration_ns(str(fault.get("at", "")))
+            self.timed.add(Timed(at, name, "crash", node.name, lambda t_ns, n=node: n.kill() is not None))
+            if "restart_after" in fault:
+                down = max(duration_ns(str(fault["restart_after"])), delayed)
+                self.timed.add(Timed(at + down, name, "restart", node.name,
+                                     lambda t_ns, n=node: n.restart() is None, fired=False))
 
     def _clock_step(self, target: str, by_ns: int):
         if target in self.nodes:
@@ -154,6 +228,10 @@ class StoryFaults:
         return step_client
 
     def stop(self) -> None:
+        """Ends the timed faults and the drift; called before the nodes close (their offset files go then)."""
+        self._drift_stop.set()
+        if self._drift_thread:
+            self._drift_thread.join(timeout=5)
         self.timed.stop()
 
     def fix(self, records: list[dict]) -> None:

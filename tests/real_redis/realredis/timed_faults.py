@@ -19,8 +19,9 @@ class Timed:
     at_ns: int          # after t0
     name: str           # the scenario's fault name
     kind: str           # the history's fault kind (clock-jump, ...)
-    target: str
+    target: str | None
     action: object      # callable(t_ns) -> took_effect; t_ns: the common instant (after t0) just before it
+    fired: bool = True  # False: only the `fault` line (a restart, which locksim records so too)
 
 
 class TimedFaults:
@@ -45,8 +46,10 @@ class TimedFaults:
             if self._stop.wait(max(0.0, wait_s)):
                 return
             took_effect = fault.action(procs.now_ns() - t0_ns)
-            self._observe("fault", {"fault": fault.kind, "target": fault.target})
-            self._observe("fault-fired", {"fault": fault.name, "took_effect": bool(took_effect)})
+            # A partition names no one target (locksim's history writes none either).
+            self._observe("fault", {"fault": fault.kind, **({"target": fault.target} if fault.target else {})})
+            if fault.fired:
+                self._observe("fault-fired", {"fault": fault.name, "took_effect": bool(took_effect)})
 
     def stop(self) -> None:
         self._stop.set()
