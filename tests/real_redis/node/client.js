@@ -44,6 +44,9 @@ function promisedEnd(leaseEndMs) {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// The plain client's retry delay: drawn from [delay - jitter, delay + jitter]
+// as node-redlock draws its own (the scenario's uniform(a, b)).
+const retryDelayMs = () => config.retry_delay_ms + (config.retry_jitter_ms || 0) * (2 * Math.random() - 1);
 
 // --- the resource: one JSON line per request, one per reply ---
 function resourceConnection(port) {
@@ -164,7 +167,7 @@ async function acquirePlain(redis) {
     }
     if (reply === null) emit('complete', { op, kind: 'acquire', outcome: 'fail' });
     if (config.retry_count >= 0 && attempts > config.retry_count) return null;
-    await sleep(config.retry_delay_ms);
+    await sleep(retryDelayMs());
   }
 }
 
@@ -223,16 +226,24 @@ async function main() {
 
   const pause = steps.pauseOnce(config, pausePoint);
   // A rolled-back transaction: the lock given back, the whole cycle again
-  // after the retry delay, in a new session (locksim's retry_cycle).
-  for (let cycle = 1; ; cycle++) {
-    const again = await runCycle(clients, resource, `${config.name}-${cycle}`, pause);
-    if (!again) break;
-    await sleep(config.retry_delay_ms);
+  // after the retry delay, in a new session (locksim's retry_cycle). A
+  // client with `iterations` does its cycle that many times, `think` apart.
+  let cycle = 0;
+  for (let iteration = 1; iteration <= (config.iterations || 1); iteration++) {
+    if (iteration > 1) await sleep(config.think_ms || 0);
+    for (;;) {
+      cycle++;
+      const again = await runCycle(clients, resource, `${config.name}-${cycle}`, pause);
+      if (again === null) return finish(clients, resource);
+      if (!again) break;
+      await sleep(config.retry_delay_ms);
+    }
   }
   return finish(clients, resource);
 }
 
-// One cycle: want, take the lock, the steps, the release. True: do it again.
+// One cycle: want, take the lock, the steps, the release. True: do it again
+// (rolled back); false: this cycle is done; null: gave up, the client is done.
 async function runCycle(clients, resource, session, pause) {
   emit('want');
   const ctx = { emit, nextOp, sleep, endOfRun: () => finish(clients, resource) };
@@ -241,7 +252,7 @@ async function runCycle(clients, resource, session, pause) {
       : config.lib === 'plain' ? await acquirePlain(clients[0]) : await acquireRedlock(clients);
   if (!lock) {
     emit('give-up');
-    return false;
+    return null;       // the client is done: no more cycles
   }
   granted = true;
   let token = lock.token === undefined ? -1 : lock.token;   // a token taken with the lock (modes.js)
@@ -260,12 +271,15 @@ async function runCycle(clients, resource, session, pause) {
   const { believing, rolledBack } = await steps.runSteps(
     { config, resource, lock, session, token, emit, sleep, pause });
   if (believing && config.release) {
+    // The belief ends as the release is sent, as locksim's client's does: from
+    // then on the client acts as holder no more. Ended at the reply instead, it
+    // would overlap the next holder's grant by the reply's round trip.
     emit('release', { session });
+    emit('belief-end', { session, reason: 'released' });
     const op = nextOp();
     emit('invoke', { op, kind: 'release' });
     const ok = await lock.release();
     emit('complete', { op, kind: 'release', outcome: ok ? 'ok' : 'fail' });
-    emit('belief-end', { session, reason: 'released' });
   } else if (believing) {
     emit('belief-end', { session, reason: 'abandoned' });
   }

@@ -8,7 +8,7 @@ tries until the run ends (retryCount -1), as locksim's clients do.
 """
 import os
 
-from .story import Client, Story
+from .story import Client, Story, duration_ns
 
 NODE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "node")
 LIBRARY_DEFAULTS = {"drift_factor": 0.01, "retry_count": 10, "retry_delay_ms": 200, "retry_jitter_ms": 100}
@@ -39,4 +39,11 @@ def config(story: Story, lib: str, client: Client, node_ports: list[int], resour
             "fence_key": "lock:fencing-token", "fencing": story.fencing,
             "ttl_ms": story.ttl_ns // 1_000_000, "resource_port": resource_port,
             "start_at_ns": str(start_at_ns), "steps": client.steps, "release": client.release,
-            "pause_after": step, **settings}
+            "pause_after": step, **_cycles(story, client.name), **settings}
+
+
+def _cycles(story: Story, name: str) -> dict:
+    """How many lock cycles the client runs (`iterations`) and the pause between them (`think`)."""
+    spec = story.spec.get("client", {}).get(name, {})
+    return {"iterations": int(spec.get("iterations", 1)),
+            "think_ms": duration_ns(str(spec.get("think", "0s"))) // 1_000_000}
