@@ -72,6 +72,10 @@ ROWS = [
         "node-redlock 4.2.0 (parallel requests; c2's retry delay uniform(100ms, 300ms) is its retryDelay 200 ms with "
         "retryJitter 100 ms); the partitions from the start as refused connections; C runs under the vDSO clock "
         "shim and its wall clock steps +15 s at t0 + 1 s", modes=True),
+    Row("redlock-vs-etcd", "base", "redlock4",
+        "the team's Redlock as deployed: redlock-clock-jump's story with node-redlock 4.2.0 (parallel requests where "
+        "the file says sequential); partitions as refused connections, C's clock stepped +15 s under the shim",
+        modes=True),
     Row("redlock-crash-restart", "base", "redlock4",
         "node-redlock 4.2.0 (parallel requests where the file's client is sequential with a 50 ms node timeout); "
         "the partitions as refused connections; C SIGKILLed at t0 + 0.5 s and restarted on its port 0.5 s later, "
@@ -126,9 +130,12 @@ NOT_MIRRORED = {
         "replication and Sentinel: not in this referee yet",
     "watchdog-renewal-gc / no-faults-watchdog":
         "Redisson's watchdog is a Java library: not installable here (no Maven repository)",
-    "oversell-incident / transactional-contention / lease-by-observation / redlock-vs-etcd":
-        "not built yet: each needs its own client behaviour (an identity-service stall, a stock app, leases by "
-        "observation, sequential Redlock requests)",
+    "oversell-incident / transactional-contention":
+        "not built yet: a called service that stalls (identity, backend) and the stock app",
+    "lease-by-observation":
+        "Kubernetes and DynamoDB leases, not Redis: no such service here",
+    "redlock-vs-etcd:tuned / tuned-gc-pause":
+        "monotonic expiry, as redlock-clock-jump:monotonic-expiry; its etcd variants are the real-etcd referee's",
 }
 
 
