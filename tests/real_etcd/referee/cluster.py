@@ -13,14 +13,14 @@ gateway (POST /v3/maintenance/status): the member whose own id equals the
 leader id it reports. The members are stopped through procs.py, by their
 process groups only.
 """
-import ctypes
 import json
-import mmap
 import os
 import socket
 import subprocess
 import time
 import urllib.request
+
+from wall_offset import WallOffset
 
 from . import procs
 
@@ -42,30 +42,8 @@ def free_ports(n: int) -> list[int]:
             s.close()
 
 
-class WallClock:
-    """A member's wall-clock offset: 8 bytes (int64 ns, native order) the shim maps MAP_SHARED."""
-
-    def __init__(self, path: str):
-        self.path = path
-        with open(path, "wb") as f:
-            f.write(b"\0" * 8)
-        self._file = open(path, "r+b")
-        self._map = mmap.mmap(self._file.fileno(), 8)
-        # One aligned 8-byte store, which the shim reads with one atomic load.
-        self._value = ctypes.c_int64.from_buffer(self._map)
-
-    @property
-    def offset_ns(self) -> int:
-        return self._value.value
-
-    def step(self, delta_ns: int) -> int:
-        self._value.value = self._value.value + delta_ns
-        return self._value.value
-
-    def close(self):
-        del self._value
-        self._map.close()
-        self._file.close()
+# A member's wall-clock offset (the shim's file; shared with the Redis referee).
+WallClock = WallOffset
 
 
 class Member:

@@ -21,9 +21,9 @@ happened:
 - an expiry: the first instant at which the shifted clock reads at least the
   key's expiry time. A forward step past it expires the key at the step.
 """
-import ctypes
-import mmap
 import os
+
+from wall_offset import WallOffset
 
 from .redis_node import RedisNode
 
@@ -71,31 +71,11 @@ class WallSteps:
         raise AssertionError("the last segment never ends")
 
 
-class OffsetFile:
-    """The shim's offset: 8 bytes, int64 ns, native order, one aligned store per step."""
-
-    def __init__(self, path: str):
-        self.path = path
-        with open(path, "wb") as f:
-            f.write(b"\0" * 8)
-        self._file = open(path, "r+b")
-        self._map = mmap.mmap(self._file.fileno(), 8)
-        self._value = ctypes.c_int64.from_buffer(self._map)
-
-    def store(self, offset_ns: int) -> None:
-        self._value.value = offset_ns
-
-    def close(self) -> None:
-        del self._value
-        self._map.close()
-        self._file.close()
-
-
 class ShiftedRedisNode(RedisNode):
     """A RedisNode under the clock shim: its events mapped back through its WallSteps."""
 
     def __init__(self, name: str, key: str, workdir: str, t0_ref, wall_minus_mono_ns: int, shim: str):
-        self.clock_file = OffsetFile(os.path.join(workdir, f"{name}.wall-offset-ns"))
+        self.clock_file = WallOffset(os.path.join(workdir, f"{name}.wall-offset-ns"))
         self.wall = WallSteps(lambda: wall_minus_mono_ns + t0_ref())
         self._last_t = -(1 << 62)
         env = dict(os.environ, LD_PRELOAD=shim, LOCKSIM_WALL_OFFSET_FILE=self.clock_file.path)
