@@ -1,8 +1,6 @@
 """What a repetition needs beyond the pause after a step (runner.py): the
 client's acquire/release styles, a stop or crash *inside* a lock request, and
-faults at a time of the story — for the rows about the client side
-(setnx-then-expire-crash, del-without-owner-check, redlock-delayed-replies,
-fencing-token-taken-late).
+faults at a time of the story — for the rows that opt in (rows.Row.modes).
 
 - **A point inside a request** (`at = "c1 acquire-sent"`, `"c1 setnx-ok"`):
   the client says it is there and blocks its thread (node/sync_point.js), so
@@ -19,6 +17,13 @@ fencing-token-taken-late).
   of a redis-server, by its shim's offset (wall_steps.py). A client whose
   clock steps after a grant has that grant's promised end moved
   (timed_faults.correct_promised_ends).
+- **A partition from the start** (client against nodes, never healed): the
+  client is given a port where nothing listens for each node it is cut from.
+- **A redis-server's crash at a time**: SIGKILL, and a restart on its port
+  after `restart_after` (no sooner than `redis.delayed_restart`), with the
+  story's persistence (redis_node.py reads whether the key came back).
+- **A drifting redis-server clock** (`[clock.NODE] drift`): its shim offset
+  set every millisecond.
 - **The run's end** for a client that never gets the lock: it stops trying
   when the next try would start after run_for, as locksim's run ends.
 """
@@ -69,14 +74,14 @@ class StoryFaults:
         return points
 
     def node(self, name: str, key: str, workdir: str, t0_ref, wall_minus_mono_ns: int) -> RedisNode:
+        persistence = self.story.spec.get("redis", {}).get("persistence", "none") if self.modes else "none"
         if name in self._stepped_nodes:
             shim = os.environ.get("LOCKSIM_REAL_REDIS_SHIM")
             if not shim or not os.path.exists(shim):
                 raise ValueError(f"{name}'s clock steps: LOCKSIM_REAL_REDIS_SHIM must name "
                                  "liblocksim_vdso_clock_shim.so (built with the tests)")
-            node = ShiftedRedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, shim)
+            node = ShiftedRedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, shim, persistence=persistence)
         else:
-            persistence = self.story.spec.get("redis", {}).get("persistence", "none") if self.modes else "none"
             node = RedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, persistence=persistence)
         self.nodes[name] = node
         return node

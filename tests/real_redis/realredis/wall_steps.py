@@ -74,12 +74,13 @@ class WallSteps:
 class ShiftedRedisNode(RedisNode):
     """A RedisNode under the clock shim: its events mapped back through its WallSteps."""
 
-    def __init__(self, name: str, key: str, workdir: str, t0_ref, wall_minus_mono_ns: int, shim: str):
+    def __init__(self, name: str, key: str, workdir: str, t0_ref, wall_minus_mono_ns: int, shim: str,
+                 persistence: str = "none"):
         self.clock_file = WallOffset(os.path.join(workdir, f"{name}.wall-offset-ns"))
         self.wall = WallSteps(lambda: wall_minus_mono_ns + t0_ref())
         self._last_t = -(1 << 62)
         env = dict(os.environ, LD_PRELOAD=shim, LOCKSIM_WALL_OFFSET_FILE=self.clock_file.path)
-        super().__init__(name, key, workdir, t0_ref, wall_minus_mono_ns, env=env)
+        super().__init__(name, key, workdir, t0_ref, wall_minus_mono_ns, env=env, persistence=persistence)
 
     def step_clock(self, t: int, offset_ns: int) -> None:
         """Stores the new offset; t is the common instant it took effect (read just after the store)."""
@@ -94,6 +95,9 @@ class ShiftedRedisNode(RedisNode):
         self._last_t = max(self._last_t, t)
         self.records.append({"t": t, "p": self.name, "local": wall_ns, "type": kind,
                              "key": self.tracker.key, **fields})
+
+    def _server_wall_now(self) -> int:
+        return super()._server_wall_now() + self.wall.offset_now()
 
     def close(self, end_wall_ns: int) -> None:
         """end_wall_ns is the machine's: the server's own clock reads it plus the offset."""
