@@ -6,7 +6,7 @@ common clock. The rules are locksim's (sim/resource/resource.cc), op for op
 and reject reason for reject reason, because `locksim check` judges the real
 history by the same properties the simulation is judged by:
 
-- apps: `counter` and `register` (`read` answers the value, `write` sets it
+- apps: `none` (a story about the lock alone: its `app` lines say so), `counter` and `register` (`read` answers the value, `write` sets it
   to the value the client computed and counts an increment: a register is a
   counter its clients write without reading), `collection` (`add` counts an
   element, `increment-size` the size, `add-and-increment` both at once: the
@@ -28,8 +28,10 @@ one `op` line, its commit's.
 from dataclasses import dataclass, field
 
 POLICIES = ("none", "fencing", "unique-token-cas", "transactional")
-APPS = ("counter", "register", "collection")
+APPS = ("none", "counter", "register", "collection")
 APP_OPS = {
+    # `none`: a story about the lock alone; its app lines say so, as locksim's do.
+    "none": ("read", "write", "mark", "commit"),
     "counter": ("read", "write", "mark", "commit"),
     "register": ("read", "write", "mark", "commit"),
     "collection": ("read", "add", "increment-size", "add-and-increment", "mark", "commit"),
