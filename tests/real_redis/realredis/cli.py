@@ -14,7 +14,7 @@ import json
 import os
 import sys
 
-from . import compare, history, judged, procs, rows
+from . import compare, judged, procs, rows
 from .runner import Repetition
 from .story import load
 

@@ -19,7 +19,6 @@ story_faults.py's (rows with `modes`).
 import json
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import threading
@@ -27,6 +26,7 @@ import time
 
 from . import clients as clientcfg
 from . import history, procs
+from .pause import pause_group
 from .redis_node import RedisNode
 from .resource import Resource
 from .rows import Row
@@ -57,25 +57,16 @@ class Repetition:
             self.observer.append({"t": t, "p": "observer", "local": t, "type": kind, **fields})
 
     def _pause(self, proc: subprocess.Popen, client: str, fault: dict, release_stdin: bool) -> None:
-        length_s = fault["length_ns"] / 1e9
-        procs.signal_group(proc, signal.SIGSTOP)
-        sent = time.monotonic()
-        stopped = procs.wait_stopped(proc.pid, 2.0)
-        self._observe("fault", {"fault": "pause", "target": client})
-        self._observe("fault-fired", {"fault": fault["name"], "took_effect": stopped})
-        if not stopped:
-            self.problems.append(f"{client}: SIGSTOP not seen in /proc")
-        if release_stdin:
+        def release() -> None:
+            if not release_stdin:
+                return
             try:
                 proc.stdin.write("go\n")
                 proc.stdin.flush()
             except (BrokenPipeError, ValueError):
                 pass
-        time.sleep(max(0.0, sent + length_s - time.monotonic()))
-        # Recorded before the SIGCONT: the client's first record after it
-        # must not come before the resume line (it did, by 1 ms, once).
-        self._observe("fault", {"fault": "resume", "target": client})
-        procs.signal_group(proc, signal.SIGCONT)
+        if not pause_group(proc, client, fault["name"], fault["length_ns"], self._observe, release):
+            self.problems.append(f"{client}: SIGSTOP not seen in /proc")
 
     def _read_client(self, proc: subprocess.Popen, client: str, fault: dict | None, done: threading.Event) -> None:
         for line in proc.stdout:
@@ -175,7 +166,7 @@ class Repetition:
             if self.keep_logs_dir:
                 shutil.copytree(workdir, os.path.join(self.keep_logs_dir, os.path.basename(out_path) + ".logs"),
                                 dirs_exist_ok=True)
-            return {"path": out_path, "errors": errors, "recorded": recorded, "problems": self.problems,
+            return {"path": out_path, "errors": errors, "recorded": recorded, "problems": self.problems + self.extras.problems,
                     "ambiguities": [a for n in nodes for a in n.tracker.ambiguities]}
         finally:
             if self.extras:

@@ -30,9 +30,9 @@ faults at a time of the story — for the rows that opt in (rows.Row.modes).
 import os
 import signal
 import threading
-import time
 
 from . import procs
+from .pause import pause_group
 from .redis_node import RedisNode
 from .story import Story, duration_ns
 from .timed_faults import Timed, TimedFaults, correct_promised_ends
@@ -46,6 +46,7 @@ class StoryFaults:
         self.story, self.lib, self.modes, self.workdir = story, lib, modes, workdir
         self._observe = observe
         self.crashed: set[str] = set()
+        self.problems: list[str] = []   # what makes a repetition not count (runner.py reports them)
         self.timed = TimedFaults(observe)
         self.client_steps: dict[str, list[tuple[int, int]]] = {}
         # Only a row that asks for it (rows.Row.modes) gets these faults made here, so
@@ -137,18 +138,11 @@ class StoryFaults:
         return True
 
     def _pause(self, proc, client: str, fault: dict) -> None:
-        procs.signal_group(proc, signal.SIGSTOP)
-        sent = time.monotonic()
-        stopped = procs.wait_stopped(proc.pid, 2.0)
-        self._observe("fault", {"fault": "pause", "target": client})
-        self._observe("fault-fired", {"fault": fault["name"], "took_effect": stopped})
-        # Readable by the client only once continued: it goes on past the point then.
-        open(os.path.join(self.workdir, f"{client}.go"), "w").close()
-        time.sleep(max(0.0, sent + duration_ns(fault.get("length", "0s")) / 1e9 - time.monotonic()))
-        # Recorded just before the SIGCONT: recorded after it, this thread may be scheduled late
-        # enough that the client's first record after the pause comes before its `resume`.
-        self._observe("fault", {"fault": "resume", "target": client})
-        procs.signal_group(proc, signal.SIGCONT)
+        # Released through a go file: the client blocks its thread at the point and reads no stdin.
+        go_file = os.path.join(self.workdir, f"{client}.go")
+        if not pause_group(proc, client, fault["name"], duration_ns(fault.get("length", "0s")), self._observe,
+                           lambda: open(go_file, "w").close()):
+            self.problems.append(f"{client}: SIGSTOP not seen in /proc")
 
     def _crash(self, proc, client: str, fault: dict) -> None:
         self.crashed.add(client)
