@@ -1,21 +1,18 @@
 """Both sides' verdicts: `locksim check` on a real history, `locksim run` on
 the same scenario variant over seeds; each with its trace reduced to
 magnitudes (magnitudes.py)."""
-import concurrent.futures
 import json
 import os
 import subprocess
 import tempfile
+
+import locksim_runs
 
 from . import magnitudes
 
 
 class JudgeError(RuntimeError):
     pass
-
-
-def _statuses(result: dict) -> dict:
-    return {name: v["status"] for name, v in result["verdicts"].items()}
 
 
 def check(locksim: str, history_path: str) -> dict:
@@ -31,7 +28,7 @@ def check(locksim: str, history_path: str) -> dict:
     m = magnitudes.measure(magnitudes.read_trace(trace))
     m["expired_grants"] = _expired_grants(result)
     m["longest_stuck_ns"] = _longest_stuck(result)
-    return {"verdicts": _statuses(result), "unknown_because": unknown, "magnitudes": m,
+    return {"verdicts": locksim_runs.statuses(result), "unknown_because": unknown, "magnitudes": m,
             "command": " ".join(argv[:3])}
 
 
@@ -48,23 +45,16 @@ def _longest_stuck(result: dict):
 
 
 def _run_seed(locksim: str, scenario_path: str, variant: str, seed: int, workdir: str) -> dict:
-    trace = os.path.join(workdir, f"{variant}.{seed}.trace.jsonl")
-    argv = [locksim, "run", scenario_path, "--variant", variant, "--seed", str(seed), "--json", "--trace", trace]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=300)
-    if done.returncode not in (0, 1) or not done.stdout.strip():
-        raise JudgeError(f"{' '.join(argv)} exited {done.returncode}: {done.stderr.strip()[:500]}")
-    result = json.loads(done.stdout)["variants"][0]
+    trace = locksim_runs.trace_path(workdir, variant, seed)
+    result, _ = locksim_runs.run_seed(locksim, scenario_path, variant, seed, trace, JudgeError, timeout=300)
     m = magnitudes.measure(magnitudes.read_trace(trace))
     m["expired_grants"] = _expired_grants(result)
     m["longest_stuck_ns"] = _longest_stuck(result)
     os.remove(trace)
-    return {"seed": seed, "verdicts": _statuses(result), "magnitudes": m}
+    return {"seed": seed, "verdicts": locksim_runs.statuses(result), "magnitudes": m}
 
 
 def simulate(locksim: str, scenario_path: str, variant: str, seeds: int) -> list[dict]:
     """`locksim run FILE --variant V --seed S --json --trace T` for S = 1..seeds, two at a time."""
     with tempfile.TemporaryDirectory(prefix="locksim-real-redis-sim-") as workdir:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            futures = [pool.submit(_run_seed, locksim, scenario_path, variant, s, workdir)
-                       for s in range(1, seeds + 1)]
-            return [f.result() for f in futures]
+        return locksim_runs.over_seeds(lambda s: _run_seed(locksim, scenario_path, variant, s, workdir), seeds)
