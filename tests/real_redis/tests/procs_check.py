@@ -22,3 +22,13 @@ def pids(path: str) -> list[int]:
         return []
     with open(path) as f:
         return [int(line) for line in f if line.strip()]
+
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def smoke_run(out: str) -> tuple[list[str], dict, str]:
+    """(argv, env, pid log) of the driver's smoke run into out, recording every pid it starts."""
+    pid_log = os.path.join(out, "pids")
+    env = dict(os.environ, LOCKSIM_REAL_REDIS_PID_LOG=pid_log)
+    return [os.path.join(HERE, "run"), "--smoke", "--locksim", os.environ["LOCKSIM_BIN"], "--out", out], env, pid_log

@@ -1,23 +1,17 @@
 """A SIGTERM of the driver midway (a client SIGSTOPped, redis-server
 running) stops every process it started, and it exits 2."""
-import os
 import signal
 import subprocess
 import tempfile
 import time
 
-from procs_check import alive_ours, pids
-
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from procs_check import alive_ours, pids, smoke_run
 
 
 def test_sigterm_midway_leaves_no_process():
-    locksim = os.environ["LOCKSIM_BIN"]
     with tempfile.TemporaryDirectory(prefix="locksim-real-redis-term-") as out:
-        pid_log = os.path.join(out, "pids")
-        env = dict(os.environ, LOCKSIM_REAL_REDIS_PID_LOG=pid_log)
-        driver = subprocess.Popen([os.path.join(HERE, "run"), "--smoke", "--locksim", locksim, "--out", out],
-                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        argv, env, pid_log = smoke_run(out)
+        driver = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             deadline = time.monotonic() + 20
             # Wait until the clients run and c1 is paused (about 2 s after the start).

@@ -8,19 +8,14 @@ import subprocess
 import sys
 import tempfile
 
-from procs_check import alive_ours, pids
+from procs_check import alive_ours, pids, smoke_run
 from realredis import history
-
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def test_smoke_run_is_judged_and_leaves_nothing_behind():
-    locksim = os.environ["LOCKSIM_BIN"]
     with tempfile.TemporaryDirectory(prefix="locksim-real-redis-smoke-") as out:
-        pid_log = os.path.join(out, "pids")
-        env = dict(os.environ, LOCKSIM_REAL_REDIS_PID_LOG=pid_log)
-        done = subprocess.run([os.path.join(HERE, "run"), "--smoke", "--locksim", locksim, "--out", out],
-                              env=env, capture_output=True, text=True, timeout=120)
+        argv, env, pid_log = smoke_run(out)
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
         sys.stderr.write(done.stderr)
         assert done.returncode in (0, 1), done.stdout + done.stderr
         files = [f for f in os.listdir(out) if f.endswith(".history.jsonl")]
