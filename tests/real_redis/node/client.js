@@ -17,6 +17,7 @@ const Redis = require('ioredis');
 const modes = require('./modes');   // acquire/release styles, stop points inside a request
 const steps = require('./resource_steps');   // the session's steps against the resource
 const { acquireNone } = require('./no_lock');   // lock.protocol none
+const { followedMaster } = require('./sentinel_follow');   // a master behind Sentinel
 
 const config = JSON.parse(process.argv[2]);
 const MS = 1000000n;
@@ -204,7 +205,7 @@ async function acquireRedlock(clients) {
 }
 
 async function main() {
-  const clients = config.nodes.map(makeRedis);
+  const clients = config.follow ? [followedMaster(config)] : config.nodes.map(makeRedis);
   const resource = resourceConnection(config.resource_port);
   let pauseRequested = false;
   if (config.pause_after === 'acquire-failed') {

@@ -61,6 +61,8 @@ async function acquirePlain(redis, config, ctx) {
       result = { outcome: 'info' };    // no reply: the command may have run
     }
     ctx.emit('complete', { op, kind: 'acquire', outcome: result.outcome });
+    // Behind Sentinel: where is the master now? (sentinel_follow.js; not awaited, as locksim's client asks)
+    if (result.outcome !== 'ok' && redis.lockAttemptFailed) redis.lockAttemptFailed();
     if (result.outcome === 'ok') {
       return { value, expiration: startMs + config.ttl_ms, token: result.token,
         release: () => releasePlain(redis, config, value) };

@@ -42,11 +42,12 @@ SESSION_USERS = {"extend", "belief-end", "release", "op"}
 
 
 def header(*, source: str, processes: list[dict], nodes: list[str], key: str, recorded: bool,
-           app: str, faults: list[str]) -> dict:
-    """The header line; quorum is a majority of nodes (1 for one node)."""
+           app: str, faults: list[str], masters: list | None = None) -> dict:
+    """The header line; quorum is a majority of the masters (1 for one master and its replicas)."""
+    masters = masters or [None] * len(nodes)
     return {"format": FORMAT, "time": "common", "source": source, "processes": processes,
-            "service": {"nodes": nodes, "quorum": len(nodes) // 2 + 1, "key": key,
-                        "masters": [None] * len(nodes), "recorded": recorded},
+            "service": {"nodes": nodes, "quorum": masters.count(None) // 2 + 1, "key": key,
+                        "masters": masters, "recorded": recorded},
             "app": app, "faults": faults}
 
 

@@ -66,6 +66,15 @@ def parse_monitor_line(line: str):
     return (wall_ns, args) if args else None
 
 
+_SOURCE = re.compile(r"^\+[0-9.]+ \[[0-9]+ [^\]]*:([0-9]+)\] ")
+
+
+def monitor_source_port(line: str) -> int | None:
+    """The port of the connection a MONITOR line's command came from ('[0 127.0.0.1:6380]'); None for Lua."""
+    m = _SOURCE.match(line)
+    return int(m.group(1)) if m else None
+
+
 class KeyTracker:
     """The lock key's state on one node, fed its MONITOR commands in order.
 

@@ -19,7 +19,7 @@ import threading
 import time
 
 from . import procs
-from .keyevents import KeyTracker, parse_monitor_line
+from .keyevents import KeyTracker, monitor_source_port, parse_monitor_line
 
 _END_MARK = "locksim-monitor-end"
 _RESTART_MARK = "locksim-restart-read"
@@ -30,7 +30,7 @@ PERSISTENCE = {"none": ["--appendonly", "no"],
 
 class RedisNode:
     def __init__(self, name: str, key: str, workdir: str, t0_ref, wall_minus_mono_ns: int, env: dict | None = None,
-                 persistence: str = "none"):
+                 persistence: str = "none", extra_args: list[str] | None = None):
         if persistence not in PERSISTENCE:
             raise ValueError(f"redis.persistence {persistence!r}: the real nodes run {', '.join(PERSISTENCE)}")
         self.name = name
@@ -43,6 +43,10 @@ class RedisNode:
         self.tracker = KeyTracker(key, self._emit)
         self._log = open(os.path.join(self.dir, "redis.log"), "w")
         self._env, self.persistence = env, persistence
+        self._extra_args = list(extra_args or [])     # replication's options (replication.py)
+        # The ports a replica's master link comes from: what its master sends is replication,
+        # not a client's command, and locksim records a node's keys only while it is a master.
+        self.master_link_ports: set[int] = set()
         self._killed_at = None
         self._restart_read = None           # the MONITOR lines held back during a restart's read (restart())
         self._start()
@@ -50,7 +54,7 @@ class RedisNode:
     def _start(self) -> None:
         self.proc = procs.start(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
                                  "--save", "", *PERSISTENCE[self.persistence], "--dir", self.dir,
-                                 "--protected-mode", "no", "--daemonize", "no"],
+                                 "--protected-mode", "no", "--daemonize", "no", *self._extra_args],
                                 env=self._env, stdout=self._log, stderr=self._log)
         self._wait_ready()
         self._monitor = socket.create_connection(("127.0.0.1", self.port))
@@ -85,7 +89,10 @@ class RedisNode:
                 buf += chunk
                 *lines, buf = buf.split(b"\r\n")
                 for raw in lines:
-                    parsed = parse_monitor_line(raw.decode("utf-8", "replace"))
+                    text = raw.decode("utf-8", "replace")
+                    if self.master_link_ports and monitor_source_port(text) in self.master_link_ports:
+                        continue
+                    parsed = parse_monitor_line(text)
                     if parsed and [a.lower() for a in parsed[1]] == ["echo", _END_MARK]:
                         return
                     if parsed and self._restart_read is not None:

@@ -96,6 +96,22 @@ ROWS = [
         "connections; C under the vDSO clock shim, its offset set every millisecond to 2 % of the time since t0",
         modes=True),
     Row("redlock-clock-drift", "fast-0.5pct", "redlock4", "as base, C 0.5 % fast", modes=True),
+    Row("no-faults-replicated", "base", "plain",
+        "the replicated control: plain clients behind Sentinel (sentinel_follow.js: +switch-master, and a sentinel "
+        "asked after a failed attempt); a master, a replica through a link, three real sentinels", modes=True),
+    Row("master-replica-failover", "base", "plain",
+        "plain clients behind Sentinel; R1 and R2 replicate through links that hold M's stream 10 ms; M's machine "
+        "crashes while c1 waits at `acquired` (the links drop what they hold, then SIGKILL); three real sentinels "
+        "(ping period 100 ms by SENTINEL DEBUG) fail over", modes=True),
+    Row("master-replica-failover", "replicated-before-crash", "plain",
+        "as base, M crashes at t0 + 1 s", modes=True),
+    Row("master-replica-failover", "min-replicas-to-write", "plain",
+        "as base, every node with min-replicas-to-write 1", modes=True),
+    Row("sentinel-split-brain", "base", "plain",
+        "plain clients behind Sentinel; zone 1 (M, c1) reaches zone 2 (R, the sentinels, c2) only through links, "
+        "all cut at t0 + 1 s (held, as TCP holds unacknowledged data) and healed 9 s later", modes=True),
+    Row("sentinel-split-brain", "min-replicas-to-write", "plain",
+        "as base, min-replicas-to-write 1 and min-replicas-max-lag 1 on every node", modes=True),
     Row("fencing-multistep-collection", "base", "plain",
         "plain client, token by INCR after the grant; the resource (resource_apps.py) a collection behind fencing; "
         "c1 SIGSTOPped 15 s once its add is answered"),
@@ -126,8 +142,6 @@ NOT_MIRRORED = {
         "so the un-fsynced key cannot be lost for real here (aof-everysec-process-crash is its real counterpart)",
     "redlock-clock-jump:monotonic-expiry":
         "real Redis expires keys by its wall clock; the monotonic expiry is antirez's proposal, not a Redis release",
-    "master-replica-failover / sentinel-split-brain / no-faults-replicated":
-        "replication and Sentinel: not in this referee yet",
     "watchdog-renewal-gc / no-faults-watchdog":
         "Redisson's watchdog is a Java library: not installable here (no Maven repository)",
     "oversell-incident / transactional-contention":

@@ -108,6 +108,7 @@ class Repetition:
             self.t0 = procs.now_ns() + 10 * START_MARGIN_NS   # provisional: no lock command comes before the real t0
             self.extras = StoryFaults(story, row.client, row.modes, workdir, self._observe)
             nodes = [self.extras.node(n, "lock", workdir, self._t0, wall_minus_mono) for n in story.nodes]
+            nodes += self.extras.more_nodes()      # a replicated story's replicas (replication.py)
             resource = Resource(story.policy, story.app, self._t0)
             self.t0 = procs.now_ns() + START_MARGIN_NS
             dones = []
@@ -142,6 +143,7 @@ class Repetition:
                 elif proc.returncode != 0 and c.name not in self.extras.crashed:
                     self.problems.append(f"{c.name} exited {proc.returncode}")
                 procs.stop(proc)
+            self.extras.run_out(self.t0)     # a replicated story runs to its end: heals, demotions
             self.extras.stop()     # no fault or drift step once the nodes begin to close
             time.sleep(0.2)
             end_wall = time.time_ns()
@@ -154,11 +156,13 @@ class Repetition:
             recorded = all(n.tracker.exact for n in nodes)
             processes = ([{"name": c.name, "kind": "client", "clock": "wall"} for c in story.clients]
                          + [{"name": n.name, "kind": "redis", "clock": "wall"} for n in nodes]
-                         + [{"name": "storage", "kind": "resource", "clock": "monotonic"}])
+                         + [{"name": "storage", "kind": "resource", "clock": "monotonic"}]
+                         + (self.extras.replicated.processes() if self.extras.replicated else []))
             head = history.header(
                 source=f"tests/real_redis: {row.label} rep {self.rep}, redis-server, client {row.client}",
                 processes=processes, nodes=[n.name for n in nodes], key="lock", recorded=recorded,
-                app=story.app, faults=list(story.faults))
+                app=story.app, faults=list(story.faults),
+                masters=self.extras.replicated.masters([n.name for n in nodes]) if self.extras.replicated else None)
             lines = history.merge(head, records, end_t, end_t)
             errors = history.validate(lines)
             with open(out_path, "w") as f:

@@ -26,14 +26,19 @@ faults at a time of the story — for the rows that opt in (rows.Row.modes).
   set every millisecond.
 - **The run's end** for a client that never gets the lock: it stops trying
   when the next try would start after run_for, as locksim's run ends.
+- **A replicated deployment** (`[redis] replicas`, `[sentinel]`): replicas,
+  sentinels, links between zones, partitions that heal, a node's crash at a
+  client's phase (replication.py).
 """
 import os
 import signal
 import threading
+import time
 
 from . import procs
 from .pause import pause_group
 from .redis_node import RedisNode
+from .replication import Replicated
 from .story import Story, duration_ns
 from .timed_faults import Timed, TimedFaults, correct_promised_ends
 from .wall_steps import ShiftedRedisNode
@@ -60,6 +65,10 @@ class StoryFaults:
         self._drift_thread = None
         self.nodes: dict[str, RedisNode] = {}
         self._dead_port = procs.free_port()     # nothing listens there: a partitioned client's node
+        redis = story.spec.get("redis", {})
+        self.replicated: Replicated | None = None
+        self._replicated_wanted = modes and bool(redis.get("replicas") or story.spec.get("sentinel", {}).get("names"))
+        self.node_points = self._node_points()   # client -> (phase, fault): a node crashed at the client's phase
 
     def _points(self) -> dict[str, tuple[str, dict]]:
         """client -> (point, fault) for the pauses and crashes at a point inside a request."""
@@ -74,6 +83,18 @@ class StoryFaults:
                 raise ValueError(f"fault {name}: a crash at {fault.get('at')!r} is not made for real")
         return points
 
+    def _node_points(self) -> dict[str, tuple[str, dict]]:
+        """client -> (phase, fault) for a node's crash at a client's phase (`at = "c1 acquired"`)."""
+        points = {}
+        for name, fault in self.story.faults.items():
+            who, _, phase = str(fault.get("at", "")).partition(" ")
+            if fault.get("kind") == "crash" and fault.get("target") in self.story.nodes and phase:
+                if not self._replicated_wanted or phase != "acquired" or who in points:
+                    raise ValueError(f"fault {name}: a node's crash at {fault.get('at')!r} is made for real in a "
+                                     "replicated story at a client's `acquired`, once per client")
+                points[who] = (phase, {"name": name, **fault})
+        return points
+
     def node(self, name: str, key: str, workdir: str, t0_ref, wall_minus_mono_ns: int) -> RedisNode:
         persistence = self.story.spec.get("redis", {}).get("persistence", "none") if self.modes else "none"
         if name in self._stepped_nodes:
@@ -83,9 +104,22 @@ class StoryFaults:
                                  "liblocksim_vdso_clock_shim.so (built with the tests)")
             node = ShiftedRedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, shim, persistence=persistence)
         else:
-            node = RedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, persistence=persistence)
+            node = RedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, persistence=persistence,
+                             extra_args=self._replicated_args(workdir, t0_ref, wall_minus_mono_ns))
         self.nodes[name] = node
         return node
+
+    def _replicated_args(self, workdir: str, t0_ref, wall_minus_mono_ns: int) -> list[str]:
+        if not self._replicated_wanted:
+            return []
+        self.replicated = Replicated(self.story, workdir, self._observe, t0_ref, wall_minus_mono_ns)
+        return self.replicated.node_args
+
+    def more_nodes(self) -> list[RedisNode]:
+        """The replicas (started, in sync, watched by the sentinels), after the story's nodes."""
+        if not self.replicated:
+            return []
+        return self.replicated.start(self.nodes[self.story.nodes[0]])
 
     def client_config(self, client, t0_ns: int) -> dict:
         """Keys for node/modes.js; none for a row that does not use it."""
@@ -98,7 +132,11 @@ class StoryFaults:
                  "fencing_style": lock.get("fencing", "none"), "sync_point": point,
                  "go_file": os.path.join(self.workdir, f"{client.name}.go"),
                  "run_until_ns": str(t0_ns + self.story.run_for_ns)}
-        cut = self._cut_from(client.name)
+        if self.replicated:
+            extra.update(self.replicated.client_config(client.name))
+        if client.name in self.node_points:
+            extra["pause_after"] = self.node_points[client.name][0]
+        cut = self._cut_from(client.name) if not self._replicated_wanted else set()
         if cut:
             # A node the client is cut from answers on a port where nothing listens:
             # its connection is refused, and each request to it fails.
@@ -129,7 +167,10 @@ class StoryFaults:
         return cut
 
     def on_control(self, record: dict, proc, client: str) -> bool:
-        """Handles a client's sync-point line; False for any other line."""
+        """Handles a client's sync-point line, and its pause point where a node crashes; False for any other."""
+        if record.get("control") == "pause-point" and client in self.node_points:
+            threading.Thread(target=self._crash_node_at_point, args=(proc, client), daemon=True).start()
+            return True
         if record.get("control") != "sync-point" or client not in self.points:
             return False
         _, fault = self.points[client]
@@ -150,10 +191,32 @@ class StoryFaults:
         self._observe("fault", {"fault": "crash", "target": client})
         self._observe("fault-fired", {"fault": fault["name"], "took_effect": killed})
 
+    def _crash_node_at_point(self, proc, client: str) -> None:
+        """The node crashes while the client waits at its phase; then the client goes on."""
+        _, fault = self.node_points.pop(client)
+        # Recorded as it is made: kill() waits for the process to be gone and its MONITOR to end.
+        self._observe("fault", {"fault": "crash", "target": fault["target"]})
+        took_effect = self.replicated.crash(fault["target"])
+        self._observe("fault-fired", {"fault": fault["name"], "took_effect": took_effect})
+        try:
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+
     def start(self, t0_ns: int) -> None:
         """Plans the timed faults and starts their thread."""
-        for name in self._partitions():
-            self.timed.add(Timed(0, name, "partition", None, lambda t_ns: True))
+        for name, fault in self._partitions().items():
+            if not self.replicated:
+                self.timed.add(Timed(0, name, "partition", None, lambda t_ns: True))
+                continue
+            at = duration_ns(str(fault.get("at", "0s")))
+            self.timed.add(Timed(at, name, "partition", None, self.replicated.cut))
+            if "heal_after" in fault:
+                self.timed.add(Timed(at + duration_ns(str(fault["heal_after"])), name, "heal", None,
+                                     self.replicated.heal, fired=False))
+        if self.replicated:
+            self.replicated.start_roles()
         self._plan_node_crashes()
         for name, fault in self.story.faults.items():
             if fault.get("kind") != "clock-jump" or not self.modes:
@@ -197,9 +260,14 @@ class StoryFaults:
         delayed = duration_ns(str(self.story.spec.get("redis", {}).get("delayed_restart", "0s")))
         for name, fault in self.story.faults.items():
             node = self.nodes.get(fault.get("target")) if self.modes and fault.get("kind") == "crash" else None
-            if node is None:
+            if node is None or " " in str(fault.get("at", "")):
                 continue
             at = duration_ns(str(fault.get("at", "")))
+            if self.replicated:
+                if "restart_after" in fault:
+                    raise ValueError(f"fault {name}: a restart in a replicated story is not made for real")
+                self.timed.add(Timed(at, name, "crash", node.name, lambda t_ns, n=node: self.replicated.crash(n.name)))
+                continue
             self.timed.add(Timed(at, name, "crash", node.name, lambda t_ns, n=node: n.kill() is not None))
             if "restart_after" in fault:
                 down = max(duration_ns(str(fault["restart_after"])), delayed)
@@ -226,12 +294,20 @@ class StoryFaults:
             return True
         return step_client
 
+    def run_out(self, t0_ns: int) -> None:
+        """A replicated story goes on after its clients are done, to run_for: a partition still heals
+        and the sentinels still demote the old master, as in locksim's run."""
+        if self.replicated:
+            time.sleep(max(0.0, (t0_ns + self.story.run_for_ns - procs.now_ns()) / 1e9))
+
     def stop(self) -> None:
         """Ends the timed faults and the drift; called before the nodes close (their offset files go then)."""
         self._drift_stop.set()
         if self._drift_thread:
             self._drift_thread.join(timeout=5)
         self.timed.stop()
+        if self.replicated:
+            self.replicated.stop()
 
     def fix(self, records: list[dict]) -> None:
         correct_promised_ends(records, self.client_steps)
