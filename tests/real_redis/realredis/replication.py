@@ -67,12 +67,15 @@ class Replicated:
         self.node_args = _replication_options(redis)
         self._zones = self._zones_of(spec.get("fault", {}))
         self.links: list[Link] = []
+        self._crossing: list[Link] = []     # the links between two zones: what a partition cuts
         self._views: dict[tuple[str, int], int] = {}       # (process, zone) -> the port that zone reaches it by
         self.nodes: dict[str, RedisNode] = {}
         self._sentinels: dict[str, tuple[int, object]] = {}
+        self._logs: list = []
+        self._roles: dict[str, tuple] = {}
+        self._promotions = 0
         self._stop = threading.Event()
         self._role_thread = None
-        self.problems: list[str] = []
 
     # --- zones and links ---
 
@@ -98,11 +101,16 @@ class Replicated:
         if not self._zones or zone == self.zone(target):
             return real_port
         if (target, zone) not in self._views:
-            link = Link(f"{target}-from-zone{zone}", real_port)
-            link.zone_pair = (zone, self.zone(target))
-            self.links.append(link)
+            link = self._link(f"{target}-from-zone{zone}", real_port, 0, crossing=True)
             self._views[(target, zone)] = link.port
         return self._views[(target, zone)]
+
+    def _link(self, name: str, target_port: int, delay_ns: int, crossing: bool) -> Link:
+        link = Link(name, target_port, delay_ns)
+        self.links.append(link)
+        if crossing:
+            self._crossing.append(link)
+        return link
 
     # --- start-up ---
 
@@ -110,9 +118,8 @@ class Replicated:
         """Starts the replicas and sentinels; returns when everyone is in sync. The replicas' nodes."""
         self.nodes[master.name] = master
         for name in self.replica_names:
-            link = Link(f"{master.name}-to-{name}", master.port, self._delay_ns)
-            link.zone_pair = (self.zone(name), self.zone(master.name))
-            self.links.append(link)
+            link = self._link(f"{master.name}-to-{name}", master.port, self._delay_ns,
+                              crossing=self.zone(name) != self.zone(master.name))
             node = RedisNode(name, master.tracker.key, self.workdir, self._t0_ref, self._offset,
                              extra_args=[*self.node_args, "--replicaof", "127.0.0.1", str(link.port)])
             node.master_link_ports = {link.port}
@@ -122,7 +129,6 @@ class Replicated:
             self._start_sentinel(name, self.view(master.name, master.port, name))
         self._wait(self._sentinels_ready, "the sentinels to find the replicas and each other")
         self._roles = {name: _role(node.port) for name, node in self.nodes.items()}
-        self._promotions = 0
         return [self.nodes[n] for n in self.replica_names]
 
     def _start_sentinel(self, name: str, master_port: int) -> None:
@@ -138,6 +144,7 @@ class Replicated:
                     f"sentinel down-after-milliseconds {MASTER_NAME} {_ms(s.get('down_after', '30s'))}\n"
                     f"sentinel failover-timeout {MASTER_NAME} {_ms(s.get('failover_timeout', '180s'))}\n")
         log = open(os.path.join(directory, "sentinel.log"), "w")
+        self._logs.append(log)
         proc = procs.start(["redis-server", conf, "--sentinel"], stdout=log, stderr=log)
         self._sentinels[name] = (port, proc)
         _wait_port(port)
@@ -188,9 +195,8 @@ class Replicated:
     # --- faults ---
 
     def cut(self, t_ns: int) -> bool:
-        for link in self.links:
-            if link.zone_pair[0] != link.zone_pair[1]:
-                link.cut()
+        for link in self._crossing:
+            link.cut()
         return True
 
     def heal(self, t_ns: int) -> bool:
@@ -276,6 +282,8 @@ class Replicated:
             procs.stop(proc)
         for link in self.links:
             link.close()
+        for log in self._logs:
+            log.close()
 
 
 def _replication_options(redis: dict) -> list[str]:
