@@ -445,7 +445,61 @@ class LeaderClockStep(Experiment):
         self.trigger.feed(rec)
 
 
-ALL = {e.name: e for e in (PartitionedHolder, GcPause, LeaderFailover, WaitWithoutRecheck, LeaderClockStep)}
+class RedlockVsEtcd(Experiment):
+    """The team's Redlock story told on etcd (redlock-vs-etcd's `etcd` and `etcd-gc-pause`): the
+    leader's wall clock steps at a time, through the shim, and c1 may be paused at a time. Its
+    Redis variants are the real-Redis referee's."""
+    name = "redlock-vs-etcd"
+    scenario = "redlock-vs-etcd.toml"
+    roles = {"holder": "c1", "waiter": "c2"}
+    magnitudes = ["waiter_grant_after_promise_end", "holder_last_write_after_waiter_grant", "belief_overlap"]
+
+    def story(self, scenarios_dir, variant):
+        try:
+            return super().story(scenarios_dir, variant)
+        except ValueError as e:
+            if "lock.protocol" in str(e):
+                raise NotRealisable("a Redis variant: the real-Redis referee runs it (tests/real_redis)") from e
+            raise
+
+    def prepare(self, story):
+        jump = _fault_of_kind(story, "clock-jump")
+        if jump is None:
+            raise NotRealisable("no clock jump")
+        fault = story.faults[jump]
+        try:
+            self.jump_at_ns, self.step_ns = duration_ns(fault["at"]), duration_ns(str(fault["by"]))
+        except ValueError as e:
+            raise NotRealisable(f"clock jump at {fault['at']!r} by {fault['by']!r}: a fixed step at a time") from e
+        pause = _fault_of_kind(story, "pause")
+        self.pause = _Pause(story, pause) if pause else None
+        # Per variant: the faults this one needs to have fired (judge.faults_fired's kinds).
+        self.required_faults = ["clock-step"] + (["pause"] if self.pause else [])
+
+    def describe(self):
+        plan = {"clock_step": {"target": "the leader (the file's s1)", "by_ns": self.step_ns,
+                               "at_ns": self.jump_at_ns}}
+        return {**plan, **(self.pause.describe() if self.pause else {})}
+
+    def client_flags(self, story, client):
+        return self.pause.client_flags(client) if self.pause else []
+
+    def begin(self, run):
+        def step():
+            leader = run.cluster.leader()
+            offset = run.cluster.step_wall_clock(leader, self.step_ns)
+            run.emit("fault", kind="clock-step", target=leader, by_ns=self.step_ns, offset_ns=offset)
+        run.at(self.jump_at_ns, step)
+        if self.pause:
+            self.pause.begin(run)
+
+    def on_record(self, rec, run):
+        if self.pause:
+            self.pause.on_record(rec, run)
+
+
+ALL = {e.name: e for e in (PartitionedHolder, GcPause, LeaderFailover, WaitWithoutRecheck, LeaderClockStep,
+                           RedlockVsEtcd)}
 
 
 def make(name: str) -> Experiment:

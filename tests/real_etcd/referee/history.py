@@ -167,7 +167,7 @@ def _promise(s, at_ns: int) -> dict:
     return {"clock": "monotonic", "lease_end_local": end, "promised_end": end}
 
 
-def _resource_events(ev: _Events, records: list[dict], granted: dict) -> bool:
+def _resource_events(ev: _Events, records: list[dict], granted: dict, app: str) -> bool:
     """The resource's ops and states; whether its state at rest (`final`) was recorded.
 
     granted: {session: its grant's t_ns}. An op of a session not granted by
@@ -183,15 +183,17 @@ def _resource_events(ev: _Events, records: list[dict], granted: dict) -> bool:
         ev.add(r["t_ns"], "resource", "op", session=session, client=r["client"], op=r["op"],
                accepted=bool(r["accepted"]), reject=REJECTS[reason], token=r.get("token", -1))
         if r["accepted"]:
-            ev.add(r["t_ns"], "resource", "app", **_app_state(r, quiescent=False))
+            ev.add(r["t_ns"], "resource", "app", **_app_state(r, app, quiescent=False))
     final = next((r for r in records if r.get("proc") == "resource" and r.get("event") == "final"), None)
     if final is not None:
-        ev.add(final["t_ns"], "resource", "app", **_app_state(final, quiescent=True))
+        ev.add(final["t_ns"], "resource", "app", **_app_state(final, app, quiescent=True))
     return final is not None
 
 
-def _app_state(r: dict, quiescent: bool) -> dict:
-    return {"app": "counter", "counter": r["counter"], "increments": r["increments"], "elements": 0, "size": 0,
+def _app_state(r: dict, app: str, quiescent: bool) -> dict:
+    # The resource keeps one number: a counter's value, or a register's (its writes set it to 1
+    # without reading, so only the counter's invariant, value = accepted writes, applies).
+    return {"app": app, "counter": r["counter"], "increments": r["increments"], "elements": 0, "size": 0,
             "stock": 0, "quiescent": quiescent}
 
 
@@ -234,7 +236,7 @@ def convert(records: list[dict], fault_names: dict[str, str] | None = None, sour
     if strangers:
         raise NotConvertible(f"resource ops of {sorted(strangers)}, which the run's `run` record names as no client")
     has_resource = any(r.get("proc") == "resource" for r in records) or run.get("app", "none") != "none"
-    at_rest = _resource_events(ev, records, granted) if has_resource else True
+    at_rest = _resource_events(ev, records, granted, run.get("app", "counter")) if has_resource else True
     _fault_events(ev, records, names)
 
     # Seconds from t0, as judge.py counts; earlier only if something the history holds came earlier.

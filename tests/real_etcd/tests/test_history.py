@@ -238,3 +238,16 @@ def test_a_crash_never_sent_fired_without_effect_and_the_caps_kill_is_no_fault()
                 and x.get("type") != "end"]
     assert observed == [("fault-fired", "leader-crash", False)]
     assert [(x["t"], x["reason"]) for x in lines if x.get("type") == "belief-end"] == [(40 * S, "crashed")]
+
+
+def test_a_registers_states_are_a_registers_not_a_counters():
+    # Its writes set 1 without reading: as a counter, two writes would look like a lost update.
+    st = Story(app="register")
+    st.lease("c1", 0.0)
+    st.grant("c1", 0.01)
+    st.op("c1", "write", 1.0)
+    st.op("c1", "write", 2.0)
+    lines = history.convert(st.end(5))
+    history_format.validate(lines)
+    apps = [x for x in lines if x.get("type") == "app"]
+    assert lines[0]["app"] == "register" and apps and all(x["app"] == "register" for x in apps)
