@@ -1,4 +1,4 @@
-"""The five experiments: which catalogue story each mirrors, and how its faults are made for real.
+"""The six experiments: which catalogue story each mirrors, and how its faults are made for real.
 
 The story (TTL, clients, steps, resource, fault sizes, link latencies) and
 the variants come from the scenario file (scenario.py), read when the
@@ -32,6 +32,10 @@ t0. How each fault is made:
                        stepped by `by` through the shim. Before the file had
                        those variants, the brief's three (no step, +15 s,
                        −5 s after 500 ms) are used on its base story.
+  redlock-vs-etcd      the file's etcd variants: the leader's wall clock
+                       stepped `by` at a time (the shim), and in
+                       etcd-gc-pause c1 paused at a time as in
+                       wait-without-recheck; its Redis variants are skipped.
 
 A variant the real cluster cannot be — another etcd release
 (`lock.preset`), a Mutex that re-reads its key (`recheck = true`) — is
