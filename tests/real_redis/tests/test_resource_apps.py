@@ -105,7 +105,7 @@ def test_unknown_policy_app_and_op_are_refused():
     with pytest.raises(ValueError):
         Rules("transactional-fenced", "counter")
     with pytest.raises(ValueError):
-        Rules("none", "stock")
+        Rules("none", "queue")
     with pytest.raises(ValueError):
         Rules("none", "counter").judge(req("add"))
 
