@@ -1,7 +1,11 @@
 """The called services' pure parts (realredis/services.py, story.py's drawn
 pause length) on hand-made stories: which latencies and stalls the real run
 makes, which it refuses, and how a pause length is drawn."""
+import json
+import os
 import random
+import shutil
+import subprocess
 
 import pytest
 
@@ -50,3 +54,44 @@ def test_pause_length_plain_or_uniform_drawn_per_repetition():
 def test_other_pause_lengths_are_refused(text):
     with pytest.raises(ValueError):
         pause_length_ns(text, random.Random(1))
+
+
+NODE_STEPS = r"""
+const steps = require(process.argv[1]);
+const config = JSON.parse(process.argv[2]);
+const paused = [];
+const sent = [];
+const pause = steps.pauseOnce(config, async (step) => { paused.push([step, sent.length]); });
+const resource = { request: async (r) => { sent.push(r.op); return { accepted: true, value: config.stock }; } };
+(async () => {
+  for (let cycle = 0; cycle < 3; cycle++) {
+    await steps.runSteps({ config, resource, lock: { value: 'v' }, session: 's', token: -1,
+      emit: () => {}, sleep: async () => {}, pause });
+  }
+  process.stdout.write(JSON.stringify({ paused, sent }));
+})();
+"""
+
+
+def _node_steps(**config) -> dict:
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "node", "resource_steps.js")
+    done = subprocess.run(["node", "-e", NODE_STEPS, path, json.dumps(config)], capture_output=True, text=True,
+                          timeout=30, check=True)
+    return json.loads(done.stdout)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_a_pause_at_the_third_reach_of_a_phase():
+    """`occurrence = 3`: the pause comes after the third cycle's add, once; `read`, whose phase and step
+    share a name, counts one reach per step (it once counted two)."""
+    got = _node_steps(steps=["add", "call 0ms", "read"], pause_after="added", pause_occurrence=3, stock=1)
+    assert got["paused"] == [["add", 5]]          # after the 3rd add: 2 cycles of (add, read) sent, then add
+    got = _node_steps(steps=["add", "read"], pause_after="read", pause_occurrence=2, stock=1)
+    assert got["paused"] == [["read", 4]]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_decrement_compares_on_what_it_read():
+    """GET-compare-DECR: nothing is sent when the read found no stock, as locksim's client."""
+    assert _node_steps(steps=["read", "decrement"], stock=1)["sent"] == ["read", "decrement"] * 3
+    assert _node_steps(steps=["read", "decrement"], stock=0)["sent"] == ["read"] * 3
