@@ -32,7 +32,7 @@ from .redis_node import RedisNode
 from .resource import Resource
 from .rows import Row
 from .services import Services
-from .story import Story, pause_length_ns
+from .story import Story, draw_pause_length
 from .story_faults import StoryFaults
 
 START_MARGIN_NS = 2_000_000_000     # node's start-up and the first connections, before t0
@@ -123,10 +123,7 @@ class Repetition:
             for c in story.clients:
                 step, fault = clientcfg.pause_step(story, c.name)
                 if fault:
-                    fault["length_ns"] = pause_length_ns(str(fault.get("length", "0s")), self.rng)
-                    if "(" in str(fault.get("length")):
-                        self.drawn.append(f"{fault['name']} length {fault['length']} drew "
-                                          f"{fault['length_ns'] / 1e9:.3f}s")
+                    self.drawn += draw_pause_length(fault, self.rng)
                 cfg = clientcfg.config(story, row.client, c, [n.port for n in nodes], resource.port,
                                        self.t0 + c.start_ns)
                 cfg.update(self.extras.client_config(c, self.t0))

@@ -72,6 +72,13 @@ def pause_length_ns(text: str, rng: random.Random) -> int:
     return duration_ns(t)
 
 
+def draw_pause_length(fault: dict, rng: random.Random) -> list[str]:
+    """Sets fault["length_ns"]; for a drawn length, returns what was drawn, for the history's source."""
+    text = str(fault.get("length", "0s"))
+    fault["length_ns"] = pause_length_ns(text, rng)
+    return [f"{fault['name']} length {text} drew {fault['length_ns'] / 1e9:.3f}s"] if "(" in text else []
+
+
 def load(path: str, variant: str = "base") -> Story:
     spec = read(path, variant)
     expect = dict(spec.get("expect", {}))

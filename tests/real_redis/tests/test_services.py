@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from realredis.services import service_latencies, service_stalls
-from realredis.story import Story, pause_length_ns
+from realredis.story import Story, draw_pause_length, pause_length_ns
 
 
 def story(services: dict, faults: dict) -> Story:
@@ -48,6 +48,13 @@ def test_pause_length_plain_or_uniform_drawn_per_repetition():
     assert len(set(draws)) == 200 and min(draws) < 10**9 and max(draws) > 14 * 10**9
     again = pause_length_ns("uniform(0s, 15s)", random.Random("row rep 3"))
     assert again == draws[3]                    # the same repetition draws the same length
+
+
+def test_a_drawn_length_is_said_for_the_history():
+    fault = {"name": "c1-gc", "length": "uniform(0s, 15s)"}
+    [note] = draw_pause_length(fault, random.Random("transactional-contention:pauses rep 1"))
+    assert note == f"c1-gc length uniform(0s, 15s) drew {fault['length_ns'] / 1e9:.3f}s"
+    assert draw_pause_length({"name": "gc", "length": "15s"}, random.Random(1)) == []
 
 
 @pytest.mark.parametrize("text", ["lognormal(1s, 0.5)", "uniform(5s, 1s)", "exponential(2s)"])
