@@ -97,6 +97,11 @@ class Services:
         if wait_ns > 0:
             threading.Event().wait(wait_ns / 1e9)
         target = stall["target"]
+        late_ns = procs.now_ns() - (t0_ns + stall["at_ns"])
+        if late_ns > self.latencies[target]:
+            # A call made at `at` may have been answered before the stop: not the story's stall.
+            self._problems.append(f"service {target}: stopped {late_ns / 1e6:.1f} ms after its time, "
+                                  "later than one latency")
         if not pause_group(self.procs[target], target, fault_name, stall["length_ns"], self._observe,
                            lambda: None):
             self._problems.append(f"service {target}: SIGSTOP not seen in /proc")
