@@ -207,6 +207,7 @@ async function acquireRedlock(clients) {
 async function main() {
   const clients = config.follow ? [followedMaster(config)] : config.nodes.map(makeRedis);
   const resource = resourceConnection(config.resource_port);
+  steps.connectServices(config);     // the story's called services (service_calls.js), before t0
   let pauseRequested = false;
   if (config.pause_after === 'acquire-failed') {
     watchTries(clients, config.lib, () => {
@@ -237,7 +238,7 @@ async function main() {
       const again = await runCycle(clients, resource, `${config.name}-${cycle}`, pause);
       if (again === null) return finish(clients, resource);
       if (!again) break;
-      await sleep(config.retry_delay_ms);
+      await sleep(retryDelayMs());   // drawn as each try's is: locksim samples retry_delay per cycle
     }
   }
   return finish(clients, resource);

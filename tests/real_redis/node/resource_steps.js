@@ -1,7 +1,7 @@
 // A session's steps against the protected resource (docs/real-redis.md),
 // required by client.js: the ops of locksim's workload (sim/workload/
 // workload.cc) — read, write, mark, add, increment-size, add-and-increment,
-// commit — and its work and check steps, each request carrying the session,
+// decrement, check-and-decrement, commit — and its work, call and check steps, each request carrying the session,
 // its fencing token and its random lock value (the mark of unique-token-cas).
 //
 // A pause fault names a phase (`c1 added`), not a step: the phase a step
@@ -13,20 +13,30 @@
 const PHASE_OF_STEP = {
   read: 'read', write: 'wrote', increment: 'wrote', mark: 'marked', add: 'added',
   'add-and-increment': 'added', commit: 'committed', 'increment-size': 'incremented-size',
-  work: 'worked', check: 'checked',
+  work: 'worked', check: 'checked', call: 'called', decrement: 'decremented', 'check-and-decrement': 'decremented',
 };
-const RESOURCE_OPS = new Set(['read', 'write', 'mark', 'add', 'increment-size', 'add-and-increment', 'commit']);
+const RESOURCE_OPS = new Set(['read', 'write', 'mark', 'add', 'increment-size', 'add-and-increment', 'commit',
+  'decrement', 'check-and-decrement']);
+const serviceCalls = require('./service_calls');
+let services = {};     // NAME -> connection, opened by connectServices before t0
 
-// The point is said once per run, as a locksim phase fault fires at its
-// first occurrence: a client that does its update again after a rollback
-// passes `added` a second time without stopping.
+// The point is said once per run, as a locksim phase fault fires once: at
+// the `occurrence`-th time the client reaches the phase (1 unless the fault
+// says; sim/world/trigger.cc counts every reach, a cycle done again after a
+// rollback included), and never again after it.
 function pauseOnce(config, pausePoint) {
   let done = false;
+  let seen = 0;
   return async (phase, step) => {
     if (done || config.pause_after !== phase) return;
+    if (++seen < (config.pause_occurrence || 1)) return;
     done = true;
     await pausePoint(step);
   };
+}
+
+function connectServices(config) {
+  services = serviceCalls.connect(config.services);
 }
 
 function parseDurationMs(text) {
@@ -49,10 +59,16 @@ async function runSteps(s) {
       const request = { op: name, client: config.name, session, token, lock_value: lock.value };
       // A write sets the value the client computed from its read (1 with no read: a register).
       if (name === 'write') request.value = (readValue || 0) + 1;
+      // GET-compare-DECR: the compare is the client's, on what it read (which
+      // may be stale); with nothing left it sells nothing and goes on, as
+      // locksim's client does — no request, no phase reached.
+      if (name === 'decrement' && !(readValue > 0)) continue;
       reply = await resource.request(request);
       if (name === 'read') readValue = reply.value;
     } else if (name === 'work') {
       await sleep(parseDurationMs(arg));
+    } else if (name === 'call') {
+      await serviceCalls.call(services, arg, sleep);
     } else if (name === 'check') {
       if (Date.now() >= lock.expiration) {
         emit('belief-end', { session, reason: 'validity-check' });
@@ -61,12 +77,13 @@ async function runSteps(s) {
     } else {
       throw new Error(`step ${name}: not a step of the real client`);
     }
-    // The old spelling, a step's own name, still names its point (`c1 read`).
+    // The old spelling, a step's own name, still names its point (`c1 read`);
+    // once when the two are the same, so that an occurrence counts one reach.
     await pause(PHASE_OF_STEP[name], name);
-    await pause(name, name);
+    if (PHASE_OF_STEP[name] !== name) await pause(name, name);
     if (reply && !reply.accepted) return { believing: true, rolledBack: reply.reject === 'rolled-back' };
   }
   return { believing: true, rolledBack: false };
 }
 
-module.exports = { runSteps, pauseOnce };
+module.exports = { runSteps, pauseOnce, connectServices };

@@ -34,12 +34,13 @@ def config(story: Story, lib: str, client: Client, node_ports: list[int], resour
         delay = client.retry_delay_ns if client.retry_delay_ns is not None else DEFAULT_RETRY_DELAY_NS
         settings = {"drift_factor": story.drift_factor, "retry_count": -1,
                     "retry_delay_ms": delay // 1_000_000, "retry_jitter_ms": client.retry_jitter_ns // 1_000_000}
-    step, _ = pause_step(story, client.name)
+    step, fault = pause_step(story, client.name)
     return {"name": client.name, "lib": lib, "nodes": node_ports, "key": "lock",
             "fence_key": "lock:fencing-token", "fencing": story.fencing,
             "ttl_ms": story.ttl_ns // 1_000_000, "resource_port": resource_port,
             "start_at_ns": str(start_at_ns), "steps": client.steps, "release": client.release,
-            "pause_after": step, **_cycles(story, client.name), **settings}
+            "pause_after": step, "pause_occurrence": int((fault or {}).get("occurrence", 1)),
+            **_cycles(story, client.name), **settings}
 
 
 def _cycles(story: Story, name: str) -> dict:

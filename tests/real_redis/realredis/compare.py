@@ -44,7 +44,8 @@ def compare_row(real: list[dict], sim: list[dict]) -> dict:
 
 def summarize(ms: list[dict]) -> dict:
     out = {}
-    for key in ("overlap_ns", "handover_ns", "sessions", "expired_grants", "longest_stuck_ns"):
+    for key in ("overlap_ns", "handover_ns", "sessions", "expired_grants", "longest_stuck_ns", "commits", "rollbacks",
+                "lowest_stock"):
         values = [m[key] for m in ms if m.get(key) is not None]
         out[key] = ({"min": min(values), "median": statistics.median(values), "max": max(values)}
                     if values else None)
@@ -55,9 +56,24 @@ def fmt_ms(stats: dict | None, key: str) -> str:
     s = stats.get(key) if stats else None
     if not s:
         return "-"
-    if key in ("sessions", "expired_grants"):
+    if key in ("sessions", "expired_grants", "commits", "rollbacks", "lowest_stock"):
         return f"{s['min']}..{s['max']}"
     return f"{s['median'] / 1e6:.1f} ms [{s['min'] / 1e6:.1f}, {s['max'] / 1e6:.1f}]"
+
+
+def _app_lines(c: dict) -> list[str]:
+    """A stock's lowest stock; commits and rollbacks for a row whose resource committed anything
+    (median and range). None for other rows, whose tables stay as they were."""
+    both = (c["real_magnitudes"], c["sim_magnitudes"])
+    keys = ["lowest_stock"] if any(ms.get("lowest_stock") for ms in both) else []
+    if any(ms.get("commits") and ms["commits"]["max"] for ms in both):
+        keys += ["commits", "rollbacks"]
+    lines = []
+    for key in keys:
+        r, s = c["real_magnitudes"].get(key), c["sim_magnitudes"].get(key)
+        text = [f"{x['median']:g} [{x['min']}, {x['max']}]" if x else "-" for x in (r, s)]
+        lines.append(f"  {key.replace('_', ' '):<28} real {text[0]:<28} locksim {text[1]}")
+    return lines
 
 
 def table(rows: list[dict]) -> str:
@@ -80,6 +96,7 @@ def table(rows: list[dict]) -> str:
                           ("longest_stuck_ns", "longest stuck")):
             lines.append(f"  {what:<28} real {fmt_ms(c['real_magnitudes'], key):<28} "
                          f"locksim {fmt_ms(c['sim_magnitudes'], key)}")
+        lines += _app_lines(c)
         for note in row.get("notes", []):
             lines.append(f"  note: {note}")
     return "\n".join(lines) + "\n"

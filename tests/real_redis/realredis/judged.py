@@ -28,6 +28,7 @@ def check(locksim: str, history_path: str) -> dict:
     m = magnitudes.measure(magnitudes.read_trace(trace))
     m["expired_grants"] = _expired_grants(result)
     m["longest_stuck_ns"] = _longest_stuck(result)
+    m.update(_transactions(result))
     return {"verdicts": locksim_runs.statuses(result), "unknown_because": unknown, "magnitudes": m,
             "command": " ".join(argv[:3])}
 
@@ -44,12 +45,21 @@ def _longest_stuck(result: dict):
     return value if isinstance(value, int) else None
 
 
+def _transactions(result: dict) -> dict:
+    """A transactional resource's commits and rollbacks (liveness figures; transactional-contention's
+    expectations are counts of them), None if not given."""
+    liveness = result.get("liveness", {})
+    return {key: liveness.get(key) if isinstance(liveness.get(key), int) else None
+            for key in ("commits", "rollbacks")}
+
+
 def _run_seed(locksim: str, scenario_path: str, variant: str, seed: int, workdir: str) -> dict:
     trace = locksim_runs.trace_path(workdir, variant, seed)
     result, _ = locksim_runs.run_seed(locksim, scenario_path, variant, seed, trace, JudgeError, timeout=300)
     m = magnitudes.measure(magnitudes.read_trace(trace))
     m["expired_grants"] = _expired_grants(result)
     m["longest_stuck_ns"] = _longest_stuck(result)
+    m.update(_transactions(result))
     os.remove(trace)
     return {"seed": seed, "verdicts": locksim_runs.statuses(result), "magnitudes": m}
 

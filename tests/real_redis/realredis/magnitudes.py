@@ -6,7 +6,9 @@ writes for a real history and `locksim run --trace` for a simulated run.
 - handover_ns: how long after the first session's promised lease end the
   next session began (negative: it began inside that window; None: one
   session only, or no promised end);
-- sessions: how many grants.
+- sessions: how many grants;
+- lowest_stock: a stock app's lowest stock (below zero: units sold that did
+  not exist; None for another app), from the trace's `app` lines.
 """
 import json
 
@@ -34,4 +36,6 @@ def measure(trace_lines: list[dict]) -> dict:
     handover = None
     if len(bs) >= 2 and isinstance(bs[0].get("promised_end"), int):
         handover = bs[1]["start"] - bs[0]["promised_end"]
-    return {"overlap_ns": max(0, overlap), "handover_ns": handover, "sessions": len(bs)}
+    stocks = [line["stock"] for line in trace_lines if line.get("type") == "app" and line.get("app") == "stock"]
+    return {"overlap_ns": max(0, overlap), "handover_ns": handover, "sessions": len(bs),
+            "lowest_stock": min(stocks) if stocks else None}

@@ -17,8 +17,9 @@ from .resource_apps import Rules
 
 
 class Resource:
-    def __init__(self, policy: str, app: str, t0_ref):
-        self.rules = Rules(policy, app)
+    def __init__(self, policy: str, app: str, t0_ref, initial_stock: int = 1):
+        self.rules = Rules(policy, app, initial_stock)
+        self._initial = self.rules.app_line(True)
         self.records: list[dict] = []
         self._t0_ref = t0_ref
         self._lock = threading.Lock()
@@ -56,6 +57,10 @@ class Resource:
 
     def close(self) -> None:
         with self._lock:
+            # The state at t0, as locksim's resource records it when it starts: no op comes before
+            # t0, and the stock's first line is the initial stock P5's witness starts from.
+            kind, fields = self._initial
+            self.records.insert(0, {"t": 0, "p": "storage", "local": 0, "type": kind, **fields})
             self._record(*self.rules.app_line(True))
         self._server.close()
         for c in self._conns:

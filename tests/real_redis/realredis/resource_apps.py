@@ -10,7 +10,11 @@ history by the same properties the simulation is judged by:
   to the value the client computed and counts an increment: a register is a
   counter its clients write without reading), `collection` (`add` counts an
   element, `increment-size` the size, `add-and-increment` both at once: the
-  invariant P5 compares elements with size);
+  invariant P5 compares elements with size), `stock` (`read` answers the
+  stock, `decrement` takes one unit off whatever is left — the client's
+  GET-compare-DECR, compared on what it read — and `check-and-decrement`
+  does the compare here, atomically, refusing `out-of-stock` at zero: P5
+  asks that the stock never go below zero);
 - policies: `none` accepts everything; `fencing` rejects an op without a
   token (`missing-token`) or with one below the highest accepted
   (`stale-token`), reads included; `unique-token-cas` accepts every `mark`
@@ -28,14 +32,19 @@ one `op` line, its commit's.
 from dataclasses import dataclass, field
 
 POLICIES = ("none", "fencing", "unique-token-cas", "transactional")
-APPS = ("none", "counter", "register", "collection")
+APPS = ("none", "counter", "register", "collection", "stock")
 APP_OPS = {
     # `none`: a story about the lock alone; its app lines say so, as locksim's do.
     "none": ("read", "write", "mark", "commit"),
     "counter": ("read", "write", "mark", "commit"),
     "register": ("read", "write", "mark", "commit"),
     "collection": ("read", "add", "increment-size", "add-and-increment", "mark", "commit"),
+    "stock": ("read", "decrement", "check-and-decrement", "mark", "commit"),
 }
+
+
+class OutOfStock(Exception):
+    """A check-and-decrement found no unit left (locksim's Reject::out_of_stock)."""
 
 
 @dataclass
@@ -54,7 +63,7 @@ class Rules:
             raise ValueError(f"resource app {app!r}: the real resource has {', '.join(APPS)}")
         self.policy, self.app = policy, app
         self.counter = self.increments = self.elements = self.size = 0
-        self.stock = initial_stock          # no stock app here: written as locksim writes it
+        self.stock = initial_stock          # written on every app line, as locksim writes it
         self.highest_token = -1
         self.mark: str | None = None
         self.commits = 0
@@ -79,10 +88,15 @@ class Rules:
         return "none"
 
     def perform(self, request: dict) -> int | None:
-        """Applies an admitted op to the app; the reply's value (the counter; None for a mark)."""
+        """Applies an admitted op to the app; the reply's value (the counter, a stock's stock; None for
+        a mark). A check-and-decrement at zero stock raises OutOfStock: the op is refused, not applied."""
         op = request["op"]
         if op not in APP_OPS[self.app]:
             raise ValueError(f"op {op!r} on a {self.app}")
+        if op == "check-and-decrement" and self.stock <= 0:
+            raise OutOfStock()
+        if op in ("decrement", "check-and-decrement"):
+            self.stock -= 1
         if op == "write":
             # The client computed the value from what it read: what makes a lost update possible.
             self.counter = int(request["value"])
@@ -94,7 +108,7 @@ class Rules:
             self.elements += 1
         if op in ("increment-size", "add-and-increment"):
             self.size += 1
-        return self.counter
+        return self.stock if self.app == "stock" else self.counter
 
     def judge(self, request: dict) -> tuple[dict, list[tuple[str, dict]]]:
         reject = self.admit(request)
@@ -102,7 +116,11 @@ class Rules:
             return self._transact(request)
         value = None
         if reject == "none":
-            value = self.perform(request)
+            try:
+                value = self.perform(request)
+            except OutOfStock:
+                reject, value = "out-of-stock", self.stock
+        if reject == "none":
             if self.policy == "fencing":
                 self.highest_token = _token(request)
         accepted = reject == "none"
@@ -127,8 +145,11 @@ class Rules:
                 [_op_line(request, False, "rolled-back")]
         records = []
         for op in staged.ops:
-            self.perform(op)
-            records.append(_op_line(op, True, "none"))
+            try:
+                self.perform(op)
+                records.append(_op_line(op, True, "none"))
+            except OutOfStock:      # refused alone, the rest of the commit applied (resource.cc transact)
+                records.append(_op_line(op, False, "out-of-stock"))
         self.commits += 1
         records += [_op_line(request, True, "none"), self.app_line(False)]
         return {"accepted": True, "reject": "none", "value": self.counter}, records

@@ -129,6 +129,24 @@ ROWS = [
     Row("fencing-newer-holder-not-yet-written", "unique-token-cas", "plain",
         "plain client, no token; each session marks the resource with its random lock value and every op must "
         "match the mark; c2 SIGSTOPped 9 s once its mark is answered"),
+    Row("oversell-incident", "base", "plain",
+        "plain client released with a plain DEL; the identity service its own process (realredis/services.py), "
+        "SIGSTOPped at t0 and continued 30 s later: the three buyers' calls wait in the kernel and are answered "
+        "together; the stock app (resource_apps.py) with GET-compare-DECR", modes=True),
+    Row("oversell-incident", "owner-checked-release", "plain",
+        "as base, released with the compare-and-delete script", modes=True),
+    Row("oversell-incident", "atomic-decrement", "plain",
+        "as base, the resource checks and decrements the stock in one op (out-of-stock at zero)", modes=True),
+    Row("transactional-contention", "base", "plain",
+        "four plain clients x 20 cycles (add, call the backend service, 20 ms, increment-size, commit) on the "
+        "transactional collection; retries uniform(10ms, 50ms); the network is loopback, not lognormal(1ms, 0.5)"),
+    Row("transactional-contention", "no-lock", "none",
+        "as base with no lock and no redis-server (node/no_lock.js): the transactional resource alone"),
+    Row("transactional-contention", "pauses", "plain",
+        "as base, c1 SIGSTOPped the 3rd time it reaches `added`, for a length drawn once per repetition from "
+        "uniform(0s, 15s) (written in the history's source)"),
+    Row("transactional-contention", "no-lock-pauses", "none",
+        "as no-lock, with the same drawn pause of c1 at its 3rd `added`"),
 ]
 
 SMOKE = next(r for r in ROWS if r.label == "single-node-gc-pause:base")
@@ -144,8 +162,6 @@ NOT_MIRRORED = {
         "real Redis expires keys by its wall clock; the monotonic expiry is antirez's proposal, not a Redis release",
     "watchdog-renewal-gc / no-faults-watchdog":
         "Redisson's watchdog is a Java library: not installable here (no Maven repository)",
-    "oversell-incident / transactional-contention":
-        "not built yet: a called service that stalls (identity, backend) and the stock app",
     "lease-by-observation":
         "Kubernetes and DynamoDB leases, not Redis: no such service here",
     "redlock-vs-etcd:tuned / tuned-gc-pause":

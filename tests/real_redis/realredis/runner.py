@@ -18,6 +18,7 @@ story_faults.py's (rows with `modes`).
 """
 import json
 import os
+import random
 import shutil
 import subprocess
 import tempfile
@@ -30,7 +31,8 @@ from .pause import pause_group
 from .redis_node import RedisNode
 from .resource import Resource
 from .rows import Row
-from .story import Story
+from .services import Services
+from .story import Story, draw_pause_length
 from .story_faults import StoryFaults
 
 START_MARGIN_NS = 2_000_000_000     # node's start-up and the first connections, before t0
@@ -47,6 +49,11 @@ class Repetition:
         self.keep_logs_dir = keep_logs_dir
         self.problems: list[str] = []
         self.extras: StoryFaults | None = None    # points inside a request, timed faults, client modes
+        self.services: Services | None = None     # the story's called services and their stalls
+        # A pause length written uniform(a, b) is drawn per repetition; seeded by the repetition, so a
+        # rerun draws the same, and the draw is written in the history's source (no field holds it).
+        self.rng = random.Random(f"{row.label} rep {rep}")
+        self.drawn: list[str] = []
 
     def _t0(self) -> int:
         return self.t0
@@ -109,16 +116,19 @@ class Repetition:
             self.extras = StoryFaults(story, row.client, row.modes, workdir, self._observe)
             nodes = [self.extras.node(n, "lock", workdir, self._t0, wall_minus_mono) for n in story.nodes]
             nodes += self.extras.more_nodes()      # a replicated story's replicas (replication.py)
-            resource = Resource(story.policy, story.app, self._t0)
+            resource = Resource(story.policy, story.app, self._t0,
+                                int(story.spec.get("resource", {}).get("initial_stock", 1)))
+            self.services = Services(story, workdir, self._observe, self.problems)
             self.t0 = procs.now_ns() + START_MARGIN_NS
             dones = []
             for c in story.clients:
                 step, fault = clientcfg.pause_step(story, c.name)
                 if fault:
-                    fault["length_ns"] = _duration(fault.get("length", "0s"))
+                    self.drawn += draw_pause_length(fault, self.rng)
                 cfg = clientcfg.config(story, row.client, c, [n.port for n in nodes], resource.port,
                                        self.t0 + c.start_ns)
                 cfg.update(self.extras.client_config(c, self.t0))
+                cfg.update(self.services.client_config())
                 offset_file = os.path.join(workdir, f"{c.name}.clock-offset-ms")
                 with open(offset_file, "w") as f:
                     f.write("0\n")
@@ -132,6 +142,7 @@ class Repetition:
                 dones.append(done)
                 threading.Thread(target=self._read_client, args=(proc, c.name, fault, done), daemon=True).start()
             self.extras.start(self.t0)
+            self.services.start(self.t0)
             deadline = self.t0 + story.run_for_ns + END_GRACE_NS
             for proc, done in zip(running, dones):
                 while proc.poll() is None and procs.now_ns() < deadline:
@@ -149,6 +160,7 @@ class Repetition:
             end_wall = time.time_ns()
             for n in nodes:
                 n.close(end_wall)
+            self.services.stop()
             resource.close()
             end_t = procs.now_ns() - self.t0
             records = self.client_records + self.observer + resource.records + [r for n in nodes for r in n.records]
@@ -157,9 +169,11 @@ class Repetition:
             processes = ([{"name": c.name, "kind": "client", "clock": "wall"} for c in story.clients]
                          + [{"name": n.name, "kind": "redis", "clock": "wall"} for n in nodes]
                          + [{"name": "storage", "kind": "resource", "clock": "monotonic"}]
+                         + self.services.processes()
                          + (self.extras.replicated.processes() if self.extras.replicated else []))
             head = history.header(
-                source=f"tests/real_redis: {row.label} rep {self.rep}, redis-server, client {row.client}",
+                source=f"tests/real_redis: {row.label} rep {self.rep}, redis-server, client {row.client}"
+                       + "".join(f"; {d}" for d in self.drawn),
                 processes=processes, nodes=[n.name for n in nodes], key="lock", recorded=recorded,
                 app=story.app, faults=list(story.faults),
                 masters=self.extras.replicated.masters([n.name for n in nodes]) if self.extras.replicated else None)
@@ -175,6 +189,8 @@ class Repetition:
         finally:
             if self.extras:
                 self.extras.stop()
+            if self.services:
+                self.services.stop()
             for proc in running:
                 procs.stop(proc)
             for n in nodes:

@@ -5,8 +5,13 @@ revised file changes both sides: the TTL, the nodes, each client's start
 time, steps and retry delay, the resource's policy and application, fencing,
 and the faults' parameters. What a variant means is locksim's to say
 (tests/real_common/story_file.py reads it through `locksim merged`); a time
-written as a distribution is refused (the real run would have to guess it).
+written as a distribution is refused (the real run would have to guess it),
+with two exceptions said explicitly: a retry delay `uniform(a, b)`, which the
+clients draw per try as node-redlock draws its jitter, and a pause's length
+`uniform(a, b)` (pause_length_ns), drawn once per repetition as locksim draws
+one per seed.
 """
+import random
 from dataclasses import dataclass, field
 
 from story_file import duration_ns, read  # noqa: F401  (duration_ns: used by the other modules)
@@ -52,6 +57,26 @@ def _retry_delay(text: str | None) -> tuple[int | None, int]:
         low, high = (duration_ns(x) for x in t[len("uniform("):-1].split(","))
         return (low + high) // 2, (high - low) // 2
     return duration_ns(t), 0
+
+
+def pause_length_ns(text: str, rng: random.Random) -> int:
+    """A pause's length: a plain duration, or uniform(LOW, HIGH) — the one distribution of a fault the
+    real run draws (transactional-contention's "uniform(0s, 15s)"), once per repetition from rng, as
+    locksim draws it once per seed. Any other distribution is refused (ValueError)."""
+    t = text.strip()
+    if t.startswith("uniform(") and t.endswith(")"):
+        low, high = (duration_ns(x) for x in t[len("uniform("):-1].split(","))
+        if not 0 <= low <= high:
+            raise ValueError(f"pause length {text!r}: uniform(LOW, HIGH) with 0 <= LOW <= HIGH")
+        return rng.randint(low, high)
+    return duration_ns(t)
+
+
+def draw_pause_length(fault: dict, rng: random.Random) -> list[str]:
+    """Sets fault["length_ns"]; for a drawn length, returns what was drawn, for the history's source."""
+    text = str(fault.get("length", "0s"))
+    fault["length_ns"] = pause_length_ns(text, rng)
+    return [f"{fault['name']} length {text} drew {fault['length_ns'] / 1e9:.3f}s"] if "(" in text else []
 
 
 def load(path: str, variant: str = "base") -> Story:

@@ -105,7 +105,7 @@ def test_unknown_policy_app_and_op_are_refused():
     with pytest.raises(ValueError):
         Rules("transactional-fenced", "counter")
     with pytest.raises(ValueError):
-        Rules("none", "stock")
+        Rules("none", "queue")
     with pytest.raises(ValueError):
         Rules("none", "counter").judge(req("add"))
 
@@ -165,5 +165,44 @@ def test_transactional_story_same_lines_as_locksim(variant):
     for session, client, op in order:
         request = req(op, session=session, token=tokens[session], client=client)
         replayed += [{"type": kind, **fields} for kind, fields in rules.judge(request)[1]]
+    strip = [{k: v for k, v in line.items() if k not in ("t", "p", "local")} for line in simulated]
+    assert replayed == strip
+
+
+def test_stock_get_compare_decr_oversells():
+    """Three buyers each read the one unit, then each decrements: the stock goes to -2 (the incident)."""
+    rules = Rules("none", "stock", initial_stock=1)
+    for c in ("c1", "c2", "c3"):
+        reply, records = rules.judge(req("read", session=f"{c}-1", client=c))
+        assert reply["value"] == 1 and [k for k, _ in records] == ["op", "app"]
+    for c in ("c1", "c2", "c3"):
+        assert judged(rules, req("decrement", session=f"{c}-1", client=c, value=1)) == (True, "none", True)
+    _, app = rules.app_line(True)
+    assert (app["app"], app["stock"]) == ("stock", -2)
+
+
+def test_stock_check_and_decrement_refuses_out_of_stock():
+    rules = Rules("none", "stock", initial_stock=1)
+    assert judged(rules, req("check-and-decrement")) == (True, "none", True)
+    reply, records = rules.judge(req("check-and-decrement", session="c2-1", client="c2"))
+    assert (reply["accepted"], reply["reject"], reply["value"]) == (False, "out-of-stock", 0)
+    assert [(k, f["reject"]) for k, f in records] == [("op", "out-of-stock")]      # no app line: nothing changed
+    assert rules.stock == 0
+
+
+@pytest.mark.skipif("LOCKSIM_BIN" not in os.environ, reason="needs locksim (LOCKSIM_BIN)")
+@pytest.mark.parametrize("variant", ["base", "atomic-decrement"])
+def test_oversell_same_ops_same_lines_as_locksim(variant):
+    """locksim's seed-1 ops of the oversell incident, replayed (the stock policy stages nothing):
+    every op and app line the same, out-of-stock refusals included."""
+    lines = _simulated("oversell-incident", variant)
+    simulated = [line for line in lines if line["p"] == "resource" and line["type"] in ("op", "app")
+                 and not line.get("quiescent")]
+    rules = Rules("none", "stock", initial_stock=1)
+    replayed = []
+    for line in simulated:
+        if line["type"] == "op":
+            request = req(line["op"], session=line["session"], token=line["token"], client=line["client"])
+            replayed += [{"type": kind, **fields} for kind, fields in rules.judge(request)[1]]
     strip = [{k: v for k, v in line.items() if k not in ("t", "p", "local")} for line in simulated]
     assert replayed == strip

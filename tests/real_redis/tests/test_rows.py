@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from realredis import clients, rows
+from realredis import clients, rows, services
 from realredis.resource_apps import Rules
 from realredis.story import load
 from realredis.story_faults import StoryFaults
@@ -24,6 +24,8 @@ class _Node:
 def test_every_mirrored_row_sets_up(row, tmp_path):
     story = load(os.path.join(SCENARIOS, f"{row.scenario}.toml"), row.variant)
     Rules(story.policy, story.app)
+    services.service_latencies(story)     # a called service's latency is one the real service makes
+    services.service_stalls(story)        # and its stalls, ones the driver makes
     faults = StoryFaults(story, row.client, row.modes, str(tmp_path), lambda kind, fields: None)
     faults.nodes = {n: _Node(n, 7000 + i) for i, n in enumerate(story.nodes)}
     ports = [7000 + i for i in range(len(story.nodes))]
