@@ -12,7 +12,7 @@ node's roles, each property's verdict and first witness). ``t`` is always
 true time in nanoseconds.
 
 A message line carries its payload as fields after ``kind`` (``redis-request``
-with ``cmd``, ``key``, ``value``...; ``pong`` with ``role``; ``switch-master``
+with ``cmd``, ``key``, ``value``...; ``info-reply`` with ``role``; ``switch-master``
 with ``old_master`` and ``new_master``...); its ``msg`` is the same in words,
 for people, and nothing here parses it.
 
@@ -53,7 +53,7 @@ from analysis.trace_records import (  # noqa: F401  (re-exported: analysis.trace
     FORMAT, JUDGED_CLASSES, LINE_FIELDS, PAYLOAD_FIELDS, WITNESS_FIELDS, App, BeliefEnd, Clock, Complete, End, Extend,
     Fault, FaultFired, FaultSpan, Field, GetMaster, GiveUp, Grant, Invoke, IsMasterDown, Judged, JudgedBelief,
     JudgedHolder, JudgedRole, JudgedVerdict, JudgedWindow, KeyDropped, KeyHeld, MasterDownReply, MasterIs, Message, Op,
-    Payload, PhaseReached, Ping, Pong, Process, Promise, Record, RedisReply, RedisRequest, Release, ReplicaOf,
+    Info, InfoReply, Payload, PhaseReached, Ping, Pong, Process, Promise, Record, RedisReply, RedisRequest, Release, ReplicaOf,
     Replicated, ReplicationAck, ReplicationEntry, ReplicationGetAck, ResourceReply, ResourceRequest, Role, Run,
     ServiceAnswer, ServiceCall, StoreSession, SwitchMaster, UnknownPayload, Want, Witness)
 
@@ -62,7 +62,7 @@ __all__ = [
     "BeliefEnd", "Release", "KeyHeld", "KeyDropped", "Replicated", "Role", "Op", "App", "Fault", "FaultSpan", "PhaseReached",
     "FaultFired", "End", "Promise", "StoreSession", "Judged", "JudgedBelief", "JudgedWindow", "JudgedHolder", "JudgedRole",
     "JudgedVerdict", "Witness", "RedisRequest", "RedisReply", "ReplicationEntry", "ReplicationAck",
-    "ReplicationGetAck", "ReplicaOf", "Ping", "Pong", "IsMasterDown", "MasterDownReply", "SwitchMaster", "GetMaster",
+    "ReplicationGetAck", "ReplicaOf", "Ping", "Pong", "Info", "InfoReply", "IsMasterDown", "MasterDownReply", "SwitchMaster", "GetMaster",
     "MasterIs", "ResourceRequest", "ResourceReply", "ServiceCall", "ServiceAnswer", "UnknownPayload", "Trace", "load",
     "parse_lines", "PROPERTIES", "PropertyVerdict", "load_verdicts", "is_background", "JUDGED_TYPES",
 ]
@@ -201,10 +201,11 @@ def _run_header(obj: dict, where: str) -> Run:
 
 def is_background(m: Message, kinds: dict[str, str]) -> bool:
     """Whether a message is a heartbeat — traffic that repeats for as long as the run lasts and says nothing
-    happened: a ping, pong or replica ack (not an attach), or a sentinel's hello (+switch-master) to a peer sentinel
+    happened: a ping, pong, INFO or its reply, a replica ack (not an attach), or a sentinel's hello (+switch-master) to a peer
+    sentinel
     (the announcement that matters goes to the clients). kinds: process name -> kind."""
     p = m.payload
-    if isinstance(p, (Ping, Pong, ReplicationGetAck)) or (isinstance(p, ReplicationAck) and not p.attach):
+    if isinstance(p, (Ping, Pong, Info, InfoReply, ReplicationGetAck)) or (isinstance(p, ReplicationAck) and not p.attach):
         return True
     return isinstance(p, SwitchMaster) and kinds.get(m.sender) == "sentinel" and kinds.get(m.receiver) == "sentinel"
 

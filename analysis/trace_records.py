@@ -10,7 +10,7 @@ people).
 Three families:
 
 - facts and messages, in true-time order (``Grant``, ``KeyHeld``, ``Fault``, ``Message``...); a message's payload
-  is a record of its own (``RedisRequest``, ``Pong``, ``SwitchMaster``...), chosen by the line's ``kind``;
+  is a record of its own (``RedisRequest``, ``InfoReply``, ``SwitchMaster``...), chosen by the line's ``kind``;
 - ``Promise`` lines after the run's ``End``;
 - the judged lines (``Judged``, ``JudgedBelief``, ``JudgedWindow``, ``JudgedHolder``, ``JudgedRole``,
   ``JudgedVerdict``): what the simulator's checkers computed, at the run's end.
@@ -135,6 +135,18 @@ class Ping:
 class Pong:
     KIND: ClassVar[str] = "pong"
     request_id: int
+
+
+@dataclass(frozen=True)
+class Info:
+    KIND: ClassVar[str] = "info"
+    request_id: int
+
+
+@dataclass(frozen=True)
+class InfoReply:
+    KIND: ClassVar[str] = "info-reply"
+    request_id: int
     role: str  # master | replica
     offset: int
     master: Optional[str] = None  # role replica: whose
@@ -222,7 +234,7 @@ class UnknownPayload:
 
 
 Payload = Union[RedisRequest, RedisReply, ReplicationEntry, ReplicationAck, ReplicationGetAck, ReplicaOf, Ping, Pong,
-                IsMasterDown, MasterDownReply, SwitchMaster, GetMaster, MasterIs, ResourceRequest, ResourceReply,
+                Info, InfoReply, IsMasterDown, MasterDownReply, SwitchMaster, GetMaster, MasterIs, ResourceRequest, ResourceReply,
                 ServiceCall, ServiceAnswer, UnknownPayload]
 
 
@@ -639,7 +651,7 @@ LINE_CLASSES: dict[str, type] = {
 # consensus store's traffic) is read as an UnknownPayload with its fields checked.
 PAYLOAD_CLASSES: dict[str, type] = {
     cls.KIND: cls for cls in (RedisRequest, RedisReply, ReplicationEntry, ReplicationAck, ReplicationGetAck,
-                              ReplicaOf, Ping, Pong, IsMasterDown, MasterDownReply, SwitchMaster, GetMaster, MasterIs,
+                              ReplicaOf, Ping, Pong, Info, InfoReply, IsMasterDown, MasterDownReply, SwitchMaster, GetMaster, MasterIs,
                               ResourceRequest, ResourceReply, ServiceCall, ServiceAnswer)}
 
 

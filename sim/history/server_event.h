@@ -18,9 +18,10 @@
 //                expired the holder's session).
 //   promoted     RoleChanged to master on a Redis node: a sentinel's REPLICAOF
 //                NO ONE took effect and the failover has its new master. (The
-//                sentinels announce +switch-master a ping round later; that
-//                is not a fact, and the promotion is when the new master
-//                starts to serve.)
+//                sentinels announce +switch-master when their next INFO from
+//                it reports the master role, up to about 1 s later; that is
+//                not a fact, and the promotion is when the new master starts
+//                to serve.)
 //   elected      RoleChanged to leader on a store member that stood as a
 //                candidate: it won an election. The initial leader of a
 //                settled cluster leads from the start without one.

@@ -74,7 +74,9 @@ void RedisNode::on_message(const Message& message) {
         } else if constexpr (std::is_same_v<M, ReplicaOf>) {
           replica_of(m);
         } else if constexpr (std::is_same_v<M, Ping>) {
-          send(from, replication_.pong(m.id));
+          send(from, Pong{m.id});
+        } else if constexpr (std::is_same_v<M, Info>) {
+          send(from, replication_.info(m.id));
         } else {
           LOCKSIM_CHECK(false, "a Redis node receives requests, replication and sentinel traffic only");
         }

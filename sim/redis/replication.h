@@ -148,7 +148,8 @@ class Replication {
   void on_get_ack(ProcessId from);
 
   // --- both ---
-  Pong pong(std::uint64_t id) const { return Pong{id, is_master(), master_, offset_}; }
+  // INFO's replication section: role, master and offset.
+  InfoReply info(std::uint64_t id) const { return InfoReply{id, is_master(), master_, offset_}; }
 
  private:
   enum Tag : std::uint64_t { kAck = kFirstTag, kOutbox = kFirstTag + 1 };

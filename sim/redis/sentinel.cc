@@ -19,6 +19,8 @@ Sentinel::Sentinel(std::string name, SentinelConfig config)
   LOCKSIM_CHECK(config_.ping_every > Duration{0} && config_.down_after > Duration{0}, "periods must be positive");
   LOCKSIM_CHECK(config_.ask_every > Duration{0} && config_.publish_every > Duration{0}, "periods must be positive");
   LOCKSIM_CHECK(config_.max_desync > Duration{0}, "max_desync must be positive");
+  LOCKSIM_CHECK(config_.info_every > Duration{0} && config_.info_every_failover > Duration{0},
+                "INFO periods must be positive");
 }
 
 bool Sentinel::subjectively_down(ProcessId node) const {
@@ -64,9 +66,11 @@ void Sentinel::arm_tick() {
 // New links to every instance (createInstanceLink): each starts as if a ping
 // were already waiting, so an instance that never answers goes SDOWN after
 // down_after, and gets its first PING at once ("send a PING ASAP when
-// reconnecting").
+// reconnecting"). No INFO has come yet, so the next tick asks for it. Replies
+// to what was sent on the old links are ignored from now on.
 void Sentinel::reset_instances() {
   instances_.clear();
+  reply_floor_ = next_ping_id_;
   const LocalTime t = now();
   auto add = [&](ProcessId p) {
     Instance in;
@@ -131,11 +135,22 @@ bool Sentinel::check_tilt() {
   return false;
 }
 
+// INFO first, then PING, as sentinelSendPeriodicCommands does.
 void Sentinel::send_periodic(ProcessId id, Instance& in) {
   const LocalTime t = now();
+  if (!in.info_refresh || t - *in.info_refresh > info_period(id)) send_info(id);
   const Duration period = ping_period();
   if (t - in.last_pong > period && (!in.pinged || t - in.last_ping_sent > period / 2)) send_ping(id, in);
 }
+
+// A replica is watched closely while its master is being replaced, in case
+// another sentinel (or an operator) promotes it.
+Duration Sentinel::info_period(ProcessId id) const {
+  const bool failing_over = odown_.has_value() || failover_.state != FailoverState::none;
+  return id != master_ && failing_over ? config_.info_every_failover : config_.info_every;
+}
+
+void Sentinel::send_info(ProcessId id) { send(id, Info{next_ping_id_++}); }
 
 void Sentinel::send_ping(ProcessId id, Instance& in) {
   const LocalTime t = now();
@@ -245,7 +260,7 @@ void Sentinel::failover_step() {
       return;
     }
     case FailoverState::wait_promotion:
-      // The promotion itself is seen in on_pong.
+      // The promotion itself is seen in on_info.
       if (now() - failover_.state_change_time > config_.failover_timeout)
         abort_failover(SentinelEventKind::abort_promotion_timeout);
       return;
@@ -261,7 +276,9 @@ void Sentinel::abort_failover(SentinelEventKind why) {
 }
 
 // sentinelSelectSlave + compareSlavesForPromotion, without priorities and
-// without master_link_down_time (PONG does not carry them).
+// without master_link_down_time (INFO does not carry them here). A replica
+// qualifies only with a recent PONG and, while the master is SDOWN, an INFO
+// reply younger than 5 ping periods.
 ProcessId Sentinel::select_replica() const {
   const LocalTime t = now();
   const Duration recent = saturating_mul(config_.ping_every, 5);
@@ -330,6 +347,7 @@ ProcessId Sentinel::get_leader(std::uint64_t epoch) {
 void Sentinel::on_message(const Message& message) {
   const ProcessId from = message.from;
   if (const auto* pong = std::get_if<Pong>(&message.payload)) return on_pong(from, *pong);
+  if (const auto* info = std::get_if<InfoReply>(&message.payload)) return on_info(from, *info);
   if (const auto* q = std::get_if<IsMasterDown>(&message.payload)) return on_is_master_down(from, *q);
   if (const auto* r = std::get_if<MasterDownReply>(&message.payload)) return on_master_down_reply(from, *r);
   if (const auto* s = std::get_if<SwitchMaster>(&message.payload)) return on_switch_master(from, *s);
@@ -337,29 +355,38 @@ void Sentinel::on_message(const Message& message) {
   // Anything else (a stray reply) is not for a sentinel.
 }
 
-// sentinelPingReplyCallback + sentinelRefreshInstanceInfo.
+// sentinelPingReplyCallback: the instance is alive, nothing more.
 void Sentinel::on_pong(ProcessId from, const Pong& pong) {
   const auto it = instances_.find(from);
-  if (it == instances_.end()) return;
+  if (it == instances_.end() || pong.id < reply_floor_) return;
   Instance& in = it->second;
   const LocalTime t = now();
   in.last_pong = t;
   in.last_avail = t;
   in.act_ping.reset();
+}
+
+// sentinelInfoReplyCallback + sentinelRefreshInstanceInfo.
+void Sentinel::on_info(ProcessId from, const InfoReply& info) {
+  const auto it = instances_.find(from);
+  if (it == instances_.end() || info.id < reply_floor_) return;
+  Instance& in = it->second;
+  const LocalTime t = now();
   in.info_refresh = t;
-  in.offset = pong.offset;
-  if (pong.is_master != in.reports_master) {
-    in.reports_master = pong.is_master;
+  in.offset = info.offset;
+  if (info.is_master != in.reports_master) {
+    in.reports_master = info.is_master;
     in.role_reported_time = t;
+    if (!info.is_master) in.replica_conf_change_time = t;
   }
-  if (!pong.is_master && pong.master != in.reports_master_of) {
-    in.reports_master_of = pong.master;
+  if (!info.is_master && info.master != in.reports_master_of) {
+    in.reports_master_of = info.master;
     in.replica_conf_change_time = t;
   }
 
   // The acting half: nothing in TILT.
   if (in_tilt() || from == master_) return;  // a master reporting "replica" just goes SDOWN in time
-  if (pong.is_master) {
+  if (info.is_master) {
     if (from == failover_.promoted && failover_.state == FailoverState::wait_promotion) return promoted(from);
     // A replica (in our view) that says it is a master: the old master back,
     // or the far side of a healed partition. Give new configurations time to
@@ -371,7 +398,7 @@ void Sentinel::on_pong(ProcessId from, const Pong& pong) {
     }
     return;
   }
-  if (pong.master != master_) {
+  if (info.master != master_) {
     // A replica following some other master.
     const Duration wait = config_.failover_timeout;
     if (master_looks_sane() && no_down_for(in, wait) && t - in.replica_conf_change_time > wait) {

@@ -27,7 +27,20 @@
 //    sentinelPingReplyCallback): every instance is pinged when no reply came
 //    for a ping period (min(ping_every, down_after)) and no ping left in the
 //    last half period. `act_ping` is the send time of the oldest unanswered
-//    ping; a valid PONG clears it.
+//    ping; a valid PONG clears it. A PONG says only that the instance is
+//    alive: nothing about its role.
+//  - INFO (sentinelSendPeriodicCommands, sentinelInfoReplyCallback,
+//    sentinelRefreshInstanceInfo): the role, a replica's master and the
+//    replication offset are learned from INFO replies only. An instance is
+//    sent INFO on a tick when its last INFO reply is older than its INFO
+//    period, or it never answered one: once per tick for as long as that
+//    lasts. The period is 1 s (info_every_failover) for an instance this
+//    sentinel holds to be a replica while the master is ODOWN or being
+//    failed over, info_every (10 s) otherwise — so a role change is seen up
+//    to 10 s late, and a promotion during a failover up to about 1 s late.
+//    Replies to a PING or INFO sent before the sentinel reset its instances
+//    (a switch, a restart) are ignored, as sentinel.c's callbacks on a
+//    released link are.
 //  - SDOWN (sentinelCheckSubjectivelyDown): an instance is subjectively down
 //    when a ping has been waiting for more than down_after; a master that has
 //    been reporting the replica role for more than down_after + 2 INFO periods
@@ -59,12 +72,13 @@
 //    compareSlavesForPromotion, sentinelFailoverWaitPromotion,
 //    sentinelRefreshInstanceInfo): the candidate is a replica that is not
 //    SDOWN and answered within 5 ping periods, with the highest replication
-//    offset, ties by lowest ProcessId (sentinel.c: by run id). It gets
-//    REPLICAOF NO ONE; when its PONG reports the master role (+promoted-slave)
-//    the master's config epoch becomes the failover epoch, the other replicas
-//    get REPLICAOF <new> and the leader switches (+switch-master). Without a
-//    candidate, or if the promotion is not seen within failover_timeout, the
-//    failover aborts.
+//    offset, ties by lowest ProcessId (sentinel.c: by run id); while the
+//    master is SDOWN its last INFO must be younger than 5 ping periods. It
+//    gets REPLICAOF NO ONE; when its next INFO reports the master role
+//    (+promoted-slave) the master's config epoch becomes the failover epoch,
+//    the other replicas get REPLICAOF <new> and the leader switches
+//    (+switch-master). Without a candidate, or if the promotion is not seen
+//    within failover_timeout, the failover aborts.
 //  - Configuration spread (sentinelProcessHelloMessage,
 //    sentinelResetMasterAndChangeAddress): a sentinel adopts any master
 //    configuration with a higher config epoch than its own, forgets the old
@@ -74,26 +88,36 @@
 //  - Reconfiguring instances (sentinelRefreshInstanceInfo, "+convert-to-slave"
 //    and "+fix-slave-config"): an instance this sentinel holds to be a replica
 //    that reports the master role — the old master coming back, or a partition
-//    healing — is sent REPLICAOF <master> once it has reported that role for
-//    4 publish periods (8 s) and the master looks sane; that is the moment the
-//    old master drops what it alone held. A replica that follows another
-//    master for longer than failover_timeout is pointed back the same way.
+//    healing — is sent REPLICAOF <master> by the first INFO reply that finds
+//    it has reported that role for more than 4 publish periods (8 s), and the
+//    master looks sane; that is the moment the old master drops what it alone
+//    held. At the 10 s INFO period that is its second INFO as a master, about
+//    10 s after the first. A replica that follows another master for longer
+//    than failover_timeout is pointed back the same way, at an INFO reply.
 //  - Persistence (sentinelFlushConfig): a restarted sentinel keeps its master,
 //    its epochs and its votes (sentinel.conf is rewritten and fsynced on every
 //    change); link state and any failover under way are lost.
 //
-// Simplified (and why it is safe to): PING stands for both PING and INFO, so
-// the role and offset are as fresh as the last PONG (real INFO comes every
-// 10 s, every 1 s during a failover); there are no sentinel-to-sentinel pings
-// and no discovery (replicas and sentinels are configured, not learned); the
-// hello messages are sent straight to the peer sentinels (the SwitchMaster
-// message, repeated every publish period once there has been a failover)
-// instead of over the instances' pub/sub channels, so two sentinels that cannot
-// reach each other do not learn each other's configuration through the Redis
-// nodes; all replicas are reconfigured at once (parallel-syncs = all) and the
-// leader switches at +promoted-slave rather than after the last replica
-// reports in; replica priority, master_link_down_time, min-replicas, TCP link
-// disconnection/reconnection, scripts, SENTINEL FAILOVER and
+// Simplified (and why it is safe to): INFO carries only the role, the master
+// and the offset. A replica here has no connection to its master to lose
+// (replication.h), so INFO never reports master_link_down_since_seconds: a
+// replica whose link is down is asked every info_every rather than every
+// second until its master is ODOWN, and sentinelSelectSlave's bound on how
+// long a candidate's link has been down is not applied — the model may promote
+// a replica Redis would reject as too stale, which errs towards lost locks,
+// not towards safety. INFO is sent every tick while stale with no cap on
+// pending commands and no link dropped and reconnected (sentinel.c stops at
+// 100 pending commands and drops a link that stops answering); an unanswered
+// INFO changes nothing, so only the trace grows. There are no
+// sentinel-to-sentinel pings and no discovery (replicas and sentinels are
+// configured, not learned); the hello messages are sent straight to the peer
+// sentinels (the SwitchMaster message, repeated every publish period once
+// there has been a failover) instead of over the instances' pub/sub channels,
+// so two sentinels that cannot reach each other do not learn each other's
+// configuration through the Redis nodes; all replicas are reconfigured at once
+// (parallel-syncs = all) and the leader switches at +promoted-slave rather
+// than after the last replica reports in; replica priority, min-replicas, TCP
+// link disconnection and reconnection, scripts, SENTINEL FAILOVER and
 // sentinel-to-sentinel auth are left out. A peer is asked at most once per ask
 // period even when it never answers (sentinel.c relies on a dropped TCP link
 // for that). The sentinel records no facts: its messages are in the trace and
@@ -130,6 +154,7 @@ struct SentinelConfig {
   Duration ask_every = std::chrono::seconds(1);        // SENTINEL_ASK_PERIOD
   Duration publish_every = std::chrono::seconds(2);    // SENTINEL_PUBLISH_PERIOD (hello; +convert-to-slave waits 4x)
   Duration info_every = std::chrono::seconds(10);      // SENTINEL_INFO_PERIOD
+  Duration info_every_failover = std::chrono::seconds(1);  // a replica's, while its master is ODOWN or failing over
   Duration max_desync = std::chrono::seconds(1);       // SENTINEL_MAX_DESYNC
   Duration election_timeout = std::chrono::seconds(10);  // SENTINEL_ELECTION_TIMEOUT
   Duration tilt_trigger = std::chrono::seconds(2);     // SENTINEL_TILT_TRIGGER
@@ -197,8 +222,8 @@ class Sentinel final : public Process {
     LocalTime last_pong{};                // any reply
     LocalTime last_avail{};               // last valid reply
     std::optional<LocalTime> act_ping;    // oldest unanswered ping
-    // what its PONGs say (INFO)
-    std::optional<LocalTime> info_refresh;
+    // what its INFO replies say
+    std::optional<LocalTime> info_refresh;  // last INFO reply; none yet: ask every tick
     bool reports_master = false;
     ProcessId reports_master_of = kNoProcess;  // a replica's master
     std::uint64_t offset = 0;
@@ -227,6 +252,8 @@ class Sentinel final : public Process {
 
   LocalTime now() const { return clock_now(config_.clock); }
   Duration ping_period() const { return std::min(config_.ping_every, config_.down_after); }
+  // How old |id|'s last INFO reply may be before it is asked again.
+  Duration info_period(ProcessId id) const;
   void note(SentinelEventKind kind, ProcessId instance, std::uint64_t epoch = 0);
 
   // --- lifecycle ---
@@ -241,6 +268,7 @@ class Sentinel final : public Process {
   bool check_tilt();  // true while acting is suspended
   void send_periodic(ProcessId id, Instance& in);
   void send_ping(ProcessId id, Instance& in);
+  void send_info(ProcessId id);
   void send_hello();
   void check_sdown(ProcessId id, Instance& in);
   void check_odown();
@@ -257,6 +285,7 @@ class Sentinel final : public Process {
 
   // --- messages ---
   void on_pong(ProcessId from, const Pong& pong);
+  void on_info(ProcessId from, const InfoReply& info);
   void on_is_master_down(ProcessId from, const IsMasterDown& q);
   void on_master_down_reply(ProcessId from, const MasterDownReply& r);
   void on_switch_master(ProcessId from, const SwitchMaster& s);
@@ -287,7 +316,8 @@ class Sentinel final : public Process {
   std::optional<LocalTime> tilt_since_;
   LocalTime previous_tick_{};
   LocalTime last_hello_{};
-  std::uint64_t next_ping_id_ = 1;
+  std::uint64_t next_ping_id_ = 1;  // PING and INFO
+  std::uint64_t reply_floor_ = 1;   // replies to PING or INFO below this were asked of links reset since
   std::uint64_t next_ask_id_ = 1;
   std::uint64_t ask_floor_ = 1;  // replies to questions below this are about an old master
   TimerId tick_timer_;

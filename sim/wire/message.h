@@ -16,12 +16,12 @@
 
 namespace locksim {
 
-using Payload = std::variant<redis::Request, redis::Reply, resource::Request, resource::Reply, redis::ReplicationEntry,
-                             redis::ReplicationAck, redis::GetAck, redis::ReplicaOf, redis::Ping, redis::Pong,
-                             redis::IsMasterDown, redis::MasterDownReply, redis::SwitchMaster, redis::GetMaster,
-                             redis::MasterIs, service::Call, service::Answer, consensus::Request, consensus::Reply,
-                             consensus::Event, consensus::RequestVote, consensus::Vote, consensus::Append,
-                             consensus::AppendReply>;
+using Payload =
+    std::variant<redis::Request, redis::Reply, resource::Request, resource::Reply, redis::ReplicationEntry,
+                 redis::ReplicationAck, redis::GetAck, redis::ReplicaOf, redis::Ping, redis::Pong, redis::Info,
+                 redis::InfoReply, redis::IsMasterDown, redis::MasterDownReply, redis::SwitchMaster, redis::GetMaster,
+                 redis::MasterIs, service::Call, service::Answer, consensus::Request, consensus::Reply,
+                 consensus::Event, consensus::RequestVote, consensus::Vote, consensus::Append, consensus::AppendReply>;
 
 struct Message {
   ProcessId from = kNoProcess;

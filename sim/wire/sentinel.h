@@ -1,6 +1,6 @@
 // The wire of failover: how sentinels ping nodes, vote and reconfigure, and
 // how clients learn where the master is. Plain values, like every message.
-// Real Redis speaks RESP for this (PING, SENTINEL is-master-down-by-addr,
+// Real Redis speaks RESP for this (PING, INFO, SENTINEL is-master-down-by-addr,
 // REPLICAOF, the +switch-master event on the sentinels' pub/sub channel,
 // SENTINEL get-master-addr-by-name); locksim keeps the meaning and drops the
 // syntax.
@@ -19,11 +19,22 @@ struct ReplicaOf {
   std::uint64_t epoch = 0;
 };
 
-// Sentinel -> node and back: liveness and role.
+// Sentinel -> node and back: liveness only. sentinelPingReplyCallback reads
+// nothing from the reply but that it is one.
 struct Ping {
   std::uint64_t id = 0;
 };
 struct Pong {
+  std::uint64_t id = 0;
+};
+
+// Sentinel -> node and back: INFO, the only place a sentinel learns an
+// instance's role, its master and its offset (sentinelRefreshInstanceInfo
+// reads role:, master_host/master_port and slave_repl_offset from it).
+struct Info {
+  std::uint64_t id = 0;
+};
+struct InfoReply {
   std::uint64_t id = 0;
   bool is_master = true;
   ProcessId master = kNoProcess;  // a replica's master

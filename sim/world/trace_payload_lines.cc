@@ -276,19 +276,27 @@ const LineDecl<redis::Ping> kPing{
     [](const redis::Ping&, const History&) { return std::string("PING"); }};
 
 const LineDecl<redis::Pong> kPong{
-    "pong", "a node's answer",
-    {{kRequestId, integer<&redis::Pong::id>},
+    "pong", "a node's answer to a ping: alive", {{kRequestId, integer<&redis::Pong::id>}},
+    [](const redis::Pong&, const History&) { return std::string("PONG"); }};
+
+const LineDecl<redis::Info> kInfo{
+    "info", "a sentinel asks a node its role (INFO)", {{kRequestId, integer<&redis::Info::id>}},
+    [](const redis::Info&, const History&) { return std::string("INFO"); }};
+
+const LineDecl<redis::InfoReply> kInfoReply{
+    "info-reply", "a node's INFO: its role, its master and its offset",
+    {{kRequestId, integer<&redis::InfoReply::id>},
      {{"role", "s", "master | replica"},
-      [](TraceLine& l, const char* n, const redis::Pong& p, const History&) {
+      [](TraceLine& l, const char* n, const redis::InfoReply& p, const History&) {
         l.str(n, p.is_master ? "master" : "replica");
       }},
      {{"master", "s?~", "replica: its master"},
-      [](TraceLine& l, const char* n, const redis::Pong& p, const History& h) {
+      [](TraceLine& l, const char* n, const redis::InfoReply& p, const History& h) {
         if (!p.is_master) l.process(n, p.master, h);
       }},
-     {{"offset", "i", "its replication offset"}, integer<&redis::Pong::offset>}},
-    [](const redis::Pong& p, const History& h) {
-      return p.is_master ? std::string("PONG (master)") : "PONG (replica of " + h.name_of(p.master) + ")";
+     {{"offset", "i", "its replication offset"}, integer<&redis::InfoReply::offset>}},
+    [](const redis::InfoReply& p, const History& h) {
+      return p.is_master ? std::string("INFO (master)") : "INFO (replica of " + h.name_of(p.master) + ")";
     }};
 
 const LineDecl<redis::IsMasterDown> kIsMasterDown{
@@ -447,6 +455,8 @@ const LineDecl<redis::GetAck>& decl_of(const redis::GetAck*) { return kGetAck; }
 const LineDecl<redis::ReplicaOf>& decl_of(const redis::ReplicaOf*) { return kReplicaOf; }
 const LineDecl<redis::Ping>& decl_of(const redis::Ping*) { return kPing; }
 const LineDecl<redis::Pong>& decl_of(const redis::Pong*) { return kPong; }
+const LineDecl<redis::Info>& decl_of(const redis::Info*) { return kInfo; }
+const LineDecl<redis::InfoReply>& decl_of(const redis::InfoReply*) { return kInfoReply; }
 const LineDecl<redis::IsMasterDown>& decl_of(const redis::IsMasterDown*) { return kIsMasterDown; }
 const LineDecl<redis::MasterDownReply>& decl_of(const redis::MasterDownReply*) { return kMasterDownReply; }
 const LineDecl<redis::SwitchMaster>& decl_of(const redis::SwitchMaster*) { return kSwitchMaster; }

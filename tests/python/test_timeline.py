@@ -358,7 +358,7 @@ def test_quiet_sentinels_share_one_lane():
     trace = parse_lines([
         header(procs, ["M", "R"]),
         message(0, "send", "s1", "M", "PING", "ping", request_id=1),
-        message(MS, "send", "M", "s1", "PONG (master)", "pong", request_id=1, role="master", offset=0),
+        message(MS, "send", "M", "s1", "PONG", "pong", request_id=1),
         line(1 * S, "end"),
         *judged(1 * S, roles=[role("M", "master", 0, 1 * S), role("R", "replica", 0, 1 * S, master="M")]),
     ])

@@ -10,7 +10,7 @@ import pytest
 from analysis.trace import (
     LINE_FIELDS, PAYLOAD_FIELDS, App, BeliefEnd, Complete, End, Extend, Fault, FaultFired, FaultSpan, GiveUp, Grant,
     Invoke, IsMasterDown, Judged, JudgedBelief, JudgedHolder, JudgedRole, JudgedVerdict, JudgedWindow, KeyDropped, KeyHeld, MasterDownReply, Message, Op,
-    PhaseReached, Pong, Promise, RedisReply, RedisRequest, Release, Replicated, ReplicaOf, ReplicationAck,
+    InfoReply, PhaseReached, Promise, RedisReply, RedisRequest, Release, Replicated, ReplicaOf, ReplicationAck,
     ReplicationEntry, ResourceReply, ResourceRequest, Role, ServiceCall, SwitchMaster, TraceError,
     UnknownPayload, Want, Witness, is_background, load, load_verdicts, parse_lines)
 from analysis.trace_records import SCHEMA
@@ -62,12 +62,12 @@ def test_loader_parses_every_line_type(every_path):
 
 
 def test_message_payloads_are_records(failover_path, split_brain_path, oversell_path):
-    """Each payload kind becomes its record: a node's pong says its role, a sentinel's messages their subjects."""
+    """Each payload kind becomes its record: a node's INFO says its role, a sentinel's messages their subjects."""
     trace = load(failover_path)
     first = {}
     for m in trace.of(Message):
         first.setdefault(type(m.payload), m.payload)
-    assert (first[Pong].role, first[Pong].master) == ("master", None)
+    assert (first[InfoReply].role, first[InfoReply].master) == ("master", None)
     down = first[IsMasterDown]
     assert (down.master, down.epoch, down.wants_vote) == ("M", 0, False)
     assert first[ReplicaOf] == ReplicaOf(None, 1)
@@ -90,9 +90,9 @@ def test_payload_fields_are_checked():
     with pytest.raises(TraceError, match=r'^<t>:2: "redis-request" message lacks "cmd"$'):
         parse_lines([header(ONE_NODE, ["r1"]), message(0, "send", "c1", "r1", "GET lock", "redis-request",
                                                        request_id=1)], source="<t>")
-    with pytest.raises(TraceError, match=r'^<t>:2: "pong" field "role" should be str'):
-        parse_lines([header(ONE_NODE, ["r1"]), message(0, "send", "r1", "c1", "PONG", "pong", request_id=1, role=1,
-                                                       offset=0)], source="<t>")
+    with pytest.raises(TraceError, match=r'^<t>:2: "info-reply" field "role" should be str'):
+        parse_lines([header(ONE_NODE, ["r1"]), message(0, "send", "r1", "c1", "INFO (master)", "info-reply",
+                                                       request_id=1, role=1, offset=0)], source="<t>")
     trace = parse_lines([header(ONE_NODE, ["r1"]), message(0, "send", "c1", "r1", "VOTE?", "request-vote", term=2,
                                                            last_log_index=5, last_log_term=1),
                          line(1, "send", **{"from": "c1", "to": "r1", "msg": "SET lock aa"})])
@@ -105,11 +105,13 @@ def test_payload_fields_are_checked():
 
 
 def test_background_messages_are_known_by_their_kind():
-    """Pings, pongs, replica acks and the sentinels' hellos to each other are heartbeats; an attach is not."""
+    """Pings, pongs, INFO, replica acks and the sentinels' hellos to each other are heartbeats; an attach is not."""
     kinds = {"s1": "sentinel", "s2": "sentinel", "c1": "client", "M": "redis"}
     trace = parse_lines([
         header(REPLICATED, ["M", "R"]),
         message(0, "send", "s1", "M", "PING", "ping", request_id=1),
+        message(0, "send", "s1", "M", "INFO", "info", request_id=2),
+        message(0, "send", "M", "s1", "INFO (master)", "info-reply", request_id=2, role="master", offset=0),
         message(0, "send", "R", "M", "REPLCONF ACK 3", "replication-ack", offset=3, attach=False),
         message(0, "send", "R", "M", "PSYNC (attach) 0", "replication-ack", offset=0, attach=True),
         message(0, "send", "s1", "s2", "+switch-master M -> R", "switch-master", old_master="M", new_master="R",
@@ -117,7 +119,7 @@ def test_background_messages_are_known_by_their_kind():
         message(0, "send", "s1", "c1", "+switch-master M -> R", "switch-master", old_master="M", new_master="R",
                 epoch=1),
     ])
-    assert [is_background(m, kinds) for m in trace.of(Message)] == [True, True, False, True, False]
+    assert [is_background(m, kinds) for m in trace.of(Message)] == [True, True, True, True, False, True, False]
 
 
 def test_judged_lines_are_records(gc_path):

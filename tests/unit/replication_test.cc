@@ -93,6 +93,7 @@ class Driver final : public Process {
   }
   void order(Duration when, ProcessId to, ReplicaOf o) { steps_.push_back({when, to, o}); }
   void ping(Duration when, ProcessId to, std::uint64_t id) { steps_.push_back({when, to, Ping{id}}); }
+  void info(Duration when, ProcessId to, std::uint64_t id) { steps_.push_back({when, to, Info{id}}); }
 
   std::string reply(std::uint64_t id) const {
     const auto& r = replies_.at(id - 1);
@@ -103,9 +104,14 @@ class Driver final : public Process {
     const auto& r = replies_.at(id - 1);
     return r ? r->reply.to_string() + " at " + format_time(r->at) : "(no reply)";
   }
-  std::optional<Pong> pong(std::uint64_t id) const {
+  bool pong(std::uint64_t id) const {
     for (const Pong& p : pongs_)
-      if (p.id == id) return p;
+      if (p.id == id) return true;
+    return false;
+  }
+  std::optional<InfoReply> info_reply(std::uint64_t id) const {
+    for (const InfoReply& i : infos_)
+      if (i.id == id) return i;
     return std::nullopt;
   }
 
@@ -116,6 +122,8 @@ class Driver final : public Process {
   void on_message(const Message& m) override {
     if (const auto* r = std::get_if<Reply>(&m.payload)) {
       replies_.at(r->request_id - 1) = Arrived{*r, monotonic_now()};
+    } else if (const auto* i = std::get_if<InfoReply>(&m.payload)) {
+      infos_.push_back(*i);
     } else {
       pongs_.push_back(std::get<Pong>(m.payload));
     }
@@ -134,6 +142,7 @@ class Driver final : public Process {
   std::vector<Step> steps_;
   std::vector<std::optional<Arrived>> replies_;
   std::vector<Pong> pongs_;
+  std::vector<InfoReply> infos_;
 };
 
 // A master m, |replicas| replicas of it, and the driver d. The world is made
@@ -414,10 +423,10 @@ TEST(ReplicationCrash, MasterRestartedWithoutPersistenceEmptiesItsReplica) {
   Cluster c;
   c.driver->at(0ms, c.m, set(c.lock, tok(1), 60000));
   c.fault_at(1500ms, fault::Crash{c.m, 200ms});
-  c.driver->ping(3s, c.m, 7);
+  c.driver->info(3s, c.m, 7);
   c.world().run(TrueTime{4s});
-  ASSERT_TRUE(c.driver->pong(7));
-  EXPECT_TRUE(c.driver->pong(7)->is_master);
+  ASSERT_TRUE(c.driver->info_reply(7));
+  EXPECT_TRUE(c.driver->info_reply(7)->is_master);
   EXPECT_EQ(c.facts(), (Lines{"0s held m lock 1", "0s r1 has lock 1 @1", "1.5s dropped m lock 1 lost-in-crash",
                               "2s r1 lost lock 1 @1"}));
   EXPECT_TRUE(c.node(c.r1).keyspace().empty());
@@ -583,31 +592,36 @@ TEST(ReplicationReadOnly, ReplicaRefusesEveryWriteAndServesReads) {
   EXPECT_EQ(c.facts(), (Lines{"0s held m lock 1", "0s r1 has lock 1 @1"}));
 }
 
-// ---------------------------------------------------------------- PING
+// ---------------------------------------------------------------- PING and INFO
 
-TEST(ReplicationPing, PongReportsRoleMasterAndOffset) {
-  // A master answers PING as master with its stream offset, a replica with its master and applied offset; a
-  // crashed node and one held back by a delayed restart answer nothing.
+TEST(ReplicationPing, InfoReportsRoleMasterAndOffsetPongOnlyLiveness) {
+  // A master answers INFO as master with its stream offset, a replica with its master and applied offset, and both
+  // answer PING with a bare PONG; a crashed node and one held back by a delayed restart answer nothing.
   NodeConfig delayed{.delayed_restart = 10s};
   Cluster c(delayed, 2);
   c.driver->at(0ms, c.m, set(c.lock, tok(1)));
   c.driver->at(0ms, c.m, set(c.other, tok(2)));
   c.fault_at(500ms, fault::Crash{c.r2});
   c.fault_at(600ms, fault::Crash{c.m, 100ms});
-  c.driver->ping(100ms, c.m, 1);
-  c.driver->ping(100ms, c.r1, 2);
-  c.driver->ping(1s, c.r2, 3);
-  c.driver->ping(1s, c.m, 4);
+  c.driver->info(100ms, c.m, 1);
+  c.driver->info(100ms, c.r1, 2);
+  c.driver->info(1s, c.r2, 3);
+  c.driver->info(1s, c.m, 4);
+  c.driver->ping(100ms, c.m, 5);
+  c.driver->ping(100ms, c.r1, 6);
+  c.driver->ping(1s, c.r2, 7);
   c.world().run(TrueTime{2s});
-  ASSERT_TRUE(c.driver->pong(1) && c.driver->pong(2));
-  EXPECT_TRUE(c.driver->pong(1)->is_master);
-  EXPECT_EQ(c.driver->pong(1)->master, kNoProcess);
-  EXPECT_EQ(c.driver->pong(1)->offset, 2u);
-  EXPECT_FALSE(c.driver->pong(2)->is_master);
-  EXPECT_EQ(c.driver->pong(2)->master, c.m);
-  EXPECT_EQ(c.driver->pong(2)->offset, 2u);
-  EXPECT_FALSE(c.driver->pong(3)) << "crashed";
-  EXPECT_FALSE(c.driver->pong(4)) << "restarted, waiting out its delayed restart";
+  ASSERT_TRUE(c.driver->info_reply(1) && c.driver->info_reply(2));
+  EXPECT_TRUE(c.driver->info_reply(1)->is_master);
+  EXPECT_EQ(c.driver->info_reply(1)->master, kNoProcess);
+  EXPECT_EQ(c.driver->info_reply(1)->offset, 2u);
+  EXPECT_FALSE(c.driver->info_reply(2)->is_master);
+  EXPECT_EQ(c.driver->info_reply(2)->master, c.m);
+  EXPECT_EQ(c.driver->info_reply(2)->offset, 2u);
+  EXPECT_FALSE(c.driver->info_reply(3)) << "crashed";
+  EXPECT_FALSE(c.driver->info_reply(4)) << "restarted, waiting out its delayed restart";
+  EXPECT_TRUE(c.driver->pong(5) && c.driver->pong(6));
+  EXPECT_FALSE(c.driver->pong(7)) << "crashed";
 }
 
 }  // namespace

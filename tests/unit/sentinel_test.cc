@@ -1,8 +1,9 @@
 // Redis Sentinel: failure detection (SDOWN, ODOWN), leader election, the
 // failover itself, +switch-master, get-master-addr-by-name, demotion of a
-// returning old master, split brain and TILT. Three sentinels watch small fake
-// Redis nodes defined here (they answer PING with their role and a fixed
-// replication offset and obey REPLICAOF, recording RoleChanged), so these tests
+// returning old master, split brain and TILT, and when INFO comes. Three
+// sentinels watch small fake Redis nodes defined here (they answer PING, answer
+// INFO with their role and a fixed replication offset and obey REPLICAOF,
+// recording RoleChanged), so these tests
 // do not depend on the real node's replication. Sentinel clocks read true time
 // (no clock faults unless a test adds one), so an event's local time is the
 // true time it happened.
@@ -35,16 +36,27 @@ class FakeNode final : public Process {
  public:
   FakeNode(std::string name, std::uint64_t offset) : Process(std::move(name)), offset(offset) {}
 
+  struct Asked {
+    LocalTime at;  // its wall clock, which reads true time here
+    ProcessId by;
+  };
+
   bool is_master = true;
   ProcessId master = kNoProcess;
   std::uint64_t offset;
+  bool obeys_promotion = true;  // false: REPLICAOF NO ONE is received and ignored
   std::vector<ReplicaOf> received;
+  std::vector<Asked> infos;  // every INFO it was sent
 
   void on_message(const Message& m) override {
     if (const auto* ping = std::get_if<Ping>(&m.payload)) {
-      send(m.from, Pong{ping->id, is_master, master, offset});
+      send(m.from, Pong{ping->id});
+    } else if (const auto* info = std::get_if<Info>(&m.payload)) {
+      infos.push_back({clock_now(ClockKind::wall), m.from});
+      send(m.from, InfoReply{info->id, is_master, master, offset});
     } else if (const auto* r = std::get_if<ReplicaOf>(&m.payload)) {
       received.push_back(*r);
+      if (r->master == kNoProcess && !obeys_promotion) return;
       const bool to_master = r->master == kNoProcess;
       if (to_master == is_master && r->master == master) return;  // REPLICAOF to what it already is: no change
       is_master = to_master;
@@ -92,6 +104,8 @@ struct Layout {
   std::uint64_t seed = 1;
   std::vector<std::uint64_t> replica_offsets{100, 200};  // r1, r2, ...
   std::uint32_t quorum = 2;
+  Duration down_after = 5s;
+  Duration ping_every = 1s;
   LinkSpec link;  // 1 ms constant
 };
 
@@ -117,8 +131,8 @@ struct Cluster {
     config.sentinels = sentinels;
     config.clients = clients;
     config.quorum = layout.quorum;
-    config.down_after = 5s;
-    config.ping_every = 1s;
+    config.down_after = layout.down_after;
+    config.ping_every = layout.ping_every;
     config.failover_timeout = 20s;
     for (ProcessId i = 0; i < 3; ++i) {
       const ProcessId got = plan.add(std::make_unique<Sentinel>("s" + std::to_string(i + 1), config), ProcessKind::sentinel);
@@ -246,7 +260,7 @@ TEST(SentinelFailover, MasterCrashLeadsToExactlyOnePromotionByOneLeader) {
   EXPECT_EQ(changes[1].what.node, r1);
   EXPECT_EQ(changes[1].what.master, r2);
   EXPECT_EQ(changes[1].what.epoch, epoch);
-  EXPECT_LE(changes[1].at - promotions[0].at, 2s);  // the leader sends it once the promotion shows in a PONG
+  EXPECT_LE(changes[1].at - promotions[0].at, 2s);  // the leader sends it once the promotion shows in an INFO
 
   for (std::size_t s = 0; s < 3; ++s) {
     EXPECT_EQ(c.sentinel(s).master(), r2) << "s" << s + 1;
@@ -373,7 +387,7 @@ TEST(SentinelNotify, ClientsHearSwitchMasterAndGetMasterAnswersTheNewMaster) {
 // --- the old master ---
 
 TEST(SentinelDemotion, OldMasterComingBackIsDemotedToReplicaOfTheNewMaster) {
-  // The crashed master restarts at 40 s still claiming to be a master; 8 s (4 publish periods) after the sentinels first see that, they send REPLICAOF new-master with the failover's epoch.
+  // The crashed master restarts at 40 s still claiming to be a master. The sentinels see that in their first INFO after the restart, and act on it at the first INFO more than 8 s (4 publish periods) later: at the 10 s INFO period, the next one, 10 s after the restart. They send REPLICAOF new-master with the failover's epoch.
   Cluster c(Layout{});
   c.world->schedule_fault(T(10s), fault::Crash{c.master, 30s});
   c.world->run(T(80s));
@@ -387,8 +401,9 @@ TEST(SentinelDemotion, OldMasterComingBackIsDemotedToReplicaOfTheNewMaster) {
   ASSERT_EQ(demotions.size(), 1u);
   EXPECT_EQ(demotions[0].what.master, promoted);
   EXPECT_EQ(demotions[0].what.epoch, promotions[0].what.epoch);
-  EXPECT_GT(demotions[0].at, T(40s + 8s));
-  EXPECT_LE(demotions[0].at, T(40s + 8s + 2s + 200ms));
+  EXPECT_GT(demotions[0].at, T(40s + 10s));
+  // The first INFO after the restart and the next are each sent at a tick.
+  EXPECT_LE(demotions[0].at, T(40s + 10s + 400ms));
   EXPECT_FALSE(c.node(c.master).is_master);
   for (const ReplicaOf& r : c.node(c.master).received) EXPECT_EQ(r.master, promoted);
   EXPECT_GE(c.count_all(SentinelEventKind::convert_to_replica), 1u);
@@ -429,7 +444,7 @@ struct SplitBrain {
 };
 
 TEST(SentinelSplitBrain, IsolatedMasterKeepsItsRoleUntilTheHealThenIsDemoted) {
-  // The sentinels promote the replica while the cut-off master still believes it is master (c1, on its side, hears nothing); after the heal the old master stays master 8 s more, then is demoted.
+  // The sentinels promote the replica while the cut-off master still believes it is master (c1, on its side, hears nothing); after the heal the old master stays master until the sentinels' second INFO from it, 10 s after the first (an INFO 8 s after the first would already do, but INFO comes every 10 s), then is demoted.
   SplitBrain sb(1);
   Cluster& c = sb.c;
   const ProcessId r1 = c.replicas[0];
@@ -443,9 +458,9 @@ TEST(SentinelSplitBrain, IsolatedMasterKeepsItsRoleUntilTheHealThenIsDemoted) {
   for (const auto& ch : c.role_changes())
     if (ch.what.node == c.master) old_master_changes.push_back(ch);
   ASSERT_EQ(old_master_changes.size(), 1u);
-  // Two masters from the promotion until the demotion, at least until 8 s after the heal.
-  EXPECT_GT(old_master_changes[0].at, T(40s + 8s));
-  EXPECT_LE(old_master_changes[0].at, T(40s + 8s + 2s + 200ms));
+  // Two masters from the promotion until the demotion, at least until 10 s after the heal.
+  EXPECT_GT(old_master_changes[0].at, T(40s + 10s));
+  EXPECT_LE(old_master_changes[0].at, T(40s + 10s + 400ms));
   EXPECT_EQ(old_master_changes[0].what.master, r1);
   EXPECT_EQ(old_master_changes[0].what.epoch, promotions[0].what.epoch);
 
@@ -454,6 +469,112 @@ TEST(SentinelSplitBrain, IsolatedMasterKeepsItsRoleUntilTheHealThenIsDemoted) {
   EXPECT_EQ(c.client(1).heard.front().what.new_master, r1);
   ASSERT_EQ(c.client(0).answers.size(), 1u);
   EXPECT_EQ(c.client(0).answers[0].what.master, r1);  // once it asks, after the heal
+}
+
+// --- INFO: where a sentinel learns roles (sentinelRefreshInstanceInfo) ---
+
+// The sentinel that led the failover and its +promoted-slave event.
+std::optional<SentinelEvent> promoted_event(Cluster& c, std::size_t& leader) {
+  for (std::size_t s = 0; s < 3; ++s) {
+    const auto seen = c.events(s, SentinelEventKind::promoted_replica);
+    if (seen.empty()) continue;
+    leader = s;
+    return seen.front();
+  }
+  return std::nullopt;
+}
+
+TEST(SentinelInfo, PromotionIsSeenAtTheNextInfoNotTheNextPong) {
+  // With a 100 ms ping period the promoted replica answers several PINGs before the leader's next INFO to it, which comes about 1 s after the INFO sent when the master went ODOWN; only that INFO shows the master role (+promoted-slave).
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    Layout layout;
+    layout.seed = seed;
+    layout.replica_offsets = {100};
+    layout.down_after = 1s;
+    layout.ping_every = 100ms;
+    Cluster c(layout);
+    c.world->schedule_fault(T(10s), fault::Crash{c.master});
+    c.world->run(T(30s));
+    const auto promotions = c.promotions();
+    ASSERT_EQ(promotions.size(), 1u) << "seed " << seed;
+    std::size_t leader = 0;
+    const auto seen = promoted_event(c, leader);
+    ASSERT_TRUE(seen) << "seed " << seed;
+    const Duration late = seen->at - L(promotions[0].at - kTrueStart);
+    EXPECT_GT(late, 500ms) << "seed " << seed;  // five ping periods: PONGs came and went
+    EXPECT_LE(late, 1s + 200ms) << "seed " << seed;
+    // It was an INFO reply: the leader asked the replica for INFO just before, a second after it asked last.
+    std::vector<LocalTime> asked;
+    for (const auto& a : c.node(c.replicas[0]).infos)
+      if (a.by == c.sentinels[leader] && a.at <= seen->at) asked.push_back(a.at);
+    ASSERT_GE(asked.size(), 2u) << "seed " << seed;
+    EXPECT_LE(seen->at - asked.back(), 10ms) << "seed " << seed;
+    EXPECT_GT(asked.back() - asked[asked.size() - 2], 1s) << "seed " << seed;
+  }
+}
+
+TEST(SentinelInfo, ReplicasAreAskedEveryTenSecondsThenEverySecondOnceTheMasterIsDown) {
+  // Until the master is down each replica gets an INFO every info_every (10 s); from ODOWN on, and through a failover that never completes (the replica ignores REPLICAOF NO ONE), every second.
+  Cluster c(Layout{});
+  for (ProcessId r : c.replicas) c.node(r).obeys_promotion = false;
+  c.world->schedule_fault(T(30s), fault::Crash{c.master});
+  c.world->run(T(60s));
+  for (std::size_t s = 0; s < 3; ++s) {
+    const auto odown = c.events(s, SentinelEventKind::odown);
+    ASSERT_FALSE(odown.empty()) << "s" << s + 1;
+    EXPECT_TRUE(c.events(s, SentinelEventKind::switch_master).empty());
+    std::vector<LocalTime> asked;
+    for (const auto& a : c.node(c.replicas[0]).infos)
+      if (a.by == c.sentinels[s]) asked.push_back(a.at);
+    std::size_t before = 0, after = 0;
+    for (std::size_t i = 0; i < asked.size(); ++i) {
+      if (asked[i] < L(30s)) ++before;
+      if (asked[i] >= odown.front().at) ++after;
+      if (i == 0) continue;
+      const Duration gap = asked[i] - asked[i - 1];
+      if (asked[i - 1] >= odown.front().at) {
+        EXPECT_GT(gap, 1s) << "s" << s + 1;
+        EXPECT_LE(gap, 1s + 200ms) << "s" << s + 1;
+      } else if (asked[i] < L(30s)) {
+        EXPECT_GT(gap, 10s) << "s" << s + 1;
+        EXPECT_LE(gap, 10s + 200ms) << "s" << s + 1;
+      }
+    }
+    EXPECT_EQ(before, 3u) << "s" << s + 1;  // at the first tick, about 10 s and 20 s
+    const Duration since_odown = L(60s) - odown.front().at;
+    EXPECT_GE(after, static_cast<std::size_t>(since_odown / 1200ms)) << "s" << s + 1;
+    // The first of them at once: the INFO from before the crash is older than a second.
+    ASSERT_GE(after, 1u);
+    for (const auto& t : asked)
+      if (t >= odown.front().at) {
+        EXPECT_LE(t - odown.front().at, 10ms) << "s" << s + 1;
+        break;
+      }
+  }
+}
+
+TEST(SentinelInfo, HealedOldMasterIsDemotedAtTheFirstInfoMoreThanEightSecondsAfterItsFirst) {
+  // After the heal the old master is asked for INFO at once (its INFO has been stale since the switch) and reports the master role; it is sent REPLICAOF only by a later INFO more than 4 publish periods after that one, which at the 10 s period is the next, 10 s later — not 8 s after the heal.
+  SplitBrain sb(3);
+  Cluster& c = sb.c;
+  const FakeNode& m = c.node(c.master);
+  // Each sentinel's first INFO answered after the heal, and its next.
+  for (std::size_t s = 0; s < 3; ++s) {
+    std::vector<LocalTime> asked;
+    for (const auto& a : m.infos)
+      if (a.by == c.sentinels[s] && a.at >= L(40s)) asked.push_back(a.at);
+    ASSERT_GE(asked.size(), 2u) << "s" << s + 1;
+    EXPECT_LE(asked[0] - L(40s), 200ms) << "s" << s + 1;  // the first tick after the heal
+    EXPECT_GT(asked[1] - asked[0], 10s) << "s" << s + 1;
+    EXPECT_LE(asked[1] - asked[0], 10s + 200ms) << "s" << s + 1;
+  }
+  std::vector<Cluster::Change> demotions;
+  for (const auto& ch : c.role_changes())
+    if (ch.what.node == c.master) demotions.push_back(ch);
+  ASSERT_EQ(demotions.size(), 1u);
+  EXPECT_GT(demotions[0].at, T(40s + 10s));
+  const auto converts = c.count_all(SentinelEventKind::convert_to_replica);
+  EXPECT_GE(converts, 1u);
 }
 
 // --- determinism ---
