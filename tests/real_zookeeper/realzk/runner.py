@@ -80,7 +80,7 @@ class Repetition:
             else:
                 record["t"] -= self.t0
                 record["local"] -= self.t0
-                for key in ("promised_end", "lease_end_local"):
+                for key in ("promised_end", "promised_end_latest", "lease_end_local"):
                     if isinstance(record.get(key), int):
                         record[key] -= self.t0
                 with self.lock:

@@ -31,6 +31,9 @@ public final class ZkClient {
     // belief ends (SUSPENDED or LOST); read by `check` steps and before release.
     static volatile String stopState = null;
     static int opCounter = 0;
+    // The session whose promise the watcher extends (null: no belief), and its validity.
+    static volatile String believingSession = null;
+    static long validityNs = 0;
     static boolean pauseDone = false;
 
     /** The protected lock path of Curator's mutex, read only: its node's czxid is the fencing token. */
@@ -77,6 +80,7 @@ public final class ZkClient {
         });
         zk.start();
         zk.blockUntilConnected();
+        watchLastHeard(zk);
         Socket sock = new Socket("127.0.0.1", Integer.parseInt(cfg.get("resource_port")));
         sock.setTcpNoDelay(true);
         BufferedReader rin = new BufferedReader(new InputStreamReader(sock.getInputStream(), StandardCharsets.UTF_8));
@@ -108,15 +112,19 @@ public final class ZkClient {
         emit("complete", "\"op\":" + op + ",\"kind\":\"acquire\",\"outcome\":\"ok\"");
         String path = mutex.nodePath();
         long token = zk.checkExists().forPath(path).getCzxid();
-        // Curator promises no lease: the grant's window is the client's read
-        // timeout, 2T/3 — the silence after which it would say SUSPENDED.
-        long validity = ttlMs * 2_000_000L / 3;
-        long now = System.nanoTime();
+        // The application's promise is its policy's (locksim's, scenarios/FORMAT.md): it acts
+        // until SUSPENDED (2T/3 of silence), until LOST (one T later), or for ever (ignore:
+        // locksim's 100 years); renewed by every reply the ZooKeeper client hears (extend).
+        validityNs = "obey-suspended".equals(cfg.get("policy")) ? ttlMs * 2_000_000L / 3
+                : "obey-lost".equals(cfg.get("policy")) ? ttlMs * 2_000_000L / 3 + ttlMs * 1_000_000L
+                : 3_155_760_000_000_000_000L;
+        long heard = lastHeardNs(zk);
         emit("grant", "\"session\":" + q(session) + ",\"value\":" + q(path) + ",\"token\":" + token
-                + ",\"validity_ns\":" + validity + ",\"clock\":\"monotonic\",\"lease_end_local\":" + (now + validity)
-                + ",\"promised_end\":" + (now + validity));
+                + ",\"validity_ns\":" + validityNs + ",\"clock\":\"monotonic\"," + promise(heard));
+        believingSession = session;
         pausePoint("acquired", "acquired");
         boolean believing = steps(session, token, path, rin, rout);
+        endPromise();
         if (believing && stopState != null) {
             emit("belief-end", "\"session\":" + q(session) + ",\"reason\":\"validity-check\"");
             believing = false;
@@ -155,6 +163,7 @@ public final class ZkClient {
                 Thread.sleep(durationMs(parts[1]));
             } else if (name.equals("check")) {
                 if (stopState != null) {
+                    endPromise();
                     emit("belief-end", "\"session\":" + q(session) + ",\"reason\":\"validity-check\"");
                     return false;
                 }
@@ -169,6 +178,56 @@ public final class ZkClient {
             }
         }
         return true;
+    }
+
+    static synchronized void endPromise() { believingSession = null; }
+
+    static String promise(long heardNs) {
+        // lastHeard is in whole milliseconds of the same clock: the reply came within
+        // [heard, heard + 1 ms), so both ends are written (docs/history.md).
+        return "\"lease_end_local\":" + (heardNs + validityNs) + ",\"promised_end\":" + (heardNs + validityNs)
+                + ",\"promised_end_latest\":" + (heardNs + 1_000_000 + validityNs);
+    }
+
+    /** When the ZooKeeper client last heard from the ensemble (ClientCnxnSocket.lastHeard, read by
+     *  reflection, never written): the instant its read timeout, hence SUSPENDED, counts from. */
+    static long lastHeardNs(CuratorFramework zk) throws Exception {
+        Object zoo = zk.getZookeeperClient().getZooKeeper();
+        Object cnxn = field(org.apache.zookeeper.ZooKeeper.class, "cnxn").get(zoo);
+        Object send = field(cnxn.getClass(), "sendThread").get(cnxn);
+        Object sock = field(send.getClass(), "clientCnxnSocket").get(send);
+        return field(Class.forName("org.apache.zookeeper.ClientCnxnSocket"), "lastHeard").getLong(sock) * 1_000_000L;
+    }
+
+    static java.lang.reflect.Field field(Class<?> c, String name) throws Exception {
+        java.lang.reflect.Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        return f;
+    }
+
+    /** Emits an `extend` each time the client hears from the ensemble while a belief lasts. */
+    static void watchLastHeard(CuratorFramework zk) {
+        Thread t = new Thread(() -> {
+            long seen = 0;
+            for (;;) {
+                try {
+                    Thread.sleep(10);
+                    long heard = lastHeardNs(zk);
+                    // Under the lock that ends a belief: no extend after its belief-end.
+                    synchronized (ZkClient.class) {
+                        String session = believingSession;
+                        if (session != null && heard > seen && seen != 0) {
+                            emit("extend", "\"session\":" + q(session) + ",\"clock\":\"monotonic\"," + promise(heard));
+                        }
+                        seen = session == null ? 0 : Math.max(seen, heard);
+                    }
+                } catch (Exception e) {
+                    // the connection is being replaced: read it again next time
+                }
+            }
+        }, "last-heard");
+        t.setDaemon(true);
+        t.start();
     }
 
     static long durationMs(String text) {
