@@ -34,7 +34,8 @@ def parse(argv):
     p.add_argument("--seeds", type=int, default=20)
     p.add_argument("--locksim", default=os.environ.get("LOCKSIM_BIN"))
     p.add_argument("--out", required=False)
-    p.add_argument("--classes", help="where the Java client is compiled (default: OUT/classes)")
+    p.add_argument("--classes", default=os.environ.get("LOCKSIM_REAL_ZOOKEEPER_CLASSES"),
+                   help="where the Java client is compiled (CMake's, else OUT/classes)")
     p.add_argument("--keep-logs", action="store_true")
     return p.parse_args(argv)
 
@@ -115,10 +116,15 @@ def main(argv=None) -> int:
     labels = ROWS if args.all else (["zookeeper-gc-pause:base"] if args.smoke else args.row)
     reps, seeds = (1, 3) if args.smoke else (args.reps, args.seeds)
     rows = []
-    for label in labels:
-        rows.append(run_row(label, args, reps, seeds))
-        with open(os.path.join(args.out, "results.json"), "w") as f:
-            json.dump(rows, f, indent=1)
+    try:
+        for label in labels:
+            rows.append(run_row(label, args, reps, seeds))
+            with open(os.path.join(args.out, "results.json"), "w") as f:
+                json.dump(rows, f, indent=1)
+    except procs.Interrupted as e:
+        # Every `finally` on the way out stopped what it started (process_groups.py).
+        print(f"interrupted by {e}", file=sys.stderr)
+        return 2
     text = table(rows)
     with open(os.path.join(args.out, "comparison.txt"), "w") as f:
         f.write(text)

@@ -139,7 +139,8 @@ class Repetition:
             while procs.now_ns() < self.t0 and len(self.ready) < len(story.clients):
                 time.sleep(0.05)
             if len(self.ready) < len(story.clients):
-                self.problems.append(f"clients not connected by t0: {sorted(set(c.name for c in story.clients) - self.ready)}")
+                late = sorted({c.name for c in story.clients} - self.ready)
+                self.problems.append(f"clients not connected by t0: {late}")
             deadline = self.t0 + story.run_for_ns + END_GRACE_NS
             for proc, c in zip(running, story.clients):
                 while proc.poll() is None and procs.now_ns() < deadline:
@@ -180,8 +181,6 @@ class Repetition:
                                      "ZooKeeper 3.8.0 ensemble, Curator 5.4.0 InterProcessMutex",
                               processes=processes, nodes=list(story.members), key="lock", recorded=False,
                               app=story.app, faults=list(story.faults))
-        head["service"]["masters"] = [None] * len(story.members)
-        head["service"]["quorum"] = len(story.members) // 2 + 1
         lines = history.merge(head, self.records + resource.records, end_t, end_t)
         errors = history.validate(lines)
         with open(out_path, "w") as f:

@@ -73,7 +73,8 @@ public final class ZkClient {
                 .sessionTimeoutMs(ttlMs).connectionTimeoutMs(ttlMs).retryPolicy(new RetryForever(100)).build();
         zk.getConnectionStateListenable().addListener((c, state) -> {
             emit("store-state", "\"state\":" + q(state.name()));   // dropped from the history: the log's
-            if (("obey-suspended".equals(policy) && (state == ConnectionState.SUSPENDED || state == ConnectionState.LOST))
+            boolean suspended = state == ConnectionState.SUSPENDED || state == ConnectionState.LOST;
+            if (("obey-suspended".equals(policy) && suspended)
                     || ("obey-lost".equals(policy) && state == ConnectionState.LOST)) {
                 if (stopState == null) stopState = state.name();
             }
@@ -102,7 +103,8 @@ public final class ZkClient {
         System.exit(0);   // Curator's threads would keep the JVM up
     }
 
-    static void cycle(CuratorFramework zk, String session, BufferedReader rin, Writer rout, int ttlMs) throws Exception {
+    static void cycle(CuratorFramework zk, String session, BufferedReader rin, Writer rout, int ttlMs)
+            throws Exception {
         emit("want", "");
         Mutex mutex = new Mutex(zk, "/locksim/lock");
         stopState = null;
