@@ -121,6 +121,7 @@ public final class ZkClient {
                 : "obey-lost".equals(cfg.get("policy")) ? ttlMs * 2_000_000L / 3 + ttlMs * 1_000_000L
                 : 3_155_760_000_000_000_000L;
         long heard = lastHeardNs(zk);
+        if (heard == 0) heard = System.nanoTime();   // disconnected already: the promise counts from now
         emit("grant", "\"session\":" + q(session) + ",\"value\":" + q(path) + ",\"token\":" + token
                 + ",\"validity_ns\":" + validityNs + ",\"clock\":\"monotonic\"," + promise(heard));
         believingSession = session;
@@ -194,11 +195,16 @@ public final class ZkClient {
     /** When the ZooKeeper client last heard from the ensemble (ClientCnxnSocket.lastHeard, read by
      *  reflection, never written): the instant its read timeout, hence SUSPENDED, counts from. */
     static long lastHeardNs(CuratorFramework zk) throws Exception {
-        Object zoo = zk.getZookeeperClient().getZooKeeper();
+        org.apache.zookeeper.ZooKeeper zoo = zk.getZookeeperClient().getZooKeeper();
+        // Only while the session's connection is up: a reconnecting client also resets
+        // lastHeard when its TCP connect succeeds (to a cut link's silent proxy, too),
+        // which is not hearing from the ensemble. 0: not heard, no extend.
+        if (zoo.getState() != org.apache.zookeeper.ZooKeeper.States.CONNECTED) return 0;
         Object cnxn = field(org.apache.zookeeper.ZooKeeper.class, "cnxn").get(zoo);
         Object send = field(cnxn.getClass(), "sendThread").get(cnxn);
         Object sock = field(send.getClass(), "clientCnxnSocket").get(send);
-        return field(Class.forName("org.apache.zookeeper.ClientCnxnSocket"), "lastHeard").getLong(sock) * 1_000_000L;
+        long heard = field(Class.forName("org.apache.zookeeper.ClientCnxnSocket"), "lastHeard").getLong(sock);
+        return zoo.getState() == org.apache.zookeeper.ZooKeeper.States.CONNECTED ? heard * 1_000_000L : 0;
     }
 
     static java.lang.reflect.Field field(Class<?> c, String name) throws Exception {
