@@ -193,18 +193,26 @@ public final class ZkClient {
     }
 
     /** When the ZooKeeper client last heard from the ensemble (ClientCnxnSocket.lastHeard, read by
-     *  reflection, never written): the instant its read timeout, hence SUSPENDED, counts from. */
+     *  reflection, never written): the instant its read timeout, hence SUSPENDED, counts from. 0 unless
+     *  the session's socket is up, before and after the read: on a read timeout the client closes the
+     *  socket and then resets lastHeard, and again at its next TCP connect (to a cut link's silent
+     *  proxy too), while its state still says CONNECTED — neither is hearing from the ensemble. */
     static long lastHeardNs(CuratorFramework zk) throws Exception {
         org.apache.zookeeper.ZooKeeper zoo = zk.getZookeeperClient().getZooKeeper();
-        // Only while the session's connection is up: a reconnecting client also resets
-        // lastHeard when its TCP connect succeeds (to a cut link's silent proxy, too),
-        // which is not hearing from the ensemble. 0: not heard, no extend.
-        if (zoo.getState() != org.apache.zookeeper.ZooKeeper.States.CONNECTED) return 0;
         Object cnxn = field(org.apache.zookeeper.ZooKeeper.class, "cnxn").get(zoo);
         Object send = field(cnxn.getClass(), "sendThread").get(cnxn);
         Object sock = field(send.getClass(), "clientCnxnSocket").get(send);
-        long heard = field(Class.forName("org.apache.zookeeper.ClientCnxnSocket"), "lastHeard").getLong(sock);
-        return zoo.getState() == org.apache.zookeeper.ZooKeeper.States.CONNECTED ? heard * 1_000_000L : 0;
+        Class<?> socketClass = Class.forName("org.apache.zookeeper.ClientCnxnSocket");
+        java.lang.reflect.Method up = socketClass.getDeclaredMethod("isConnected");
+        up.setAccessible(true);
+        if (!connected(zoo, up, sock)) return 0;
+        long heard = field(socketClass, "lastHeard").getLong(sock);
+        return connected(zoo, up, sock) ? heard * 1_000_000L : 0;
+    }
+
+    static boolean connected(org.apache.zookeeper.ZooKeeper zoo, java.lang.reflect.Method up, Object sock)
+            throws Exception {
+        return zoo.getState() == org.apache.zookeeper.ZooKeeper.States.CONNECTED && (Boolean) up.invoke(sock);
     }
 
     static java.lang.reflect.Field field(Class<?> c, String name) throws Exception {
