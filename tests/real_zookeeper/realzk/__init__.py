@@ -1,0 +1,1 @@
+"""The real-ZooKeeper referee (docs/real-zookeeper.md)."""

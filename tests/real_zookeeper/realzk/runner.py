@@ -1,0 +1,190 @@
+"""One real repetition of a ZooKeeper row: a fresh ensemble, fresh links and
+a fresh resource; the clients' JVMs started before t0 (a JVM and Curator's
+first connection take seconds); the story; everything stopped; the history.
+
+Every client reaches each server through its own Link (tests/real_redis's
+TCP proxy), so a partition cuts exactly the client-server pairs the story
+separates while the resource stays reachable. A pause is made at the
+client's pause point with realredis.pause.pause_group (SIGSTOP of the JVM's
+process group, checked in /proc, SIGCONT `length` later). The clients' own
+Curator connection states are kept beside the history (not a history event)
+to measure when SUSPENDED and LOST came.
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+
+from realredis import history, procs
+from realredis.link_proxy import Link
+from realredis.pause import pause_group
+from realredis.resource import Resource
+
+from . import ensemble as ens
+from .story import Story, partitions, pause_of
+
+START_MARGIN_NS = 15_000_000_000    # the JVMs' start-up and Curator's first connection, before t0
+END_GRACE_NS = 20_000_000_000
+
+
+class Repetition:
+    def __init__(self, story: Story, rep: int, classes: str, keep_logs_dir: str | None = None):
+        self.story, self.rep, self.classes, self.keep_logs_dir = story, rep, classes, keep_logs_dir
+        self.t0 = None
+        self.records: list[dict] = []
+        self.states: list[dict] = []      # {t, client, state}: Curator's connection states
+        self.problems: list[str] = []
+        self.ready: set[str] = set()
+        self.lock = threading.Lock()
+
+    def _observe(self, kind: str, fields: dict) -> None:
+        t = procs.now_ns() - self.t0
+        with self.lock:
+            self.records.append({"t": t, "p": "observer", "local": t, "type": kind, **fields})
+
+    def _pause(self, proc, client: str, fault: dict) -> None:
+        def release() -> None:
+            try:
+                proc.stdin.write("go\n")
+                proc.stdin.flush()
+            except (BrokenPipeError, ValueError):
+                pass
+        if not pause_group(proc, client, fault["name"], fault["length_ns"], self._observe, release):
+            self.problems.append(f"{client}: SIGSTOP not seen in /proc")
+
+    def _read_client(self, proc, client: str, fault: dict | None) -> None:
+        for line in proc.stdout:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                self.problems.append(f"{client}: not JSON: {line.strip()[:200]}")
+                continue
+            control = record.get("control")
+            if control == "ready":
+                self.ready.add(client)
+            elif control == "pause-point":
+                if fault:
+                    threading.Thread(target=self._pause, args=(proc, client, fault), daemon=True).start()
+                    fault = None
+                else:
+                    proc.stdin.write("go\n")
+                    proc.stdin.flush()
+            elif control:
+                continue
+            elif record["type"] == "store-state":
+                with self.lock:
+                    self.states.append({"t": record["t"] - self.t0, "client": client, "state": record["state"]})
+            else:
+                record["t"] -= self.t0
+                record["local"] -= self.t0
+                for key in ("promised_end", "promised_end_latest", "lease_end_local"):
+                    if isinstance(record.get(key), int):
+                        record[key] -= self.t0
+                with self.lock:
+                    self.records.append(record)
+
+    def _partitions(self, links: dict, stop: threading.Event) -> None:
+        """Cuts (and heals, with a `length`) the links of each partition fault at its time."""
+        events = []
+        for p in partitions(self.story):
+            events.append((p["at_ns"], "cut", p))
+            if p["length_ns"] is not None:
+                events.append((p["at_ns"] + p["length_ns"], "heal", p))
+        for at, what, p in sorted(events, key=lambda e: e[0]):
+            while not stop.is_set() and procs.now_ns() < self.t0 + at:
+                time.sleep(0.0005)
+            if stop.is_set():
+                return
+            for pair in p["cut"]:
+                getattr(links[pair], what)()
+            self._observe("fault", {"fault": "partition" if what == "cut" else "heal"})
+            if what == "cut":
+                self._observe("fault-fired", {"fault": p["name"], "took_effect": True})
+
+    def _client_argv(self, c, ports: dict, resource_port: int) -> list[str]:
+        pause = pause_of(self.story, c.name)
+        args = {"name": c.name, "connect": ",".join(f"127.0.0.1:{ports[m]}" for m in self.story.members),
+                "ttl_ms": self.story.ttl_ns // 1_000_000, "resource_port": resource_port,
+                "start_at_ns": self.t0 + c.start_ns, "steps": "|".join(c.steps),
+                "pause_after": pause["phase"] if pause else "", "policy": self.story.policy,
+                "iterations": c.iterations, "think_ms": c.think_ns // 1_000_000}
+        cp = self.classes + ":" + ens.classpath(ens.CLIENT_JARS)
+        return ["java", *ens.JVM_FLAGS, "-cp", cp, "locksim.ZkClient", *(f"{k}={v}" for k, v in args.items())]
+
+    def run(self, out_path: str) -> dict:
+        story = self.story
+        workdir = tempfile.mkdtemp(prefix="locksim-real-zk-")
+        ensemble, resource, running, links = None, None, [], {}
+        stop = threading.Event()
+        try:
+            ensemble = ens.Ensemble(story.members, workdir, story.tick_ns // 1_000_000, story.ttl_ns // 1_000_000)
+            ensemble.wait_ready()
+            self.t0 = procs.now_ns() + START_MARGIN_NS
+            resource = Resource(story.resource_policy, story.app, lambda: self.t0)
+            for c in story.clients:
+                ports = {}
+                for m, port in zip(story.members, ensemble.client_ports):
+                    links[(c.name, m)] = Link(f"{c.name}-{m}", port)
+                    ports[m] = links[(c.name, m)].port
+                log = open(os.path.join(workdir, f"{c.name}.stderr"), "w")
+                proc = procs.start(self._client_argv(c, ports, resource.port), stdout=subprocess.PIPE,
+                                   stderr=log, stdin=subprocess.PIPE)
+                running.append(proc)
+                threading.Thread(target=self._read_client, args=(proc, c.name, pause_of(story, c.name)),
+                                 daemon=True).start()
+            threading.Thread(target=self._partitions, args=(links, stop), daemon=True).start()
+            while procs.now_ns() < self.t0 and len(self.ready) < len(story.clients):
+                time.sleep(0.05)
+            if len(self.ready) < len(story.clients):
+                late = sorted({c.name for c in story.clients} - self.ready)
+                self.problems.append(f"clients not connected by t0: {late}")
+            deadline = self.t0 + story.run_for_ns + END_GRACE_NS
+            for proc, c in zip(running, story.clients):
+                while proc.poll() is None and procs.now_ns() < deadline:
+                    time.sleep(0.05)
+                if proc.poll() is None:
+                    self.problems.append(f"{c.name} still running at run_for + {END_GRACE_NS // 10**9} s: stopped")
+                elif proc.returncode != 0:
+                    self.problems.append(f"{c.name} exited {proc.returncode}")
+                procs.stop(proc)
+            stop.set()
+            time.sleep(0.2)
+            resource.close()
+            return self._write(out_path, resource, workdir)
+        finally:
+            stop.set()
+            for proc in running:
+                procs.stop(proc)
+            if ensemble:
+                ensemble.close()
+            for link in links.values():
+                link.close()
+            if resource:
+                resource._server.close()
+            if self.keep_logs_dir and os.path.isdir(workdir):
+                shutil.copytree(workdir, os.path.join(self.keep_logs_dir, os.path.basename(out_path) + ".logs"),
+                                dirs_exist_ok=True, ignore=shutil.ignore_patterns("version-2"))
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    def _write(self, out_path: str, resource: Resource, workdir: str) -> dict:
+        story = self.story
+        end_t = procs.now_ns() - self.t0
+        # The ensemble's sessions and lock nodes are not recorded (no key-held /
+        # key-dropped, no store-session): service.recorded false, so P4 is unknown.
+        processes = ([{"name": c.name, "kind": "client", "clock": "monotonic"} for c in story.clients]
+                     + [{"name": m, "kind": "store", "clock": "monotonic"} for m in story.members]
+                     + [{"name": "storage", "kind": "resource", "clock": "monotonic"}])
+        head = history.header(source=f"tests/real_zookeeper: {story.name}:{story.variant} rep {self.rep}, "
+                                     "ZooKeeper 3.8.0 ensemble, Curator 5.4.0 InterProcessMutex",
+                              processes=processes, nodes=list(story.members), key="lock", recorded=False,
+                              app=story.app, faults=list(story.faults))
+        lines = history.merge(head, self.records + resource.records, end_t, end_t)
+        errors = history.validate(lines)
+        with open(out_path, "w") as f:
+            f.write(history.dumps(lines))
+        with open(out_path + ".states.json", "w") as f:
+            json.dump(self.states, f)
+        return {"path": out_path, "errors": errors, "problems": self.problems, "states": self.states}
