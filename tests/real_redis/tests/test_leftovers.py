@@ -1,31 +1,9 @@
 """A SIGTERM of the driver midway (a client SIGSTOPped, redis-server
 running) stops every process it started, and it exits 2."""
-import signal
-import subprocess
-import tempfile
-import time
-
-from procs_check import alive_ours, pids, smoke_run
+import leftovers
+from procs_check import MARKERS, RUN
 
 
 def test_sigterm_midway_leaves_no_process():
-    with tempfile.TemporaryDirectory(prefix="locksim-real-redis-term-") as out:
-        argv, env, pid_log = smoke_run(out)
-        driver = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.monotonic() + 20
-            # Wait until the clients run and c1 is paused (about 2 s after the start).
-            while time.monotonic() < deadline and len(pids(pid_log)) < 3:
-                time.sleep(0.1)
-            time.sleep(3.0)
-            started = pids(pid_log)
-            assert len(started) == 3 and any(alive_ours(p) for p in started)
-            driver.send_signal(signal.SIGTERM)
-            rc = driver.wait(timeout=30)
-        finally:
-            if driver.poll() is None:
-                driver.kill()
-                driver.wait()
-        assert rc == 2, driver.stderr.read()
-        time.sleep(0.2)
-        assert not [p for p in pids(pid_log) if alive_ours(p)]
+    # One redis-server and two clients; c1 is paused about 2 s after the start.
+    leftovers.sigterm_midway(RUN, MARKERS, processes=3, wait_s=20, settle_s=3.0)

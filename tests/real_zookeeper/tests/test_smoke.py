@@ -17,7 +17,7 @@ def test_smoke_run_is_judged_and_leaves_nothing_behind():
         argv, env, pid_log = smoke_run(out)
         done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=110)
         sys.stderr.write(done.stderr)
-        assert done.returncode == 0, done.stdout + done.stderr
+        assert done.returncode in (0, 1), done.stdout + done.stderr
         files = [f for f in os.listdir(out) if f.endswith(".history.jsonl")]
         assert files == ["zookeeper-gc-pause.base.rep1.history.jsonl"]
         with open(os.path.join(out, files[0])) as f:
