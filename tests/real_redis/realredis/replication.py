@@ -249,12 +249,15 @@ class Replicated:
         if master is None:
             self._promotions += 1
         self._observe_as(name, t, "role", {"master": master, "epoch": self._promotions})
-        held = _command(node.port, ["GET", node.tracker.key])
         if role[0] == "master":
             node.master_link_ports = set()
-            if held is not None:
+            try:
+                held = "holding the key" if _command(node.port, ["GET", node.tracker.key]) is not None else None
+            except (OSError, RedisError):
+                held = "and went away before it was asked for the key"
+            if held:
                 node.tracker.exact = False
-                node.tracker.ambiguities.append(f"{name} was promoted holding the key: when it began to count "
+                node.tracker.ambiguities.append(f"{name} was promoted {held}: when its key began to count "
                                                 "is not seen")
         else:
             node.master_link_ports = {role[1]}
