@@ -27,7 +27,7 @@ import time
 
 from . import clients as clientcfg
 from . import history, procs
-from .pause import pause_group
+from .pause import go_on, pause_group
 from .redis_node import RedisNode
 from .resource import Resource
 from .rows import Row
@@ -65,13 +65,8 @@ class Repetition:
 
     def _pause(self, proc: subprocess.Popen, client: str, fault: dict, release_stdin: bool) -> None:
         def release() -> None:
-            if not release_stdin:
-                return
-            try:
-                proc.stdin.write("go\n")
-                proc.stdin.flush()
-            except (BrokenPipeError, ValueError):
-                pass
+            if release_stdin:
+                go_on(proc)
         if not pause_group(proc, client, fault["name"], fault["length_ns"], self._observe, release):
             self.problems.append(f"{client}: SIGSTOP not seen in /proc")
 
@@ -90,8 +85,7 @@ class Repetition:
                                  daemon=True).start()
                 fault = None      # once per run
             elif control == "pause-point":
-                proc.stdin.write("go\n")
-                proc.stdin.flush()
+                go_on(proc)
             elif control:
                 continue
             else:

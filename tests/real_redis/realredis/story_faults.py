@@ -36,7 +36,7 @@ import threading
 import time
 
 from . import procs
-from .pause import pause_group
+from .pause import go_on, pause_group
 from .redis_node import RedisNode
 from .replication import Replicated
 from .story import Story, duration_ns
@@ -198,11 +198,7 @@ class StoryFaults:
         self._observe("fault", {"fault": "crash", "target": fault["target"]})
         took_effect = self.replicated.crash(fault["target"])
         self._observe("fault-fired", {"fault": fault["name"], "took_effect": took_effect})
-        try:
-            proc.stdin.write("go\n")
-            proc.stdin.flush()
-        except (BrokenPipeError, ValueError):
-            pass
+        go_on(proc)
 
     def start(self, t0_ns: int) -> None:
         """Plans the timed faults and starts their thread."""

@@ -20,7 +20,7 @@ import time
 
 from realredis import history, procs
 from realredis.link_proxy import Link
-from realredis.pause import pause_group
+from realredis.pause import go_on, pause_group
 from realredis.resource import Resource
 
 from . import ensemble as ens
@@ -46,13 +46,7 @@ class Repetition:
             self.records.append({"t": t, "p": "observer", "local": t, "type": kind, **fields})
 
     def _pause(self, proc, client: str, fault: dict) -> None:
-        def release() -> None:
-            try:
-                proc.stdin.write("go\n")
-                proc.stdin.flush()
-            except (BrokenPipeError, ValueError):
-                pass
-        if not pause_group(proc, client, fault["name"], fault["length_ns"], self._observe, release):
+        if not pause_group(proc, client, fault["name"], fault["length_ns"], self._observe, lambda: go_on(proc)):
             self.problems.append(f"{client}: SIGSTOP not seen in /proc")
 
     def _read_client(self, proc, client: str, fault: dict | None) -> None:
@@ -70,8 +64,7 @@ class Repetition:
                     threading.Thread(target=self._pause, args=(proc, client, fault), daemon=True).start()
                     fault = None
                 else:
-                    proc.stdin.write("go\n")
-                    proc.stdin.flush()
+                    go_on(proc)
             elif control:
                 continue
             elif record["type"] == "store-state":
