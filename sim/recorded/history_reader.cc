@@ -32,6 +32,15 @@ struct Pending {
   std::size_t line = 0;
   std::optional<RecordedPromise> promise;
   Duration range{0};  // a key event on a common clock: how much later than t it may have been
+  std::optional<std::uint64_t> change;  // a key event that is part of a numbered change ("change")
+};
+
+// A numbered change's instant range, as its first event gave it.
+struct ChangeSeen {
+  std::uint64_t id = 0;
+  std::int64_t t = 0;
+  std::int64_t t_latest = 0;
+  std::size_t line = 0;
 };
 
 class Reader {
@@ -52,6 +61,7 @@ class Reader {
   void key_event(HistoryFields& f, const std::string& type, Pending& p);
   void order(HistoryFields& f, const HistoryLine& line, Pending& p);
   Duration latest_of(HistoryFields& f, const Pending& p);
+  std::uint64_t change_of(HistoryFields& f, const Pending& p);
 
   ProcessId process_named(HistoryFields& f, const char* key, bool observer_too);
   ProcessId client_named(HistoryFields& f, const char* key);
@@ -73,6 +83,7 @@ class Reader {
   std::size_t last_t_line_ = 0;
   std::map<ProcessId, std::pair<std::int64_t, std::size_t>> last_local_;  // per recorder: reading, line
   std::size_t end_line_ = 0;
+  std::optional<ChangeSeen> last_change_;
 };
 
 // Calls |each| with every line that is not blank, parsed; throws at the
@@ -217,6 +228,36 @@ Duration Reader::latest_of(HistoryFields& f, const Pending& p) {
   return Duration{latest - t};
 }
 
+// A key event's change number: the events of one number happened at one
+// instant within their common range, a lower number before a higher
+// (docs/history.md, "Key events known only within a range"). Changes come
+// in the file in the order of their numbers, their ranges rising with them,
+// so that the events as read are one order the changes allow.
+std::uint64_t Reader::change_of(HistoryFields& f, const Pending& p) {
+  if (!f.has("t_latest")) f.fail("change", "numbers a change known within a range: give its t_latest too");
+  const std::int64_t number = f.integer("change");
+  if (number < 0) f.fail("change", std::to_string(number) + " is negative");
+  const auto id = static_cast<std::uint64_t>(number);
+  const std::int64_t t = p.fact.at.time_since_epoch().count();
+  const ChangeSeen here{id, t, t + p.range.count(), p.line};
+  if (!last_change_ || last_change_->id < id) {
+    if (last_change_ && here.t_latest < last_change_->t_latest)
+      f.fail("t_latest", "change " + std::to_string(id) + " may end before change " +
+                             std::to_string(last_change_->id) + " (line " + std::to_string(last_change_->line) +
+                             ") may: a lower number happened first, so its range ends no later");
+    last_change_ = here;
+    return id;
+  }
+  if (last_change_->id != id)
+    f.fail("change", std::to_string(id) + " comes after change " + std::to_string(last_change_->id) + " (line " +
+                         std::to_string(last_change_->line) + "): changes come in the order of their numbers");
+  if (last_change_->t != here.t || last_change_->t_latest != here.t_latest)
+    f.fail("change", "change " + std::to_string(id) + " was within [" + std::to_string(last_change_->t) + ", " +
+                         std::to_string(last_change_->t_latest) + "] on line " + std::to_string(last_change_->line) +
+                         ": the events of one change happened at one instant, so they give one range");
+  return id;
+}
+
 void Reader::event(const HistoryLine& line) {
   HistoryFields f(line.json, where(line.number));
   if (end_line_ != 0) f.fail_line("an event after the end (line " + std::to_string(end_line_) + ")");
@@ -247,8 +288,8 @@ std::vector<std::string> event_keys(const std::string& type) {
       {"release", {"session"}},
       {"op", {"session", "client", "op", "accepted", "reject", "token"}},
       {"app", {"app", "counter", "increments", "elements", "size", "stock", "quiescent"}},
-      {"key-held", {"key", "value", "t_latest"}},
-      {"key-dropped", {"key", "value", "reason", "t_latest"}},
+      {"key-held", {"key", "value", "t_latest", "change"}},
+      {"key-dropped", {"key", "value", "reason", "t_latest", "change"}},
       {"role", {"master", "epoch"}},
       {"store-session", {"session", "client", "event", "ttl_ns"}},
       {"fault", {"fault", "target"}},
@@ -340,6 +381,7 @@ void Reader::key_event(HistoryFields& f, const std::string& type, Pending& p) {
   const redis::KeyId key = key_of(f);
   const std::uint64_t value = value_of(f, "value");
   if (f.has("t_latest")) p.range = latest_of(f, p);
+  if (f.has("change")) p.change = change_of(f, p);
   if (type == "key-held")
     p.fact.body = KeyHeld{by, key, value};
   else
@@ -452,6 +494,7 @@ void Reader::finish(RecordedHistory& out) {
     out.recorder.push_back(p.recorder);
     out.local.push_back(p.local);
     out.range.push_back(p.range);
+    out.change.push_back(p.change);
   }
 }
 

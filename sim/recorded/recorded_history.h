@@ -52,6 +52,9 @@ struct RecordedHistory {
   // happened (a key event whose instant the recorder knows only within a
   // range, "t_latest"); 0 for the rest.
   std::vector<Duration> range;
+  // Per fact: the number of the change it belongs to, if the recorder
+  // numbered it ("change"): one number, one instant; a lower number first.
+  std::vector<std::optional<std::uint64_t>> change;
   // Per process (and the observer, last): the clock its readings are on.
   std::vector<ClockKind> reading_clock;
   std::vector<RecordedPromise> promises;

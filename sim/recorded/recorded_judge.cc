@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <variant>
 
 #include "sim/check/sessions.h"
@@ -146,21 +147,39 @@ Placement local_placement(const RecordedHistory& r, const ClockBounds& clocks) {
 
 // On a common clock with key events known only within a range: the clock
 // is variable 0, each such event a variable of its own up to its range
-// later than its earliest reading.
+// later than its earliest reading — or its change's (history_reader.cc), one
+// for all the events of a change, each change no earlier than the one
+// numbered before it.
 Placement ranged_placement(const RecordedHistory& r) {
   Placement out;
   const std::int64_t base = r.history.facts.empty() ? 0 : r.history.facts.front().at.time_since_epoch().count();
   std::size_t variables = 1;
   std::int64_t widest = 0;
+  std::map<std::uint64_t, std::size_t> change_variable;
   for (std::size_t i = 0; i < r.history.facts.size(); ++i) {
-    out.fact_variable.push_back(r.range[i] > Duration{0} ? variables++ : 0);
+    std::size_t variable = 0;
+    if (r.range[i] > Duration{0}) {
+      if (!r.change[i]) variable = variables++;
+      else if (const auto [it, fresh] = change_variable.try_emplace(*r.change[i], variables); fresh) variable = variables++;
+      else variable = it->second;
+    }
+    out.fact_variable.push_back(variable);
     out.fact_reading.push_back(r.history.facts[i].at.time_since_epoch().count() - base);
     out.latest = std::max(out.latest, out.fact_reading.back() + r.range[i].count());
     widest = std::max(widest, r.range[i].count());
   }
   out.bounds = OffsetBounds(variables, kOffsetUnbounded);
-  for (std::size_t i = 0; i < r.history.facts.size(); ++i)
+  std::optional<std::size_t> previous_change;  // its first fact
+  for (std::size_t i = 0; i < r.history.facts.size(); ++i) {
     if (out.fact_variable[i] != 0) out.bounds.between(0, out.fact_variable[i], -r.range[i].count(), 0);
+    if (!r.change[i] || (previous_change && r.change[*previous_change] == r.change[i])) continue;
+    // Happened at scale * reading - offset: no earlier than the change before
+    // it exactly when its offset exceeds that one's by at most the readings' gap.
+    if (previous_change && out.fact_variable[*previous_change] != out.fact_variable[i])
+      out.bounds.between(out.fact_variable[*previous_change], out.fact_variable[i], -kOffsetUnbounded,
+                         out.fact_reading[i] - out.fact_reading[*previous_change]);
+    previous_change = i;
+  }
   for (const RecordedPromise& p : r.promises) {
     TrueTime end = kTrueNever;
     std::visit(

@@ -241,6 +241,13 @@ MALFORMED = [
     ("not-an-integer", _replace(3, local="soon"), "local", ["must be an integer"]),
     ("before-zero", _replace(1, t=-1), "t", ["before 0"]),
     ("past-the-range", _replace(21, t=2 ** 62 + 1), "t", ["beyond"]),
+    ("change-without-a-range", _replace(11, change=1), "change", ["give its t_latest"]),
+    ("one-change-two-ranges", lambda lines: _replace(11, change=1, t_latest=11_004_000_000)(
+        _replace(9, change=1, t_latest=11_004_000_000)(lines)), "change", ["one instant"]),
+    ("changes-out-of-order", lambda lines: _replace(11, change=1, t_latest=11_004_000_000)(
+        _replace(9, change=2, t_latest=11_004_000_000)(lines)), "change", ["order of their numbers"]),
+    ("a-later-change-ending-earlier", lambda lines: _replace(11, change=2, t_latest=11_004_000_000)(
+        _replace(9, change=1, t_latest=11_009_000_000)(lines)), "t_latest", ["a lower number happened first"]),
     ("reserved-name", lambda lines: [dict(lines[0], processes=lines[0]["processes"] + [
         {"name": "observer", "kind": "other", "clock": "monotonic"}])] + lines[1:], "name", ["reserved"]),
 ]
@@ -436,3 +443,43 @@ def test_with_key_events_in_ranges_every_decided_verdict_is_the_true_one(locksim
         d, n = tally_against_the_run(locksim, ranged, v)
         decided, unknown = decided + d, unknown + n
     assert decided > 300 and unknown > 0, (decided, unknown)
+
+
+def _store_history(numbered):
+    """Three holders of a store's lock in turn, each change known only within a range; the ranges of the two
+    changes overlap. c3, the last holder, writes after both: current whatever the instants, if the changes happened
+    in their order (numbered); unnumbered, each event moves on its own and some orders leave c2 holding."""
+    def key(t, event, value, change, **more):
+        line = {"t": t, "p": "s1", "local": t, "type": event, "key": "lock", "value": value, **more}
+        if change is not None:
+            line["t_latest"] = t + 10_000_000
+            if numbered:
+                line["change"] = change
+        return line
+
+    def grant(t, client, session, value):
+        return {"t": t, "p": client, "local": t, "type": "grant", "session": session, "value": value, "token": -1,
+                "validity_ns": 1_000_000, "clock": "monotonic", "lease_end_local": t + 1_000_000,
+                "promised_end": t + 1_000_000}
+
+    header = {"format": "locksim-history/1", "time": "common", "source": "hand-written: three holders in turn",
+              "processes": [{"name": n, "kind": "client", "clock": "monotonic"} for n in ("c1", "c2", "c3")] + [
+                  {"name": "s1", "kind": "store", "clock": "monotonic"},
+                  {"name": "storage", "kind": "resource", "clock": "monotonic"}],
+              "service": {"nodes": ["s1"], "quorum": 1, "key": "lock", "replicated_state": True, "recorded": True},
+              "app": "none", "faults": []}
+    return [header, key(1_000_000, "key-held", "a1", None), grant(2_000_000, "c1", "s1", "a1"),
+            key(10_000_000, "key-dropped", "a1", 1, reason="deleted"), key(10_000_000, "key-held", "b2", 1),
+            key(15_000_000, "key-dropped", "b2", 2, reason="expired"), key(15_000_000, "key-held", "c3", 2),
+            grant(21_000_000, "c2", "s2", "b2"), grant(26_000_000, "c3", "s3", "c3"),
+            {"t": 30_000_000, "p": "storage", "local": 30_000_000, "type": "op", "session": "s3", "client": "c3",
+             "op": "write", "accepted": True, "reject": "none", "token": -1},
+            {"t": 40_000_000, "p": "observer", "local": 40_000_000, "type": "end"}]
+
+
+def test_numbered_changes_happen_whole_and_in_their_order(locksim, tmp_path):
+    for numbered, p4 in ((True, "holds"), (False, "unknown")):
+        path = tmp_path / f"store-{numbered}.jsonl"
+        path.write_text("".join(json.dumps(x) + "\n" for x in _store_history(numbered)))
+        got = statuses(locksim, path)
+        assert got["P4"][0] == p4, (numbered, got)
