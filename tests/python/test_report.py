@@ -257,16 +257,21 @@ def test_report_interactive_timeline_works_in_chromium(gc_report, tmp_path):
 
 
 def test_report_judges_recorded_histories_beside_the_runs(locksim_bin, tmp_path, capsys):
-    """--history: a real etcd run's history judged by locksim check, with its unknown said, and its timeline."""
+    """--history: a real etcd run's history judged by locksim check, with its timeline — and, written without the
+    store's keys, with its unknown said."""
     root = Path(__file__).resolve().parents[2]
     history = root / "docs" / "examples" / "real-etcd-gc-pause.history.jsonl"
+    lines = [json.loads(line) for line in history.read_text().splitlines()]
+    lines[0]["service"]["recorded"] = False
+    keyless = tmp_path / "keyless.history.jsonl"
+    keyless.write_text("".join(json.dumps(x) + "\n" for x in lines if not x.get("type", "").startswith("key-")))
     out = tmp_path / "r.html"
-    assert report.main(["etcd-gc-pause", "--variant", "base", "--history", str(history), "--out", str(out),
-                        "--locksim", str(locksim_bin), "--no-interactive"]) == 0
+    assert report.main(["etcd-gc-pause", "--variant", "base", "--history", str(history), "--history", str(keyless),
+                        "--out", str(out), "--locksim", str(locksim_bin), "--no-interactive"]) == 0
     page = out.read_text()
     section = page[page.index('<h2 id="histories">'):]
     assert '<span class="u">unknown</span>' in section and "service.recorded is false" in section
-    assert section.count('<span class="v">VIOLATED</span>') == 3
+    assert section.count('<span class="v">VIOLATED</span>') == 4 + 3
     assert "data:image/png;base64," in section and "locksim check" in page
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"format":"locksim-history/9"}\n')

@@ -40,23 +40,29 @@ marks it unknown or leaves it out. What maps to what:
   faults      the driver's faults as the observer's `fault` lines and, for
               each, `fault-fired` under the scenario file's name for it.
 
+  the keys    each change of the Mutex's owner (judge.StoreHistory: the
+              lowest create revision under the prefix) as the old owner's
+              `key-dropped` and the new one's `key-held`, numbered by the
+              revision (`change`) and known only within [t, t_latest]: the
+              bounds judge.py decides P4 with. When a commit is known only
+              between two instants, writing one instant would be a guess;
+              the range and the number say exactly what is known. If the
+              observer's watch broke, or a revision's bounds are not
+              consistent, `service.recorded` is false, no key events are
+              written, the source says why, and `locksim check` says P4 is
+              unknown where an op was accepted.
+
 What the history does not contain, and why:
 
-  key-held / key-dropped  when a revision committed is not known: the
-              observer's watch delivers it later, and the revision ladder
-              only bounds it (judge.py's StoreHistory). The format gives a
-              key event one instant; any instant written would be a guess.
-              So `service.recorded` is false and there are no key events:
-              `locksim check` says P4 is unknown whenever an op was
-              accepted, where judge.py decides it from the bounds.
-  role, store-session     likewise: the driver learns who leads by
-              polling, and when the leader expired a lease only by its
-              key's deletion.
+  role, store-session     the driver learns who leads by polling (so only
+              the header's `masters`, from the cluster's start), and when
+              the leader expired a lease only by its key's deletion.
 """
 import json
 import os
 
 from . import facts as facts_mod
+from . import judge as judge_mod
 from . import scenario as scenario_mod
 
 FORMAT = "locksim-history/1"
@@ -106,8 +112,9 @@ class _Events:
         lines = [line for _, _, line in sorted(self.items, key=lambda e: e[:2])]
         for line in lines:
             line["t"] -= origin_ns
-            if isinstance(line.get("promised_end"), int):
-                line["promised_end"] -= origin_ns
+            for key in ("promised_end", "t_latest"):
+                if isinstance(line.get(key), int):
+                    line[key] -= origin_ns
         return lines
 
 
@@ -197,6 +204,60 @@ def _app_state(r: dict, app: str, quiescent: bool) -> dict:
             "stock": 0, "quiescent": quiescent}
 
 
+def _leader_at(records: list[dict], members: list[str]):
+    """(t_ns -> the member last known to lead by then, the leader at the start): the cluster's start, then the
+    driver's polls after a crash. Known only when polled, so the history has no `role` events, only these names."""
+    cluster = next((r for r in records if r.get("proc") == "driver" and r.get("event") == "cluster"), {})
+    first = cluster.get("leader") if cluster.get("leader") in members else None
+    polls = sorted((r["t_ns"], r["leader"]) for r in records if r.get("proc") == "driver"
+                   and r.get("event") == "leader" and r.get("leader") in members)
+
+    def at(t_ns: int) -> str:
+        return next((who for t, who in reversed(polls) if t <= t_ns), first or members[0])
+    return at, first
+
+
+def _key_events(ev: _Events, records: list[dict], prefix: str, leader_at) -> str | None:
+    """The lock's owner changes, each known only within its revision's commit bounds (judge.StoreHistory);
+    None when written, else why the history leaves the keys out.
+
+    A revision that changes the Mutex's owner (the lowest create revision
+    under the prefix) is one change: the old owner's key dropped and the new
+    one's held together, numbered by the revision, within [lo, hi] — the
+    bounds judge.py decides P4 with. Revisions that change no owner (a
+    waiter's key put or gone) are not the lock's state and are left out.
+    The store is one replicated state: each change is written as the
+    member last known to lead then (_leader_at)."""
+    store = judge_mod.StoreHistory(records, prefix)
+    if not any(r.get("proc") == "observer" and r.get("event") == "ready" for r in records):
+        return "no observer watched the lock's keys"
+    if not store.complete:
+        return "the observer's watch broke before the run ended"
+    unlock_calls = {}
+    for r in records:
+        if r.get("event") == "unlock-invoke":
+            unlock_calls.setdefault(r.get("lease"), []).append(r["t_ns"])
+    changes, held_since = [], 0
+    for k, rev in enumerate(store.events):
+        before, after = store.holder_key_after[k], store.holder_key_after[k + 1]
+        if before == after:
+            continue
+        lo, hi = store.lo[k], store.hi[k]
+        if lo <= 0 or lo > hi:
+            return f"revision {rev['revision']}'s commit is not bounded consistently on both sides"
+        # Gone by its owner's Unlock if the owner called it while holding; else its lease ran out.
+        unlocked = any(held_since <= t <= hi for t in unlock_calls.get(store.holder_after[k], []))
+        changes.append((lo, hi, rev["revision"], before, after, "deleted" if unlocked else "expired"))
+        held_since = lo
+    for lo, hi, revision, before, after, reason in changes:
+        ranged = {"t_latest": hi, "change": revision}
+        if before is not None:
+            ev.add(lo, leader_at(lo), "key-dropped", key=prefix, value=before, reason=reason, **ranged)
+        if after is not None:
+            ev.add(lo, leader_at(lo), "key-held", key=prefix, value=after, **ranged)
+    return None
+
+
 def _fault_events(ev: _Events, records: list[dict], names: dict[str, str]) -> None:
     driver = [r for r in records if r.get("proc") == "driver"]
     for r in driver:
@@ -238,6 +299,10 @@ def convert(records: list[dict], fault_names: dict[str, str] | None = None, sour
     has_resource = any(r.get("proc") == "resource" for r in records) or run.get("app", "none") != "none"
     at_rest = _resource_events(ev, records, granted, run.get("app", "counter")) if has_resource else True
     _fault_events(ev, records, names)
+    cluster = next((r for r in records if r.get("proc") == "driver" and r.get("event") == "cluster"), {})
+    members = sorted(cluster.get("members", {}))
+    leader_at, first_leader = _leader_at(records, members) if members else (None, None)
+    keys_left_out = _key_events(ev, records, run.get("prefix", "lock"), leader_at) if members else "no members"
 
     # Seconds from t0, as judge.py counts; earlier only if something the history holds came earlier.
     origin_ns = min([run["t0_ns"]] + [t for t, _, _ in ev.items])
@@ -246,8 +311,6 @@ def convert(records: list[dict], fault_names: dict[str, str] | None = None, sour
                + [line["local"] for line in lines] + [origin_ns])
     lines.append({"t": last - origin_ns, "p": "observer", "local": last, "type": "end"})
 
-    cluster = next((r for r in records if r.get("proc") == "driver" and r.get("event") == "cluster"), {})
-    members = sorted(cluster.get("members", {}))
     processes = [{"name": c, "kind": "client", "clock": "monotonic"} for c in clients]
     if has_resource:
         processes.append({"name": "resource", "kind": "resource", "clock": "monotonic"})
@@ -256,13 +319,16 @@ def convert(records: list[dict], fault_names: dict[str, str] | None = None, sour
     if has_resource and not at_rest:
         app = "unknown"
         lines = [line for line in lines if line["type"] != "app"]
-    header = {"format": FORMAT, "time": "common",
-              "source": source or (f"tests/real_etcd: real {RELEASE}, {run.get('experiment')} "
-                                   f"{run.get('variant')} rep {run.get('rep')}"),
+    source = source or f"tests/real_etcd: real {RELEASE}, {run.get('experiment')} {run.get('variant')} rep {run.get('rep')}"
+    if keys_left_out is not None:
+        source += f" (the lock's keys are not recorded: {keys_left_out})"
+    header = {"format": FORMAT, "time": "common", "source": source,
               "processes": processes,
               # One key per session under the Mutex's prefix: the lock is the prefix.
               "service": {"nodes": members, "quorum": 1, "key": run.get("prefix", "lock"),
-                          "replicated_state": True, "recorded": False},
+                          "replicated_state": True, "recorded": keys_left_out is None,
+                          **({"masters": [None if m == first_leader else first_leader for m in members]}
+                             if first_leader else {})},
               "app": app, "faults": list(names.values())}
     return [header] + lines
 

@@ -179,15 +179,18 @@ class StoreHistory:
             self.lo[i] = max(self.lo[i], self.lo[i - 1])
         for i in range(n - 2, -1, -1):
             self.hi[i] = min(self.hi[i], self.hi[i + 1])
-        # holder_after[k]: the lease holding the lock once the first k events committed.
+        # holder_after[k]: the lease holding the lock once the first k events
+        # committed (the lowest create revision: the Mutex's owner), and its key.
         present = {}
-        self.holder_after = [None]
+        self.holder_after, self.holder_key_after = [None], [None]
         for ev in self.events:
             if ev["event"] == "put":
                 present.setdefault(ev["key"], (ev["create_revision"], ev["lease"]))
             else:
                 present.pop(ev["key"], None)
-            self.holder_after.append(min(present.values())[1] if present else None)
+            owner = min(present, key=present.get) if present else None
+            self.holder_after.append(present[owner][1] if owner else None)
+            self.holder_key_after.append(owner)
 
     @staticmethod
     def _end(records):

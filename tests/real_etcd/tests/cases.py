@@ -146,7 +146,7 @@ def p4_without_a_ladder():
     st.lease("c2", 6.0)
     st.put("c2", 6.002)
     st.delete("c1", 10.52)
-    st.op("c1", "read", 3.0)      # after c2's put, before the deletion's arrival: the records cannot say
+    st.op("c1", "read", 7.0)      # after c2 asked for the lock, before the deletion's arrival: the records cannot say
     st.op("c1", "read", 11.0)
     return st.end(20)
 

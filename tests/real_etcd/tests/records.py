@@ -19,6 +19,7 @@ class Story:
                  prefix=PREFIX, clients=list(clients), app=app, ttl_s=ttl_s)
         self.add("driver", "cluster", -2, members={m: {"client": f"127.0.0.1:{2379 + 10 * i}", "peer_port": 2380 + 10 * i}
                                                    for i, m in enumerate(("s1", "s2", "s3"))}, leader="s1")
+        self.add("observer", "ready", -0.5, prefix=PREFIX + "/", revision=1)
 
     def add(self, proc, event, at_s, **fields):
         rec = {"t_ns": T0 + int(round(at_s * S)), "proc": proc, "event": event, **fields}
@@ -31,6 +32,7 @@ class Story:
         self.add(client, "lease-invoke", at_s, ttl_s=self.ttl_s)
         self.add(client, "lease", at_s, lease=lease, ttl_s=self.ttl_s)
         self.add(client, "keepalive-start", at_s, lease=lease, deadline_ns=T0 + int(round((at_s + 6) * S)))
+        self.add(client, "lock-invoke", at_s, lease=lease, key=f"{PREFIX}/{lease}")
         return lease
 
     def keepalive(self, client, at_s, ttl_s=None):

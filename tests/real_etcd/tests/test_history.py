@@ -14,28 +14,36 @@ from referee import compare, experiments, history, judge, locksim_check
 LOCKSIM = os.environ.get("LOCKSIM_BIN")
 needs_check = pytest.mark.skipif(not LOCKSIM, reason="LOCKSIM_BIN names a locksim with the check command")
 
-# The history has no key events (service.recorded is false: history.py says
-# why), so locksim check cannot tell who held the lock when an op was
-# accepted: P4 is unknown whenever an op was, where judge.py decides it
-# from the revision ladder's bounds. With no accepted op both say holds.
-P4_WITHOUT_KEYS = "unknown"
-
-
-def expected_check(records, name: str, judged: str) -> str:
-    accepted = any(r.get("proc") == "resource" and r.get("event") == "op" and r.get("accepted") for r in records)
-    if name == "resource-current" and accepted:
-        return P4_WITHOUT_KEYS
-    return judged
+def key_events(lines):
+    return [line for line in lines if line.get("type") in ("key-held", "key-dropped")]
 
 
 @pytest.mark.parametrize("case", sorted(cases.CASES))
 def test_every_case_becomes_a_valid_history(case):
-    lines = history.convert(cases.CASES[case]())
+    records = cases.CASES[case]()
+    lines = history.convert(records)
     history_format.validate(lines)
     header = lines[0]
     assert header["service"] == {"nodes": ["s1", "s2", "s3"], "quorum": 1, "key": "/locksim/lock",
-                                 "replicated_state": True, "recorded": False}
-    assert not any(line.get("type") in ("key-held", "key-dropped", "role", "store-session") for line in lines)
+                                 "replicated_state": True, "recorded": True, "masters": [None, "s1", "s1"]}
+    assert not any(line.get("type") in ("role", "store-session") for line in lines)
+    # Each owner change: numbered by its revision, within its commit bounds, the old owner's key first.
+    changes = {}
+    for line in key_events(lines):
+        changes.setdefault(line["change"], []).append(line)
+        assert line["t_latest"] >= line["t"] and line["p"] == "s1"
+    for events in changes.values():
+        assert len({(e["t"], e["t_latest"]) for e in events}) == 1
+        assert [e["type"] for e in events] in (["key-held"], ["key-dropped"], ["key-dropped", "key-held"])
+    assert list(changes) == sorted(changes)
+
+
+def test_a_watch_that_broke_leaves_the_keys_out_and_says_why():
+    records = cases.CASES["p4-op-after-the-revocation"]()
+    records.insert(-2, {"t_ns": records[-3]["t_ns"], "proc": "observer", "event": "watch-error", "error": "lost"})
+    lines = history.convert(records)
+    assert lines[0]["service"]["recorded"] is False and not key_events(lines)
+    assert "the lock's keys are not recorded: the observer's watch broke" in lines[0]["source"]
 
 
 @needs_check
@@ -47,10 +55,7 @@ def test_locksim_check_judges_every_case_as_the_judge_does(case, tmp_path):
     checked = locksim_check.check(LOCKSIM, str(path))
     judged = {name: v.status for name, v in judge.judge(records).items()}
     got = {name: checked[name]["status"] for name in judged}
-    want = {name: expected_check(records, name, status) for name, status in judged.items()}
-    assert got == want, {name: checked[name] for name in judged}
-    if got["resource-current"] == "unknown":
-        assert "service.recorded is false" in checked["resource-current"]["unknown_because"]
+    assert got == judged, {name: checked[name] for name in judged}
 
 
 def test_the_grant_carries_the_clients_own_deadline_and_each_later_reply_extends_it():
