@@ -6,8 +6,10 @@
 
 #include "sim/jsontext/json_text.h"
 #include "sim/recorded/history_fields.h"
+#include "sim/recorded/history_events.h"
 #include "sim/recorded/history_header.h"
 #include "sim/recorded/history_names.h"
+#include "sim/recorded/key_changes.h"
 #include "sim/scenario/doc.h"
 #include "sim/wire/redis.h"
 #include "sim/wire/resource.h"
@@ -15,10 +17,6 @@
 namespace locksim {
 
 namespace {
-
-const std::vector<std::string> kEventTypes{
-    "want", "give-up",  "invoke",      "complete", "grant",         "extend", "belief-end",  "release", "op",
-    "app",  "key-held", "key-dropped", "role",     "store-session", "fault",  "fault-fired", "end"};
 
 // Deeper than any history's line, shallow enough that a line of brackets
 // cannot build a huge tree.
@@ -33,14 +31,6 @@ struct Pending {
   std::optional<RecordedPromise> promise;
   Duration range{0};  // a key event on a common clock: how much later than t it may have been
   std::optional<std::uint64_t> change;  // a key event that is part of a numbered change ("change")
-};
-
-// A numbered change's instant range, as its first event gave it.
-struct ChangeSeen {
-  std::uint64_t id = 0;
-  std::int64_t t = 0;
-  std::int64_t t_latest = 0;
-  std::size_t line = 0;
 };
 
 class Reader {
@@ -83,7 +73,7 @@ class Reader {
   std::size_t last_t_line_ = 0;
   std::map<ProcessId, std::pair<std::int64_t, std::size_t>> last_local_;  // per recorder: reading, line
   std::size_t end_line_ = 0;
-  std::optional<ChangeSeen> last_change_;
+  KeyChangeOrder changes_;
 };
 
 // Calls |each| with every line that is not blank, parsed; throws at the
@@ -228,34 +218,15 @@ Duration Reader::latest_of(HistoryFields& f, const Pending& p) {
   return Duration{latest - t};
 }
 
-// A key event's change number: the events of one number happened at one
-// instant within their common range, a lower number before a higher
-// (docs/history.md, "Key events known only within a range"). Changes come
-// in the file in the order of their numbers, their ranges rising with them,
-// so that the events as read are one order the changes allow.
+// A key event's change number (key_changes.h says what it promises).
 std::uint64_t Reader::change_of(HistoryFields& f, const Pending& p) {
   if (!f.has("t_latest")) f.fail("change", "numbers a change known within a range: give its t_latest too");
   const std::int64_t number = f.integer("change");
   if (number < 0) f.fail("change", std::to_string(number) + " is negative");
-  const auto id = static_cast<std::uint64_t>(number);
   const std::int64_t t = p.fact.at.time_since_epoch().count();
-  const ChangeSeen here{id, t, t + p.range.count(), p.line};
-  if (!last_change_ || last_change_->id < id) {
-    if (last_change_ && here.t_latest < last_change_->t_latest)
-      f.fail("t_latest", "change " + std::to_string(id) + " may end before change " +
-                             std::to_string(last_change_->id) + " (line " + std::to_string(last_change_->line) +
-                             ") may: a lower number happened first, so its range ends no later");
-    last_change_ = here;
-    return id;
-  }
-  if (last_change_->id != id)
-    f.fail("change", std::to_string(id) + " comes after change " + std::to_string(last_change_->id) + " (line " +
-                         std::to_string(last_change_->line) + "): changes come in the order of their numbers");
-  if (last_change_->t != here.t || last_change_->t_latest != here.t_latest)
-    f.fail("change", "change " + std::to_string(id) + " was within [" + std::to_string(last_change_->t) + ", " +
-                         std::to_string(last_change_->t_latest) + "] on line " + std::to_string(last_change_->line) +
-                         ": the events of one change happened at one instant, so they give one range");
-  return id;
+  if (auto problem = changes_.add(static_cast<std::uint64_t>(number), t, t + p.range.count(), p.line))
+    f.fail(problem->field, problem->text);
+  return static_cast<std::uint64_t>(number);
 }
 
 void Reader::event(const HistoryLine& line) {
@@ -270,34 +241,6 @@ void Reader::event(const HistoryLine& line) {
   order(f, line, p);
   event_fields(f, type, p);
   pending_.push_back(std::move(p));
-}
-
-// Which fields each event may hold besides the ones every event has: a
-// field outside its list is a typo, refused.
-std::vector<std::string> event_keys(const std::string& type) {
-  static const std::map<std::string, std::vector<std::string>> kFields{
-      {"want", {}},
-      {"give-up", {}},
-      {"end", {}},
-      {"invoke", {"op", "kind"}},
-      {"complete", {"op", "kind", "outcome"}},
-      {"grant",
-       {"session", "value", "token", "validity_ns", "clock", "lease_end_local", "promised_end", "promised_end_latest"}},
-      {"extend", {"session", "clock", "lease_end_local", "promised_end", "promised_end_latest"}},
-      {"belief-end", {"session", "reason"}},
-      {"release", {"session"}},
-      {"op", {"session", "client", "op", "accepted", "reject", "token"}},
-      {"app", {"app", "counter", "increments", "elements", "size", "stock", "quiescent"}},
-      {"key-held", {"key", "value", "t_latest", "change"}},
-      {"key-dropped", {"key", "value", "reason", "t_latest", "change"}},
-      {"role", {"master", "epoch"}},
-      {"store-session", {"session", "client", "event", "ttl_ns"}},
-      {"fault", {"fault", "target"}},
-      {"fault-fired", {"fault", "took_effect"}}};
-  std::vector<std::string> keys{"t", "p", "local", "type"};
-  const auto& more = kFields.at(type);
-  keys.insert(keys.end(), more.begin(), more.end());
-  return keys;
 }
 
 void Reader::event_fields(HistoryFields& f, const std::string& type, Pending& p) {

@@ -147,7 +147,7 @@ Placement local_placement(const RecordedHistory& r, const ClockBounds& clocks) {
 
 // On a common clock with key events known only within a range: the clock
 // is variable 0, each such event a variable of its own up to its range
-// later than its earliest reading — or its change's (history_reader.cc), one
+// later than its earliest reading — or its change's (key_changes.h), one
 // for all the events of a change, each change no earlier than the one
 // numbered before it.
 Placement ranged_placement(const RecordedHistory& r) {
@@ -159,9 +159,9 @@ Placement ranged_placement(const RecordedHistory& r) {
   for (std::size_t i = 0; i < r.history.facts.size(); ++i) {
     std::size_t variable = 0;
     if (r.range[i] > Duration{0}) {
-      if (!r.change[i]) variable = variables++;
-      else if (const auto [it, fresh] = change_variable.try_emplace(*r.change[i], variables); fresh) variable = variables++;
-      else variable = it->second;
+      // A change's events share one variable; any other ranged event has its own.
+      variable = r.change[i] ? change_variable.try_emplace(*r.change[i], variables).first->second : variables;
+      if (variable == variables) ++variables;
     }
     out.fact_variable.push_back(variable);
     out.fact_reading.push_back(r.history.facts[i].at.time_since_epoch().count() - base);
