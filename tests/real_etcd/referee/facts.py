@@ -96,7 +96,8 @@ def _run_record(records):
 def decisions(records: list[dict]) -> list[dict]:
     """The resource's decisions on ops: the resource's `op` records, or — when the stock lives in etcd —
     the clients' `store-op` records (each decided by the leader within [invoke_ns, t_ns]; recorded at t_ns)."""
-    return [r for r in records if (r.get("proc") == "resource" and r.get("event") == "op")
+    return [r if r.get("proc") == "resource" else {"client": r.get("proc"), **r} for r in records
+            if (r.get("proc") == "resource" and r.get("event") == "op")
             or (r.get("event") == "store-op" and "accepted" in r)]
 
 

@@ -18,7 +18,10 @@ P2 belief-exclusive two sessions' beliefs overlap for a positive time.
                     exited, the run's end (facts.py). A pause ends nothing.
 P3 resource-exclusive  in the resource's order of accepted ops, an op of X
                     right after another session's op when X had one before
-                    (X, Y, X). Each resumption counts once.
+                    (X, Y, X). Each resumption counts once. A stock kept in
+                    etcd: the leader's order, sure by revision, but reads at
+                    one revision whose calls overlap may have been served
+                    either way round — such a case is unknown.
 P4 resource-current an op accepted while its session is not the service's
                     holder: the lease owning the key with the lowest create
                     revision under the prefix, in the store's state at that
@@ -113,10 +116,46 @@ def _accepted_ops(records):
     return sorted(ops, key=lambda r: r.get("seq", 0))
 
 
+def _before(a: dict, b: dict) -> bool:
+    """Whether the leader surely decided store op a before b: by revision (a sale makes its revision, a
+    read sees the latest), and two reads at one revision only if a's reply came before b's call."""
+    if a["revision"] != b["revision"]:
+        return a["revision"] < b["revision"]
+    if a["op"] != "read" or b["op"] != "read":
+        return a["op"] != "read"
+    return a["t_ns"] < b["invoke_ns"]
+
+
+def _store_resumptions(ops, f, v: Verdict) -> Verdict:
+    """P3 for a stock kept in etcd: X, Y, X where the leader's order of the three is sure (violated), or
+    only possible (unknown: concurrent reads at one revision may have been served either way round)."""
+    for i, x2 in enumerate(ops):
+        for x1 in ops[:i]:
+            if x1["session"] != x2["session"]:
+                continue
+            between = [y for y in ops if y["session"] != x1["session"] and not _before(y, x1)
+                       and not _before(x2, y)]
+            sure = [y for y in between if _before(x1, y) and _before(y, x2)]
+            if sure:
+                y = sure[0]
+                v.violate(x2["t_ns"], f"{x2['client']} {x2['op']} accepted at {_s(x2['t_ns'], f.t0_ns)} resumed its "
+                                      f"session after {y['client']}'s {y['op']} at {_s(y['t_ns'], f.t0_ns)}")
+                break
+            if between:
+                v.unknown += 1
+                v.notes.append(f"{x2['client']}'s {x2['op']} at {_s(x2['t_ns'], f.t0_ns)}: another session's op "
+                               "may have come between it and its session's earlier op (concurrent reads)")
+                break
+    return v.settle()
+
+
 def resource_exclusive(records, f: facts_mod.Facts) -> Verdict:
     v = Verdict()
+    ops = _accepted_ops(records)
+    if any(op.get("event") == "store-op" for op in ops):
+        return _store_resumptions(ops, f, v)
     seen, previous = set(), None
-    for op in _accepted_ops(records):
+    for op in ops:
         s = op["session"]
         if previous is not None and s != previous["session"] and s in seen:
             v.violate(op["t_ns"], f"{op['client']} {op['op']} accepted at {_s(op['t_ns'], f.t0_ns)} resumed its "

@@ -97,19 +97,21 @@ def stock_oversold(initial=1):
     return st.records
 
 
-def stock_in_etcd(final=True):
-    """txn-guarded: the buyers' Gets and Txns, decided by the leader; c1's and c2's keys are gone by 30 s."""
+def stock_in_etcd(final=True, read_order=("c1", "c2", "c3"), call_s=0.001):
+    """txn-guarded: the buyers' Gets and Txns, decided by the leader; c1's and c2's keys are gone by 30 s.
+    read_order: the order of the reads' replies, each call_s before its reply (calls that overlap: the
+    leader's order of the reads is not known)."""
     st = _buyers()
     st.add("observer", "put", 0.005, key=st.key("c1"), lease="aa", revision=2, create_revision=2)
     st.add("observer", "put", 0.105, key=st.key("c2"), lease="bb", revision=3, create_revision=3)
     st.add("observer", "put", 0.205, key=st.key("c3"), lease="cc", revision=4, create_revision=4)
     st.add("observer", "delete", 10.15, key=st.key("c1"), lease="aa", revision=5, create_revision=2)
     st.add("observer", "delete", 20.55, key=st.key("c2"), lease="bb", revision=6, create_revision=3)
-    ops = [("c1", "read", True, 1, 6), ("c2", "read", True, 1, 6), ("c3", "read", True, 1, 6),
-           ("c1", "decrement", False, 1, 6), ("c2", "decrement", False, 1, 6), ("c3", "decrement", True, 0, 7)]
+    ops = [(c, "read", True, 1, 6) for c in read_order]
+    ops += [("c1", "decrement", False, 1, 6), ("c2", "decrement", False, 1, 6), ("c3", "decrement", True, 0, 7)]
     for i, (c, op, ok, value, revision) in enumerate(ops):
         at = 30.01 + 0.002 * i
-        st.add(c, "store-op", at, client=c, op=op, invoke_ns=T0 + int((at - 0.001) * S), token={"c1": 2, "c2": 3, "c3": 4}[c],
+        st.add(c, "store-op", at, client=c, op=op, invoke_ns=T0 + int((at - (call_s if op == "read" else 0.001)) * S), token={"c1": 2, "c2": 3, "c3": 4}[c],
                store=True, accepted=ok, reason="" if ok else "stale-token", value=value, revision=revision,
                session=st._lease(c), iteration=0)
     st.add("driver", "end", 31)

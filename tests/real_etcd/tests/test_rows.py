@@ -65,6 +65,15 @@ def test_the_stock_kept_in_etcd_is_judged_from_the_txns_and_the_observers_last_r
     assert judge.judge(row_cases.stock_in_etcd(final=False))["invariant"].status == "unknown"
 
 
+def test_reads_at_one_revision_whose_calls_overlap_leave_p3_unknown_and_sequential_ones_decide_it():
+    overlapping = row_cases.stock_in_etcd(read_order=("c3", "c1", "c2"), call_s=0.005)
+    v = judge.judge(overlapping)["resource-exclusive"]
+    assert v.status == "unknown" and v.unknown == 1 and "concurrent reads" in v.notes[0]
+    sequential = row_cases.stock_in_etcd(read_order=("c3", "c1", "c2"), call_s=0.001)
+    v = judge.judge(sequential)["resource-exclusive"]
+    assert v.status == "violated" and "c3 decrement accepted at 30.020s resumed its session after c1's read" in v.witness
+
+
 def test_the_txn_guarded_history_records_the_leaders_decisions_as_the_resources_at_the_reply():
     records = row_cases.stock_in_etcd()
     lines = history.convert(records)
