@@ -155,6 +155,14 @@ def waiter_grant_after_holder_key_deleted(f, roles):
     return w.grant_ns - h.key_deleted_ns
 
 
+def third_grant_after_waiter_key_deleted(f, roles):
+    """The next hand-over of a story with a third client (roles["third"]): its grant after the waiter's key went."""
+    w, t = f.get(roles["waiter"]), f.get(roles.get("third", ""))
+    if not w or not t or t.grant_ns is None or w.key_deleted_ns is None:
+        return None
+    return t.grant_ns - w.key_deleted_ns
+
+
 COUNTS = {"sessions_granted", "final_stock", "stale_rejections"}   # shown as numbers, not seconds
 
 # name -> (function, the table's label with {holder}/{waiter})
@@ -191,6 +199,8 @@ ALL = {
     "stale_rejections": (stale_rejections, "ops refused stale-token (count)"),
     "waiter_grant_after_holder_key_deleted": (waiter_grant_after_holder_key_deleted,
                                               "{waiter} grant − {holder} key deleted (lease expiry)"),
+    "third_grant_after_waiter_key_deleted": (third_grant_after_waiter_key_deleted,
+                                             "{third} grant − {waiter} key deleted (lease expiry)"),
 }
 
 
