@@ -131,10 +131,12 @@ def longest_grant_wait(f, roles):
 
 
 def longest_handover(f, roles):
-    """The longest time from an Unlock call to the next grant (another session's)."""
+    """The longest time from an Unlock call to the next grant, where that session was already waiting
+    (its want before the Unlock call: a lock hand-over, not a lock left idle while everyone thinks)."""
     granted = sorted((s for s in f.sessions.values() if s.grant_ns is not None), key=lambda s: s.grant_ns)
     gaps = [b.grant_ns - a.release_ns for a, b in zip(granted, granted[1:])
-            if a.release_ns is not None and a.release_ns <= b.grant_ns]
+            if a.release_ns is not None and a.release_ns <= b.grant_ns
+            and b.want_ns is not None and b.want_ns <= a.release_ns]
     return max(gaps) if gaps else None
 
 
@@ -194,7 +196,7 @@ ALL = {
                                     "new leader known − leader crash (real: polled)"),
     "sessions_granted": (sessions_granted, "sessions granted (count)"),
     "longest_grant_wait": (longest_grant_wait, "longest wait for a grant (want − grant)"),
-    "longest_handover": (longest_handover, "longest Unlock call − next grant"),
+    "longest_handover": (longest_handover, "longest Unlock call − waiting client's grant"),
     "final_stock": (final_stock, "stock at rest (count)"),
     "stale_rejections": (stale_rejections, "ops refused stale-token (count)"),
     "waiter_grant_after_holder_key_deleted": (waiter_grant_after_holder_key_deleted,

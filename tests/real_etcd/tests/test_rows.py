@@ -8,7 +8,7 @@ import pytest
 import history_format
 import row_cases
 
-from referee import facts, history, judge, locksim_check
+from referee import facts, history, judge, locksim_check, magnitudes
 
 LOCKSIM = os.environ.get("LOCKSIM_BIN")
 needs_check = pytest.mark.skipif(not LOCKSIM, reason="LOCKSIM_BIN names a locksim with the check command")
@@ -103,3 +103,11 @@ def test_locksim_check_judges_the_rows_records_as_the_judge_does(case, tmp_path)
     for name, status in verdicts(records).items():
         want = "unknown" if name == "resource-current" else status   # no key events: history.py says why
         assert checked[name]["status"] == want, (name, checked[name])
+
+
+def test_the_controls_magnitudes_count_sessions_and_time_only_hand_overs_to_a_waiting_client():
+    f = facts.from_real(row_cases.two_cycles_of_c1_around_c2().finish(1))
+    roles = {"holder": "c1", "waiter": "c2"}
+    got = magnitudes.measure(f, ["sessions_granted", "longest_grant_wait", "longest_handover"], roles)
+    # c2 waits from 0 s to its grant at 60 ms; c1's second cycle begins after c2's Unlock: no hand-over.
+    assert got == {"sessions_granted": 3, "longest_grant_wait": 60_000_000, "longest_handover": 10_000_000}
