@@ -21,9 +21,6 @@
 //	call NAME  call the service NAME and wait for its answer, however long
 //	work DUR   sleep DUR (Go duration, "200ms")
 //
-// A rejected op ends the cycle early, and the client still unlocks (as
-// locksim's workload does: the resource said the lock is stale).
-//
 // Keepalive replies, unmodified: clientv3 keeps one keepalive entry per
 // lease and fans each reply out to every channel registered for it. This
 // client registers its own channel first (cli.KeepAlive on the lease) and
