@@ -86,12 +86,15 @@ func runClient(args []string) {
 	fs.StringVar(&o.prefix, "prefix", "/locksim/lock", "the Mutex's key prefix")
 	fs.StringVar(&o.resource, "resource", "", "host:port of the resource (empty: no resource)")
 	fs.StringVar(&services, "services", "", "comma-separated NAME=HOST:PORT of the services `call NAME` calls")
-	fs.StringVar(&o.stockKey, "stock-key", "", "the stock lives in etcd under this key: read is a Get, decrement a guarded Txn")
-	fs.StringVar(&steps, "steps", "[]", `JSON array of steps: "check", "read", "write", "decrement", "call NAME", "work 200ms"`)
+	fs.StringVar(&o.stockKey, "stock-key", "",
+		"the stock lives in etcd under this key: read is a Get, decrement a guarded Txn")
+	fs.StringVar(&steps, "steps", "[]",
+		`JSON array of steps: "check", "read", "write", "decrement", "call NAME", "work 200ms"`)
 	fs.BoolVar(&o.unlock, "unlock", true, "Unlock after the steps")
 	fs.DurationVar(&o.unlockTimeout, "unlock-timeout", time.Second, "deadline of the Unlock request")
 	fs.Int64Var(&o.startAtNs, "start-at-ns", 0, "begin (take the lease) at this CLOCK_MONOTONIC instant")
-	fs.IntVar(&o.pauseAfterStep, "pause-after-step", -2, "wait for the driver after this step of the first cycle (0-based; -1: right after the grant; -2: never)")
+	fs.IntVar(&o.pauseAfterStep, "pause-after-step", -2,
+		"wait for the driver after this step of the first cycle (0-based; -1: right after the grant; -2: never)")
 	fs.IntVar(&o.iterations, "iterations", 1, "Lock–steps–Unlock cycles")
 	fs.DurationVar(&o.think, "think", 0, "pause between cycles")
 	fs.Parse(args)

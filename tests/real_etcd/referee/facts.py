@@ -108,7 +108,8 @@ def stock_states(records) -> list[dict]:
     for r in records:
         if r.get("proc") == "resource" and r.get("event") in ("op", "final") and "stock" in r \
                 and (r["event"] == "final" or r.get("accepted")):
-            out.append({"t_ns": r["t_ns"], "stock": r["stock"], "sales": r["increments"], "final": r["event"] == "final"})
+            out.append({"t_ns": r["t_ns"], "stock": r["stock"], "sales": r["increments"],
+                        "final": r["event"] == "final"})
         elif r.get("event") == "store-op" and r.get("accepted") and r.get("op") == "decrement":
             sales += 1
             out.append({"t_ns": r["t_ns"], "stock": r["value"], "sales": sales, "final": False})

@@ -124,8 +124,8 @@ def _client_events(ev: _Events, client: str, mine: list[dict], sessions: list) -
     current = None    # the session of the cycle since its grant
     for r in mine:
         e = r["event"]
-        if e in ("lease-invoke", "lock-invoke") and acquire is None and (e == "lease-invoke" or current is None
-                                                                           or current.iteration != r.get("iteration", 0)):
+        new_cycle = current is None or current.iteration != r.get("iteration", 0)
+        if e in ("lease-invoke", "lock-invoke") and acquire is None and (e == "lease-invoke" or new_cycle):
             ev.add(r["t_ns"], client, "want")
             op += 1
             acquire = op

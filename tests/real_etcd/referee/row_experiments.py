@@ -62,7 +62,8 @@ class OversellIncident(Experiment):
     scenario = "oversell-incident-etcd.toml"
     roles = {"holder": "c1", "waiter": "c2", "third": "c3"}
     magnitudes = ["final_stock", "stale_rejections", "waiter_grant_after_holder_key_deleted",
-                  "third_grant_after_waiter_key_deleted", "holder_key_deleted_after_promise_end", "waiter_grant_after_promise_end", "belief_overlap"]
+                  "third_grant_after_waiter_key_deleted", "holder_key_deleted_after_promise_end",
+                  "waiter_grant_after_promise_end", "belief_overlap"]
     required_faults = ["pause", "blackhole", "heal"]
 
     def prepare(self, story):

@@ -111,7 +111,8 @@ def stock_in_etcd(final=True, read_order=("c1", "c2", "c3"), call_s=0.001):
     ops += [("c1", "decrement", False, 1, 6), ("c2", "decrement", False, 1, 6), ("c3", "decrement", True, 0, 7)]
     for i, (c, op, ok, value, revision) in enumerate(ops):
         at = 30.01 + 0.002 * i
-        st.add(c, "store-op", at, client=c, op=op, invoke_ns=T0 + int((at - (call_s if op == "read" else 0.001)) * S), token={"c1": 2, "c2": 3, "c3": 4}[c],
+        called = at - (call_s if op == "read" else 0.001)
+        st.add(c, "store-op", at, client=c, op=op, invoke_ns=T0 + int(called * S), token={"c1": 2, "c2": 3, "c3": 4}[c],
                store=True, accepted=ok, reason="" if ok else "stale-token", value=value, revision=revision,
                session=st._lease(c), iteration=0)
     st.add("driver", "end", 31)

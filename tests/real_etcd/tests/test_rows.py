@@ -71,7 +71,8 @@ def test_reads_at_one_revision_whose_calls_overlap_leave_p3_unknown_and_sequenti
     assert v.status == "unknown" and v.unknown == 1 and "concurrent reads" in v.notes[0]
     sequential = row_cases.stock_in_etcd(read_order=("c3", "c1", "c2"), call_s=0.001)
     v = judge.judge(sequential)["resource-exclusive"]
-    assert v.status == "violated" and "c3 decrement accepted at 30.020s resumed its session after c1's read" in v.witness
+    assert v.status == "violated"
+    assert "c3 decrement accepted at 30.020s resumed its session after c1's read" in v.witness
 
 
 def test_the_txn_guarded_history_records_the_leaders_decisions_as_the_resources_at_the_reply():
