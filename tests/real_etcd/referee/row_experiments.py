@@ -25,6 +25,7 @@
 """
 from . import experiments
 from .experiments import Experiment, NotRealisable, _fault_of_kind, _Pause
+from .runner import service_latencies
 from .scenario import duration_ns
 
 
@@ -67,6 +68,10 @@ class OversellIncident(Experiment):
     required_faults = ["pause", "blackhole", "heal"]
 
     def prepare(self, story):
+        try:
+            service_latencies(story)
+        except ValueError as e:
+            raise NotRealisable(str(e)) from e
         self.stalls = []
         for name, fault in story.faults.items():
             if fault.get("kind") == "pause":
