@@ -2,19 +2,24 @@
 // recipe — clientv3/concurrency's Session and Mutex from Debian's etcd
 // 3.4.23 source, unmodified — plus records of everything it sees.
 //
-// The story: connect; wait for the start time; take a lease (the session);
-// Lock (no deadline, as Lock(ctx) is usually called); run the steps; Unlock.
+// The story: connect; wait for the start time; then --iterations cycles of
+// Lock (no deadline, as Lock(ctx) is usually called), the steps, Unlock, and
+// --think between cycles. One Session for all cycles, and one Mutex locked
+// again each cycle, as an application that keeps its session writes it and
+// as locksim's etcd client does (sim/lock/store_lock_acquire.cc: a new
+// session only when there is none or its Done() closed). Each grant is a
+// session of its own in the records (`session`: the lease ID in hex for the
+// lease's first grant, LEASE.N for its N-th), which the resource's ops carry.
 //
 //	check      non-blocking look at session.Done(): closed means clientv3
 //	           gave the lease up (its keepalive deadline passed, or the
 //	           server said the lease is gone); the client records the end of
-//	           its belief and stops acting
-//	read       read the counter at the resource
+//	           its belief and stops the cycle
+//	read       read the resource (the counter, or the stock)
 //	write      write last read + 1 to the resource
+//	decrement  stock: if the last read saw stock > 0, sell one (client_steps.go)
+//	call NAME  call the service NAME and wait for its answer, however long
 //	work DUR   sleep DUR (Go duration, "200ms")
-//
-// Resource ops carry the client's name, its session (the lease ID in hex)
-// and its fencing token (its lock key's create revision).
 //
 // Keepalive replies, unmodified: clientv3 keeps one keepalive entry per
 // lease and fans each reply out to every channel registered for it. This
@@ -27,26 +32,25 @@
 // grants it: cli.Grant(ctx, ttl).
 //
 // --pause-after-step N makes the client wait right after step N (N = -1:
-// right after the grant) for the driver: it records `pause-point` and reads
-// one byte from stdin. The driver, reading that record, freezes the process
-// with SIGSTOP, checks that every thread stopped, writes the byte, and sends
-// SIGCONT the pause's length later, when the client reads the byte and goes
-// on. That is the GC pause of a story that pauses "at c1 read", placed
-// exactly between two steps, and a real SIGSTOP: every thread stops,
-// keepalives included. (The client does not SIGSTOP itself: a Go process's
-// kill(getpid(), SIGSTOP) leaves it running in about a third of the tries
-// on this machine — measured, with a C process as the control, which always
-// stops; a SIGSTOP from another process always does.)
+// right after the grant) of its first cycle for the driver: it records
+// `pause-point` and reads one byte from stdin. The driver, reading that
+// record, freezes the process with SIGSTOP, checks that every thread
+// stopped, writes the byte, and sends SIGCONT the pause's length later, when
+// the client reads the byte and goes on. That is the GC pause of a story
+// that pauses "at c1 read", placed exactly between two steps, and a real
+// SIGSTOP: every thread stops, keepalives included. (The client does not
+// SIGSTOP itself: a Go process's kill(getpid(), SIGSTOP) leaves it running
+// in about a third of the tries on this machine — measured, with a C process
+// as the control, which always stops; a SIGSTOP from another process always
+// does.)
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"strings"
 	"time"
@@ -56,38 +60,55 @@ import (
 )
 
 type clientOptions struct {
-	name          string
-	endpoints     []string
-	ttl           int
-	prefix        string
-	resource      string
-	steps         []string
-	unlock        bool
-	unlockTimeout time.Duration
-	startAtNs     int64
+	name           string
+	endpoints      []string
+	ttl            int
+	prefix         string
+	resource       string
+	services       map[string]string
+	stockKey       string
+	steps          []string
+	unlock         bool
+	unlockTimeout  time.Duration
+	startAtNs      int64
 	pauseAfterStep int
+	iterations     int
+	think          time.Duration
 }
 
 func runClient(args []string) {
 	fs := flag.NewFlagSet("client", flag.ExitOnError)
 	var o clientOptions
-	var endpoints, steps string
+	var endpoints, steps, services string
 	fs.StringVar(&o.name, "name", "", "client name (c1, c2, …)")
 	fs.StringVar(&endpoints, "endpoints", "", "comma-separated etcd client URLs (this client's proxy ports)")
 	fs.IntVar(&o.ttl, "ttl", 10, "session TTL in seconds")
 	fs.StringVar(&o.prefix, "prefix", "/locksim/lock", "the Mutex's key prefix")
 	fs.StringVar(&o.resource, "resource", "", "host:port of the resource (empty: no resource)")
-	fs.StringVar(&steps, "steps", "[]", `JSON array of steps: "check", "read", "write", "work 200ms"`)
+	fs.StringVar(&services, "services", "", "comma-separated NAME=HOST:PORT of the services `call NAME` calls")
+	fs.StringVar(&o.stockKey, "stock-key", "",
+		"the stock lives in etcd under this key: read is a Get, decrement a guarded Txn")
+	fs.StringVar(&steps, "steps", "[]",
+		`JSON array of steps: "check", "read", "write", "decrement", "call NAME", "work 200ms"`)
 	fs.BoolVar(&o.unlock, "unlock", true, "Unlock after the steps")
 	fs.DurationVar(&o.unlockTimeout, "unlock-timeout", time.Second, "deadline of the Unlock request")
 	fs.Int64Var(&o.startAtNs, "start-at-ns", 0, "begin (take the lease) at this CLOCK_MONOTONIC instant")
-	fs.IntVar(&o.pauseAfterStep, "pause-after-step", -2, "wait for the driver after this step (0-based; -1: right after the grant; -2: never)")
+	fs.IntVar(&o.pauseAfterStep, "pause-after-step", -2,
+		"wait for the driver after this step of the first cycle (0-based; -1: right after the grant; -2: never)")
+	fs.IntVar(&o.iterations, "iterations", 1, "Lock–steps–Unlock cycles")
+	fs.DurationVar(&o.think, "think", 0, "pause between cycles")
 	fs.Parse(args)
 	rec := newRecorder(o.name)
-	if o.name == "" || endpoints == "" {
-		fail(rec, "client flags", errors.New("--name and --endpoints are required"))
+	if o.name == "" || endpoints == "" || o.iterations < 1 {
+		fail(rec, "client flags", errors.New("--name and --endpoints are required, --iterations >= 1"))
 	}
 	o.endpoints = strings.Split(endpoints, ",")
+	o.services = map[string]string{}
+	for _, s := range strings.Split(services, ",") {
+		if kv := strings.SplitN(s, "=", 2); len(kv) == 2 {
+			o.services[kv[0]] = kv[1]
+		}
+	}
 	if err := json.Unmarshal([]byte(steps), &o.steps); err != nil {
 		fail(rec, "client --steps", err)
 	}
@@ -99,189 +120,48 @@ func runClient(args []string) {
 	os.Exit(clientMain(rec, o))
 }
 
-type step struct {
-	kind string // check | read | write | work
-	work time.Duration
-}
-
-func parseStep(s string) (step, error) {
-	f := strings.Fields(s)
-	switch {
-	case len(f) == 1 && (f[0] == "check" || f[0] == "read" || f[0] == "write"):
-		return step{kind: f[0]}, nil
-	case len(f) == 2 && f[0] == "work":
-		d, err := time.ParseDuration(f[1])
-		if err != nil || d < 0 {
-			return step{}, fmt.Errorf("step %q: bad duration", s)
-		}
-		return step{kind: "work", work: d}, nil
-	}
-	return step{}, fmt.Errorf("unknown step %q (check, read, write, work DUR)", s)
-}
-
-// resourceConn is the client's connection to the resource.
-type resourceConn struct {
-	conn net.Conn
-	in   *bufio.Scanner
-}
-
-func (c *resourceConn) do(q resourceRequest) (resourceReply, error) {
-	line, _ := json.Marshal(q)
-	if _, err := c.conn.Write(append(line, '\n')); err != nil {
-		return resourceReply{}, err
-	}
-	if !c.in.Scan() {
-		if c.in.Err() != nil {
-			return resourceReply{}, c.in.Err()
-		}
-		return resourceReply{}, errors.New("resource closed the connection")
-	}
-	var r resourceReply
-	err := json.Unmarshal(c.in.Bytes(), &r)
-	return r, err
+// lockClient is one client's connections and where its cycles are.
+type lockClient struct {
+	rec      *Recorder
+	o        clientOptions
+	cli      *clientv3.Client
+	res      *resourceConn
+	calls    map[string]*lineConn
+	session  *concurrency.Session
+	mutex    *concurrency.Mutex
+	leaseHex string
+	grants   map[string]int // grants so far, per lease
+	// The cycle's grant.
+	iteration int
+	sid       string // the history's session: one per grant
+	token     int64
+	lastRead  int64
+	lastMod   int64 // store stock: the mod revision of the last read
 }
 
 func clientMain(rec *Recorder, o clientOptions) int {
 	rec.Now("start", Fields{"endpoints": o.endpoints, "ttl_s": o.ttl, "steps": o.steps, "unlock": o.unlock,
-		"prefix": o.prefix, "start_at_ns": o.startAtNs, "pause_after_step": o.pauseAfterStep, "pid": os.Getpid()})
-
-	var res *resourceConn
-	if o.resource != "" {
-		conn, err := net.Dial("tcp", o.resource)
-		if err != nil {
-			fail(rec, "dial resource", err)
-		}
-		res = &resourceConn{conn: conn, in: bufio.NewScanner(conn)}
-	}
-	const dialTimeout = 5 * time.Second
-	cli, err := clientv3.New(clientv3.Config{Endpoints: o.endpoints, DialTimeout: dialTimeout})
-	if err != nil {
-		fail(rec, "clientv3.New", err)
-	}
-	rec.Now("connected", nil)
-
+		"prefix": o.prefix, "start_at_ns": o.startAtNs, "pause_after_step": o.pauseAfterStep, "pid": os.Getpid(),
+		"iterations": o.iterations, "think_ns": int64(o.think), "stock_key": o.stockKey})
+	c := &lockClient{rec: rec, o: o, grants: map[string]int{}}
+	c.dial()
 	if wait := o.startAtNs - monotonicNs(); wait > 0 {
 		time.Sleep(time.Duration(wait))
 	}
-
-	// The lease, granted as NewSession grants it; our keepalive channel
-	// first, then the session on the same lease (see the file comment).
-	rec.Now("lease-invoke", Fields{"ttl_s": o.ttl})
-	grant, err := cli.Grant(cli.Ctx(), int64(o.ttl))
-	if err != nil {
-		rec.Now("lease-error", Fields{"error": err.Error()})
-		return 1
-	}
-	leaseHex := fmt.Sprintf("%x", int64(grant.ID))
-	rec.Now("lease", Fields{"lease": leaseHex, "lease_id": int64(grant.ID), "ttl_s": grant.TTL,
-		"revision": grant.ResponseHeader.Revision, "member_id": fmt.Sprintf("%x", grant.ResponseHeader.MemberId)})
-	// clientv3 gives a new keepalive entry the deadline now + DialTimeout + 1 s
-	// (NewLease: firstKeepAliveTimeout) until its first reply.
-	kaStart := monotonicNs()
-	kaCh, err := cli.KeepAlive(context.Background(), grant.ID)
-	if err != nil {
-		rec.Now("lease-error", Fields{"error": err.Error()})
-		return 1
-	}
-	rec.At(kaStart, "keepalive-start", Fields{"lease": leaseHex, "deadline_ns": kaStart + int64(dialTimeout+time.Second)})
-	go func() {
-		for ka := range kaCh {
-			t := monotonicNs()
-			rec.At(t, "keepalive", Fields{"lease": leaseHex, "ttl_s": ka.TTL, "revision": ka.Revision,
-				"raft_term": ka.RaftTerm, "member_id": fmt.Sprintf("%x", ka.MemberId)})
+	for it := 0; it < o.iterations; it++ {
+		if it > 0 && o.think > 0 {
+			time.Sleep(o.think)
 		}
-		rec.Now("keepalive-closed", Fields{"lease": leaseHex})
-	}()
-	session, err := concurrency.NewSession(cli, concurrency.WithLease(grant.ID), concurrency.WithTTL(o.ttl))
-	if err != nil {
-		rec.Now("session-error", Fields{"error": err.Error()})
-		return 1
-	}
-	go func() {
-		<-session.Done()
-		rec.Now("done", Fields{"lease": leaseHex})
-	}()
-	rec.Now("session", Fields{"lease": leaseHex})
-
-	mutex := concurrency.NewMutex(session, o.prefix)
-	rec.Now("lock-invoke", Fields{"lease": leaseHex, "key": fmt.Sprintf("%s/%s", o.prefix, leaseHex)})
-	if err := mutex.Lock(context.Background()); err != nil {
-		rec.Now("lock-error", Fields{"lease": leaseHex, "error": err.Error()})
-		return 0
-	}
-	grantNs := monotonicNs()
-	rec.At(grantNs, "grant", Fields{"lease": leaseHex, "key": mutex.Key(), "header_revision": mutex.Header().Revision})
-	// The fencing token: the key's create revision (what IsOwner compares).
-	token := int64(0)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	got, err := cli.Get(ctx, mutex.Key())
-	cancel()
-	switch {
-	case err != nil:
-		rec.Now("token", Fields{"lease": leaseHex, "error": err.Error()})
-	case len(got.Kvs) == 0:
-		// Lock returned nil, yet the key is gone (a waiter whose lease
-		// expired while it waited: etcd 3.4's Mutex does not re-read it).
-		rec.Now("token", Fields{"lease": leaseHex, "key_present": false, "revision": got.Header.Revision})
-	default:
-		token = got.Kvs[0].CreateRevision
-		rec.Now("token", Fields{"lease": leaseHex, "key_present": true, "create_revision": token,
-			"key_lease": fmt.Sprintf("%x", got.Kvs[0].Lease), "revision": got.Header.Revision})
-	}
-	if o.pauseAfterStep == -1 {
-		pausePoint(rec, -1)
-	}
-
-	lastRead := int64(0)
-steps:
-	for i, s := range o.steps {
-		st, _ := parseStep(s)
-		switch st.kind {
-		case "check":
-			select {
-			case <-session.Done():
-				rec.Now("check", Fields{"step": i, "ok": false})
-				rec.Now("belief-end", Fields{"lease": leaseHex, "reason": "done-closed"})
-				break steps
-			default:
-				rec.Now("check", Fields{"step": i, "ok": true})
-			}
-		case "read", "write":
-			if res == nil {
-				fail(rec, "step "+s, errors.New("no --resource"))
-			}
-			q := resourceRequest{Op: st.kind, Client: o.name, Session: leaseHex, Token: token}
-			if st.kind == "write" {
-				q.Value = lastRead + 1
-			}
-			invokeNs := monotonicNs()
-			r, err := res.do(q)
-			if err != nil {
-				rec.Now("op", Fields{"step": i, "op": st.kind, "invoke_ns": invokeNs, "error": err.Error()})
-				break
-			}
-			if st.kind == "read" && r.Accepted {
-				lastRead = r.Value
-			}
-			rec.Now("op", Fields{"step": i, "op": st.kind, "invoke_ns": invokeNs, "token": token,
-				"accepted": r.Accepted, "reason": r.Reason, "value": r.Value, "sent_value": q.Value})
-		case "work":
-			time.Sleep(st.work)
-			rec.Now("worked", Fields{"step": i, "ns": int64(st.work)})
+		c.iteration = it
+		if !c.ensureSession() {
+			return 1
 		}
-		if i == o.pauseAfterStep {
-			pausePoint(rec, i)
+		if !c.lock() {
+			return 0
 		}
-	}
-	if o.unlock {
-		rec.Now("unlock-invoke", Fields{"lease": leaseHex, "key": mutex.Key()})
-		ctx, cancel := context.WithTimeout(context.Background(), o.unlockTimeout)
-		err := mutex.Unlock(ctx)
-		cancel()
-		if err != nil {
-			rec.Now("unlock", Fields{"lease": leaseHex, "ok": false, "error": err.Error()})
-		} else {
-			rec.Now("unlock", Fields{"lease": leaseHex, "ok": true})
+		c.runSteps()
+		if o.unlock {
+			c.release()
 		}
 	}
 	// The session is neither closed nor its lease revoked: the process just
@@ -289,6 +169,153 @@ steps:
 	// revoke either).
 	rec.Now("exit", nil)
 	return 0
+}
+
+// dial connects to the resource, the services and the cluster before the story begins.
+func (c *lockClient) dial() {
+	if c.o.resource != "" {
+		conn, err := dialLine(c.o.resource)
+		if err != nil {
+			fail(c.rec, "dial resource", err)
+		}
+		c.res = &resourceConn{conn}
+	}
+	c.calls = map[string]*lineConn{}
+	for name, addr := range c.o.services {
+		conn, err := dialLine(addr)
+		if err != nil {
+			fail(c.rec, "dial service "+name, err)
+		}
+		c.calls[name] = conn
+	}
+	cli, err := clientv3.New(clientv3.Config{Endpoints: c.o.endpoints, DialTimeout: dialTimeout})
+	if err != nil {
+		fail(c.rec, "clientv3.New", err)
+	}
+	c.cli = cli
+	c.rec.Now("connected", nil)
+}
+
+const dialTimeout = 5 * time.Second
+
+// ensureSession opens a session when there is none or its Done() closed
+// (locksim's etcd client does the same); false on an error.
+func (c *lockClient) ensureSession() bool {
+	if c.session != nil {
+		select {
+		case <-c.session.Done():
+		default:
+			return true
+		}
+	}
+	// The lease, granted as NewSession grants it; our keepalive channel
+	// first, then the session on the same lease (see the file comment).
+	c.rec.Now("lease-invoke", Fields{"ttl_s": c.o.ttl, "iteration": c.iteration})
+	grant, err := c.cli.Grant(c.cli.Ctx(), int64(c.o.ttl))
+	if err != nil {
+		c.rec.Now("lease-error", Fields{"error": err.Error(), "iteration": c.iteration})
+		return false
+	}
+	leaseHex := fmt.Sprintf("%x", int64(grant.ID))
+	c.rec.Now("lease", Fields{"lease": leaseHex, "lease_id": int64(grant.ID), "ttl_s": grant.TTL,
+		"revision": grant.ResponseHeader.Revision, "member_id": fmt.Sprintf("%x", grant.ResponseHeader.MemberId)})
+	// clientv3 gives a new keepalive entry the deadline now + DialTimeout + 1 s
+	// (NewLease: firstKeepAliveTimeout) until its first reply.
+	kaStart := monotonicNs()
+	kaCh, err := c.cli.KeepAlive(context.Background(), grant.ID)
+	if err != nil {
+		c.rec.Now("lease-error", Fields{"error": err.Error(), "iteration": c.iteration})
+		return false
+	}
+	c.rec.At(kaStart, "keepalive-start", Fields{"lease": leaseHex, "deadline_ns": kaStart + int64(dialTimeout+time.Second)})
+	go c.recordKeepalives(leaseHex, kaCh)
+	session, err := concurrency.NewSession(c.cli, concurrency.WithLease(grant.ID), concurrency.WithTTL(c.o.ttl))
+	if err != nil {
+		c.rec.Now("session-error", Fields{"error": err.Error(), "iteration": c.iteration})
+		return false
+	}
+	go func() {
+		<-session.Done()
+		c.rec.Now("done", Fields{"lease": leaseHex})
+	}()
+	c.rec.Now("session", Fields{"lease": leaseHex})
+	c.session, c.leaseHex = session, leaseHex
+	c.mutex = concurrency.NewMutex(session, c.o.prefix)
+	return true
+}
+
+func (c *lockClient) recordKeepalives(leaseHex string, kaCh <-chan *clientv3.LeaseKeepAliveResponse) {
+	for ka := range kaCh {
+		t := monotonicNs()
+		c.rec.At(t, "keepalive", Fields{"lease": leaseHex, "ttl_s": ka.TTL, "revision": ka.Revision,
+			"raft_term": ka.RaftTerm, "member_id": fmt.Sprintf("%x", ka.MemberId)})
+	}
+	c.rec.Now("keepalive-closed", Fields{"lease": leaseHex})
+}
+
+// lock runs Mutex.Lock and reads the fencing token; false if Lock failed.
+func (c *lockClient) lock() bool {
+	it := c.iteration
+	c.rec.Now("lock-invoke", Fields{"lease": c.leaseHex, "key": fmt.Sprintf("%s/%s", c.o.prefix, c.leaseHex),
+		"iteration": it})
+	if err := c.mutex.Lock(context.Background()); err != nil {
+		c.rec.Now("lock-error", Fields{"lease": c.leaseHex, "error": err.Error(), "iteration": it})
+		return false
+	}
+	grantNs := monotonicNs()
+	c.grants[c.leaseHex]++
+	c.sid = c.leaseHex
+	if n := c.grants[c.leaseHex]; n > 1 {
+		c.sid = fmt.Sprintf("%s.%d", c.leaseHex, n)
+	}
+	c.rec.At(grantNs, "grant", Fields{"lease": c.leaseHex, "key": c.mutex.Key(),
+		"header_revision": c.mutex.Header().Revision, "iteration": it, "session": c.sid})
+	// The fencing token: the key's create revision (what IsOwner compares).
+	c.token = 0
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	got, err := c.cli.Get(ctx, c.mutex.Key())
+	cancel()
+	base := Fields{"lease": c.leaseHex, "iteration": it, "session": c.sid}
+	switch {
+	case err != nil:
+		c.rec.Now("token", with(base, Fields{"error": err.Error()}))
+	case len(got.Kvs) == 0:
+		// Lock returned nil, yet the key is gone (a waiter whose lease
+		// expired while it waited: etcd 3.4's Mutex does not re-read it).
+		c.rec.Now("token", with(base, Fields{"key_present": false, "revision": got.Header.Revision}))
+	default:
+		c.token = got.Kvs[0].CreateRevision
+		c.rec.Now("token", with(base, Fields{"key_present": true, "create_revision": c.token,
+			"key_lease": fmt.Sprintf("%x", got.Kvs[0].Lease), "revision": got.Header.Revision}))
+	}
+	if c.o.pauseAfterStep == -1 && it == 0 {
+		pausePoint(c.rec, -1)
+	}
+	return true
+}
+
+func (c *lockClient) release() {
+	c.rec.Now("unlock-invoke", Fields{"lease": c.leaseHex, "key": c.mutex.Key(), "iteration": c.iteration,
+		"session": c.sid})
+	ctx, cancel := context.WithTimeout(context.Background(), c.o.unlockTimeout)
+	err := c.mutex.Unlock(ctx)
+	cancel()
+	f := Fields{"lease": c.leaseHex, "ok": err == nil, "iteration": c.iteration, "session": c.sid}
+	if err != nil {
+		f["error"] = err.Error()
+	}
+	c.rec.Now("unlock", f)
+}
+
+func with(a, b Fields) Fields {
+	out := Fields{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
 }
 
 // pausePoint waits for the driver's byte on stdin; the driver freezes the

@@ -3,6 +3,7 @@
 //	client    one lock client: clientv3/concurrency Session + Mutex, unmodified
 //	resource  the protected resource: a counter behind a small TCP server
 //	proxy     per-(client, member) TCP proxies that can blackhole a client
+//	service   a called service that answers each call after a latency
 //	observer  a watch on the lock prefix, plus a revision ladder (see observer.go)
 //
 // Each writes JSON lines on stdout (record.go); docs/real-etcd.md documents
@@ -29,13 +30,15 @@ func main() {
 		runProxy(args)
 	case "observer":
 		runObserver(args)
+	case "service":
+		runService(args)
 	default:
 		usage()
 	}
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: locksim-etcd-harness client|resource|proxy|observer [flags] (-h for each)")
+	fmt.Fprintln(os.Stderr, "usage: locksim-etcd-harness client|resource|proxy|observer|service [flags] (-h for each)")
 	os.Exit(2)
 }
 

@@ -23,6 +23,10 @@
 //    owner's Unlock), which bounds the deletion's commit from below by the
 //    Unlock call; a lease gone says nothing (it may have been revoked since).
 //
+// 4. With --stock-key (a story whose stock lives in etcd): the stock is put
+//    at --initial-stock before `ready`, and read once more at SIGTERM
+//    (`stock-final`), the application's state at rest.
+//
 // The observer talks to the members directly, not through the proxies.
 package main
 
@@ -45,6 +49,8 @@ func runObserver(args []string) {
 	prefix := fs.String("prefix", "/locksim/lock", "the lock prefix to watch")
 	ladderKey := fs.String("ladder-key", "/locksim/ladder", "the key the revision ladder writes")
 	tick := fs.Duration("tick", 10*time.Millisecond, "revision ladder period (0: no ladder)")
+	stockKey := fs.String("stock-key", "", "the stock kept in etcd: put at --initial-stock first, read at the end")
+	initialStock := fs.Int64("initial-stock", 1, "the stock at start (--stock-key)")
 	fs.Parse(args)
 	rec := newRecorder("observer")
 	if *endpoints == "" {
@@ -56,6 +62,9 @@ func runObserver(args []string) {
 	}
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT)
+	if *stockKey != "" {
+		putStock(rec, cli, *stockKey, *initialStock)
+	}
 
 	// No WithRequireLeader: through an election the watch waits and resumes
 	// from its last revision instead of being cancelled.
@@ -112,6 +121,9 @@ func runObserver(args []string) {
 		}()
 	}
 	<-term
+	if *stockKey != "" {
+		finalStock(rec, cli, *stockKey)
+	}
 	rec.Now("exit", nil)
 	os.Exit(0)
 }
@@ -129,4 +141,27 @@ func leaseStatus(rec *Recorder, cli *clientv3.Client, lease clientv3.LeaseID, de
 		f["alive"] = resp.TTL >= 0
 	}
 	rec.Now("lease-status", f)
+}
+
+func putStock(rec *Recorder, cli *clientv3.Client, key string, stock int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	resp, err := cli.Put(ctx, key, fmt.Sprint(stock))
+	cancel()
+	if err != nil {
+		fail(rec, "observer: put the initial stock", err)
+	}
+	rec.Now("stock-initial", Fields{"key": key, "stock": stock, "revision": resp.Header.Revision})
+}
+
+func finalStock(rec *Recorder, cli *clientv3.Client, key string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	resp, err := cli.Get(ctx, key)
+	cancel()
+	if err != nil || len(resp.Kvs) == 0 {
+		rec.Now("stock-final", Fields{"key": key, "error": fmt.Sprint("not read: ", err)})
+		return
+	}
+	var stock int64
+	fmt.Sscan(string(resp.Kvs[0].Value), &stock)
+	rec.Now("stock-final", Fields{"key": key, "stock": stock, "revision": resp.Header.Revision})
 }

@@ -1,15 +1,18 @@
-// resource: the protected resource, a counter behind a TCP server.
+// resource: the protected resource, a counter or a stock behind a TCP server.
 //
-// Clients read the counter and write back the value they computed from
-// their read (read-modify-write, as locksim's counter app does: that is what
-// makes a lost update possible). Policy `none` accepts every op; `fenced`
+// --app counter: clients read the counter and write back the value they
+// computed from their read (read-modify-write, as locksim's counter app does:
+// that is what makes a lost update possible). --app stock: read returns the
+// stock and `decrement` sells one (DECR; the client compared its read with 0
+// first, as sim/resource/resource.cc's stock does), so the stock may go below
+// 0 — P5's violation; `increments` counts the sales. Policy `none` accepts every op; `fenced`
 // rejects an op whose token (the lock key's create revision) is lower than
 // the highest token of an op it accepted, and an accepted op raises it — the
 // same rule as sim/resource/resource.cc's fencing policy.
 //
 // Wire: one JSON object per line each way on a TCP connection.
 //
-//	request {"op": "read"|"write", "client": "c1", "session": "694d…", "token": 7, "value": 3}
+//	request {"op": "read"|"write"|"decrement", "client": "c1", "session": "694d…", "token": 7, "value": 3}
 //	reply   {"accepted": true, "reason": "", "value": 3}
 //
 // Every op is decided and recorded under one mutex, so the order of the
@@ -45,10 +48,11 @@ type resourceReply struct {
 type resource struct {
 	rec    *Recorder
 	fenced bool
+	stock  bool // the app: a stock instead of a counter
 
 	mu         sync.Mutex
-	counter    int64 // the application state
-	increments int64 // accepted writes: P5 wants counter == increments
+	counter    int64 // the application state: the counter, or the stock
+	increments int64 // accepted writes (sales): P5 wants counter == increments (a stock >= 0)
 	highest    int64 // highest token accepted (fenced policy)
 	ops        int64
 }
@@ -58,7 +62,8 @@ func (r *resource) apply(q resourceRequest) resourceReply {
 	defer r.mu.Unlock()
 	reply := resourceReply{Accepted: true}
 	switch {
-	case q.Op != "read" && q.Op != "write":
+	case q.Op != "read" && q.Op != "write" && q.Op != "decrement",
+		q.Op == "write" && r.stock, q.Op == "decrement" && !r.stock:
 		reply = resourceReply{Accepted: false, Reason: "unknown-op"}
 	case r.fenced && q.Token < r.highest:
 		reply = resourceReply{Accepted: false, Reason: "stale-token"}
@@ -67,21 +72,34 @@ func (r *resource) apply(q resourceRequest) resourceReply {
 		if r.fenced {
 			r.highest = q.Token
 		}
-		if q.Op == "read" {
+		switch q.Op {
+		case "read":
 			reply.Value = r.counter
-		} else {
+		case "write":
 			r.counter = q.Value
+			r.increments++
+			reply.Value = r.counter
+		case "decrement":
+			r.counter--
 			r.increments++
 			reply.Value = r.counter
 		}
 	}
 	r.ops++
-	r.rec.Now("op", Fields{
+	r.rec.Now("op", r.state(Fields{
 		"client": q.Client, "session": q.Session, "token": q.Token, "op": q.Op, "value": q.Value,
-		"accepted": reply.Accepted, "reason": reply.Reason, "counter": r.counter, "increments": r.increments,
-		"seq": r.ops,
-	})
+		"accepted": reply.Accepted, "reason": reply.Reason, "seq": r.ops,
+	}))
 	return reply
+}
+
+// state adds the application's state to f: the counter's fields, and the stock's for a stock.
+func (r *resource) state(f Fields) Fields {
+	f["counter"], f["increments"] = r.counter, r.increments
+	if r.stock {
+		f["stock"] = r.counter
+	}
+	return f
 }
 
 func (r *resource) serve(conn net.Conn) {
@@ -104,6 +122,8 @@ func runResource(args []string) {
 	fs := flag.NewFlagSet("resource", flag.ExitOnError)
 	policy := fs.String("policy", "none", "none | fenced")
 	listen := fs.String("listen", "127.0.0.1:0", "address to listen on (port 0: any free port)")
+	app := fs.String("app", "counter", "counter | stock")
+	initialStock := fs.Int64("initial-stock", 1, "the stock at start (--app stock)")
 	fs.Parse(args)
 	rec := newRecorder("resource")
 	if *policy != "none" && *policy != "fenced" {
@@ -113,17 +133,23 @@ func runResource(args []string) {
 	if err != nil {
 		fail(rec, "resource listen", err)
 	}
-	r := &resource{rec: rec, fenced: *policy == "fenced"}
+	if *app != "counter" && *app != "stock" {
+		fail(rec, "resource --app", errString("must be counter or stock"))
+	}
+	r := &resource{rec: rec, fenced: *policy == "fenced", stock: *app == "stock"}
+	if r.stock {
+		r.counter = *initialStock
+	}
 	// SIGTERM: record the final state (P5 reads it), then exit.
 	term := make(chan os.Signal, 1)
 	signal.Notify(term, syscall.SIGTERM, syscall.SIGINT)
 	go func() {
 		<-term
 		r.mu.Lock()
-		rec.Now("final", Fields{"counter": r.counter, "increments": r.increments, "ops": r.ops})
+		rec.Now("final", r.state(Fields{"ops": r.ops}))
 		os.Exit(0)
 	}()
-	rec.Now("ready", Fields{"address": ln.Addr().String(), "policy": *policy})
+	rec.Now("ready", r.state(Fields{"address": ln.Addr().String(), "policy": *policy, "app": *app}))
 	for {
 		conn, err := ln.Accept()
 		if err != nil {

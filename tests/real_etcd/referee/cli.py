@@ -152,7 +152,7 @@ def cmd_judge(args) -> int:
             if c and c["note"]:
                 print(f"   {'':<20} {c['agreement']}: {c['note']}")
         for name, value in magnitudes.measure(from_real(records), exp.magnitudes, exp.roles).items():
-            shown = "n/a" if value is None else f"{value / 1e9:.3f}s"
+            shown = "n/a" if value is None else (f"{value}" if name in magnitudes.COUNTS else f"{value / 1e9:.3f}s")
             print(f"   {magnitudes.label(name, exp.roles):<60} {shown}")
     return 0
 

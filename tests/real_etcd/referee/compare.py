@@ -97,10 +97,12 @@ def _range(values):
     return (min(values), statistics.median(values), max(values), len(values))
 
 
-def _fmt_range(r) -> str:
+def _fmt_range(r, count: bool = False) -> str:
     if r is None:
         return "n/a"
     lo, med, hi, n = r
+    if count:
+        return f"{lo:8g} {med:8g} {hi:8g}  ({n})"
     return f"{lo / 1e9:8.3f} {med / 1e9:8.3f} {hi / 1e9:8.3f}  ({n})"
 
 
@@ -195,7 +197,8 @@ def render(result: dict) -> str:
         out.append(f"   {p['id'] + ' ' + p['property']:<22} {real:<28} {sim:<28} {mark}")
     out.append(f"   {'magnitude (s): min median max (runs)':<58} {'real':<30} simulated")
     for m in r["magnitudes"]:
-        out.append(f"   {m['label']:<58} {_fmt_range(m['real']):<30} {_fmt_range(m['sim'])}")
+        count = m["name"] in magnitudes.COUNTS
+        out.append(f"   {m['label']:<58} {_fmt_range(m['real'], count):<30} {_fmt_range(m['sim'], count)}")
     for p in r["properties"]:
         if p["real_witness"]:
             out.append(f"   real {p['id']} witness (first violating rep): {p['real_witness']}")

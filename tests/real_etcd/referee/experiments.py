@@ -1,4 +1,4 @@
-"""The six experiments: which catalogue story each mirrors, and how its faults are made for real.
+"""The experiments: which catalogue story each mirrors, and how its faults are made for real.
 
 The story (TTL, clients, steps, resource, fault sizes, link latencies) and
 the variants come from the scenario file (scenario.py), read when the
@@ -508,3 +508,5 @@ ALL = {e.name: e for e in (PartitionedHolder, GcPause, LeaderFailover, WaitWitho
 
 def make(name: str) -> Experiment:
     return ALL[name]()
+
+from . import row_experiments  # noqa: E402,F401  (no-faults-consensus, oversell-incident-etcd: added to ALL)

@@ -87,13 +87,15 @@ def history_path(record_path: str) -> str:
 
 
 def scenario_fault_names(records: list[dict], scenarios_dir: str) -> dict[str, str]:
-    """{file kind: fault name} of the run's scenario variant; {} when the file or variant is not there."""
+    """{file kind: fault name, "name:NAME": NAME} of the run's scenario variant; {} when the file or variant is
+    not there."""
     run = facts_mod._run_record(records)
     try:
         story = scenario_mod.load(os.path.join(scenarios_dir, run.get("scenario", "")), run.get("variant", "base"))
     except (OSError, KeyError, ValueError):
         return {}
-    return {f.get("kind"): name for name, f in story.faults.items()}
+    # {kind: name}, and every fault by its own name ("name:NAME"), for a file with several of a kind.
+    return {f.get("kind"): name for name, f in story.faults.items()} | {"name:" + n: n for n in story.faults}
 
 
 class _Events:
@@ -118,13 +120,19 @@ class _Events:
         return lines
 
 
-def _client_events(ev: _Events, client: str, mine: list[dict], s) -> None:
-    """One client's lock events; s is its facts.Session (None: it never got a lease)."""
+def _client_events(ev: _Events, client: str, mine: list[dict], sessions: list) -> None:
+    """One client's lock events; sessions are its facts.Session, one per grant (a lease never granted the
+    lock has one too, ungranted). A cycle's acquire starts at its lease request or, under a lease it
+    already has, at its Lock call."""
+    by_name = {s.session: s for s in sessions}
+    granted = {(s.lease, s.iteration): s for s in sessions if s.grant_ns is not None}
     op = 0
     acquire = release = None
+    current = None    # the session of the cycle since its grant
     for r in mine:
         e = r["event"]
-        if e == "lease-invoke":
+        new_cycle = current is None or current.iteration != r.get("iteration", 0)
+        if e in ("lease-invoke", "lock-invoke") and acquire is None and (e == "lease-invoke" or new_cycle):
             ev.add(r["t_ns"], client, "want")
             op += 1
             acquire = op
@@ -133,19 +141,24 @@ def _client_events(ev: _Events, client: str, mine: list[dict], s) -> None:
             # An error reply: the client does not hold the lock (Lock deletes its own key on an error).
             ev.add(r["t_ns"], client, "complete", op=acquire, kind="acquire", outcome="fail")
             acquire = None
-        elif e == "grant" and s is not None:
+        elif e == "grant" and by_name.get(r.get("session", r["lease"])) is not None:
+            current = by_name[r.get("session", r["lease"])]
             if acquire is not None:
                 ev.add(r["t_ns"], client, "complete", op=acquire, kind="acquire", outcome="ok")
                 acquire = None
-            ev.add(r["t_ns"], client, "grant", session=s.session, value=r.get("key", s.session),
-                   token=_token(mine), validity_ns=0, **_promise(s, r["t_ns"]))
+            ev.add(r["t_ns"], client, "grant", session=current.session, value=r.get("key", current.session),
+                   token=_token(mine, current.iteration), validity_ns=0, **_promise(current, r["t_ns"]))
             grant = ev.items[-1][2]
             if grant["promised_end"] != "unknown":
                 grant["validity_ns"] = grant["lease_end_local"] - r["t_ns"]
-        elif e == "keepalive" and s is not None and s.grant_ns is not None and r["t_ns"] > s.grant_ns \
-                and r.get("ttl_s", 0) > 0:
-            ev.add(r["t_ns"], client, "extend", session=s.session, **_promise(s, r["t_ns"]))
-        elif e == "unlock-invoke" and s is not None and s.grant_ns is not None:
+        elif e == "keepalive" and r.get("ttl_s", 0) > 0:
+            # The lease's latest grant before the reply is the session it extends.
+            s = max((s for s in sessions if s.lease == r.get("lease") and s.grant_ns is not None
+                     and s.grant_ns < r["t_ns"]), key=lambda s: s.grant_ns, default=None)
+            if s is not None:
+                ev.add(r["t_ns"], client, "extend", session=s.session, **_promise(s, r["t_ns"]))
+        elif e == "unlock-invoke" and (r.get("lease"), r.get("iteration", 0)) in granted:
+            s = granted[(r.get("lease"), r.get("iteration", 0))]
             ev.add(r["t_ns"], client, "release", session=s.session)
             op += 1
             release = op
@@ -153,13 +166,14 @@ def _client_events(ev: _Events, client: str, mine: list[dict], s) -> None:
         elif e == "unlock" and release is not None:
             ev.add(r["t_ns"], client, "complete", op=release, kind="release", outcome="ok" if r.get("ok") else "info")
             release = None
-    if s is not None and s.grant_ns is not None and s.belief_end_reason in BELIEF_END:
-        ev.add(s.belief_end_ns, client, "belief-end", session=s.session, reason=BELIEF_END[s.belief_end_reason])
+    for s in sessions:
+        if s.grant_ns is not None and s.belief_end_reason in BELIEF_END:
+            ev.add(s.belief_end_ns, client, "belief-end", session=s.session, reason=BELIEF_END[s.belief_end_reason])
 
 
-def _token(mine: list[dict]) -> int:
+def _token(mine: list[dict], iteration: int = 0) -> int:
     """The fencing token the client read after its grant (its key's create revision); -1: none."""
-    rec = next((r for r in mine if r["event"] == "token"), None)
+    rec = next((r for r in mine if r["event"] == "token" and r.get("iteration", 0) == iteration), None)
     if rec is None or not rec.get("key_present") or "create_revision" not in rec:
         return -1
     return rec["create_revision"]
@@ -174,32 +188,48 @@ def _promise(s, at_ns: int) -> dict:
     return {"clock": "monotonic", "lease_end_local": end, "promised_end": end}
 
 
-def _resource_events(ev: _Events, records: list[dict], granted: dict, app: str) -> bool:
+def _resource_events(ev: _Events, records: list[dict], granted: dict, run: dict) -> bool:
     """The resource's ops and states; whether its state at rest (`final`) was recorded.
 
     granted: {session: its grant's t_ns}. An op of a session not granted by
     then (a waiter that wrote before its Lock returned) is an op of a client
-    that does not hold the lock: the format's null session."""
-    ops = sorted((r for r in records if r.get("proc") == "resource" and r.get("event") == "op"),
-                 key=lambda r: (r["t_ns"], r.get("seq", 0)))
+    that does not hold the lock: the format's null session. A stock kept in
+    etcd has no resource process: its ops are the clients' Txns and Gets,
+    decided by the leader somewhere in [invoke, reply] and written here at
+    the reply (the resource's `op`, as locksim's history writes the store's
+    own decisions), its state after each from the Txn's own read."""
+    app = run.get("app", "counter")
+    ops = sorted(facts_mod.decisions(records), key=lambda r: (r["t_ns"], r.get("seq", 0)))
+    if app == "stock":
+        ev.add(run["t0_ns"], "resource", "app", **_app_state({"stock": run.get("initial_stock", 1)}, app, True))
+    sales = 0
     for r in ops:
         reason = r.get("reason", "")
         if reason not in REJECTS:
             raise NotConvertible(f"resource op seq {r.get('seq')}: rejection {reason!r} has no word in {FORMAT}")
         session = r["session"] if granted.get(r["session"], r["t_ns"] + 1) <= r["t_ns"] else None
-        ev.add(r["t_ns"], "resource", "op", session=session, client=r["client"], op=r["op"],
+        client = r["client"] if r["proc"] == "resource" else r["proc"]
+        ev.add(r["t_ns"], "resource", "op", session=session, client=client, op=r["op"],
                accepted=bool(r["accepted"]), reject=REJECTS[reason], token=r.get("token", -1))
         if r["accepted"]:
-            ev.add(r["t_ns"], "resource", "app", **_app_state(r, app, quiescent=False))
-    final = next((r for r in records if r.get("proc") == "resource" and r.get("event") == "final"), None)
+            state = r
+            if r["event"] == "store-op":
+                sales += r["op"] == "decrement"
+                state = {"stock": r["value"], "increments": sales}
+            ev.add(r["t_ns"], "resource", "app", **_app_state(state, app, quiescent=False))
+    final = next((r for r in records if (r.get("proc") == "resource" and r.get("event") == "final")
+                  or (r.get("proc") == "observer" and r.get("event") == "stock-final" and "stock" in r)), None)
     if final is not None:
-        ev.add(final["t_ns"], "resource", "app", **_app_state(final, app, quiescent=True))
+        ev.add(final["t_ns"], "resource", "app", **_app_state({"increments": sales, **final}, app, quiescent=True))
     return final is not None
 
 
 def _app_state(r: dict, app: str, quiescent: bool) -> dict:
     # The resource keeps one number: a counter's value, or a register's (its writes set it to 1
-    # without reading, so only the counter's invariant, value = accepted writes, applies).
+    # without reading, so only the counter's invariant, value = accepted writes, applies), or a stock.
+    if app == "stock":
+        return {"app": app, "counter": 0, "increments": r.get("increments", 0), "elements": 0, "size": 0,
+                "stock": r["stock"], "quiescent": quiescent}
     return {"app": app, "counter": r["counter"], "increments": r["increments"], "elements": 0, "size": 0,
             "stock": 0, "quiescent": quiescent}
 
@@ -273,11 +303,14 @@ def _fault_events(ev: _Events, records: list[dict], names: dict[str, str]) -> No
             if sent:
                 target = {} if kind == "blackhole" else {"target": r["target"]}
                 ev.add(at, "observer", "fault", fault=FAULT_WORD[kind], **target)
-            name = names.get(FAULT_WORD[kind])
+            # The fault's own name when the driver gave it (a file may have several of one kind).
+            name = names.get("name:" + str(r.get("name")), names.get(FAULT_WORD[kind]))
             if name is not None:
                 ev.add(at, "observer", "fault-fired", fault=name, took_effect=took)
         elif r.get("event") == "signal" and r.get("signal") == "SIGCONT" and r.get("sent"):
             ev.add(r["t_ns"], "observer", "fault", fault="resume", target=r["target"])
+        elif r.get("event") == "heal":
+            ev.add(r["t_ns"], "observer", "fault", fault="heal")
 
 
 def convert(records: list[dict], fault_names: dict[str, str] | None = None, source: str | None = None) -> list[dict]:
@@ -291,13 +324,13 @@ def convert(records: list[dict], fault_names: dict[str, str] | None = None, sour
     clients = list(run["clients"])
     ev = _Events()
     for client in clients:
-        _client_events(ev, client, [r for r in records if r.get("proc") == client], f.get(client))
+        _client_events(ev, client, [r for r in records if r.get("proc") == client], f.of(client))
     granted = {s.session: s.grant_ns for s in f.sessions.values() if s.grant_ns is not None}
     strangers = {r.get("client") for r in records if r.get("proc") == "resource" and r.get("event") == "op"} - set(clients)
     if strangers:
         raise NotConvertible(f"resource ops of {sorted(strangers)}, which the run's `run` record names as no client")
     has_resource = any(r.get("proc") == "resource" for r in records) or run.get("app", "none") != "none"
-    at_rest = _resource_events(ev, records, granted, run.get("app", "counter")) if has_resource else True
+    at_rest = _resource_events(ev, records, granted, run) if has_resource else True
     _fault_events(ev, records, names)
     cluster = next((r for r in records if r.get("proc") == "driver" and r.get("event") == "cluster"), {})
     members = sorted(cluster.get("members", {}))
@@ -315,6 +348,7 @@ def convert(records: list[dict], fault_names: dict[str, str] | None = None, sour
     if has_resource:
         processes.append({"name": "resource", "kind": "resource", "clock": "monotonic"})
     processes += [{"name": m, "kind": "store", "clock": "monotonic"} for m in members]
+    processes += [{"name": n, "kind": "service", "clock": "monotonic"} for n in run.get("services", [])]
     app = run.get("app", "none") if has_resource else "none"
     if has_resource and not at_rest:
         app = "unknown"
@@ -329,7 +363,7 @@ def convert(records: list[dict], fault_names: dict[str, str] | None = None, sour
                           "replicated_state": True, "recorded": keys_left_out is None,
                           **({"masters": [None if m == first_leader else first_leader for m in members]}
                              if first_leader else {})},
-              "app": app, "faults": list(names.values())}
+              "app": app, "faults": list(dict.fromkeys(names.values()))}
     return [header] + lines
 
 

@@ -18,7 +18,10 @@ P2 belief-exclusive two sessions' beliefs overlap for a positive time.
                     exited, the run's end (facts.py). A pause ends nothing.
 P3 resource-exclusive  in the resource's order of accepted ops, an op of X
                     right after another session's op when X had one before
-                    (X, Y, X). Each resumption counts once.
+                    (X, Y, X). Each resumption counts once. A stock kept in
+                    etcd: the leader's order, sure by revision, but reads at
+                    one revision whose calls overlap may have been served
+                    either way round — such a case is unknown.
 P4 resource-current an op accepted while its session is not the service's
                     holder: the lease owning the key with the lowest create
                     revision under the prefix, in the store's state at that
@@ -34,7 +37,8 @@ P4 resource-current an op accepted while its session is not the service's
                     allow at the op's instant disagree on the holder, that op
                     is unknown. Rejected ops never count.
 P5 invariant        the counter differs from the number of accepted writes
-                    (the resource's final state). No application: holds.
+                    (the resource's final state); a stock went below 0 (any
+                    state, as locksim check reads it). No application: holds.
 """
 from dataclasses import dataclass, field
 
@@ -104,14 +108,54 @@ def belief_exclusive(f: facts_mod.Facts) -> Verdict:
 
 
 def _accepted_ops(records):
-    ops = [r for r in records if r.get("proc") == "resource" and r.get("event") == "op" and r.get("accepted")]
+    """The accepted ops in the resource's order: its `seq`; for a stock kept in etcd, the leader's, by
+    revision (a sale at R came before a read that saw R; reads at one revision by their reply)."""
+    ops = [r for r in facts_mod.decisions(records) if r.get("accepted")]
+    if any(r.get("event") == "store-op" for r in ops):
+        return sorted(ops, key=lambda r: (r["revision"], r["op"] == "read", r["t_ns"]))
     return sorted(ops, key=lambda r: r.get("seq", 0))
+
+
+def _before(a: dict, b: dict) -> bool:
+    """Whether the leader surely decided store op a before b: by revision (a sale makes its revision, a
+    read sees the latest), and two reads at one revision only if a's reply came before b's call."""
+    if a["revision"] != b["revision"]:
+        return a["revision"] < b["revision"]
+    if a["op"] != "read" or b["op"] != "read":
+        return a["op"] != "read"
+    return a["t_ns"] < b["invoke_ns"]
+
+
+def _store_resumptions(ops, f, v: Verdict) -> Verdict:
+    """P3 for a stock kept in etcd: X, Y, X where the leader's order of the three is sure (violated), or
+    only possible (unknown: concurrent reads at one revision may have been served either way round)."""
+    for i, x2 in enumerate(ops):
+        for x1 in ops[:i]:
+            if x1["session"] != x2["session"]:
+                continue
+            between = [y for y in ops if y["session"] != x1["session"] and not _before(y, x1)
+                       and not _before(x2, y)]
+            sure = [y for y in between if _before(x1, y) and _before(y, x2)]
+            if sure:
+                y = sure[0]
+                v.violate(x2["t_ns"], f"{x2['client']} {x2['op']} accepted at {_s(x2['t_ns'], f.t0_ns)} resumed its "
+                                      f"session after {y['client']}'s {y['op']} at {_s(y['t_ns'], f.t0_ns)}")
+                break
+            if between:
+                v.unknown += 1
+                v.notes.append(f"{x2['client']}'s {x2['op']} at {_s(x2['t_ns'], f.t0_ns)}: another session's op "
+                               "may have come between it and its session's earlier op (concurrent reads)")
+                break
+    return v.settle()
 
 
 def resource_exclusive(records, f: facts_mod.Facts) -> Verdict:
     v = Verdict()
+    ops = _accepted_ops(records)
+    if any(op.get("event") == "store-op" for op in ops):
+        return _store_resumptions(ops, f, v)
     seen, previous = set(), None
-    for op in _accepted_ops(records):
+    for op in ops:
         s = op["session"]
         if previous is not None and s != previous["session"] and s in seen:
             v.violate(op["t_ns"], f"{op['client']} {op['op']} accepted at {_s(op['t_ns'], f.t0_ns)} resumed its "
@@ -120,6 +164,27 @@ def resource_exclusive(records, f: facts_mod.Facts) -> Verdict:
         seen.add(s)
         previous = op
     return v.settle()
+
+
+def _client_bounds(records, prefix: str) -> dict:
+    """{(key, create revision or None): {"lock-invoke": first t, "grant": first t, "unlock": first ok t,
+    "unlock-invoke": [t...]}} from the clients' records, a cycle's key named by its token's create revision."""
+    created = {(r.get("proc"), r.get("iteration", 0)): r["create_revision"] for r in records
+               if r.get("event") == "token" and r.get("create_revision") is not None}
+    out = {}
+    for r in records:
+        e = r.get("event")
+        if e not in ("lock-invoke", "grant", "unlock", "unlock-invoke") or "lease" not in r \
+                or r.get("proc") in ("observer", "driver", "resource"):
+            continue
+        if e == "unlock" and not r.get("ok"):
+            continue
+        b = out.setdefault((f"{prefix}/{r['lease']}", created.get((r["proc"], r.get("iteration", 0)))), {})
+        if e == "unlock-invoke":
+            b.setdefault(e, []).append(r["t_ns"])
+        else:
+            b.setdefault(e, r["t_ns"])
+    return out
 
 
 class StoreHistory:
@@ -141,17 +206,9 @@ class StoreHistory:
         # gone. A deletion whose lease the observer found still alive
         # afterwards was no revocation: the owner's Unlock made it, after its
         # `unlock-invoke`.
-        invoked, granted, unlocked, unlock_calls = {}, {}, {}, {}
-        for r in records:
-            lease = r.get("lease")
-            if r.get("event") == "lock-invoke":
-                invoked.setdefault(f"{prefix}/{lease}", r["t_ns"])
-            elif r.get("event") == "grant":
-                granted.setdefault(f"{prefix}/{lease}", r["t_ns"])
-            elif r.get("event") == "unlock" and r.get("ok"):
-                unlocked.setdefault(f"{prefix}/{lease}", r["t_ns"])
-            elif r.get("event") == "unlock-invoke":
-                unlock_calls.setdefault(f"{prefix}/{lease}", []).append(r["t_ns"])
+        # A key locked again under one lease (a client's later cycle) is told apart by its create
+        # revision, which the client read after its grant (`token`).
+        bounds = _client_bounds(records, prefix)
         not_revoked = {r["delete_revision"] for r in records if r.get("proc") == "observer"
                        and r.get("event") == "lease-status" and r.get("alive")}
         n = len(self.events)
@@ -159,13 +216,14 @@ class StoreHistory:
         self.hi = [ev["t_ns"] for ev in self.events]
         for i, ev in enumerate(self.events):
             key = ev["key"]
+            b = bounds.get((key, ev.get("create_revision"))) or bounds.get((key, None)) or {}
             if ev["event"] == "put":
-                self.lo[i] = invoked.get(key, 0)
-                self.hi[i] = min(self.hi[i], granted.get(key, self.hi[i]))
+                self.lo[i] = b.get("lock-invoke", 0)
+                self.hi[i] = min(self.hi[i], b.get("grant", self.hi[i]))
             else:
-                self.hi[i] = min(self.hi[i], unlocked.get(key, self.hi[i]))
+                self.hi[i] = min(self.hi[i], b.get("unlock", self.hi[i]))
                 if ev["revision"] in not_revoked:
-                    calls = [t for t in unlock_calls.get(key, []) if t <= self.hi[i]]
+                    calls = [t for t in b.get("unlock-invoke", []) if t <= self.hi[i]]
                     if calls:
                         self.lo[i] = max(calls)
             below = [sent for rev, sent, _ in ladder if rev < ev["revision"]]
@@ -179,6 +237,7 @@ class StoreHistory:
             self.lo[i] = max(self.lo[i], self.lo[i - 1])
         for i in range(n - 2, -1, -1):
             self.hi[i] = min(self.hi[i], self.hi[i + 1])
+        self.revisions = [ev["revision"] for ev in self.events]
         # holder_after[k]: the lease holding the lock once the first k events
         # committed (the lowest create revision: the Mutex's owner), and its key.
         present = {}
@@ -191,6 +250,10 @@ class StoreHistory:
             owner = min(present, key=present.get) if present else None
             self.holder_after.append(present[owner][1] if owner else None)
             self.holder_key_after.append(owner)
+
+    def holder_at_revision(self, revision: int):
+        """The lease holding the lock in the store's state at a revision (the events up to it applied)."""
+        return self.holder_after[sum(1 for r in self.revisions if r <= revision)]
 
     @staticmethod
     def _end(records):
@@ -214,14 +277,17 @@ def resource_current(records, f: facts_mod.Facts, prefix: str) -> Verdict:
     history = StoreHistory(records, prefix)
     if not history.complete:
         v.notes.append("the observer's watch broke before the run ended: its history may miss events")
+    lease_of = {s.session: s.lease for s in f.sessions.values()}
     for op in ops:
-        holders = history.holders_at(op["t_ns"])
+        # A stock op in etcd was decided at its revision: the holder then is known exactly.
+        holders = ({history.holder_at_revision(op["revision"])} if op.get("event") == "store-op"
+                   else history.holders_at(op["t_ns"]))
         if holders is None:
             v.unknown += 1
             if not any("contradict" in n for n in v.notes):
                 v.notes.append("the commit bounds contradict each other (a clock or record problem)")
             continue
-        if op["session"] not in holders:
+        if lease_of.get(op["session"], op["session"]) not in holders:
             who = ", ".join(sorted(h or "nobody" for h in holders))
             v.violate(op["t_ns"], f"{op['client']} (session {op['session']}) {op['op']} accepted at "
                                   f"{_s(op['t_ns'], f.t0_ns)} while the holder was {who}")
@@ -230,8 +296,24 @@ def resource_current(records, f: facts_mod.Facts, prefix: str) -> Verdict:
     return v.settle()
 
 
+def stock_invariant(records) -> Verdict:
+    """P5 for a stock: it never went below 0 (as locksim check reads every state of a stock)."""
+    v = Verdict()
+    states = facts_mod.stock_states(records)
+    if not any(s["final"] for s in states):
+        v.unknown += 1
+        v.notes.append("the stock's state at rest was not recorded")
+    for s in states:
+        if s["stock"] < 0:
+            v.violate(s["t_ns"], f"stock is {s['stock']} after {s['sales']} sale(s): oversold by {-s['stock']}")
+            break
+    return v.settle()
+
+
 def invariant(records, app: str) -> Verdict:
     v = Verdict()
+    if app == "stock":
+        return stock_invariant(records)
     if app != "counter":
         v.notes.append(f"app {app!r}: no invariant")
         return v.settle()
@@ -264,6 +346,7 @@ def judge(records: list[dict]) -> dict:
 
 
 def faults_fired(records: list[dict]) -> list[str]:
-    """The kinds of the faults the driver made and saw take effect."""
+    """The kinds of the faults the driver made and saw take effect (a partition's heal: `heal`)."""
     return [r["kind"] for r in records if r.get("proc") == "driver" and r.get("event") == "fault"
-            and r.get("sent", True) is not False and r.get("took_effect", True) is not False]
+            and r.get("sent", True) is not False and r.get("took_effect", True) is not False] + \
+        ["heal" for r in records if r.get("proc") == "driver" and r.get("event") == "heal" and r.get("proxy") == "ok"]

@@ -120,6 +120,53 @@ def election_after_leader_crash(f, roles):
     return f.elected_ns - f.leader_crash_ns
 
 
+def sessions_granted(f, roles):
+    """A count, not a time."""
+    return sum(1 for s in f.sessions.values() if s.grant_ns is not None)
+
+
+def longest_grant_wait(f, roles):
+    waits = [s.grant_ns - s.want_ns for s in f.sessions.values() if s.grant_ns is not None and s.want_ns is not None]
+    return max(waits) if waits else None
+
+
+def longest_handover(f, roles):
+    """The longest time from an Unlock call to the next grant, where that session was already waiting
+    (its want before the Unlock call: a lock hand-over, not a lock left idle while everyone thinks)."""
+    granted = sorted((s for s in f.sessions.values() if s.grant_ns is not None), key=lambda s: s.grant_ns)
+    gaps = [b.grant_ns - a.release_ns for a, b in zip(granted, granted[1:])
+            if a.release_ns is not None and a.release_ns <= b.grant_ns
+            and b.want_ns is not None and b.want_ns <= a.release_ns]
+    return max(gaps) if gaps else None
+
+
+def final_stock(f, roles):
+    """A count: the stock at rest."""
+    return f.final_stock
+
+
+def stale_rejections(f, roles):
+    """A count: ops refused as stale-token."""
+    return f.stale_rejections
+
+
+def waiter_grant_after_holder_key_deleted(f, roles):
+    h, w = _pair(f, roles)
+    if not h or not w or w.grant_ns is None or h.key_deleted_ns is None:
+        return None
+    return w.grant_ns - h.key_deleted_ns
+
+
+def third_grant_after_waiter_key_deleted(f, roles):
+    """The next hand-over of a story with a third client (roles["third"]): its grant after the waiter's key went."""
+    w, t = f.get(roles["waiter"]), f.get(roles.get("third", ""))
+    if not w or not t or t.grant_ns is None or w.key_deleted_ns is None:
+        return None
+    return t.grant_ns - w.key_deleted_ns
+
+
+COUNTS = {"sessions_granted", "final_stock", "stale_rejections"}   # shown as numbers, not seconds
+
 # name -> (function, the table's label with {holder}/{waiter})
 ALL = {
     "waiter_grant_after_holder_last_renewal": (waiter_grant_after_holder_last_renewal,
@@ -147,6 +194,15 @@ ALL = {
     "holder_longest_renewal_gap": (holder_longest_renewal_gap, "{holder} longest gap between keepalive replies"),
     "election_after_leader_crash": (election_after_leader_crash,
                                     "new leader known − leader crash (real: polled)"),
+    "sessions_granted": (sessions_granted, "sessions granted (count)"),
+    "longest_grant_wait": (longest_grant_wait, "longest wait for a grant (want − grant)"),
+    "longest_handover": (longest_handover, "longest Unlock call − waiting client's grant"),
+    "final_stock": (final_stock, "stock at rest (count)"),
+    "stale_rejections": (stale_rejections, "ops refused stale-token (count)"),
+    "waiter_grant_after_holder_key_deleted": (waiter_grant_after_holder_key_deleted,
+                                              "{waiter} grant − {holder} key deleted (lease expiry)"),
+    "third_grant_after_waiter_key_deleted": (third_grant_after_waiter_key_deleted,
+                                             "{third} grant − {waiter} key deleted (lease expiry)"),
 }
 
 

@@ -37,8 +37,10 @@ import threading
 from . import procs
 from .cluster import EtcdCluster
 from .procs import now_ns
+from .scenario import duration_ns
 
 PREFIX = "/locksim/lock"
+STOCK_KEY = "/locksim/stock"     # store.stock: the stock etcd keeps (outside the lock prefix)
 START_LEAD_NS = 1_500_000_000   # clients are launched this long before t0: Go start-up, dial
 SETTLE_NS = 500_000_000          # after the last client exits, for the observer's last events
 GRACE_NS = 30_000_000_000        # the cap is run_for + this
@@ -179,12 +181,18 @@ class Run:
         self.emit("cluster", members={n: {"client": m.address, "peer_port": m.peer_port} for n, m in members.items()},
                   leader=self.cluster.leader(), heartbeat_ms=100, election_timeout_ms=1000)
         resource = None
-        if story.app != "none":
+        if story.app != "none" and not story.stock_in_store:
             policy = {"none": "none", "fencing": "fenced"}[story.policy]
-            ready = self._spawn("resource", [h, "resource", "--policy", policy], workdir, "ready")
+            app = ["--app", "stock", "--initial-stock", str(story.initial_stock)] if story.app == "stock" else []
+            ready = self._spawn("resource", [h, "resource", "--policy", policy] + app, workdir, "ready")
             resource = ready["address"]
+        stock = ["--stock-key", STOCK_KEY, "--initial-stock", str(story.initial_stock)] if story.stock_in_store else []
         self._spawn("observer", [h, "observer", "--prefix", PREFIX,
-                                 "--endpoints", ",".join(m.endpoint for m in members.values())], workdir, "ready")
+                                 "--endpoints", ",".join(m.endpoint for m in members.values())] + stock,
+                    workdir, "ready")
+        services = {name: self._spawn(name, [h, "service", "--name", name, "--latency", f"{latency_ns}ns"],
+                                      workdir, "ready")["address"]
+                    for name, latency_ns in service_latencies(story).items()}
         names = [c.name for c in story.clients]
         ready = self._spawn("proxy", [h, "proxy", "--clients", ",".join(names),
                                       "--members", ",".join(f"{n}={m.address}" for n, m in members.items())],
@@ -197,7 +205,8 @@ class Run:
         self.emit("run", t0_ns=self.t0_ns, experiment=self.experiment.name, scenario=os.path.basename(story.path),
                   variant=story.variant, rep=self.rep, ttl_s=story.ttl_s, app=story.app, policy=story.policy,
                   prefix=PREFIX, clients=names, run_for_ns=story.run_for_ns,
-                  real=self.experiment.describe())
+                  real=self.experiment.describe(), initial_stock=story.initial_stock,
+                  stock_key=STOCK_KEY if story.stock_in_store else None, services=sorted(services))
         for c in story.clients:
             argv = [h, "client", "--name", c.name, "--ttl", str(story.ttl_s), "--prefix", PREFIX,
                     "--endpoints", ",".join("http://" + a for a in self.client_ports[c.name].values()),
@@ -205,6 +214,12 @@ class Run:
                     "--unlock-timeout", f"{story.request_timeout_ns}ns", "--start-at-ns", str(self.t0_ns + c.start_ns)]
             if resource:
                 argv += ["--resource", resource]
+            if c.iterations != 1 or c.think_ns:
+                argv += ["--iterations", str(c.iterations), "--think", f"{c.think_ns}ns"]
+            if services:
+                argv += ["--services", ",".join(f"{n}={a}" for n, a in services.items())]
+            if story.stock_in_store:
+                argv += ["--stock-key", STOCK_KEY]
             argv += self.experiment.client_flags(story, c)
             # stdin: the byte that lets a client go on from its pause point.
             self._spawn(c.name, argv, workdir, None, stdin=subprocess.PIPE)
@@ -212,7 +227,7 @@ class Run:
         self._loop(names)
         self.emit("end", clients_exited=sorted(self.client_exited))
         # Stop the helpers now so their last records (the resource's final state) are in.
-        for name in ("resource", "observer", "proxy"):
+        for name in ("resource", "observer", "proxy", *self.story.services):
             if name in self.procs:
                 procs.stop(self.procs[name])
                 self._drain(name)
@@ -275,3 +290,15 @@ class Run:
             except queue.Empty:
                 continue
             self._handle(name, line)
+
+
+def service_latencies(story) -> dict[str, int]:
+    """service name -> its latency in ns; ValueError for a drawn latency, which the real service does not make."""
+    out = {}
+    for name, text in story.services.items():
+        try:
+            out[name] = duration_ns(text)
+        except ValueError:
+            raise ValueError(f"service.{name}.latency {text!r}: the real service answers after a fixed latency") \
+                from None
+    return out

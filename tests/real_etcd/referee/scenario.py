@@ -28,6 +28,8 @@ class Client:
     steps: list[str]
     release: bool = True
     attempts: int = 0
+    iterations: int = 1
+    think_ns: int = 0
 
 
 @dataclass
@@ -38,7 +40,7 @@ class Story:
     ttl_s: int
     request_timeout_ns: int
     policy: str          # the resource: "none" or "fencing" (locksim's names)
-    app: str             # "counter" or "none"
+    app: str             # "counter", "stock" or "none"
     run_for_ns: int
     clients: list[Client]
     faults: dict[str, dict]
@@ -46,6 +48,10 @@ class Story:
     links: dict[str, dict] = field(default_factory=dict)
     preset: str | None = None
     expect: dict = field(default_factory=dict)
+    services: dict[str, str] = field(default_factory=dict)   # name -> its latency as the file writes it
+    initial_stock: int = 1
+    stock_in_store: bool = False   # store.stock: the stock lives in etcd, sold by a guarded Txn
+    network_latency: str | None = None
 
     def client(self, name: str) -> Client:
         for c in self.clients:
@@ -73,7 +79,8 @@ def load(path: str, variant: str = "base") -> Story:
         except ValueError as e:
             raise ValueError(f"{path}: client.{name}.start {start!r}: the real referee starts clients at times only") from e
         clients.append(Client(name, start_ns, list(c.get("steps", [])), bool(c.get("release", True)),
-                              int(c.get("attempts", lock.get("attempts", 0)))))
+                              int(c.get("attempts", lock.get("attempts", 0))), int(c.get("iterations", 1)),
+                              duration_ns(str(c.get("think", "0s")))))
     return Story(path=path, name=spec["scenario"]["name"], variant=variant, ttl_s=ttl_ns // 1_000_000_000,
                  request_timeout_ns=duration_ns(lock.get("request_timeout", "1s")),
                  policy=resource.get("policy", "none"), app=resource.get("app", "counter"),
@@ -81,4 +88,8 @@ def load(path: str, variant: str = "base") -> Story:
                  faults=spec.get("fault", {}), links=spec.get("link", {}), preset=lock.get("preset"),
                  # etcd 3.4.23 (the releases table of scenarios/FORMAT.md) does not re-read.
                  recheck=bool(spec.get("store_lock", {}).get("recheck", False)),
-                 expect=expect)
+                 expect=expect,
+                 services={n: str(v.get("latency", "1ms")) for n, v in spec.get("service", {}).items()},
+                 initial_stock=int(resource.get("initial_stock", 1)),
+                 stock_in_store=bool(spec.get("store", {}).get("stock", False)),
+                 network_latency=spec.get("network", {}).get("latency"))
