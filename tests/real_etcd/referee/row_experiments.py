@@ -22,6 +22,9 @@
                           the resource (`--app stock`); txn-guarded
                           (store.stock): the stock in etcd, sold by a Txn
                           guarded by the buyer's key's create revision.
+                          The file's jittered links (lognormal around
+                          1 ms) are loopback as it is: its own jitter is
+                          what orders the three buyers' reads at 30 s.
 """
 from . import experiments
 from .experiments import Experiment, NotRealisable, _fault_of_kind, _Pause
@@ -95,9 +98,11 @@ class OversellIncident(Experiment):
                               "heal_ns": None if heal is None else at + duration_ns(str(heal))})
         if _fault_of_kind(story, "clock-jump") or _fault_of_kind(story, "crash"):
             raise NotRealisable("a crash or a clock jump: not in this story's real plan")
+        self.latency = story.network_latency
 
     def describe(self):
-        plan = {"stalls": [s.describe()["pause"] for s in self.stalls],
+        plan = {"network": {"file_latency": self.latency, "made": "loopback as it is (not the file's latency)"},
+                "stalls": [s.describe()["pause"] for s in self.stalls],
                 "partitions": [{**c, "how": "proxy blackhole of the client's member links, both ways; heal: "
                                            "forwarding again, held bytes delivered"} for c in self.cuts]}
         return plan
