@@ -4,7 +4,7 @@ The story (TTL, clients, steps, resource, fault sizes, link latencies) and
 the variants come from the scenario file (scenario.py), read when the
 experiment runs, so a revised file changes the real run too. Where the file
 ties a fault to a client's keepalive (`at = "c1 extended"`, `occurrence`)
-the real run does the same on the real replies (_KeepaliveTrigger says how
+the real run does the same on the real replies (KeepaliveTrigger says how
 they are counted); where it says a time, the real run uses that time from
 t0. How each fault is made:
 
@@ -19,7 +19,7 @@ t0. How each fault is made:
   gc-pause             the file's pause at a client's step (`at = "c1 read"`):
                        the client waits at a pause point right after that
                        step, the driver freezes it there with SIGSTOP and
-                       continues it (SIGCONT) `length` later (_Pause).
+                       continues it (SIGCONT) `length` later (Pause).
   leader-failover      the file's crash of its initial leader (s1) at a time:
                        the member that leads then gets SIGKILL (`what =
                        "process"`) or SIGSTOP for the rest of the run (`what
@@ -50,6 +50,7 @@ import signal
 from . import scenario
 from .procs import now_ns as procs_now
 from .scenario import duration_ns
+from .triggers import KeepaliveTrigger, Pause
 
 RELEASE = "etcd-3.4.23"
 
@@ -104,109 +105,6 @@ class Experiment:
 
     def on_record(self, rec: dict, run) -> None:
         pass
-
-
-class _KeepaliveTrigger:
-    """Fires action(t_ns of the reply) once: right after the client's n-th keepalive extension, once it holds.
-
-    As locksim counts "c1 extended": the n-th reply after the one to the
-    keepalive clientv3 sends as the session starts (sendKeepAliveLoop makes
-    its first pass at once; nextKeepAlive = now). In locksim that first
-    reply always lands before the grant — the renewal is the leader's alone,
-    the Mutex's put goes through Raft — so its first extension is the
-    session's second reply, TTL/3 later. For real the first reply races the
-    grant (it lands a few milliseconds after it in about three runs of ten),
-    so counting the replies after the grant would put the fault a whole TTL/3
-    early in those runs; skipping the session-start reply puts it where the
-    story does in every run.
-
-    If the n-th extension came before the grant (n TTL/3 periods before a
-    slow Lock returned), the action fires at the grant, with that reply's
-    instant. Records come from one process in the order it wrote them, but
-    the grant record is written after Lock returns and a reply may be written
-    between; replies are ordered by their t_ns."""
-
-    def __init__(self, client: str, n: int, action):
-        self.client, self.n, self.action = client, n, action
-        self.granted = False
-        self.replies: list[int] = []
-        self.fired = False
-
-    def feed(self, rec: dict) -> None:
-        if self.fired or rec.get("proc") != self.client:
-            return
-        if rec["event"] == "grant":
-            self.granted = True
-        elif rec["event"] == "keepalive":
-            self.replies.append(rec["t_ns"])
-        else:
-            return
-        if self.granted and len(self.replies) > self.n:
-            self.fired = True
-            self.action(sorted(self.replies)[self.n])
-
-
-class _Pause:
-    """A `pause` fault of the file: a SIGSTOP at a time or at a client's pause point, SIGCONT `length` later.
-
-    At a step (`at = "c1 read"`) the client waits at its pause point right
-    after that step (client.go); the driver freezes it with SIGSTOP, sees
-    every thread stopped, lets it past the pause point (a byte it can only
-    read once continued) and continues it `length` after the SIGSTOP. The
-    fault records whether the stop took effect; a pause that did not take
-    does not count (judge.faults_fired)."""
-
-    PHASE_STEP = {"read": "read", "wrote": "write", "worked": "work", "checked": "check"}
-
-    def __init__(self, story, fault_name: str):
-        fault = story.faults[fault_name]
-        self.name = fault_name
-        self.target = fault["target"]
-        self.length_ns = duration_ns(fault["length"])
-        self.at = fault["at"]
-        self.pause_after_step = None
-        words = self.at.split()
-        if len(words) == 2 and words[0] == self.target:
-            phase = words[1]
-            client = story.client(self.target)
-            if phase == "acquired":
-                self.pause_after_step = -1
-            elif phase in self.PHASE_STEP:
-                kinds = [s.split()[0] for s in client.steps]
-                self.pause_after_step = kinds.index(self.PHASE_STEP[phase])
-            else:
-                raise ValueError(f"pause at {self.at!r}: phase {phase!r} is not one the real client can stop at")
-            self.at_ns = None
-        else:
-            self.at_ns = duration_ns(self.at)
-
-    def describe(self) -> dict:
-        how = (f"SIGSTOP at {self.target}'s pause point after step {self.pause_after_step}" if self.at_ns is None
-               else f"SIGSTOP of {self.target} at t0+{self.at_ns / 1e9:g}s")
-        return {"pause": {"target": self.target, "at": self.at, "length_ns": self.length_ns,
-                          "how": how + f", SIGCONT {self.length_ns / 1e9:g}s later"}}
-
-    def client_flags(self, client) -> list[str]:
-        if client.name == self.target and self.pause_after_step is not None:
-            return ["--pause-after-step", str(self.pause_after_step)]
-        return []
-
-    def begin(self, run) -> None:
-        if self.at_ns is not None:
-            run.at(self.at_ns, lambda: self._freeze(run, at_pause_point=False))
-
-    def on_record(self, rec: dict, run) -> None:
-        if rec.get("proc") == self.target and rec["event"] == "pause-point":
-            self._freeze(run, at_pause_point=True)
-
-    def _freeze(self, run, at_pause_point: bool) -> None:
-        stop = run.signal_client(self.target, signal.SIGSTOP, self.name)
-        if at_pause_point:
-            run.resume_pause_point(self.target)
-        run.emit("fault", kind="pause", name=self.name, target=self.target, length_ns=self.length_ns,
-                 fault_t_ns=stop["t_ns"], took_effect=bool(stop.get("stopped")))
-        run.at_abs(stop["t_ns"] + self.length_ns,
-                   lambda: run.signal_client(self.target, signal.SIGCONT, self.name + " ends"))
 
 
 def _fault_of_kind(story, kind: str) -> str | None:
@@ -273,7 +171,7 @@ class PartitionedHolder(Experiment):
         def cut(reply_ns):
             answer = run.proxy(f"blackhole {self.target}")
             run.emit("fault", kind="blackhole", target=self.target, trigger_t_ns=reply_ns, proxy=answer)
-        self.trigger = _KeepaliveTrigger(self.target, self.renewal, cut)
+        self.trigger = KeepaliveTrigger(self.target, self.renewal, cut)
 
     def on_record(self, rec, run):
         self.trigger.feed(rec)
@@ -292,7 +190,7 @@ class GcPause(Experiment):
         if name is None:
             raise NotRealisable("no pause fault")
         try:
-            self.pause = _Pause(story, name)
+            self.pause = Pause(story, name)
         except ValueError as e:
             raise NotRealisable(str(e)) from e
 
@@ -443,7 +341,7 @@ class LeaderClockStep(Experiment):
                 offset = run.cluster.step_wall_clock(leader, self.step_ns)
                 run.emit("fault", kind="clock-step", target=leader, by_ns=self.step_ns, offset_ns=offset)
             run.at_abs(reply_ns + self.after_ns, step)
-        self.trigger = _KeepaliveTrigger(self.holder, self.renewal, kill)
+        self.trigger = KeepaliveTrigger(self.holder, self.renewal, kill)
 
     def on_record(self, rec, run):
         self.trigger.feed(rec)
@@ -476,7 +374,7 @@ class RedlockVsEtcd(Experiment):
         except ValueError as e:
             raise NotRealisable(f"clock jump at {fault['at']!r} by {fault['by']!r}: a fixed step at a time") from e
         pause = _fault_of_kind(story, "pause")
-        self.pause = _Pause(story, pause) if pause else None
+        self.pause = Pause(story, pause) if pause else None
         # Per variant: the faults this one needs to have fired (judge.faults_fired's kinds).
         self.required_faults = ["clock-step"] + (["pause"] if self.pause else [])
 

@@ -14,7 +14,7 @@
   oversell-incident-etcd  one unit of stock, three buyers; the identity
                           service stalled from 0 to 30 s (the service
                           process SIGSTOPped, SIGCONTed 30 s later, as
-                          _Pause stops a client at a time); each buyer cut
+                          Pause stops a client at a time); each buyer cut
                           off from every member at its partition's time
                           (the proxy's blackhole, as partitioned-holder
                           makes it) and healed `heal_after` later (the
@@ -27,7 +27,8 @@
                           what orders the three buyers' reads at 30 s.
 """
 from . import experiments
-from .experiments import Experiment, NotRealisable, _fault_of_kind, _Pause
+from .experiments import Experiment, NotRealisable, _fault_of_kind
+from .triggers import Pause
 from .runner import service_latencies
 from .scenario import duration_ns
 
@@ -80,7 +81,7 @@ class OversellIncident(Experiment):
             if fault.get("kind") == "pause":
                 if fault.get("target") not in story.services:
                     raise NotRealisable(f"fault {name}: only a service's stall is made for this story")
-                self.stalls.append(_Pause(story, name))
+                self.stalls.append(Pause(story, name))
         self.cuts = []
         clients = {c.name for c in story.clients}
         for name, fault in story.faults.items():

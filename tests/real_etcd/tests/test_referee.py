@@ -1,14 +1,14 @@
 """The referee's parts that need no cluster: when a fault triggers, how a scenario is read, how a locksim trace becomes facts, and when real and simulated verdicts disagree."""
 import textwrap
 
-from referee import compare, experiments, facts, magnitudes, scenario
+from referee import compare, experiments, facts, magnitudes, scenario, triggers
 
 MS = 1_000_000
 
 
 def test_the_keepalive_trigger_skips_the_session_start_reply_and_fires_once_it_holds():
     fired = []
-    t = experiments._KeepaliveTrigger("c1", 1, fired.append)
+    t = triggers.KeepaliveTrigger("c1", 1, fired.append)
     t.feed({"proc": "c1", "event": "keepalive", "t_ns": 5 * MS})        # the session-start reply
     t.feed({"proc": "c2", "event": "keepalive", "t_ns": 6 * MS})        # another client's
     t.feed({"proc": "c1", "event": "grant", "t_ns": 7 * MS})
@@ -21,7 +21,7 @@ def test_the_keepalive_trigger_skips_the_session_start_reply_and_fires_once_it_h
 
 def test_a_session_start_reply_that_loses_the_race_to_the_grant_does_not_count():
     fired = []
-    t = experiments._KeepaliveTrigger("c1", 1, fired.append)
+    t = triggers.KeepaliveTrigger("c1", 1, fired.append)
     t.feed({"proc": "c1", "event": "grant", "t_ns": 7 * MS})
     t.feed({"proc": "c1", "event": "keepalive", "t_ns": 9 * MS})        # the session-start reply, after the grant
     assert fired == []
@@ -31,14 +31,14 @@ def test_a_session_start_reply_that_loses_the_race_to_the_grant_does_not_count()
 
 def test_an_extension_before_the_grant_fires_the_trigger_at_the_grant_and_replies_are_ordered_by_time():
     fired = []
-    t = experiments._KeepaliveTrigger("c1", 1, fired.append)
+    t = triggers.KeepaliveTrigger("c1", 1, fired.append)
     t.feed({"proc": "c1", "event": "keepalive", "t_ns": 5 * MS})
     t.feed({"proc": "c1", "event": "keepalive", "t_ns": 3500 * MS})     # a slow Lock: an extension before it returned
     assert fired == []                                                    # not holding yet
     t.feed({"proc": "c1", "event": "grant", "t_ns": 3600 * MS})
     assert fired == [3500 * MS]
     late = []
-    t = experiments._KeepaliveTrigger("c1", 1, late.append)
+    t = triggers.KeepaliveTrigger("c1", 1, late.append)
     t.feed({"proc": "c1", "event": "keepalive", "t_ns": 5 * MS})
     t.feed({"proc": "c1", "event": "keepalive", "t_ns": 3509 * MS})     # written before the grant record...
     t.feed({"proc": "c1", "event": "grant", "t_ns": 3507 * MS})         # ...whose Lock returned first
