@@ -65,6 +65,9 @@ def run_row(label: str, args, reps: int, seeds: int) -> dict:
         checked = judged.check(args.locksim, out)
         checked["magnitudes"] = zkmagnitudes.measure(magnitudes.read_trace(out + ".trace.jsonl"))
         checked["states"] = result["states"]
+        checked["keys_left_out"], checked["change_widths_ns"] = result["keys_left_out"], result["widths"]
+        if result["keys_left_out"]:
+            notes.append(f"rep {rep}: keys not recorded: {result['keys_left_out']}")
         real.append(checked)
         print(f"  {label} rep {rep}: {checked['verdicts']}", file=sys.stderr, flush=True)
     workdir = os.path.join(args.out, "sim")

@@ -1,0 +1,189 @@
+"""The lock's owner changes, from the observer's records (java/locksim/ZkObserver.java), as the
+history's numbered key events (docs/history.md, "Key events known only within a range").
+
+Curator's InterProcessMutex owns the lock with the child of the lock path whose sequence
+suffix is lowest (StandardLockInternalsDriver sorts on the text after "lock-"), so the lock
+changes owner when that child is deleted (a release, or its session's expiry) or when a child
+is created while there is none. The observer cannot see those changes as they commit; it
+sees two kinds of facts, and this module only combines them:
+
+  by zxid     two consecutive listings of the children: every child change between them has
+              a zxid in (pzxid before, pzxid after]; a creation's is exactly the child's
+              czxid; when the parent's cversion (which counts child changes) moved by one,
+              the one change is exactly the new pzxid. cversion also says how many children
+              came and went unseen between the listings: a sequence number is the parent's
+              cversion at creation, so those were all above every child listed before.
+  by time     the zxid ladder: a change with zxid in [zlo, zhi] committed after the `sent`
+              of every ladder write below zlo and before the reply of every ladder write above
+              zhi; and the clients' own records: a node is made after its client invoked the
+              acquire it was granted by (Curator's attemptLock makes it), owns the lock
+              before that client's `grant` (Curator returns only once getChildren showed it
+              lowest), and is gone
+              before its client's release `complete`s ok (a guaranteed delete returns once it
+              is gone, NoNode included).
+
+Where the listings allow more than one sequence of owners (two nodes that could each have
+owned the lock went between two listings, or a node came and went unseen while none was
+held), or a change's instant is not bounded on both sides, the keys are left out and the
+reason is given: never a guessed instant. `change` is a running index, not the zxid: a
+deletion's zxid is known only within a range, and the index carries exactly the order.
+"""
+
+
+class NotBounded(ValueError):
+    """The observer's records do not bound the owner changes consistently."""
+
+
+def _seq(name: str) -> str:
+    # Ten zero-padded digits after the last "lock-": compared as text, as Curator sorts them.
+    return name[name.rfind("lock-") + len("lock-"):]
+
+
+def _lowest(names) -> str | None:
+    return min(names, key=_seq) if names else None
+
+
+def _interval(a: dict, b: dict, czxid: dict) -> list[tuple]:
+    """The owner changes between listings a and b: (zlo, zhi, old owner, new owner), oldest first."""
+    before = {c["name"] for c in a["children"]}
+    after = {c["name"] for c in b["children"]}
+    gone, new = before - after, after - before
+    moves = b["cversion"] - a["cversion"]
+    hidden = moves - len(gone) - len(new)
+    if hidden < 0:
+        raise NotBounded(f"listing at {b['t']}: cversion moved {moves}, fewer than the {len(gone) + len(new)} "
+                         "changes seen")
+    p1, p2 = a["pzxid"], b["pzxid"]
+    o1, o2 = _lowest(before), _lowest(after)
+    if o1 == o2:
+        if o1 is None and hidden:
+            raise NotBounded(f"listing at {b['t']}: a lock node came and went unseen while none was held")
+        return []
+    if o1 is None or o1 in after:
+        if o1 is not None or hidden:
+            raise NotBounded(f"listing at {b['t']}: the owner changed from {o1} to {o2} in no way a mutex allows")
+        return [(*_created(o2, czxid, p1, p2), None, o2)]
+    # The owner's node went. Any other node that went and sorts below the next owner may have
+    # owned the lock in between: then more than one sequence of owners fits the listings.
+    maybe = [x for x in gone - {o1} if o2 is None or _seq(x) < _seq(o2)]
+    if maybe:
+        raise NotBounded(f"listing at {b['t']}: {sorted(maybe)} went with the owner {o1}; either may have owned")
+    created = {czxid[n] for n in new if czxid.get(n) is not None}
+    dlo, dhi = (p2, p2) if moves == 1 else (p1 + 1, p2 - 1 if p2 in created else p2)
+    if o2 is not None and o2 in before:
+        return [(dlo, dhi, o1, o2)]
+    if hidden:
+        raise NotBounded(f"listing at {b['t']}: a node came and went unseen after the owner {o1} went")
+    if o2 is None:
+        return [(dlo, dhi, o1, None)]
+    clo, chi = _created(o2, czxid, p1, p2)
+    if dhi < clo:
+        return [(dlo, dhi, o1, None), (clo, chi, None, o2)]
+    if dlo > chi:
+        return [(dlo, dhi, o1, o2)]
+    raise NotBounded(f"listing at {b['t']}: {o1}'s deletion and {o2}'s creation are not ordered by zxid")
+
+
+def _created(name: str, czxid: dict, p1: int, p2: int) -> tuple[int, int]:
+    c = czxid.get(name)
+    return (c, c) if c is not None else (p1 + 1, p2)
+
+
+def owner_changes(listings: list[dict]) -> list[tuple]:
+    """Every owner change the listings show, (zlo, zhi, old, new), in zxid order."""
+    if not listings:
+        raise NotBounded("the observer listed the lock's children no time")
+    first = listings[0]
+    if first["cversion"] != 0 or first["children"]:
+        raise NotBounded("the observer's first listing came after a lock node was made")
+    czxid = {c["name"]: c["czxid"] for r in listings for c in r["children"] if c.get("czxid") is not None}
+    changes = []
+    for a, b in zip(listings, listings[1:]):
+        changes += _interval(a, b, czxid)
+    return changes
+
+
+def _broken(obs: list[dict]) -> str | None:
+    """Why the observer's records cannot be trusted to hold every change, or None."""
+    if not any(r["type"] == "ready" for r in obs):
+        return "the observer never became ready"
+    for r in obs:
+        if r["type"] == "watch-broken":
+            return f"the observer's watch broke at {r['t']} ns ({r['error'][:120]})"
+        if r["type"] == "session" and r["state"] != "SyncConnected":
+            return f"the observer's session was {r['state']} at {r['t']} ns"
+    if not any(r["type"] == "final" for r in obs):
+        return "the observer did not make its final listing (a late change may have gone unseen)"
+    return None
+
+
+def bounds(changes: list[tuple], ladder: list[tuple], clients: list[dict], path: str) -> list[list]:
+    """[lo, hi] in ns for each change: the ladder's, the clients' where sound, then made monotone
+    (changes commit in zxid order: a lower bound holds for every later change, an upper one for
+    every earlier one)."""
+    granted, released, invoked = {}, {}, {}
+    sessions = {r["session"]: r["value"] for r in clients if r.get("type") == "grant"}
+    release_ops = {(r["p"], r["op"]) for r in clients if r.get("type") == "invoke" and r.get("kind") == "release"}
+    last_session, acquiring = {}, {}
+    for r in sorted(clients, key=lambda r: r["t"]):
+        if r.get("type") == "invoke" and r.get("kind") == "acquire":
+            acquiring[r["p"]] = r["t"]
+        elif r.get("type") == "grant":
+            granted.setdefault(r["value"], r["t"])
+            invoked.setdefault(r["value"], acquiring.get(r["p"]))
+            last_session[r["p"]] = r["session"]
+        elif r.get("type") == "complete" and (r["p"], r["op"]) in release_ops and r.get("outcome") == "ok":
+            released.setdefault(sessions.get(last_session.get(r["p"])), r["t"])
+    out = []
+    for zlo, zhi, old, new in changes:
+        lo = max((sent for z, sent, _ in ladder if z < zlo), default=None)
+        hi = min((reply for z, _, reply in ladder if z > zhi), default=None)
+        for t in (granted.get(f"{path}/{new}") if new else None, released.get(f"{path}/{old}") if old else None):
+            if t is not None:
+                hi = t if hi is None else min(hi, t)
+        # Its client's acquire made the new owner's node: not before that acquire was invoked.
+        t = invoked.get(f"{path}/{new}") if new else None
+        if t is not None:
+            lo = t if lo is None else max(lo, t)
+        out.append([lo, hi])
+    for i in range(1, len(out)):
+        if out[i - 1][0] is not None and (out[i][0] is None or out[i][0] < out[i - 1][0]):
+            out[i][0] = out[i - 1][0]
+    for i in range(len(out) - 2, -1, -1):
+        if out[i + 1][1] is not None and (out[i][1] is None or out[i][1] > out[i + 1][1]):
+            out[i][1] = out[i + 1][1]
+    return out
+
+
+def _reason(clients: list[dict], value: str, hi: int) -> str:
+    """`deleted` if the node's client asked to release it by the change's latest instant, else
+    `expired`: nothing but a release or its session's expiry deletes an ephemeral lock node."""
+    session = next((r["session"] for r in clients if r.get("type") == "grant" and r.get("value") == value), None)
+    asked = any(r.get("type") == "release" and r.get("session") == session and r["t"] <= hi
+                for r in clients) if session else False
+    return "deleted" if asked else "expired"
+
+
+def key_events(obs: list[dict], clients: list[dict], path: str, key: str, member: str) -> tuple[list, str | None]:
+    """(the key events, None), or ([], why the history leaves the keys out). obs and clients on
+    the history's time (t0-relative ns); member records the events (the leader at the start)."""
+    try:
+        why = _broken(obs)
+        if why:
+            raise NotBounded(why)
+        changes = owner_changes([r for r in obs if r["type"] == "children"])
+        ladder = sorted((r["zxid"], r["sent"], r["t"]) for r in obs if r["type"] == "ladder")
+        spans = bounds(changes, ladder, clients, path)
+    except NotBounded as e:
+        return [], str(e)
+    events = []
+    for n, ((zlo, zhi, old, new), (lo, hi)) in enumerate(zip(changes, spans), start=1):
+        if lo is None or hi is None or lo > hi:
+            return [], f"owner change {n} (zxid {zlo:#x}..{zhi:#x}) is not bounded consistently: [{lo}, {hi}]"
+        ranged = {"t": lo, "p": member, "local": lo, "key": key, "t_latest": hi, "change": n}
+        if old is not None:
+            events.append({**ranged, "type": "key-dropped", "value": f"{path}/{old}",
+                           "reason": _reason(clients, f"{path}/{old}", hi)})
+        if new is not None:
+            events.append({**ranged, "type": "key-held", "value": f"{path}/{new}"})
+    return events, None
