@@ -18,9 +18,10 @@ sees two kinds of facts, and this module only combines them:
               zhi; and the clients' own records: a node is made after its client invoked the
               acquire it was granted by (Curator's attemptLock makes it), owns the lock
               before that client's `grant` (Curator returns only once getChildren showed it
-              lowest), and is gone
-              before its client's release `complete`s ok (a guaranteed delete returns once it
-              is gone, NoNode included).
+              lowest), and is gone before its client's release `complete`s ok (a guaranteed
+              delete returns once it is gone, NoNode included) — and went after that release's
+              `invoke` when the release returned on the session that owns the node
+              (deleted_by_release).
 
 Where the listings allow more than one sequence of owners (two nodes that could each have
 owned the lock went between two listings, or a node came and went unseen while none was
@@ -69,7 +70,9 @@ def _interval(a: dict, b: dict, czxid: dict) -> list[tuple]:
     if maybe:
         raise NotBounded(f"listing at {b['t']}: {sorted(maybe)} went with the owner {o1}; either may have owned")
     created = {czxid[n] for n in new if czxid.get(n) is not None}
-    dlo, dhi = (p2, p2) if moves == 1 else (p1 + 1, p2 - 1 if p2 in created else p2)
+    # pzxid is the last child change: no creation seen there and none unseen, so the one deletion.
+    exact = not hidden and len(gone) == 1 and p2 not in created
+    dlo, dhi = (p2, p2) if exact else (p1 + 1, p2 - 1 if p2 in created else p2)
     if o2 is not None and o2 in before:
         return [(dlo, dhi, o1, o2)]
     if hidden:
@@ -117,34 +120,62 @@ def _broken(obs: list[dict]) -> str | None:
     return None
 
 
-def bounds(changes: list[tuple], ladder: list[tuple], clients: list[dict], path: str) -> list[list]:
+class Node:
+    """What the clients' records say of one lock node (the value of the grant it gave)."""
+
+    def __init__(self):
+        self.acquire_invoked = self.granted = self.release_invoked = self.released = None
+        self.handle_after_release = None   # the client's ZooKeeper session id once its release returned ok
+
+
+def client_facts(clients: list[dict]) -> dict[str, Node]:
+    """{lock node path: Node} from the clients' records, each client's in its own order."""
+    nodes, acquiring, holding = {}, {}, {}
+    for r in sorted(clients, key=lambda r: r["t"]):
+        kind, p = r.get("type"), r["p"]
+        if kind == "invoke" and r.get("kind") == "acquire":
+            acquiring[p] = r["t"]
+        elif kind == "grant":
+            node = nodes.setdefault(r["value"], Node())
+            node.granted, node.acquire_invoked = r["t"], acquiring.get(p)
+            holding[p] = node
+        elif kind == "invoke" and r.get("kind") == "release" and p in holding:
+            holding[p].release_invoked = r["t"]
+        elif kind == "complete" and r.get("kind") == "release" and r.get("outcome") == "ok" and p in holding:
+            holding[p].released = r["t"]
+        elif kind == "zk-session" and r.get("after") == "release" and p in holding:
+            holding[p].handle_after_release = r["id"]
+    return nodes
+
+
+def deleted_by_release(node: Node | None, owner: str | None) -> bool:
+    """Whether the node's own client's release deleted it. Its release returned ok on the session
+    that owns the node (its ephemeralOwner): that session was alive when the delete was applied,
+    so the node had not gone with it, and nothing but its client deletes a live session's lock
+    node: the delete went after the release's invoke."""
+    return (node is not None and node.released is not None and owner is not None
+            and node.handle_after_release == owner)
+
+
+def bounds(changes: list[tuple], ladder: list[tuple], nodes: dict, owners: dict, path: str) -> list[list]:
     """[lo, hi] in ns for each change: the ladder's, the clients' where sound, then made monotone
     (changes commit in zxid order: a lower bound holds for every later change, an upper one for
     every earlier one)."""
-    granted, released, invoked = {}, {}, {}
-    sessions = {r["session"]: r["value"] for r in clients if r.get("type") == "grant"}
-    release_ops = {(r["p"], r["op"]) for r in clients if r.get("type") == "invoke" and r.get("kind") == "release"}
-    last_session, acquiring = {}, {}
-    for r in sorted(clients, key=lambda r: r["t"]):
-        if r.get("type") == "invoke" and r.get("kind") == "acquire":
-            acquiring[r["p"]] = r["t"]
-        elif r.get("type") == "grant":
-            granted.setdefault(r["value"], r["t"])
-            invoked.setdefault(r["value"], acquiring.get(r["p"]))
-            last_session[r["p"]] = r["session"]
-        elif r.get("type") == "complete" and (r["p"], r["op"]) in release_ops and r.get("outcome") == "ok":
-            released.setdefault(sessions.get(last_session.get(r["p"])), r["t"])
     out = []
     for zlo, zhi, old, new in changes:
         lo = max((sent for z, sent, _ in ladder if z < zlo), default=None)
         hi = min((reply for z, _, reply in ladder if z > zhi), default=None)
-        for t in (granted.get(f"{path}/{new}") if new else None, released.get(f"{path}/{old}") if old else None):
-            if t is not None:
-                hi = t if hi is None else min(hi, t)
-        # Its client's acquire made the new owner's node: not before that acquire was invoked.
-        t = invoked.get(f"{path}/{new}") if new else None
-        if t is not None:
-            lo = t if lo is None else max(lo, t)
+        gone, came = nodes.get(f"{path}/{old}") if old else None, nodes.get(f"{path}/{new}") if new else None
+        # The new owner's node: made by its client's acquire, owning before its grant.
+        his = [came.granted] if came else []
+        los = [came.acquire_invoked] if came and came.acquire_invoked is not None else []
+        # The old owner's node: gone before its release returned ok; after its invoke if it deleted it.
+        if gone and gone.released is not None:
+            his.append(gone.released)
+            if deleted_by_release(gone, owners.get(old)):
+                los.append(gone.release_invoked)
+        lo = max([x for x in [lo, *los] if x is not None], default=None)
+        hi = min([x for x in [hi, *his] if x is not None], default=None)
         out.append([lo, hi])
     for i in range(1, len(out)):
         if out[i - 1][0] is not None and (out[i][0] is None or out[i][0] < out[i - 1][0]):
@@ -155,12 +186,13 @@ def bounds(changes: list[tuple], ladder: list[tuple], clients: list[dict], path:
     return out
 
 
-def _reason(clients: list[dict], value: str, hi: int) -> str:
-    """`deleted` if the node's client asked to release it by the change's latest instant, else
-    `expired`: nothing but a release or its session's expiry deletes an ephemeral lock node."""
-    session = next((r["session"] for r in clients if r.get("type") == "grant" and r.get("value") == value), None)
-    asked = any(r.get("type") == "release" and r.get("session") == session and r["t"] <= hi
-                for r in clients) if session else False
+def _reason(node: Node | None, owner: str | None, hi: int) -> str:
+    """`deleted` if its client's release deleted it (deleted_by_release), or at least asked to by the
+    change's latest instant; else `expired`: nothing but a release or its session's expiry deletes
+    an ephemeral lock node."""
+    if deleted_by_release(node, owner):
+        return "deleted"
+    asked = node is not None and node.release_invoked is not None and node.release_invoked <= hi
     return "deleted" if asked else "expired"
 
 
@@ -171,9 +203,12 @@ def key_events(obs: list[dict], clients: list[dict], path: str, key: str, member
         why = _broken(obs)
         if why:
             raise NotBounded(why)
-        changes = owner_changes([r for r in obs if r["type"] == "children"])
+        listings = [r for r in obs if r["type"] == "children"]
+        changes = owner_changes(listings)
         ladder = sorted((r["zxid"], r["sent"], r["t"]) for r in obs if r["type"] == "ladder")
-        spans = bounds(changes, ladder, clients, path)
+        owners = {c["name"]: c["owner"] for r in listings for c in r["children"] if c.get("owner")}
+        nodes = client_facts(clients)
+        spans = bounds(changes, ladder, nodes, owners, path)
     except NotBounded as e:
         return [], str(e)
     events = []
@@ -183,7 +218,7 @@ def key_events(obs: list[dict], clients: list[dict], path: str, key: str, member
         ranged = {"t": lo, "p": member, "local": lo, "key": key, "t_latest": hi, "change": n}
         if old is not None:
             events.append({**ranged, "type": "key-dropped", "value": f"{path}/{old}",
-                           "reason": _reason(clients, f"{path}/{old}", hi)})
+                           "reason": _reason(nodes.get(f"{path}/{old}"), owners.get(old), hi)})
         if new is not None:
             events.append({**ranged, "type": "key-held", "value": f"{path}/{new}"})
     return events, None

@@ -40,6 +40,7 @@ class Repetition:
         self.records: list[dict] = []
         self.states: list[dict] = []      # {t, client, state}: Curator's connection states
         self.observed: list[dict] = []    # the observer's lines (ZkObserver.java), t0-relative
+        self.handles: list[dict] = []     # the clients' `zk-session` lines: their session after a release
         self.leader: str | None = None    # the member that led when the ensemble was ready
         self.problems: list[str] = []
         self.ready: set[str] = set()
@@ -75,6 +76,9 @@ class Repetition:
             elif record["type"] == "store-state":
                 with self.lock:
                     self.states.append({"t": record["t"] - self.t0, "client": client, "state": record["state"]})
+            elif record["type"] == "zk-session":   # for keys.py only: no such history event
+                with self.lock:
+                    self.handles.append({**record, "t": record["t"] - self.t0})
             else:
                 record["t"] -= self.t0
                 record["local"] -= self.t0
@@ -205,7 +209,7 @@ class Repetition:
         # The lock's owner changes as numbered key events within their bounds (keys.py); the
         # sessions are not recorded (no store-session). Any doubt: recorded false, P4 unknown.
         leader = self.leader if self.leader in story.members else story.members[0]
-        client_records = [r for r in self.records if r["p"] != "observer"]
+        client_records = [r for r in self.records if r["p"] != "observer"] + self.handles
         key_events, why = keys.key_events(self.observed, client_records, LOCK_PATH, "lock", leader)
         processes = ([{"name": c.name, "kind": "client", "clock": "monotonic"} for c in story.clients]
                      + [{"name": m, "kind": "store", "clock": "monotonic"} for m in story.members]
