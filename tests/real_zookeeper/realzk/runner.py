@@ -114,6 +114,12 @@ class Repetition:
         reader.start()
         return proc, reader
 
+    @staticmethod
+    def _stop_observer(proc, reader) -> None:
+        """Last of all: its final listing (at SIGTERM) sees every change made before it."""
+        procs.stop(proc, grace_s=5.0)
+        reader.join(timeout=5.0)
+
     def _partitions(self, links: dict, stop: threading.Event) -> None:
         """Cuts (and heals, with a `length`) the links of each partition fault at its time."""
         events = []
@@ -182,9 +188,7 @@ class Repetition:
             stop.set()
             time.sleep(0.2)
             resource.close()
-            # Last: its final listing (at SIGTERM) sees every change made before it.
-            procs.stop(observer[0], grace_s=5.0)
-            observer[1].join(timeout=5.0)
+            self._stop_observer(*observer)
             return self._write(out_path, resource, workdir)
         finally:
             stop.set()
@@ -232,4 +236,5 @@ class Repetition:
         with open(out_path + ".observer.jsonl", "w") as f:
             f.write("".join(json.dumps(r) + "\n" for r in self.observed))
         return {"path": out_path, "errors": errors, "problems": self.problems, "states": self.states,
-                "keys_left_out": why, "widths": list({e["change"]: e["t_latest"] - e["t"] for e in key_events}.values())}
+                "keys_left_out": why,
+                "widths": list({e["change"]: e["t_latest"] - e["t"] for e in key_events}.values())}
