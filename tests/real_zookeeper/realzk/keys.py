@@ -70,8 +70,8 @@ def _interval(a: dict, b: dict, czxid: dict) -> list[tuple]:
     if maybe:
         raise NotBounded(f"listing at {b['t']}: {sorted(maybe)} went with the owner {o1}; either may have owned")
     created = {czxid[n] for n in new if czxid.get(n) is not None}
-    # pzxid is the last child change: no creation seen there and none unseen, so the one deletion.
-    exact = not hidden and len(gone) == 1 and p2 not in created
+    # pzxid is the last child change: no creation (of a known czxid) there and none unseen: the one deletion.
+    exact = not hidden and len(gone) == 1 and len(created) == len(new) and p2 not in created
     dlo, dhi = (p2, p2) if exact else (p1 + 1, p2 - 1 if p2 in created else p2)
     if o2 is not None and o2 in before:
         return [(dlo, dhi, o1, o2)]
@@ -96,6 +96,9 @@ def owner_changes(listings: list[dict]) -> list[tuple]:
     """Every owner change the listings show, (zlo, zhi, old, new), in zxid order."""
     if not listings:
         raise NotBounded("the observer listed the lock's children no time")
+    # The final listing (the observer's shutdown hook) may print before the lister's last one;
+    # one session's reads are in the server's order, and cversion only grows.
+    listings = sorted(listings, key=lambda r: (r["cversion"], r["pzxid"]))
     first = listings[0]
     if first["cversion"] != 0 or first["children"]:
         raise NotBounded("the observer's first listing came after a lock node was made")

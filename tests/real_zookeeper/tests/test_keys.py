@@ -199,3 +199,12 @@ def test_writes_inside_ownership_hold_p4(tmp_path):
 def test_a_write_inside_a_changes_range_leaves_p4_unknown(tmp_path):
     checked, _ = _judge(tmp_path, [(50 * MS, "c1"), (10_020 * MS, "c1")])
     assert checked["verdicts"]["resource-current"] == "unknown"
+
+
+def test_listings_printed_out_of_order_are_taken_in_cversion_order():
+    # The shutdown hook's final listing can print before the lister's last one.
+    obs = _frame(_ladder(Z + 9, 100 * MS, 101 * MS), _listing(300 * MS, Z + 12, 2, []),
+                 _listing(140 * MS, Z + 10, 1, [_kid(A, Z + 10, "a1")]), _ladder(Z + 11, 150 * MS, 160 * MS),
+                 _ladder(Z + 13, 400 * MS, 410 * MS))
+    events, why = keys.key_events(obs, [], PATH, "lock", "s1")
+    assert why is None and [(e["type"], e["change"]) for e in events] == [("key-held", 1), ("key-dropped", 2)]
