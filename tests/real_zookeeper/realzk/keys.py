@@ -15,7 +15,9 @@ sees two kinds of facts, and this module only combines them:
               cversion at creation, so those were all above every child listed before.
   by time     the zxid ladder: a change with zxid in [zlo, zhi] committed after the `sent`
               of every ladder write below zlo and before the reply of every ladder write above
-              zhi; and the clients' own records: a node is made after its client invoked the
+              zhi; each step then reads the lock path's pzxid P on the same session (its state
+              includes the write): a change above P is above the step's zxid, one at or below
+              P committed before that read's reply; and the clients' own records: a node is made after its client invoked the
               acquire it was granted by (Curator's attemptLock makes it), owns the lock
               before that client's `grant` (Curator returns only once getChildren showed it
               lowest), and is gone before its client's release `complete`s ok (a guaranteed
@@ -24,8 +26,8 @@ sees two kinds of facts, and this module only combines them:
               (deleted_by_release).
 
 Where the listings allow more than one sequence of owners (two nodes that could each have
-owned the lock went between two listings, or a node came and went unseen while none was
-held), or a change's instant is not bounded on both sides, the keys are left out and the
+owned the lock went between two listings, and no grant says the higher one did own it; or a
+node came and went unseen while none was held), or a change's instant is not bounded on both sides, the keys are left out and the
 reason is given: never a guessed instant. `change` is a running index, not the zxid: a
 deletion's zxid is known only within a range, and the index carries exactly the order.
 """
@@ -44,8 +46,9 @@ def _lowest(names) -> str | None:
     return min(names, key=_seq) if names else None
 
 
-def _interval(a: dict, b: dict, czxid: dict) -> list[tuple]:
-    """The owner changes between listings a and b: (zlo, zhi, old owner, new owner), oldest first."""
+def _interval(a: dict, b: dict, czxid: dict, owned: set = frozenset()) -> list[tuple]:
+    """The owner changes between listings a and b: (zlo, zhi, old owner, new owner), oldest first.
+    owned: the nodes known to have owned the lock at some time (their client was granted)."""
     before = {c["name"] for c in a["children"]}
     after = {c["name"] for c in b["children"]}
     gone, new = before - after, after - before
@@ -64,27 +67,32 @@ def _interval(a: dict, b: dict, czxid: dict) -> list[tuple]:
         if o1 is not None or hidden:
             raise NotBounded(f"listing at {b['t']}: the owner changed from {o1} to {o2} in no way a mutex allows")
         return [(*_created(o2, czxid, p1, p2), None, o2)]
-    # The owner's node went. Any other node that went and sorts below the next owner may have
-    # owned the lock in between: then more than one sequence of owners fits the listings.
-    maybe = [x for x in gone - {o1} if o2 is None or _seq(x) < _seq(o2)]
-    if maybe:
-        raise NotBounded(f"listing at {b['t']}: {sorted(maybe)} went with the owner {o1}; either may have owned")
+    # The owner's node went. Another node that went and sorts below the next owner may have owned
+    # the lock in between — more than one sequence of owners fits the listings — unless its client
+    # was granted: then it did own, and owners follow the sequence order (each is lowest in turn).
+    maybe = sorted((x for x in gone - {o1} if o2 is None or _seq(x) < _seq(o2)), key=_seq)
+    if set(maybe) - owned:
+        raise NotBounded(f"listing at {b['t']}: {sorted(set(maybe) - owned)} went with the owner {o1}; "
+                         "either may have owned")
     created = {czxid[n] for n in new if czxid.get(n) is not None}
     # pzxid is the last child change: no creation (of a known czxid) there and none unseen: the one deletion.
     exact = not hidden and len(gone) == 1 and len(created) == len(new) and p2 not in created
     dlo, dhi = (p2, p2) if exact else (p1 + 1, p2 - 1 if p2 in created else p2)
+    chain = [o1, *maybe]
+    passed = [(dlo, dhi, x, y) for x, y in zip(chain, chain[1:])]
+    last = chain[-1]
     if o2 is not None and o2 in before:
-        return [(dlo, dhi, o1, o2)]
+        return passed + [(dlo, dhi, last, o2)]
     if hidden:
         raise NotBounded(f"listing at {b['t']}: a node came and went unseen after the owner {o1} went")
     if o2 is None:
-        return [(dlo, dhi, o1, None)]
+        return passed + [(dlo, dhi, last, None)]
     clo, chi = _created(o2, czxid, p1, p2)
     if dhi < clo:
-        return [(dlo, dhi, o1, None), (clo, chi, None, o2)]
+        return passed + [(dlo, dhi, last, None), (clo, chi, None, o2)]
     if dlo > chi:
-        return [(dlo, dhi, o1, o2)]
-    raise NotBounded(f"listing at {b['t']}: {o1}'s deletion and {o2}'s creation are not ordered by zxid")
+        return passed + [(dlo, dhi, last, o2)]
+    raise NotBounded(f"listing at {b['t']}: {last}'s deletion and {o2}'s creation are not ordered by zxid")
 
 
 def _created(name: str, czxid: dict, p1: int, p2: int) -> tuple[int, int]:
@@ -92,8 +100,8 @@ def _created(name: str, czxid: dict, p1: int, p2: int) -> tuple[int, int]:
     return (c, c) if c is not None else (p1 + 1, p2)
 
 
-def owner_changes(listings: list[dict]) -> list[tuple]:
-    """Every owner change the listings show, (zlo, zhi, old, new), in zxid order."""
+def owner_changes(listings: list[dict], owned: set = frozenset()) -> list[tuple]:
+    """Every owner change the listings show, (zlo, zhi, old, new), in zxid order; owned as _interval's."""
     if not listings:
         raise NotBounded("the observer listed the lock's children no time")
     # The final listing (the observer's shutdown hook) may print before the lister's last one;
@@ -105,7 +113,7 @@ def owner_changes(listings: list[dict]) -> list[tuple]:
     czxid = {c["name"]: c["czxid"] for r in listings for c in r["children"] if c.get("czxid") is not None}
     changes = []
     for a, b in zip(listings, listings[1:]):
-        changes += _interval(a, b, czxid)
+        changes += _interval(a, b, czxid, owned)
     return changes
 
 
@@ -160,14 +168,17 @@ def deleted_by_release(node: Node | None, owner: str | None) -> bool:
             and node.handle_after_release == owner)
 
 
-def bounds(changes: list[tuple], ladder: list[tuple], nodes: dict, owners: dict, path: str) -> list[list]:
+def bounds(changes: list[tuple], ladder: list[dict], nodes: dict, owners: dict, path: str) -> list[list]:
     """[lo, hi] in ns for each change: the ladder's, the clients' where sound, then made monotone
     (changes commit in zxid order: a lower bound holds for every later change, an upper one for
     every earlier one)."""
     out = []
     for zlo, zhi, old, new in changes:
-        lo = max((sent for z, sent, _ in ladder if z < zlo), default=None)
-        hi = min((reply for z, _, reply in ladder if z > zhi), default=None)
+        # A step's read of the lock path's pzxid P (ZkObserver.step): a child change above P is
+        # above the step's own zxid; one at or below P had committed by the read's reply.
+        lo = max((r["sent"] for r in ladder if r["zxid"] < zlo or r.get("pzxid", zlo) < zlo), default=None)
+        hi = min([r["t"] for r in ladder if r["zxid"] > zhi]
+                 + [r["read"] for r in ladder if r.get("pzxid", -1) >= zhi], default=None)
         gone, came = nodes.get(f"{path}/{old}") if old else None, nodes.get(f"{path}/{new}") if new else None
         # The new owner's node: made by its client's acquire, owning before its grant.
         his = [came.granted] if came else []
@@ -207,10 +218,11 @@ def key_events(obs: list[dict], clients: list[dict], path: str, key: str, member
         if why:
             raise NotBounded(why)
         listings = [r for r in obs if r["type"] == "children"]
-        changes = owner_changes(listings)
-        ladder = sorted((r["zxid"], r["sent"], r["t"]) for r in obs if r["type"] == "ladder")
-        owners = {c["name"]: c["owner"] for r in listings for c in r["children"] if c.get("owner")}
         nodes = client_facts(clients)
+        owned = {v[len(path) + 1:] for v in nodes if v.startswith(path + "/")}
+        changes = owner_changes(listings, owned)
+        ladder = [r for r in obs if r["type"] == "ladder"]
+        owners = {c["name"]: c["owner"] for r in listings for c in r["children"] if c.get("owner")}
         spans = bounds(changes, ladder, nodes, owners, path)
     except NotBounded as e:
         return [], str(e)

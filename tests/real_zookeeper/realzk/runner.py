@@ -95,7 +95,7 @@ class Repetition:
             except json.JSONDecodeError:
                 self.problems.append(f"observer: not JSON: {line.strip()[:200]}")
                 continue
-            for k in ("t", "sent"):
+            for k in ("t", "sent", "read"):
                 if isinstance(record.get(k), int):
                     record[k] -= self.t0
             with self.lock:
@@ -233,8 +233,8 @@ class Repetition:
             f.write(history.dumps(lines))
         with open(out_path + ".states.json", "w") as f:
             json.dump(self.states, f)
-        with open(out_path + ".observer.jsonl", "w") as f:
-            f.write("".join(json.dumps(r) + "\n" for r in self.observed))
+        with open(out_path + ".observer.jsonl", "w") as f:   # keys.py's input, beside what it made
+            f.write("".join(json.dumps(r) + "\n" for r in self.observed + self.handles))
         return {"path": out_path, "errors": errors, "problems": self.problems, "states": self.states,
                 "keys_left_out": why,
                 "widths": list({e["change"]: e["t_latest"] - e["t"] for e in key_events}.values())}

@@ -208,3 +208,32 @@ def test_listings_printed_out_of_order_are_taken_in_cversion_order():
                  _ladder(Z + 13, 400 * MS, 410 * MS))
     events, why = keys.key_events(obs, [], PATH, "lock", "s1")
     assert why is None and [(e["type"], e["change"]) for e in events] == [("key-held", 1), ("key-dropped", 2)]
+
+
+def test_two_owners_gone_between_listings_pass_in_sequence_when_both_were_granted():
+    # A expired and B, granted at once, released before the observer listed again: B's grant says
+    # B owned, so A -> B -> none, both within the listings' zxid range, in that order.
+    a, b = _listing(100 * MS, Z + 20, 2, [_kid(A, Z + 10, "a1"), _kid(B, Z + 20, "b2")]), \
+        _listing(600 * MS, Z + 30, 4, [])
+    assert keys._interval(a, b, {}, {A, B}) == [(Z + 21, Z + 30, A, B), (Z + 21, Z + 30, B, None)]
+    with pytest.raises(keys.NotBounded):
+        keys._interval(a, b, {}, {A})
+
+
+def test_a_ladder_steps_read_of_pzxid_bounds_a_change_the_listings_merged():
+    # A and B went between listings 10 s apart: by the listings alone, anywhere in (Z+20, Z+40].
+    # The step at Z+25 still read pzxid Z+20 (both changes are above Z+25); the step at Z+41 read
+    # Z+40 (both had committed by its read).
+    obs = _frame(_ladder(Z + 5, 50 * MS, 51 * MS),
+                 _listing(100 * MS, Z + 20, 2, [_kid(A, Z + 10, "a1"), _kid(B, Z + 20, "b2")]),
+                 {**_ladder(Z + 25, 9_000 * MS, 9_001 * MS), "pzxid": Z + 20, "read": 9_002 * MS},
+                 {**_ladder(Z + 41, 9_500 * MS, 9_501 * MS), "pzxid": Z + 40, "read": 9_502 * MS},
+                 _listing(10_100 * MS, Z + 40, 4, []))
+    clients = [_client(90 * MS, "c2", "invoke", op=1, kind="acquire"), _grant(9_200 * MS, "c2", "c2-1", B, MS)]
+    events, why = keys.key_events(obs, clients, PATH, "lock", "s1")
+    assert why is None
+    spans = [(e["change"], e["type"], e["t"] // MS, e["t_latest"] // MS) for e in events]
+    # A -> B: after the Z+25 step was sent, before B's grant; B -> none: before the Z+41 step replied
+    # (its read at 9.502 s is later).
+    assert spans[1:] == [(2, "key-dropped", 9_000, 9_200), (2, "key-held", 9_000, 9_200),
+                         (3, "key-dropped", 9_000, 9_501)]

@@ -132,13 +132,24 @@ public final class ZkObserver {
     static void finish(String path, String ladder) {
         try {
             listOnce(path, event -> { });
-            long sent = System.nanoTime();
-            Stat s = zk.setData(ladder, new byte[0], -1);
-            emit(System.nanoTime(), "ladder", "\"sent\":" + sent + ",\"zxid\":" + s.getMzxid());
+            step(ladder, new byte[0], System.nanoTime());
             emit(System.nanoTime(), "final", "");
         } catch (Exception e) {
             emit(System.nanoTime(), "watch-broken", "\"error\":" + q("final listing: " + e));
         }
+    }
+
+    /** One ladder step: the write, then a read of the lock path's Stat on the same session. The
+     *  server answers a session's requests in order, so the read's state includes the write: its
+     *  pzxid P says no child change lies in (P, that state], hence one above P is above the write's
+     *  zxid too, and one at or below P had committed before the read's reply (`read`). */
+    static void step(String ladder, byte[] data, long sent) throws KeeperException, InterruptedException {
+        Stat s = zk.setData(ladder, data, -1);
+        long replied = System.nanoTime();
+        Stat lock = zk.exists(cfg.getOrDefault("path", "/locksim/lock"), false);
+        long read = System.nanoTime();
+        emit(replied, "ladder", "\"sent\":" + sent + ",\"zxid\":" + s.getMzxid()
+                + (lock == null ? "" : ",\"pzxid\":" + lock.getPzxid() + ",\"read\":" + read));
     }
 
     /** The zxid ladder: one setData every tick on a znode of the observer's own. */
@@ -147,8 +158,7 @@ public final class ZkObserver {
         for (;;) {
             long sent = System.nanoTime();
             try {
-                Stat s = zk.setData(ladder, data, -1);
-                emit(System.nanoTime(), "ladder", "\"sent\":" + sent + ",\"zxid\":" + s.getMzxid());
+                step(ladder, data, sent);
             } catch (KeeperException e) {
                 // No reply with a zxid: this step bounds nothing (its write may or may not be in).
                 emit(System.nanoTime(), "ladder-error", "\"sent\":" + sent + ",\"error\":" + q(String.valueOf(e)));
