@@ -9,27 +9,28 @@ sees two kinds of facts, and this module only combines them:
 
   by zxid     two consecutive listings of the children: every child change between them has
               a zxid in (pzxid before, pzxid after]; a creation's is exactly the child's
-              czxid; when the parent's cversion (which counts child changes) moved by one,
-              the one change is exactly the new pzxid. cversion also says how many children
-              came and went unseen between the listings: a sequence number is the parent's
-              cversion at creation, so those were all above every child listed before.
+              czxid; a lone deletion (nothing else at the new pzxid, nothing unseen) is
+              exactly the new pzxid. cversion (which counts child changes) says how many
+              children came and went unseen between the listings: a sequence number is the
+              parent's cversion at creation, so those were all above every child listed before.
   by time     the zxid ladder: a change with zxid in [zlo, zhi] committed after the `sent`
               of every ladder write below zlo and before the reply of every ladder write above
               zhi; each step then reads the lock path's pzxid P on the same session (its state
               includes the write): a change above P is above the step's zxid, one at or below
-              P committed before that read's reply; and the clients' own records: a node is made after its client invoked the
-              acquire it was granted by (Curator's attemptLock makes it), owns the lock
-              before that client's `grant` (Curator returns only once getChildren showed it
-              lowest), and is gone before its client's release `complete`s ok (a guaranteed
-              delete returns once it is gone, NoNode included) — and went after that release's
-              `invoke` when the release returned on the session that owns the node
-              (deleted_by_release).
+              P committed before that read's reply. And the clients' own records: a node is
+              made after its client invoked the acquire it was granted by (Curator's
+              attemptLock makes it), owns the lock before that client's `grant` (Curator
+              returns only once getChildren showed it lowest), and is gone before its client's
+              release `complete`s ok (a guaranteed delete returns once it is gone, NoNode
+              included) — and went after that release's `invoke` when the release returned
+              on the session that owns the node (deleted_by_release).
 
 Where the listings allow more than one sequence of owners (two nodes that could each have
 owned the lock went between two listings, and no grant says the higher one did own it; or a
-node came and went unseen while none was held), or a change's instant is not bounded on both sides, the keys are left out and the
-reason is given: never a guessed instant. `change` is a running index, not the zxid: a
-deletion's zxid is known only within a range, and the index carries exactly the order.
+node came and went unseen while none was held), or a change's instant is not bounded on both
+sides, the keys are left out and the reason is given: never a guessed instant. `change` is a
+running index, not the zxid: a deletion's zxid is known only within a range, and the index
+carries exactly the order.
 """
 
 
