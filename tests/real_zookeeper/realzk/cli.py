@@ -65,6 +65,9 @@ def run_row(label: str, args, reps: int, seeds: int) -> dict:
         checked = judged.check(args.locksim, out)
         checked["magnitudes"] = zkmagnitudes.measure(magnitudes.read_trace(out + ".trace.jsonl"))
         checked["states"] = result["states"]
+        checked["keys_left_out"], checked["change_widths_ns"] = result["keys_left_out"], result["widths"]
+        if result["keys_left_out"]:
+            notes.append(f"rep {rep}: keys not recorded: {result['keys_left_out']}")
         real.append(checked)
         print(f"  {label} rep {rep}: {checked['verdicts']}", file=sys.stderr, flush=True)
     workdir = os.path.join(args.out, "sim")
@@ -75,6 +78,16 @@ def run_row(label: str, args, reps: int, seeds: int) -> dict:
         notes.append("real unknown: " + "; ".join(f"{k}: {v}" for k, v in unknown.items()))
     return {"label": label, "client": "curator-5.4.0", "reps": len(real), "seeds": seeds, "notes": notes,
             "comparison": compare.compare_row(real, sim), "real": real, "sim": sim}
+
+
+def _widths(real: list[dict]) -> str:
+    """How tight the owner changes' ranges were over the row's repetitions (keys.py)."""
+    widths = sorted(w for r in real for w in r.get("change_widths_ns") or [])
+    left_out = sum(1 for r in real if r.get("keys_left_out"))
+    if not widths:
+        return f"none (keys left out in {left_out} of {len(real)})"
+    return (f"median {widths[len(widths) // 2] / 1e6:.1f} ms, max {widths[-1] / 1e6:.1f} ms over {len(widths)} "
+            f"changes; keys left out in {left_out} of {len(real)}")
 
 
 def table(rows: list[dict]) -> str:
@@ -91,6 +104,7 @@ def table(rows: list[dict]) -> str:
             real = zkmagnitudes.summary([r["magnitudes"] for r in row["real"]], key)
             sim = zkmagnitudes.summary([s["magnitudes"] for s in row["sim"]], key)
             out.append(f"  {what:<30} real {real:<24} locksim {sim}")
+        out.append(f"  {'owner change ranges':<30} real {_widths(row['real'])}")
         states = {}
         for r in row["real"]:
             for s in r["states"]:

@@ -24,9 +24,12 @@ from realredis.pause import go_on, pause_group
 from realredis.resource import Resource
 
 from . import ensemble as ens
+from . import keys
 from .story import Story, partitions, pause_of
 
 START_MARGIN_NS = 15_000_000_000    # the JVMs' start-up and Curator's first connection, before t0
+LOCK_PATH = "/locksim/lock"         # ZkClient's InterProcessMutex path
+LADDER_TICK_MS = 50
 END_GRACE_NS = 20_000_000_000
 
 
@@ -36,6 +39,9 @@ class Repetition:
         self.t0 = None
         self.records: list[dict] = []
         self.states: list[dict] = []      # {t, client, state}: Curator's connection states
+        self.observed: list[dict] = []    # the observer's lines (ZkObserver.java), t0-relative
+        self.handles: list[dict] = []     # the clients' `zk-session` lines: their session after a release
+        self.leader: str | None = None    # the member that led when the ensemble was ready
         self.problems: list[str] = []
         self.ready: set[str] = set()
         self.lock = threading.Lock()
@@ -70,6 +76,9 @@ class Repetition:
             elif record["type"] == "store-state":
                 with self.lock:
                     self.states.append({"t": record["t"] - self.t0, "client": client, "state": record["state"]})
+            elif record["type"] == "zk-session":   # for keys.py only: no such history event
+                with self.lock:
+                    self.handles.append({**record, "t": record["t"] - self.t0})
             else:
                 record["t"] -= self.t0
                 record["local"] -= self.t0
@@ -78,6 +87,38 @@ class Repetition:
                         record[key] -= self.t0
                 with self.lock:
                     self.records.append(record)
+
+    def _read_observer(self, proc) -> None:
+        for line in proc.stdout:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                self.problems.append(f"observer: not JSON: {line.strip()[:200]}")
+                continue
+            for k in ("t", "sent", "read"):
+                if isinstance(record.get(k), int):
+                    record[k] -= self.t0
+            with self.lock:
+                self.observed.append(record)
+
+    def _start_observer(self, ensemble, workdir: str) -> tuple:
+        """The observer, connected straight to every server (no link: no fault of a story touches
+        it, and the stories' partitions cut clients only, so every server stays on the majority side)."""
+        connect = ",".join(f"127.0.0.1:{p}" for p in ensemble.client_ports)
+        argv = ["java", *ens.JVM_FLAGS, "-cp", self.classes + ":" + ens.classpath(ens.CLIENT_JARS),
+                "locksim.ZkObserver", f"connect={connect}", f"path={LOCK_PATH}", "ladder=/locksim-ladder",
+                f"tick_ms={LADDER_TICK_MS}", "session_ms=20000"]
+        log = open(os.path.join(workdir, "observer.stderr"), "w")
+        proc = procs.start(argv, stdout=subprocess.PIPE, stderr=log)
+        reader = threading.Thread(target=self._read_observer, args=(proc,), daemon=True)
+        reader.start()
+        return proc, reader
+
+    @staticmethod
+    def _stop_observer(proc, reader) -> None:
+        """Last of all: its final listing (at SIGTERM) sees every change made before it."""
+        procs.stop(proc, grace_s=5.0)
+        reader.join(timeout=5.0)
 
     def _partitions(self, links: dict, stop: threading.Event) -> None:
         """Cuts (and heals, with a `length`) the links of each partition fault at its time."""
@@ -110,12 +151,13 @@ class Repetition:
     def run(self, out_path: str) -> dict:
         story = self.story
         workdir = tempfile.mkdtemp(prefix="locksim-real-zk-")
-        ensemble, resource, running, links = None, None, [], {}
+        ensemble, resource, running, links, observer = None, None, [], {}, None
         stop = threading.Event()
         try:
             ensemble = ens.Ensemble(story.members, workdir, story.tick_ns // 1_000_000, story.ttl_ns // 1_000_000)
-            ensemble.wait_ready()
+            self.leader = ensemble.wait_ready()
             self.t0 = procs.now_ns() + START_MARGIN_NS
+            observer = self._start_observer(ensemble, workdir)
             resource = Resource(story.resource_policy, story.app, lambda: self.t0)
             for c in story.clients:
                 ports = {}
@@ -146,11 +188,14 @@ class Repetition:
             stop.set()
             time.sleep(0.2)
             resource.close()
+            self._stop_observer(*observer)
             return self._write(out_path, resource, workdir)
         finally:
             stop.set()
             for proc in running:
                 procs.stop(proc)
+            if observer:
+                procs.stop(observer[0])
             if ensemble:
                 ensemble.close()
             for link in links.values():
@@ -165,19 +210,31 @@ class Repetition:
     def _write(self, out_path: str, resource: Resource, workdir: str) -> dict:
         story = self.story
         end_t = procs.now_ns() - self.t0
-        # The ensemble's sessions and lock nodes are not recorded (no key-held /
-        # key-dropped, no store-session): service.recorded false, so P4 is unknown.
+        # The lock's owner changes as numbered key events within their bounds (keys.py); the
+        # sessions are not recorded (no store-session). Any doubt: recorded false, P4 unknown.
+        leader = self.leader if self.leader in story.members else story.members[0]
+        client_records = [r for r in self.records if r["p"] != "observer"] + self.handles
+        key_events, why = keys.key_events(self.observed, client_records, LOCK_PATH, "lock", leader)
         processes = ([{"name": c.name, "kind": "client", "clock": "monotonic"} for c in story.clients]
                      + [{"name": m, "kind": "store", "clock": "monotonic"} for m in story.members]
                      + [{"name": "storage", "kind": "resource", "clock": "monotonic"}])
-        head = history.header(source=f"tests/real_zookeeper: {story.name}:{story.variant} rep {self.rep}, "
-                                     "ZooKeeper 3.8.0 ensemble, Curator 5.4.0 InterProcessMutex",
-                              processes=processes, nodes=list(story.members), key="lock", recorded=False,
-                              app=story.app, faults=list(story.faults))
-        lines = history.merge(head, self.records + resource.records, end_t, end_t)
+        source = (f"tests/real_zookeeper: {story.name}:{story.variant} rep {self.rep}, "
+                  "ZooKeeper 3.8.0 ensemble, Curator 5.4.0 InterProcessMutex")
+        if why:
+            source += f" (the lock's owner changes are not recorded: {why})"
+        masters = [None if m == leader else leader for m in story.members]
+        head = history.header(source=source, processes=processes, nodes=list(story.members), key="lock",
+                              recorded=why is None, app=story.app, faults=list(story.faults), masters=masters)
+        # One replicated state: whichever member leads speaks for it (docs/history.md).
+        head["service"]["replicated_state"] = True
+        lines = history.merge(head, self.records + resource.records + key_events, end_t, end_t)
         errors = history.validate(lines)
         with open(out_path, "w") as f:
             f.write(history.dumps(lines))
         with open(out_path + ".states.json", "w") as f:
             json.dump(self.states, f)
-        return {"path": out_path, "errors": errors, "problems": self.problems, "states": self.states}
+        with open(out_path + ".observer.jsonl", "w") as f:   # keys.py's input, beside what it made
+            f.write("".join(json.dumps(r) + "\n" for r in self.observed + self.handles))
+        return {"path": out_path, "errors": errors, "problems": self.problems, "states": self.states,
+                "keys_left_out": why,
+                "widths": list({e["change"]: e["t_latest"] - e["t"] for e in key_events}.values())}

@@ -66,7 +66,7 @@ def test_client_lines_become_records_relative_to_t0(tmp_path):
         (1_100, 5_000, 6_000, 5_000)
 
 
-def test_history_has_an_unrecorded_ensemble_and_validates(tmp_path):
+def test_history_without_the_observer_has_unrecorded_keys_and_validates(tmp_path):
     rep = Repetition(_story(), 1, "unused")
     rep.t0 = 0
     rep.records = [{"t": 1, "p": "c1", "local": 1, "type": "want"},
@@ -79,8 +79,10 @@ def test_history_has_an_unrecorded_ensemble_and_validates(tmp_path):
     rep._write(str(out), _Res(), str(tmp_path))
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert history.validate(lines) == []
-    assert lines[0]["service"] == {"nodes": ["s1", "s2", "s3"], "quorum": 2, "key": "lock",
-                                   "masters": [None, None, None], "recorded": False}
+    # No observer lines: the owner changes are not known, and the header says why.
+    assert lines[0]["service"] == {"nodes": ["s1", "s2", "s3"], "quorum": 1, "key": "lock",
+                                   "masters": [None, "s1", "s1"], "recorded": False, "replicated_state": True}
+    assert "not recorded: the observer never became ready" in lines[0]["source"]
 
 
 def test_magnitudes_measure_the_next_grant_and_the_late_write():

@@ -30,5 +30,5 @@ def test_smoke_run_is_judged_and_leaves_nothing_behind():
         assert row["reps"] == 1 and set(row["real"][0]["verdicts"]) == {
             "grant-exclusive", "belief-exclusive", "resource-exclusive", "resource-current", "invariant"}
         started = pids(pid_log)
-        assert len(started) == 5                         # three servers, two clients
+        assert len(started) == 6                         # three servers, the observer, two clients
         assert not [p for p in started if alive_ours(p)]

@@ -140,6 +140,10 @@ public final class ZkClient {
             String outcome = "ok";
             try { mutex.release(); } catch (Exception e) { outcome = "fail"; }
             emit("complete", "\"op\":" + op + ",\"kind\":\"release\",\"outcome\":" + q(outcome));
+            // The session the release returned on (dropped from the history, read by keys.py): the
+            // lock node's own session means the release deleted it, not the session's expiry.
+            emit("zk-session", "\"after\":\"release\",\"id\":"
+                    + q(Long.toHexString(zk.getZookeeperClient().getZooKeeper().getSessionId())));
         }
     }
 
