@@ -353,7 +353,8 @@ def convert(records: list[dict], fault_names: dict[str, str] | None = None, sour
     if has_resource and not at_rest:
         app = "unknown"
         lines = [line for line in lines if line["type"] != "app"]
-    source = source or f"tests/real_etcd: real {RELEASE}, {run.get('experiment')} {run.get('variant')} rep {run.get('rep')}"
+    source = source or (f"tests/real_etcd: real {RELEASE}, {run.get('experiment')} {run.get('variant')} "
+                        f"rep {run.get('rep')}")
     if keys_left_out is not None:
         source += f" (the lock's keys are not recorded: {keys_left_out})"
     header = {"format": FORMAT, "time": "common", "source": source,
