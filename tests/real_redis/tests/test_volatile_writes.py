@@ -83,8 +83,8 @@ def _command(port, line: bytes):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
                 s.sendall(line)
-                if line.startswith(b"SET"):
-                    return s.recv(64).decode().strip()     # +OK: _read_replies reads bulk strings and integers
+                if not line.startswith(b"GET"):
+                    return s.recv(64).decode().strip()     # +OK, +PONG: _read_replies reads bulk strings
                 return _read_replies(s, 1)[0]
         except ConnectionRefusedError:
             if time.monotonic() > deadline:
@@ -106,5 +106,33 @@ def test_redis_aof_under_the_shim_keeps_only_what_it_fsynced(tmp_path, fsync_pol
         procs.forget(server)
         server = _redis(tmp_path, port, fsync_policy, shim)
         assert _command(port, b"GET k\r\n") == after_restart
+    finally:
+        procs.stop(server)
+
+
+def _at_wall_ms(ms_into_second: int) -> None:
+    """Sleeps until the wall clock is ms_into_second into a second at least 1 s from now."""
+    now = time.time()
+    time.sleep(1 - (now % 1) + ms_into_second / 1000 + (1 if now % 1 > ms_into_second / 1000 else 0))
+
+
+def test_everysec_fsyncs_a_write_at_once_unless_one_was_fsynced_in_the_same_wall_second(tmp_path):
+    """Redis 7.0 fsyncs everysec when server.unixtime > server.aof_last_fsync (aof.c): the first write
+    of a wall-clock second is fsynced at once, a second write in that second waits for the next one, so
+    a crash before the second ends loses the second write only."""
+    port = procs.free_port()
+    server = _redis(tmp_path, port, "everysec")
+    try:
+        _command(port, b"PING\r\n")
+        _at_wall_ms(100)                     # a second after the server's start, when aof_last_fsync was set
+        assert _command(port, b"SET a 1\r\n") == "+OK"
+        time.sleep(0.1)
+        assert _command(port, b"SET b 2\r\n") == "+OK"
+        time.sleep(0.1)                      # about 300 ms into the same second
+        procs.signal_group(server, signal.SIGKILL)
+        server.wait()
+        procs.forget(server)
+        server = _redis(tmp_path, port, "everysec")
+        assert (_command(port, b"GET a\r\n"), _command(port, b"GET b\r\n")) == ("1", None)
     finally:
         procs.stop(server)
