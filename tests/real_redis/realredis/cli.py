@@ -36,6 +36,9 @@ def parse(argv):
     ap.add_argument("--shim", default=os.environ.get("LOCKSIM_REAL_REDIS_SHIM"),
                     help="liblocksim_vdso_clock_shim.so, for rows that step a redis-server's clock "
                          "(default: beside --locksim, BUILD/tests/)")
+    ap.add_argument("--volatile-shim", default=os.environ.get("LOCKSIM_REAL_REDIS_VOLATILE_SHIM"),
+                    help="liblocksim_volatile_writes_shim.so, for a machine crash of an aof-everysec node "
+                         "(default: beside --locksim, BUILD/tests/)")
     ap.add_argument("--scenarios", default=os.path.join(REPO, "scenarios"))
     ap.add_argument("--keep-logs", action="store_true", help="keep each run's process logs next to its history")
     return ap.parse_args(argv)
@@ -103,6 +106,9 @@ def main(argv=None) -> int:
     # The shim that steps a redis-server's clock (wall_steps.py reads the variable).
     os.environ["LOCKSIM_REAL_REDIS_SHIM"] = os.path.abspath(args.shim or os.path.join(
         os.path.dirname(os.path.abspath(args.locksim)), "tests", "liblocksim_vdso_clock_shim.so"))
+    # The shim that loses a crashed machine's un-fsynced AOF writes (volatile_aof.py reads the variable).
+    os.environ["LOCKSIM_REAL_REDIS_VOLATILE_SHIM"] = os.path.abspath(args.volatile_shim or os.path.join(
+        os.path.dirname(os.path.abspath(args.locksim)), "tests", "liblocksim_volatile_writes_shim.so"))
     procs.install_signal_handlers()
     os.makedirs(args.out, exist_ok=True)
     chosen = [rows.SMOKE] if args.smoke else rows.ROWS if args.all else [rows.find(r) for r in args.row]

@@ -116,6 +116,11 @@ class RedisNode:
         procs.forget(self.proc)
         return wall
 
+    @property
+    def killed_at(self) -> int | None:
+        """The server's wall-clock instant of the last kill(), None if never killed."""
+        return self._killed_at
+
     def restart(self) -> None:
         """Starts the server again on its port and directory, and reads whether the key came back.
 

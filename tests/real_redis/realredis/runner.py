@@ -167,7 +167,7 @@ class Repetition:
                          + (self.extras.replicated.processes() if self.extras.replicated else []))
             head = history.header(
                 source=f"tests/real_redis: {row.label} rep {self.rep}, redis-server, client {row.client}"
-                       + "".join(f"; {d}" for d in self.drawn),
+                       + "".join(f"; {d}" for d in self.drawn + self.extras.source_notes()),
                 processes=processes, nodes=[n.name for n in nodes], key="lock", recorded=recorded,
                 app=story.app, faults=list(story.faults),
                 masters=self.extras.replicated.masters([n.name for n in nodes]) if self.extras.replicated else None)

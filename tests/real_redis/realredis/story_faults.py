@@ -21,7 +21,9 @@ faults at a time of the story — for the rows that opt in (rows.Row.modes).
   client is given a port where nothing listens for each node it is cut from.
 - **A redis-server's crash at a time**: SIGKILL, and a restart on its port
   after `restart_after` (no sooner than `redis.delayed_restart`), with the
-  story's persistence (redis_node.py reads whether the key came back).
+  story's persistence (redis_node.py reads whether the key came back); a
+  machine crash of an `aof-everysec` node under the volatile-writes shim,
+  which loses what was not fsynced (volatile_aof.py).
 - **A drifting redis-server clock** (`[clock.NODE] drift`): its shim offset
   set every millisecond.
 - **The run's end** for a client that never gets the lock: it stops trying
@@ -35,7 +37,7 @@ import signal
 import threading
 import time
 
-from . import procs
+from . import procs, volatile_aof
 from .pause import go_on, pause_group
 from .redis_node import RedisNode
 from .replication import Replicated
@@ -64,6 +66,7 @@ class StoryFaults:
         self._drift_stop = threading.Event()
         self._drift_thread = None
         self.nodes: dict[str, RedisNode] = {}
+        self.volatile_nodes: list[RedisNode] = []    # under the volatile-writes shim (volatile_aof.py)
         self._dead_port = procs.free_port()     # nothing listens there: a partitioned client's node
         redis = story.spec.get("redis", {})
         self.replicated: Replicated | None = None
@@ -98,14 +101,21 @@ class StoryFaults:
     def node(self, name: str, key: str, workdir: str, t0_ref, wall_minus_mono_ns: int) -> RedisNode:
         persistence = self.story.spec.get("redis", {}).get("persistence", "none") if self.modes else "none"
         if name in self._stepped_nodes:
+            if self.modes and volatile_aof.wanted(self.story, name):
+                raise ValueError(f"{name}: a stepped clock and a machine crash's lost AOF writes are not made together")
             shim = os.environ.get("LOCKSIM_REAL_REDIS_SHIM")
             if not shim or not os.path.exists(shim):
                 raise ValueError(f"{name}'s clock steps: LOCKSIM_REAL_REDIS_SHIM must name "
                                  "liblocksim_vdso_clock_shim.so (built with the tests)")
             node = ShiftedRedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, shim, persistence=persistence)
         else:
-            node = RedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, persistence=persistence,
+            # A machine crash of an everysec AOF loses what was not fsynced: the shim holds it (volatile_aof.py).
+            env = volatile_aof.env(os.path.join(workdir, name)) if self.modes and volatile_aof.wanted(
+                self.story, name) else None
+            node = RedisNode(name, key, workdir, t0_ref, wall_minus_mono_ns, persistence=persistence, env=env,
                              extra_args=self._replicated_args(workdir, t0_ref, wall_minus_mono_ns))
+            if env:
+                self.volatile_nodes.append(node)
         self.nodes[name] = node
         return node
 
@@ -304,6 +314,11 @@ class StoryFaults:
         self.timed.stop()
         if self.replicated:
             self.replicated.stop()
+
+    def source_notes(self) -> list[str]:
+        """What the history's source says beyond the row: each volatile AOF's last write and its fsync."""
+        return [volatile_aof.describe(n.name, volatile_aof.read_log(os.path.join(n.dir, volatile_aof.LOG)),
+                                      n.killed_at) for n in self.volatile_nodes]
 
     def fix(self, records: list[dict]) -> None:
         correct_promised_ends(records, self.client_steps)

@@ -134,3 +134,23 @@ def test_a_real_server_killed_and_restarted_keeps_its_key_only_with_an_aof(tmp_p
     kinds = [(r["type"], r.get("reason")) for r in node.records]
     assert kinds == ([("key-held", None)] if survives else [("key-held", None), ("key-dropped", "lost-in-crash")])
     assert node.tracker.exact
+
+
+def test_a_machine_crash_of_an_everysec_node_runs_it_under_the_volatile_writes_shim():
+    from realredis import volatile_aof
+    for variant, wanted in [("aof-everysec-soon", True), ("aof-everysec-late", True),
+                            ("aof-everysec-process-crash", False), ("aof-always", False), ("base", False)]:
+        story = load(os.path.join(SCENARIOS, "redlock-crash-restart.toml"), variant)
+        assert [n for n in story.nodes if volatile_aof.wanted(story, n)] == (["C"] if wanted else []), variant
+
+
+def test_the_volatile_log_says_when_the_last_write_came_and_whether_it_was_fsynced():
+    from realredis.volatile_aof import describe
+    s = 1_000_000_000
+    write = 41 * s + 250 * MS
+    kept = describe("C", [("held", 30, write), ("synced", 30, write + MS // 2)], write + 500 * MS)
+    assert "250.0 ms into its wall-clock second (750.0 ms before the next)" in kept
+    assert kept.endswith("fsynced 0.5 ms after it: kept")
+    lost = describe("C", [("synced", 10, write - 100 * MS), ("held", 30, write), ("synced", 30, write + 600 * MS)],
+                    write + 500 * MS)
+    assert "previous fsync 100.0 ms before it" in lost and lost.endswith("not fsynced: lost")
