@@ -39,7 +39,7 @@ void RedisNode::on_start() {
     dirty_ = false;
     arm_expiry_alarm(false);
   }
-  if (config_.persistence == Persistence::aof_everysec) fsync_timer_ = set_timer(config_.fsync_every, kFsync);
+  start_aof_flushing();
   start_expiry_cron();
   replication_.start();
 }
@@ -64,9 +64,11 @@ void RedisNode::on_message(const Message& message) {
             return;
           }
           const Reply reply = run(m, from);
+          flush_aof();  // beforeSleep flushes the AOF before it sends the replies
           send_built<Reply>(from, [&](Reply& r) { r = reply; });
         } else if constexpr (std::is_same_v<M, ReplicationEntry>) {
           if (replication_.accept(from, m)) apply(m);
+          flush_aof();
         } else if constexpr (std::is_same_v<M, ReplicationAck>) {
           if (replication_.on_ack(from, m)) replication_.full_resync(from, snapshot());
         } else if constexpr (std::is_same_v<M, GetAck>) {
@@ -91,8 +93,8 @@ void RedisNode::on_timer(std::uint64_t tag) {
       arm_expiry_alarm(/*force=*/true);  // this alarm is spent
       return;
     case kFsync:
-      fsync();
-      fsync_timer_ = set_timer(config_.fsync_every, kFsync);
+      flush_aof();
+      fsync_timer_ = set_timer(config_.cron_every, kFsync);
       return;
     case kServe:
       serve_alarm_ = {};
@@ -172,7 +174,7 @@ void RedisNode::start_serving() {
   serving_ = true;
   keyspace_ = durable_;
   dirty_ = false;
-  if (config_.persistence == Persistence::aof_everysec) fsync_timer_ = set_timer(config_.fsync_every, kFsync);
+  start_aof_flushing();
   start_expiry_cron();
   replication_.start();
   if (!replication_.is_master()) return;
@@ -396,6 +398,28 @@ void RedisNode::fsync() {
   if (!dirty_) return;
   durable_ = keyspace_;  // copy-assignment reuses durable_'s storage
   dirty_ = false;
+}
+
+void RedisNode::start_aof_flushing() {
+  if (config_.persistence != Persistence::aof_everysec) return;
+  last_fsync_period_ = fsync_period_now();
+  fsync_timer_ = set_timer(config_.cron_every, kFsync);
+}
+
+void RedisNode::flush_aof() {
+  if (config_.persistence != Persistence::aof_everysec || !dirty_) return;
+  const std::int64_t period = fsync_period_now();
+  // server.unixtime > server.aof_last_fsync: a wall clock stepped back
+  // holds the fsync off until it passes the last one's period again.
+  if (period <= last_fsync_period_) return;
+  fsync();
+  last_fsync_period_ = period;
+}
+
+std::int64_t RedisNode::fsync_period_now() const {
+  const std::int64_t t = wall_now().time_since_epoch().count();
+  const std::int64_t p = config_.fsync_every.count();
+  return t >= 0 ? t / p : -((-t + p - 1) / p);  // floor: a wall clock before its epoch reads negative
 }
 
 }  // namespace locksim::redis

@@ -31,9 +31,14 @@
 //    (checkAlreadyExpired; propagated as DEL, so we record it as `deleted`).
 //  - Persistence (aof.c, appendfsync): `none` restarts empty; `aof_always`
 //    fsyncs every write before the reply, so a restart sees exactly the
-//    keyspace at crash time; `aof_everysec` fsyncs once per
-//    NodeConfig::fsync_every on the node's monotonic clock (ae.c timers use
-//    the steady clock). A *machine* crash (power loss, kernel panic) loses
+//    keyspace at crash time; `aof_everysec` fsyncs as flushAppendOnlyFile
+//    does (7.0's aof.c): when the node's wall clock (server.unixtime) is in a
+//    later NodeConfig::fsync_every period (a second) than the last fsync's —
+//    at once after a write in a new second, else at the first serverCron
+//    tick (100 ms) of a later second; the server's start counts as the last
+//    fsync (initServer). So a write after a quiet second is durable at its
+//    reply, and one in the same second as the last fsync waits for the next
+//    second. A *machine* crash (power loss, kernel panic) loses
 //    the writes since the last fsync; a crash of the process alone
 //    (fault::Crash::process_only: kill -9, OOM killer) keeps everything it
 //    acknowledged, which Redis write()s before replying and the page cache
@@ -217,6 +222,14 @@ class RedisNode final : public Process {
   // ActiveExpiry::cron: starts serverCron's 100 ms tick (a start, a restart).
   void start_expiry_cron();
   void fsync();
+  // aof_everysec: starts serverCron's tick that flushes the AOF, and takes
+  // the period of the server's start as the last fsync's (initServer).
+  void start_aof_flushing();
+  // flushAppendOnlyFile: fsyncs what is dirty once the node's wall clock is
+  // in a later fsync_every period than the last fsync's.
+  void flush_aof();
+  // The node's wall clock in whole fsync_every periods (server.unixtime).
+  std::int64_t fsync_period_now() const;
 
   NodeConfig config_;
   Keyspace keyspace_;
@@ -232,7 +245,8 @@ class RedisNode final : public Process {
   // (docs/benchmarks.md, "Copies the store buffer cannot forward").
   static constexpr std::int64_t kNoAlarmMs = std::numeric_limits<std::int64_t>::max();
   std::int64_t alarm_at_ms_ = kNoAlarmMs;
-  TimerId fsync_timer_;
+  TimerId fsync_timer_;  // aof_everysec: serverCron's flush of the AOF
+  std::int64_t last_fsync_period_ = 0;  // aof_everysec: server.aof_last_fsync, in periods
   TimerId expiry_cron_;  // ActiveExpiry::cron: serverCron's tick
   std::uint8_t scripts_cached_ = 0;  // bit per Script: what EVAL has loaded since the node started
   // Delayed restart. serving_: false from the crash until the node serves.

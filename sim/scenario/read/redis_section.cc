@@ -52,12 +52,13 @@ const KeyTable<NodeConfig> kRedisKeys{
      into(&NodeConfig::active_expiry)},
     {{.name = "persistence",
       .rule = choice_of(kPersistence, redis::Persistence::none),
-      .doc = "what survives a crash: nothing; writes fsynced once per `fsync_every` (`appendfsync everysec`); "
-             "every acknowledged write (`appendfsync always`)"},
+      .doc = "what survives a crash: nothing; writes fsynced once per `fsync_every` of the node's wall clock "
+             "(`appendfsync everysec`: the first write of a new second at once, a later one at the first 100 ms "
+             "tick of the next second); every acknowledged write (`appendfsync always`)"},
      into(&NodeConfig::persistence)},
     {{.name = "fsync_every",
       .rule = DurationRule{.sign = Sign::positive, .fallback = 1s},
-      .doc = "the fsync interval for `aof-everysec`"},
+      .doc = "the period of the node's wall clock that `aof-everysec` fsyncs at most once in (Redis: a second)"},
      into(&NodeConfig::fsync_every)},
     {{.name = "delayed_restart",
       .rule = DurationRule{.sign = Sign::non_negative, .fallback = 0s},
