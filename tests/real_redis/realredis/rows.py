@@ -87,13 +87,16 @@ ROWS = [
         modes=True),
     Row("redlock-crash-restart", "aof-everysec-soon", "redlock4",
         "as base, appendfsync everysec, C's machine crash 0.5 s after the write: C runs under the volatile-writes "
-        "shim (its INCR AOF's writes held until fdatasync), so the SIGKILL loses what was not fsynced", modes=True),
+        "shim (its INCR AOF's writes held until fdatasync), so the SIGKILL loses what was not fsynced; t0 5 ms after "
+        "a whole second of C's wall clock, a throwaway SET to C 1 ms after it, so C's last fsync is in t0's second "
+        "as locksim's start makes it (aof_phase.py)", modes=True),
     Row("redlock-crash-restart", "aof-everysec-late", "redlock4",
         "as base, appendfsync everysec, C's machine crash at 3.5 s, under the volatile-writes shim as "
-        "aof-everysec-soon (the write was fsynced long before)", modes=True),
-    Row("redlock-crash-restart", "aof-everysec-process-crash", "redlock4",
-        "as base, appendfsync everysec, C's process SIGKILLed 0.5 s after the write: the page cache keeps the AOF",
+        "aof-everysec-soon (the write was fsynced long before), its fsync clock started at t0's second as there",
         modes=True),
+    Row("redlock-crash-restart", "aof-everysec-process-crash", "redlock4",
+        "as base, appendfsync everysec, C's process SIGKILLed 0.5 s after the write: the page cache keeps the AOF; "
+        "its fsync clock started at t0's second as aof-everysec-soon's", modes=True),
     Row("redlock-clock-drift", "base", "redlock4",
         "node-redlock 4.2.0 (c2: retryDelay 10 ms, no jitter, unlimited tries); the partitions as refused "
         "connections; C under the vDSO clock shim, its offset set every millisecond to 2 % of the time since t0",

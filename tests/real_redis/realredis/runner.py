@@ -113,7 +113,8 @@ class Repetition:
             resource = Resource(story.policy, story.app, self._t0,
                                 int(story.spec.get("resource", {}).get("initial_stock", 1)))
             self.services = Services(story, workdir, self._observe, self.problems)
-            self.t0 = procs.now_ns() + START_MARGIN_NS
+            # An everysec AOF's fsync clock starts at t0's wall second, as in locksim (aof_phase.py).
+            self.t0 = self.extras.choose_t0(procs.now_ns() + START_MARGIN_NS)
             dones = []
             for c in story.clients:
                 step, fault = clientcfg.pause_step(story, c.name)

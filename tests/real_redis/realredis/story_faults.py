@@ -23,7 +23,9 @@ faults at a time of the story — for the rows that opt in (rows.Row.modes).
   after `restart_after` (no sooner than `redis.delayed_restart`), with the
   story's persistence (redis_node.py reads whether the key came back); a
   machine crash of an `aof-everysec` node under the volatile-writes shim,
-  which loses what was not fsynced (volatile_aof.py).
+  which loses what was not fsynced (volatile_aof.py). Such a node's everysec
+  fsync clock is started at t0's wall-clock second, as locksim's node starts
+  at t0 (aof_phase.py: t0 just after a whole second, a throwaway write before it).
 - **A drifting redis-server clock** (`[clock.NODE] drift`): its shim offset
   set every millisecond.
 - **The run's end** for a client that never gets the lock: it stops trying
@@ -37,7 +39,7 @@ import signal
 import threading
 import time
 
-from . import procs, volatile_aof
+from . import aof_phase, procs, volatile_aof
 from .pause import go_on, pause_group
 from .redis_node import RedisNode
 from .replication import Replicated
@@ -67,6 +69,7 @@ class StoryFaults:
         self._drift_thread = None
         self.nodes: dict[str, RedisNode] = {}
         self.volatile_nodes: list[RedisNode] = []    # under the volatile-writes shim (volatile_aof.py)
+        self.fsync_starts: list[aof_phase.FsyncClockStart] = []    # an everysec fsync clock started at t0 (aof_phase.py)
         self._dead_port = procs.free_port()     # nothing listens there: a partitioned client's node
         redis = story.spec.get("redis", {})
         self.replicated: Replicated | None = None
@@ -130,6 +133,19 @@ class StoryFaults:
         if not self.replicated:
             return []
         return self.replicated.start(self.nodes[self.story.nodes[0]])
+
+    def choose_t0(self, earliest_ns: int) -> int:
+        """t0: earliest_ns, or, where a crashed node's AOF is everysec, the first instant a few ms after a
+        whole second of its wall clock no earlier than that, its throwaway write planned before it
+        (aof_phase.py)."""
+        names = aof_phase.nodes(self.story, self.modes)
+        if not names:
+            return earliest_ns
+        offset = aof_phase.server_wall_minus_mono(self.nodes[names[0]].port)
+        second, write, t0 = aof_phase.choose(earliest_ns, offset)
+        self.fsync_starts = [aof_phase.FsyncClockStart(n, self.nodes[n].port, second, write, t0, offset)
+                             for n in names]
+        return t0
 
     def client_config(self, client, t0_ns: int) -> dict:
         """Keys for node/modes.js; none for a row that does not use it."""
@@ -316,9 +332,23 @@ class StoryFaults:
             self.replicated.stop()
 
     def source_notes(self) -> list[str]:
-        """What the history's source says beyond the row: each volatile AOF's last write and its fsync."""
-        return [volatile_aof.describe(n.name, volatile_aof.read_log(os.path.join(n.dir, volatile_aof.LOG)),
-                                      n.killed_at) for n in self.volatile_nodes]
+        """What the history's source says beyond the row: how each everysec fsync clock was started,
+        each volatile AOF's last write and its fsync."""
+        notes = []
+        for start in self.fsync_starts:
+            node = self.nodes[start.name]
+            held = synced = None
+            if node in self.volatile_nodes:     # the shim's log: the throwaway is the AOF's first write
+                log = volatile_aof.read_log(os.path.join(node.dir, volatile_aof.LOG))
+                held = next((w for kind, _, w in log if kind == "held"), None)
+                synced = next((w for kind, size, w in log if kind == "synced" and size > 0 and held is not None
+                               and w >= held), None)
+            notes.append(start.describe(held, synced))
+        return notes + [volatile_aof.describe(n.name, volatile_aof.read_log(os.path.join(n.dir, volatile_aof.LOG)),
+                                              n.killed_at) for n in self.volatile_nodes]
 
     def fix(self, records: list[dict]) -> None:
+        """The promised ends a client's clock step moved; and a fsync clock not started as planned
+        makes the repetition not count."""
         correct_promised_ends(records, self.client_steps)
+        self.problems += [p for p in (s.problem() for s in self.fsync_starts) if p]

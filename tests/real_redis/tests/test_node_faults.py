@@ -154,3 +154,38 @@ def test_the_volatile_log_says_when_the_last_write_came_and_whether_it_was_fsync
     lost = describe("C", [("synced", 10, write - 100 * MS), ("held", 30, write), ("synced", 30, write + 600 * MS)],
                     write + 500 * MS)
     assert "previous fsync 100.0 ms before it" in lost and lost.endswith("not fsynced: lost")
+
+
+def test_t0_comes_a_few_ms_after_a_whole_second_of_the_servers_wall_clock_the_throwaway_write_before_it():
+    from realredis import aof_phase
+    s = aof_phase.SECOND_NS
+    offset = 1_700_000_000 * s + 250 * MS          # the server's wall clock minus the monotonic clock
+    # earliest t0 at monotonic 10 s: the server's wall clock reads .250 s then; the next whole second
+    # is 750 ms later, and t0 is 5 ms after it.
+    second, write, t0 = aof_phase.choose(10 * s, offset)
+    assert ((second + offset) % s, second) == (0, 10 * s + 750 * MS)
+    assert (write - second, t0 - second) == (aof_phase.WRITE_AFTER_NS, aof_phase.T0_AFTER_NS)
+    # earliest already a few ms past a whole second: that second serves, t0 is not moved earlier.
+    assert aof_phase.choose(10 * s + 755 * MS, offset)[2] == 10 * s + 755 * MS
+    assert aof_phase.choose(10 * s + 756 * MS, offset)[2] == 11 * s + 755 * MS
+    # a server wall clock before its epoch (a stepped clock) still lands on a whole second
+    second, _, t0 = aof_phase.choose(3 * s, -7 * s - 300 * MS)
+    assert ((second - 7 * s - 300 * MS) % s, t0 >= 3 * s) == (0, True)
+
+
+def test_the_throwaway_write_counts_only_in_t0s_wall_second_before_t0():
+    from realredis.aof_phase import check
+    assert check(0, 1 * MS, 2 * MS, 5 * MS) is None
+    assert "sent -0.5 ms" in check(0, -MS // 2, 2 * MS, 5 * MS)        # before the second: aof_last_fsync too early
+    assert "done 6.0 ms" in check(0, 1 * MS, 6 * MS, 5 * MS)           # after t0
+    assert check(0, None, None, 5 * MS) == "not written"
+
+
+@pytest.mark.parametrize("variant,started", [("aof-everysec-soon", ["C"]), ("aof-everysec-late", ["C"]),
+                                             ("aof-everysec-process-crash", ["C"]), ("aof-always", []),
+                                             ("base", []), ("delayed-restart", [])])
+def test_only_a_crashed_everysec_node_has_its_fsync_clock_started_at_t0(variant, started):
+    from realredis import aof_phase
+    story = load(os.path.join(SCENARIOS, "redlock-crash-restart.toml"), variant)
+    assert aof_phase.nodes(story, True) == started
+    assert aof_phase.nodes(story, False) == []
