@@ -23,7 +23,6 @@ import threading
 import time
 
 from . import procs
-from .redis_node import _read_replies
 from .story import Story
 
 SECOND_NS = 1_000_000_000
@@ -77,8 +76,10 @@ def check(second_wall_ns: int, sent_wall_ns: int | None, done_wall_ns: int | Non
     if sent_wall_ns is None or done_wall_ns is None:
         return "not written"
     if not second_wall_ns <= sent_wall_ns <= done_wall_ns < t0_wall_ns:
-        return (f"sent {(sent_wall_ns - second_wall_ns) / 1e6:.1f} ms and done {(done_wall_ns - second_wall_ns) / 1e6:.1f} ms "
-                f"after the second, t0 {(t0_wall_ns - second_wall_ns) / 1e6:.1f} ms after it")
+        def after(wall_ns):
+            return f"{(wall_ns - second_wall_ns) / 1e6:.1f} ms"
+        return (f"sent {after(sent_wall_ns)} and done {after(done_wall_ns)} after the second, "
+                f"t0 {after(t0_wall_ns)} after it")
     return None
 
 
@@ -129,8 +130,9 @@ class FsyncClockStart:
 
         def ms(wall):
             return f"{(wall - second_wall) / 1e6:.1f}"
-        text = (f"{self.name}: fsync clock started at t0's wall second as in locksim: t0 {ms(self.t0_mono + self.offset)} ms "
-                f"after a whole second of {self.name}'s wall clock (TIME); SET {THROWAWAY_KEY} 1 sent at {ms(self.sent_wall)} ms"
+        text = (f"{self.name}: fsync clock started at t0's wall second as in locksim: "
+                f"t0 {ms(self.t0_mono + self.offset)} ms after a whole second of {self.name}'s wall clock (TIME); "
+                f"SET {THROWAWAY_KEY} 1 sent at {ms(self.sent_wall)} ms"
                 if self.sent_wall is not None else f"{self.name}: fsync clock start: {self.error}")
         if self.sent_wall is None:
             return text
