@@ -25,6 +25,8 @@ import tempfile
 import threading
 import time
 
+import json_lines
+
 from . import clients as clientcfg
 from . import history, procs
 from .pause import go_on, pause_group
@@ -71,12 +73,7 @@ class Repetition:
             self.problems.append(f"{client}: SIGSTOP not seen in /proc")
 
     def _read_client(self, proc: subprocess.Popen, client: str, fault: dict | None, done: threading.Event) -> None:
-        for line in proc.stdout:
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                self.problems.append(f"{client}: not JSON: {line.strip()[:200]}")
-                continue
+        for record in json_lines.records(proc.stdout, client, self.problems):
             control = record.get("control")
             if control and self.extras.on_control(record, proc, client):
                 continue

@@ -18,6 +18,7 @@ import tempfile
 import threading
 import time
 
+import json_lines
 from realredis import history, procs
 from realredis.link_proxy import Link
 from realredis.pause import go_on, pause_group
@@ -56,12 +57,7 @@ class Repetition:
             self.problems.append(f"{client}: SIGSTOP not seen in /proc")
 
     def _read_client(self, proc, client: str, fault: dict | None) -> None:
-        for line in proc.stdout:
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                self.problems.append(f"{client}: not JSON: {line.strip()[:200]}")
-                continue
+        for record in json_lines.records(proc.stdout, client, self.problems):
             control = record.get("control")
             if control == "ready":
                 self.ready.add(client)
@@ -89,12 +85,7 @@ class Repetition:
                     self.records.append(record)
 
     def _read_observer(self, proc) -> None:
-        for line in proc.stdout:
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                self.problems.append(f"observer: not JSON: {line.strip()[:200]}")
-                continue
+        for record in json_lines.records(proc.stdout, "observer", self.problems):
             for k in ("t", "sent", "read"):
                 if isinstance(record.get(k), int):
                     record[k] -= self.t0
