@@ -234,10 +234,10 @@ def _app_state(r: dict, app: str, quiescent: bool) -> dict:
             "stock": 0, "quiescent": quiescent}
 
 
-def _leader_at(records: list[dict], members: list[str]):
-    """(t_ns -> the member last known to lead by then, the leader at the start): the cluster's start, then the
-    driver's polls after a crash. Known only when polled, so the history has no `role` events, only these names."""
-    cluster = next((r for r in records if r.get("proc") == "driver" and r.get("event") == "cluster"), {})
+def _leader_at(records: list[dict], cluster: dict, members: list[str]):
+    """(t_ns -> the member last known to lead by then, the leader at the start): the cluster's start (the
+    driver's `cluster` record), then the driver's polls after a crash. Known only when polled, so the history
+    has no `role` events, only these names."""
     first = cluster.get("leader") if cluster.get("leader") in members else None
     polls = sorted((r["t_ns"], r["leader"]) for r in records if r.get("proc") == "driver"
                    and r.get("event") == "leader" and r.get("leader") in members)
@@ -334,7 +334,7 @@ def convert(records: list[dict], fault_names: dict[str, str] | None = None, sour
     _fault_events(ev, records, names)
     cluster = next((r for r in records if r.get("proc") == "driver" and r.get("event") == "cluster"), {})
     members = sorted(cluster.get("members", {}))
-    leader_at, first_leader = _leader_at(records, members) if members else (None, None)
+    leader_at, first_leader = _leader_at(records, cluster, members) if members else (None, None)
     keys_left_out = _key_events(ev, records, run.get("prefix", "lock"), leader_at) if members else "no members"
 
     # Seconds from t0, as judge.py counts; earlier only if something the history holds came earlier.
