@@ -93,6 +93,7 @@ void RedisNode::on_timer(std::uint64_t tag) {
       arm_expiry_alarm(/*force=*/true);  // this alarm is spent
       return;
     case kFsync:
+      complete_fsync();  // the fsync started at the last tick or write, before this tick starts another
       flush_aof();
       fsync_timer_ = set_timer(config_.cron_every, kFsync);
       return;
@@ -139,6 +140,7 @@ void RedisNode::on_crash() {
       // before it sends the replies (beforeSleep), and the page cache outlives
       // the process. Only a machine crash loses what was not yet fsynced.
       if (last_crash_kept_host()) durable_ = keyspace_;
+      fsync_in_flight_ = false;  // a machine crash loses an fsync not yet done
       break;
   }
   keyspace_.clear();
@@ -396,8 +398,15 @@ void RedisNode::arm_expiry_alarm(bool force) {
 
 void RedisNode::fsync() {
   if (!dirty_) return;
-  durable_ = keyspace_;  // copy-assignment reuses durable_'s storage
+  fsyncing_ = keyspace_;  // copy-assignment reuses fsyncing_'s storage
+  fsync_in_flight_ = true;
   dirty_ = false;
+}
+
+void RedisNode::complete_fsync() {
+  if (!fsync_in_flight_) return;
+  durable_.swap(fsyncing_);
+  fsync_in_flight_ = false;
 }
 
 void RedisNode::start_aof_flushing() {
